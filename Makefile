@@ -1,0 +1,58 @@
+# netdp: one entry point for set-up, build, run and test (idempotent).
+#   make run    install dependencies (apt, once), build Release, run the main job
+#   make test   same set-up, then every test: Release (warnings as errors) and ASan+UBSan
+SHELL := /bin/bash
+JOBS ?= $(shell nproc)
+BUILD ?= build/release
+ASAN_BUILD ?= build/asan
+CMAKE_FLAGS ?=
+APT_PACKAGES := build-essential cmake pkg-config libeigen3-dev libspectra-dev libfmt-dev nlohmann-json3-dev \
+  libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev libtomlplusplus-dev \
+  python3 python3-numpy python3-scipy python3-networkx python3-pytest
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: deps build run test test-release test-asan bench format clean
+.DEFAULT_GOAL := run
+
+.deps-installed: Makefile
+	@missing=$$(dpkg-query -W -f='$${Package} $${Status}\n' $(APT_PACKAGES) 2>/dev/null | grep -v 'install ok installed' | cut -d' ' -f1; \
+	  for p in $(APT_PACKAGES); do dpkg-query -W $$p >/dev/null 2>&1 || echo $$p; done); \
+	missing=$$(echo $$missing | tr ' ' '\n' | sort -u | tr '\n' ' '); \
+	if [ -n "$${missing// /}" ]; then \
+	  echo "installing: $$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+	@touch $@
+
+deps: .deps-installed
+
+$(BUILD)/CMakeCache.txt: .deps-installed
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+
+build: $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	./$(BUILD)/bin/netdp graph --graph karate
+	./$(BUILD)/bin/netdp gossip --graph karate --weights hamilton
+
+test-release: .deps-installed
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DNETDP_WERROR=ON $(CMAKE_FLAGS)
+	cmake --build $(BUILD) -j $(JOBS)
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+test-asan: .deps-installed
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Asan -DNETDP_WERROR=ON -DNETDP_BUILD_BENCH=OFF $(CMAKE_FLAGS)
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS) -LE slow
+
+test: test-release test-asan
+
+bench: build
+	cmake --build $(BUILD) -j $(JOBS) --target netdp_benchmarks
+
+format:
+	clang-format -i $$(git ls-files '*.cpp' '*.hpp')
+
+clean:
+	rm -rf build

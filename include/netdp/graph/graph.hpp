@@ -1,0 +1,70 @@
+#pragma once
+// Undirected simple graph in compressed sparse row (CSR) form.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace netdp::graph {
+
+/// Node index 0..n-1. 32 bits: graphs up to ~4e9 nodes, half the memory of size_t.
+using NodeId = std::uint32_t;
+
+/// An undirected edge {u, v}.
+struct Edge {
+  NodeId u = 0;
+  NodeId v = 0;
+  friend bool operator==(const Edge&, const Edge&) = default;
+};
+
+/// An undirected, simple graph (no self-loops, no multi-edges) stored as CSR:
+/// the neighbours of v are adjacency()[offsets()[v] .. offsets()[v+1]), sorted
+/// increasingly. Immutable once built; cheap to move.
+class Graph {
+ public:
+  /// The empty graph (0 nodes).
+  Graph() : offsets_(1, 0) {}
+
+  /// Builds the graph on `num_nodes` nodes from an edge list. Duplicate edges,
+  /// in either direction, are merged. Throws std::invalid_argument on an
+  /// endpoint >= num_nodes or on a self-loop (callers that read files drop
+  /// self-loops before calling).
+  static Graph from_edges(std::size_t num_nodes, const std::vector<Edge>& edges);
+
+  std::size_t num_nodes() const { return offsets_.size() - 1; }
+  std::size_t num_edges() const { return adjacency_.size() / 2; }
+  std::size_t degree(NodeId v) const { return offsets_[v + 1] - offsets_[v]; }
+
+  /// Sorted neighbours of v (v itself excluded).
+  std::span<const NodeId> neighbors(NodeId v) const {
+    return {adjacency_.data() + offsets_[v], adjacency_.data() + offsets_[v + 1]};
+  }
+
+  /// Whether {u, v} is an edge (binary search in the smaller row).
+  bool has_edge(NodeId u, NodeId v) const;
+
+  /// All edges once each, as (u, v) with u < v, in increasing order of (u, v).
+  std::vector<Edge> edges() const;
+
+  const std::vector<std::uint64_t>& offsets() const { return offsets_; }
+  const std::vector<NodeId>& adjacency() const { return adjacency_; }
+
+  /// Original identifiers of the nodes (node i was called labels()[i] in the
+  /// file it was read from). Empty when the nodes were created as 0..n-1.
+  const std::vector<std::string>& labels() const { return labels_; }
+
+  /// Attaches original identifiers; throws unless there is one per node.
+  void set_labels(std::vector<std::string> labels);
+
+  /// Name of node v: its label if it has one, else its index.
+  std::string label(NodeId v) const;
+
+ private:
+  std::vector<std::uint64_t> offsets_;
+  std::vector<NodeId> adjacency_;
+  std::vector<std::string> labels_;
+};
+
+}  // namespace netdp::graph

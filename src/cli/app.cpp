@@ -1,0 +1,31 @@
+#include "netdp/cli/app.hpp"
+
+#include <exception>
+#include <iostream>
+#include <stdexcept>
+
+#include "commands.hpp"
+
+namespace netdp::cli {
+
+int run(int argc, char** argv) {
+  CLI::App app{"netdp: pairwise privacy accounting for differentially private decentralized learning"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "netdp 0.1.0");
+  add_graph_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int status = app.exit(e);
+    return status == 0 ? 0 : 2;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "netdp: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "netdp: failure: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace netdp::cli

@@ -1,0 +1,12 @@
+#pragma once
+// Private to the cli module: each subcommand lives in its own <name>_command.cpp
+// and registers itself on the application here. A subcommand's callback parses,
+// calls the library and prints; it throws std::invalid_argument on bad input.
+
+#include <CLI/CLI.hpp>
+
+namespace netdp::cli {
+
+void add_graph_command(CLI::App& app);
+
+}  // namespace netdp::cli

@@ -1,0 +1,78 @@
+#include "netdp/graph/graph.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "netdp/util/check.hpp"
+
+namespace netdp::graph {
+
+Graph Graph::from_edges(std::size_t num_nodes, const std::vector<Edge>& edges) {
+  require(num_nodes <= std::numeric_limits<NodeId>::max(), "a graph has at most {} nodes, got {}",
+          std::numeric_limits<NodeId>::max(), num_nodes);
+  Graph g;
+  g.offsets_.assign(num_nodes + 1, 0);
+  // Counting sort by source: both directions of every edge.
+  for (const Edge& e : edges) {
+    require(e.u < num_nodes && e.v < num_nodes, "edge ({}, {}) has an endpoint outside 0..{}", e.u, e.v,
+            num_nodes == 0 ? 0 : num_nodes - 1);
+    require(e.u != e.v, "self-loop ({}, {}) is not allowed in a simple graph", e.u, e.v);
+    ++g.offsets_[e.u + 1];
+    ++g.offsets_[e.v + 1];
+  }
+  for (std::size_t v = 0; v < num_nodes; ++v) g.offsets_[v + 1] += g.offsets_[v];
+  std::vector<NodeId> adjacency(g.offsets_.back());
+  std::vector<std::uint64_t> cursor(g.offsets_.begin(), g.offsets_.end() - 1);
+  for (const Edge& e : edges) {
+    adjacency[cursor[e.u]++] = e.v;
+    adjacency[cursor[e.v]++] = e.u;
+  }
+  // Sort each row and drop repeats, compacting in place.
+  std::uint64_t write = 0;
+  std::uint64_t row_begin = 0;
+  for (std::size_t v = 0; v < num_nodes; ++v) {
+    const std::uint64_t row_end = g.offsets_[v + 1];
+    auto first = adjacency.begin() + static_cast<std::ptrdiff_t>(row_begin);
+    auto last = adjacency.begin() + static_cast<std::ptrdiff_t>(row_end);
+    std::sort(first, last);
+    last = std::unique(first, last);
+    const std::uint64_t kept = static_cast<std::uint64_t>(last - first);
+    std::copy(first, last, adjacency.begin() + static_cast<std::ptrdiff_t>(write));
+    row_begin = row_end;
+    g.offsets_[v] = write;
+    write += kept;
+  }
+  g.offsets_[num_nodes] = write;
+  adjacency.resize(write);
+  adjacency.shrink_to_fit();
+  g.adjacency_ = std::move(adjacency);
+  return g;
+}
+
+bool Graph::has_edge(NodeId u, NodeId v) const {
+  if (u >= num_nodes() || v >= num_nodes()) return false;
+  if (degree(u) > degree(v)) std::swap(u, v);
+  const auto row = neighbors(u);
+  return std::binary_search(row.begin(), row.end(), v);
+}
+
+std::vector<Edge> Graph::edges() const {
+  std::vector<Edge> out;
+  out.reserve(num_edges());
+  for (NodeId u = 0; u < num_nodes(); ++u) {
+    for (NodeId v : neighbors(u)) {
+      if (u < v) out.push_back({u, v});
+    }
+  }
+  return out;
+}
+
+void Graph::set_labels(std::vector<std::string> labels) {
+  require(labels.empty() || labels.size() == num_nodes(), "a graph of {} nodes needs {} labels, got {}",
+          num_nodes(), num_nodes(), labels.size());
+  labels_ = std::move(labels);
+}
+
+std::string Graph::label(NodeId v) const { return labels_.empty() ? std::to_string(v) : labels_[v]; }
+
+}  // namespace netdp::graph
