@@ -1,0 +1,71 @@
+#pragma once
+// Low-level Matrix Market coordinate format (NIST, "The Matrix Market Exchange
+// Formats", Boisvert, Pozo & Remington 1996): read and write triplets.
+//
+// Supported: `%%MatrixMarket matrix coordinate {real|integer|pattern}
+// {general|symmetric}`. Indices are 1-based in the file and 0-based here.
+// Errors (std::invalid_argument) name the file and, for a bad line, its line
+// number and content.
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace netdp::util {
+
+/// The value type of the entries (`pattern` entries have no value; read as 1.0).
+enum class MatrixMarketField { real, integer, pattern };
+
+/// `symmetric` files store only the lower triangle (row >= col).
+enum class MatrixMarketSymmetry { general, symmetric };
+
+/// The size line and the qualifiers of the banner.
+struct MatrixMarketHeader {
+  MatrixMarketField field = MatrixMarketField::real;
+  MatrixMarketSymmetry symmetry = MatrixMarketSymmetry::general;
+  std::uint64_t rows = 0;
+  std::uint64_t cols = 0;
+  std::uint64_t nnz = 0;  ///< number of entries stored in the file
+};
+
+/// One stored entry, 0-based.
+struct MatrixMarketEntry {
+  std::uint64_t row = 0;
+  std::uint64_t col = 0;
+  double value = 1.0;
+  friend bool operator==(const MatrixMarketEntry&, const MatrixMarketEntry&) = default;
+};
+
+/// A matrix as stored in the file: header and entries in file order (for a
+/// symmetric file only the stored triangle; see expand_symmetric).
+struct MatrixMarketData {
+  MatrixMarketHeader header;
+  std::vector<MatrixMarketEntry> entries;
+};
+
+/// Parses a Matrix Market coordinate stream. `source` names the stream in
+/// error messages. Checks: banner, size line, entry count (exactly nnz),
+/// 1 <= index <= dimension, finite values, integer values for `integer`, row
+/// >= col for `symmetric` and square shape for `symmetric`.
+MatrixMarketData parse_matrix_market(std::istream& in, const std::string& source);
+
+/// Reads a Matrix Market file; throws naming the path if it cannot be opened.
+MatrixMarketData read_matrix_market(const std::string& path);
+
+/// All entries of the full matrix: for a symmetric file each off-diagonal entry
+/// (i, j, x) also yields (j, i, x); for a general file the entries unchanged.
+std::vector<MatrixMarketEntry> expand_symmetric(const MatrixMarketData& data);
+
+/// Writes `entries` (0-based) under `header` (header.nnz is ignored; the entry
+/// count is written). Values are written with 17 significant digits (exact
+/// round trip of doubles); `pattern` writes indices only. Throws on an index
+/// outside the dimensions, or on an upper-triangle entry of a symmetric matrix.
+void write_matrix_market(std::ostream& out, const MatrixMarketHeader& header,
+                         const std::vector<MatrixMarketEntry>& entries);
+
+/// Same, to a file; throws naming the path if it cannot be written.
+void write_matrix_market(const std::string& path, const MatrixMarketHeader& header,
+                         const std::vector<MatrixMarketEntry>& entries);
+
+}  // namespace netdp::util
