@@ -1,0 +1,45 @@
+#pragma once
+// Gossip weightings: how a graph becomes a gossip matrix W (see docs/gossip.md).
+//
+//   hamilton      W_uv = 1 / max(d_u, d_v) on edges   (symmetric; "max-degree"/"Hamilton"
+//                                                      weights of the Muffliato/Koskela papers)
+//   metropolis    W_uv = 1 / (1 + max(d_u, d_v))      (symmetric; Metropolis-Hastings)
+//   closed-row    W = diag(1/|N̄_u|) (A + I)          (row-stochastic, not symmetric;
+//                                                      the matrix-factorization paper's code)
+//   lazy-uniform  W = ½ I + ½ D⁻¹ A                   (row-stochastic, lazy simple random walk)
+//
+// In every case the diagonal is W_uu = 1 - sum_{v != u} W_uv, and an isolated
+// node (degree 0) gets W_uu = 1: it keeps its value.
+
+#include <array>
+#include <string>
+#include <string_view>
+
+#include "netdp/gossip/gossip_matrix.hpp"
+#include "netdp/graph/graph.hpp"
+
+namespace netdp::gossip {
+
+enum class Weighting { hamilton, metropolis, closed_row, lazy_uniform };
+
+/// Every weighting, in the order of the enum.
+inline constexpr std::array<Weighting, 4> kAllWeightings = {Weighting::hamilton, Weighting::metropolis,
+                                                            Weighting::closed_row, Weighting::lazy_uniform};
+
+/// "hamilton", "metropolis", "closed-row", "lazy-uniform".
+std::string_view weighting_name(Weighting weighting);
+
+/// Inverse of weighting_name (exact, lower-case). Throws std::invalid_argument
+/// naming the input and listing the valid names.
+Weighting parse_weighting(std::string_view name);
+
+/// Comma-separated list of the valid names (for help texts and errors).
+std::string weighting_names();
+
+/// The gossip matrix of `g` under `weighting`.
+GossipMatrix make_gossip_matrix(const graph::Graph& g, Weighting weighting);
+
+/// The sparse matrix alone (no validation; used by schedules that build many).
+SparseMatrix weight_matrix(const graph::Graph& g, Weighting weighting);
+
+}  // namespace netdp::gossip
