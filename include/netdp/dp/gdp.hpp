@@ -1,0 +1,41 @@
+#pragma once
+// μ-Gaussian differential privacy (Dong, Roth & Su 2022, "Gaussian differential
+// privacy", JRSS-B): the exact (ε, δ) curve of a μ-GDP mechanism, its inverse,
+// composition and noise calibration. All functions throw std::invalid_argument
+// naming the offending value on bad input (μ <= 0, ε < 0, δ outside (0, 1), NaN, inf).
+
+#include <span>
+
+namespace netdp::dp {
+
+/// δ(ε) = Φ(-ε/μ + μ/2) - e^ε Φ(-ε/μ - μ/2)  (Dong-Roth-Su 2022, Cor. 2.13;
+/// Balle & Wang 2018, Thm. 8). Evaluated without cancellation or overflow;
+/// relative accuracy ~1e-13 down to δ = 1e-300 (smaller δ underflow towards 0; use gdp_log_delta).
+/// Requires μ > 0 finite, ε >= 0 finite.
+double gdp_delta(double mu, double epsilon);
+
+/// log δ(ε), finite far beyond double underflow of δ (e.g. μ = 1, ε = 1e4 gives ≈ -5e7).
+double gdp_log_delta(double mu, double epsilon);
+
+/// The smallest ε >= 0 with δ(ε) <= delta for a μ-GDP mechanism: a safeguarded
+/// root-finder on log δ that returns the CONSERVATIVE end of its final bracket
+/// (δ(returned ε) <= delta), within ~1e-12 relative of the exact root.
+/// Returns 0 when δ(0) <= delta. Requires μ > 0, delta in (0, 1).
+double gdp_epsilon(double mu, double delta);
+
+/// The largest μ with δ_μ(epsilon) <= delta (inverse of gdp_delta in μ; δ is
+/// increasing in μ). Returns the conservative (lower) end of the final
+/// bracket. Requires epsilon >= 0 finite, delta in (0, 1).
+double gdp_mu_for(double epsilon, double delta);
+
+/// The smallest Gaussian noise σ meeting (epsilon, delta) for an L2 sensitivity
+/// `sensitivity`: σ = sensitivity / gdp_mu_for(epsilon, delta), rounded up.
+/// Exact for the Gaussian mechanism (Balle & Wang 2018 analytic Gaussian).
+double gdp_sigma_for(double epsilon, double delta, double sensitivity);
+
+/// Composition of Gaussian mechanisms (Dong-Roth-Su 2022, Cor. 3.3):
+/// μ = sqrt(Σ μ_i²). Entries must be finite and >= 0 (0 = a release that leaks
+/// nothing); an empty list gives 0. Overflow-safe.
+double compose_gdp(std::span<const double> mus);
+
+}  // namespace netdp::dp
