@@ -1,0 +1,136 @@
+#pragma once
+// Koskela & Kulkarni accountants ("Differential privacy analysis of
+// decentralized gossip averaging under varying threat models",
+// ../shared/papers/koskela-kulkarni-gossip-linear-systems*.txt): gossip
+// averaging with additive Gaussian noise seen as a linear state-space system;
+// every threat model is a LinearView (linear_view.hpp) with A = B on the kept
+// noise columns.
+//
+// Dynamics (gossip step m = 0 .. K·T−1 applies W_m; injection s at step s·K):
+//   ψ_{sK} += x_s + u_s,  ψ_{m+1} = W_m ψ_m,  u_s ~ N(0, ν² I_n).
+// An observation of node i at step m is e_iᵀ W_m ⋯ W_{sK} (x_s + u_s) summed
+// over s with sK <= m (first_power = 1, the state after the gossip step: long
+// version, Lemma 7 / eq. 3.2) or e_iᵀ W_{m−1} ⋯ W_{sK} (first_power = 0, the
+// state before it: short version eq. 3.2, and Thm. 10).
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "netdp/accounting/linear_view.hpp"
+#include "netdp/gossip/schedule.hpp"
+
+namespace netdp::accounting {
+
+/// Threat model (`--view`).
+enum class LinearSystemView {
+  secure_sum,           ///< Thm 8: observers see their own secure-summed states (non-adaptive)
+  secure_sum_adaptive,  ///< Thm 9: view of the target's closed neighbourhood N̄_j (any observer, adaptive)
+  plain,                ///< Thm 10: no secure summation; view of the target's own states (powers from 0)
+};
+
+std::string_view linear_system_view_name(LinearSystemView view);
+/// "secure-sum" | "secure-sum-adaptive" | "plain"; throws otherwise, listing the names.
+LinearSystemView parse_linear_system_view(std::string_view name);
+
+struct LinearSystemOptions {
+  LinearSystemView view = LinearSystemView::secure_sum;
+  /// Injections T (rounds). The schedule must be fixed or have >= T·K matrices.
+  std::size_t rounds = 1;
+  /// 0 or 1; unset = the paper's choice for the view: 1 for secure-sum and
+  /// secure-sum-adaptive (long version Lemma 7 and Thm 9), 0 for plain (Thm 10).
+  std::optional<int> first_power;
+  /// K gossip steps per injection (secure-sum only); the observers see their
+  /// state after every step. 1 = the paper.
+  std::size_t gossip_steps = 1;
+  /// false (default): the observers' own noise is known to them and removed
+  /// (§3.5, used in all the paper's experiments). true: the paper's first variant.
+  bool keep_observer_noise = false;
+  RankOptions rank;
+};
+
+/// The literal view (dense A, B exactly as the paper writes H_T, with the
+/// observers' noise columns removed unless keep_observer_noise) of `target`
+/// against `observers` (one node, or a colluding set; for secure-sum the rows
+/// are S(observers); for secure-sum-adaptive S(N̄_target); for plain e_target).
+/// A has num_nodes·T columns (time-major), B has the kept noise columns. For
+/// tests and tiny inputs: memory (K·T·rows) x (n·T).
+LinearView linear_system_view_literal(const gossip::Schedule& schedule,
+                                      std::span<const graph::NodeId> observers, graph::NodeId target,
+                                      const LinearSystemOptions& options);
+
+/// Which fields the all-pairs path computes.
+struct PairwiseOptions {
+  double noise_std = 1.0;  ///< ν
+  double delta = 1e-5;
+  /// none (default): ones, sum_abs and certified = sum_abs, exact = (K_u >= 0
+  /// entrywise, then c = 1 is optimal and ones = sum_abs). automatic: also
+  /// maximize_over_signs per pair (much slower for large T).
+  SignSearch sign_search = SignSearch::none;
+  /// OpenMP threads; 0 = the OpenMP default. Results do not depend on it.
+  int threads = 0;
+  /// Keep K_u in each result (memory: T² doubles per pair).
+  bool keep_gram = false;
+};
+
+/// One pair: the plain result plus, when keep_gram, K_u.
+struct PairResult {
+  PairSensitivity pair;
+  std::optional<DenseMatrix> gram;
+};
+
+/// Called once per observer with the results of all its targets, in target
+/// order. Calls are serialised and come in observer order (whatever the thread count).
+using PairSink = std::function<void(std::span<const PairResult>)>;
+/// Called after each observer with (done, total).
+using ProgressCallback = std::function<void(std::size_t done, std::size_t total)>;
+
+/// Structured path: every observer in `observers` (each a single node; for a
+/// coalition use account_coalition) against every target in `targets` (a
+/// target equal to the observer is skipped). Rows e_iᵀW^k by sparse products,
+/// B Bᵀ by diagonal cumulative sums (fixed W), all targets of one observer in
+/// one factorisation, OpenMP over observers. Results are identical for any
+/// thread count.
+void account_pairs(const gossip::Schedule& schedule, std::span<const graph::NodeId> observers,
+                   std::span<const graph::NodeId> targets, const LinearSystemOptions& options,
+                   const PairwiseOptions& pairwise, const PairSink& sink,
+                   const ProgressCallback& progress = {});
+
+/// Convenience: account_pairs collected into a vector (observer-major).
+std::vector<PairResult> account_all_pairs(const gossip::Schedule& schedule,
+                                          std::span<const graph::NodeId> observers,
+                                          std::span<const graph::NodeId> targets,
+                                          const LinearSystemOptions& options, const PairwiseOptions& pairwise,
+                                          const ProgressCallback& progress = {});
+
+/// A colluding set (secure-sum: rows S(coalition); the noise of every member is
+/// removed unless keep_observer_noise) against every target outside it.
+std::vector<PairResult> account_coalition(const gossip::Schedule& schedule,
+                                          std::span<const graph::NodeId> coalition,
+                                          std::span<const graph::NodeId> targets,
+                                          const LinearSystemOptions& options,
+                                          const PairwiseOptions& pairwise);
+
+/// Theorem 13 (short version, §4): for primitive row-stochastic W,
+/// (Δ_T(j→i))² / T → π_j² / ‖π‖² (= 1/n for doubly stochastic W).
+struct AsymptoticRatePoint {
+  std::size_t rounds = 0;
+  double sensitivity_squared = 0.0;  ///< certified sens² at this T
+  double per_round = 0.0;            ///< sensitivity_squared / T
+};
+struct AsymptoticRate {
+  double limit = 0.0;  ///< π_j² / ‖π‖²
+  Vector stationary;   ///< π (πᵀW = πᵀ, Σπ = 1)
+  std::vector<AsymptoticRatePoint> points;
+};
+
+/// Evaluates (Δ_T)²/T for each T in `rounds_grid` (secure-sum, fixed W, the
+/// options' first power and noise variant) next to the Theorem 13 limit.
+/// Throws unless the schedule is fixed and W is row-stochastic.
+AsymptoticRate asymptotic_rate(const gossip::Schedule& schedule, graph::NodeId observer, graph::NodeId target,
+                               std::span<const std::size_t> rounds_grid, const LinearSystemOptions& options);
+
+}  // namespace netdp::accounting

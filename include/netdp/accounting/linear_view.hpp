@@ -1,0 +1,108 @@
+#pragma once
+// The linear Gaussian view O = A G + B Z (../shared/DESIGN.md, "The unifying
+// object") and the sensitivity engine on top of it.
+//
+// A change of target u's data moves G by c ⊗ e_u on u's participation rounds
+// (|c_t| <= 1, scaled by the clipping bound Δ). When range(A_u) ⊆ range(B)
+// the view is μ-GDP with μ = sens / ν, where
+//     sens² = max_{c ∈ [-1,1]^T} cᵀ K_u c,   K_u = A_uᵀ (B Bᵀ)⁺ A_u
+// (Bellet et al., MF paper, Def. 3.1 and Thm. 7 / eq. 8; Koskela & Kulkarni,
+// Lemma 6 and Thm. 8). This header holds the literal dense path (for tests
+// and tiny inputs) and the per-pair assessment shared by every accountant.
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "netdp/gossip/types.hpp"
+#include "netdp/graph/graph.hpp"
+
+namespace netdp::accounting {
+
+/// O = A G + B Z. Columns of A are input coordinates indexed t * num_nodes + v
+/// (time-major: round t, node v); columns of B are noise coordinates (any
+/// order), Z ~ N(0, ν² I). Rows are the adversary's observations, after
+/// removing what it already knows (MF paper Lemma 11; Koskela–Kulkarni §3.5).
+struct LinearView {
+  DenseMatrix A;
+  DenseMatrix B;
+  std::size_t num_nodes = 0;
+  std::size_t rounds = 0;
+};
+
+/// Rank decisions. An eigenvalue λ of B Bᵀ (a squared singular value of B) is
+/// treated as zero when λ <= rank_tolerance * λ_max. Default 1e-12: singular
+/// values of B below 1e-6 σ_max are dropped (double precision resolves B Bᵀ
+/// eigenvalues to ~1e-16 λ_max, so the default leaves a 1e4 safety margin).
+struct RankOptions {
+  double rank_tolerance = 1e-12;
+};
+
+/// K_u and the numerical diagnostics of the solve that produced it.
+struct TargetGram {
+  DenseMatrix K;                 ///< |rounds| x |rounds|, symmetric PSD
+  std::size_t rank = 0;          ///< numerical rank of B Bᵀ
+  std::size_t observations = 0;  ///< rows of B
+  double range_residual = 0.0;   ///< ‖(I − Π_range(B)) A_u‖_F / ‖A_u‖_F (0 when A_u = 0)
+  double condition = 1.0;        ///< λ_max / λ_min over the kept eigenvalues of B Bᵀ
+  std::vector<std::string> warnings;
+};
+
+/// Literal dense path: A_u = the columns t * num_nodes + target of A for t in
+/// `participation_rounds` (all rounds when empty), K_u = A_uᵀ (B Bᵀ)⁺ A_u via a
+/// symmetric eigendecomposition of B Bᵀ with the explicit tolerance. Warns when
+/// the range residual exceeds 1e-8, B Bᵀ is rank deficient, or the condition
+/// number exceeds 1e10. Throws on inconsistent sizes, target >= num_nodes, or
+/// a round >= rounds.
+TargetGram target_gram_literal(const LinearView& view, graph::NodeId target,
+                               std::span<const std::size_t> participation_rounds = {},
+                               const RankOptions& options = {});
+
+/// Same as target_gram_literal for an explicit column block A_u (rows of B x |rounds|).
+TargetGram target_gram_from_columns(const DenseMatrix& a_u, const DenseMatrix& b,
+                                    const RankOptions& options = {});
+
+/// How hard assess_pair works to maximise cᵀ K c over sign vectors.
+enum class SignSearch {
+  none,       ///< ones and sum_abs only; certified = sum_abs (= ones, exact, when K >= 0 entrywise)
+  automatic,  ///< also maximize_over_signs (sign_max.hpp): exact when affordable, else SDP-certified bound
+};
+
+struct AssessOptions {
+  SignSearch sign_search = SignSearch::automatic;
+};
+
+/// The privacy of one target against one observer (or coalition). All
+/// sensitivities are for a clipping bound Δ = 1 (scale by Δ²); the MF paper
+/// writes Σ|K| for the sensitivity where it means its square.
+struct PairSensitivity {
+  std::vector<graph::NodeId> observers;  ///< the observer, or the coalition
+  graph::NodeId target = 0;
+  double sensitivity_squared_ones = 0.0;            ///< 1ᵀ K 1: the papers' value (not always valid)
+  double sensitivity_squared_sum_abs = 0.0;         ///< Σ |K_ij|: always a valid upper bound (MF eq. 8)
+  std::optional<double> sensitivity_squared_exact;  ///< max over sign vectors, when computed
+  double sensitivity_squared_certified = 0.0;       ///< tightest proven upper bound
+  double sensitivity = 0.0;                         ///< sqrt(certified)
+  bool exact = false;                               ///< certified is the true maximum
+  double mu = 0.0;                                  ///< sensitivity / noise_std (μ-GDP)
+  double epsilon = 0.0;                             ///< ε(δ) of μ-GDP (dp::gdp_epsilon, rounded up)
+  double delta = 0.0;
+  std::size_t rank = 0;
+  double range_residual = 0.0;
+  double condition = 1.0;
+  std::vector<std::string> warnings;
+};
+
+/// Sensitivity fields of K (ones, sum_abs, exact/certified per options), then
+/// μ = sensitivity / noise_std and ε(δ). Copies the diagnostics of `gram`.
+/// Throws unless K is square, finite and symmetric (1e-9 relative), noise_std > 0,
+/// delta in (0, 1).
+PairSensitivity assess_pair(const TargetGram& gram, double noise_std, double delta,
+                            const AssessOptions& options = {});
+
+/// μ → (μ, ε(δ)) fields of an already filled PairSensitivity (sensitivity set).
+void fill_privacy(PairSensitivity& pair, double noise_std, double delta);
+
+}  // namespace netdp::accounting
