@@ -1,0 +1,174 @@
+#pragma once
+// Muffliato pairwise accountant (Cyffers, Even, Bellet & Massoulié, NeurIPS 2022):
+// Theorem 1 for an arbitrary schedule W_0..W_{T-1}, its colluding-set form
+// (Theorem 12) and its group-privacy form (Theorem 13, corrected). See
+// docs/accounting-muffliato.md for the formulas and the conventions chosen.
+//
+// Every node u releases y_u = x_u + η_u, η_u ~ N(0, σ²), once; gossip then sends
+// the messages (W_{0:t} y)_w, W_{0:t} = W_{t-1}⋯W_0, W_{0:0} = I. The view of an
+// observer v is the set of messages it receives from its neighbours w at the
+// rounds t where {v, w} is an edge of W_t. Theorem 1 composes these messages
+// one by one as Gaussian mechanisms:
+//
+//   S(v, u) = Σ_t Σ_{w : {v,w} ∈ E_t}  (W_{0:t})²_{w,u} / N_t(w, v),
+//
+// with N_t(w, v) = ‖(W_{0:t})_{w,·}‖² minus the observer's own coefficient
+// (W_{0:t})²_{w,v} by default (v knows its own noise, DESIGN.md). Then
+//   μ(u→v)       = (Δ/σ) · sqrt(S(v, u))   (μ-GDP; composition of Gaussians is exact),
+//   ε_α(u→v)     = α μ² / 2                 (Rényi DP at order α, Theorem 1 / eq. 6),
+// and, as the whole view is post-processing of y, μ is capped at the local-DP
+// value Δ/σ of one release (the reported value; the uncapped one is kept).
+//
+// Theorem 1 is the paper's message-by-message bound. It is NOT an upper bound
+// on the exact loss of v's joint view in general (messages share noise; e.g. on
+// a path u – w – v, v recovers y_u exactly from its t = 0 and t = 1 messages).
+// The exact joint view is the linear-view engine's job; the local-DP cap is
+// always valid. See the docs.
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+#include "netdp/gossip/schedule.hpp"
+#include "netdp/gossip/types.hpp"
+#include "netdp/graph/graph.hpp"
+
+namespace netdp::accounting {
+
+/// Which gossip states are the messages (DESIGN.md, "round 0").
+enum class MessageConvention {
+  /// Theorem 1 as written: at round t = 0..T-1, w sends (W_{0:t} y)_w along the
+  /// edges of W_t (before averaging). t = 0 sends y_w itself, so direct
+  /// neighbours pay the full local-DP loss.
+  paper,
+  /// The authors' code (github.com/totilas/muffliato): at round t = 0..T-1, w
+  /// sends (W_{0:t+1} y)_w along the edges of W_t (after averaging), i.e. the
+  /// powers 1..T; the t = 0 exchange of raw noisy values is dropped.
+  authors_code,
+};
+
+/// Whether the observer's own noise counts as noise in the messages it receives.
+enum class ObserverNoise {
+  /// Default (DESIGN.md): v knows η_v, so the noise variance of message w is
+  /// σ² (‖(W_{0:t})_w‖² − Σ_{v ∈ observers} (W_{0:t})²_{w,v}).
+  known,
+  /// Theorem 1 / Theorem 12 as written: σ² ‖(W_{0:t})_w‖² (reproduces the paper).
+  counted,
+};
+
+/// Sensitivity of a message to a group U of targets (Theorem 13).
+enum class GroupSensitivity {
+  /// Default, correct: every member may move by Δ, so the message moves by
+  /// Δ Σ_{u∈U} |(W_{0:t})_{w,u}|; the ratio's numerator is (Σ_{u∈U} |W_{w,u}|)².
+  sum_of_absolute,
+  /// Eq. 18 as printed: Σ_{u∈U} (W_{0:t})²_{w,u}. Under-reports; for reproduction only.
+  paper_sum_of_squares,
+};
+
+struct MuffliatoOptions {
+  double sigma = 0.0;        ///< noise standard deviation σ of each node's single release (> 0)
+  double sensitivity = 1.0;  ///< Δ, L2 sensitivity of one node's input (Assumption 1) (> 0)
+  MessageConvention messages = MessageConvention::paper;
+  ObserverNoise observer_noise = ObserverNoise::known;
+  GroupSensitivity group_sensitivity = GroupSensitivity::sum_of_absolute;
+  /// Number of target columns propagated together (0 = chosen from n for the cache).
+  std::size_t block_columns = 0;
+  /// Reject schedules whose union of supports is disconnected (Muffliato assumes a connected graph).
+  bool require_connected = true;
+};
+
+/// One (observer, target) guarantee.
+struct PairLoss {
+  std::size_t observer = 0;  ///< row index of the observer set (node id for single observers)
+  std::size_t target = 0;    ///< column index of the target set (node id for single targets)
+  double alpha = 0.0;
+  double mu = 0.0;           ///< reported μ-GDP value: min(uncapped_mu, local cap)
+  double uncapped_mu = 0.0;  ///< (Δ/σ) sqrt(S)
+  double rdp_epsilon = 0.0;  ///< α mu² / 2 (Rényi DP at order alpha, reported)
+  double uncapped_rdp_epsilon = 0.0;
+  bool capped = false;  ///< the local-DP cap was hit (uncapped_mu > mu)
+};
+
+/// Pairwise Muffliato guarantees: one row per observer (set), one column per target (set).
+class MuffliatoLosses {
+ public:
+  MuffliatoLosses(DenseMatrix sums, std::optional<DenseMatrix> capped_sums, std::vector<double> sum_caps,
+                  std::vector<std::vector<graph::NodeId>> observers,
+                  std::vector<std::vector<graph::NodeId>> targets, double sensitivity, double sigma);
+
+  std::size_t num_observers() const { return static_cast<std::size_t>(sums_.rows()); }
+  std::size_t num_targets() const { return static_cast<std::size_t>(sums_.cols()); }
+  const std::vector<graph::NodeId>& observer_set(std::size_t i) const { return observers_[i]; }
+  const std::vector<graph::NodeId>& target_set(std::size_t j) const { return targets_[j]; }
+
+  /// The dimensionless sums S (uncapped): μ² = (Δ/σ)² S. Entries where the
+  /// target meets the observer set are 0 and flagged by defined() = false.
+  const DenseMatrix& sums() const { return sums_; }
+  /// The capped sums: min(S, cap) (or the per-step caps composed, for Muffliato-GD).
+  double capped_sum(std::size_t observer, std::size_t target) const;
+  /// Whether the pair is a real pair (target set disjoint from observer set).
+  bool defined(std::size_t observer, std::size_t target) const;
+
+  double sensitivity() const { return sensitivity_; }
+  double sigma() const { return sigma_; }
+  /// Local-DP cap on S for target set j (1 for one node, |U| for a group of U nodes, T·… when composed).
+  double sum_cap(std::size_t target) const { return sum_caps_[target]; }
+
+  /// μ² for every pair, capped (reported) or not; undefined pairs are 0.
+  DenseMatrix mu_squared(bool capped = true) const;
+  /// The full guarantee of one pair; throws std::invalid_argument if out of range,
+  /// alpha <= 1, or the pair is undefined (target inside the observer set).
+  PairLoss pair(std::size_t observer, std::size_t target, double alpha) const;
+
+ private:
+  DenseMatrix sums_;
+  std::optional<DenseMatrix> capped_sums_;
+  std::vector<double> sum_caps_;
+  std::vector<std::vector<graph::NodeId>> observers_;
+  std::vector<std::vector<graph::NodeId>> targets_;
+  double sensitivity_ = 1.0;
+  double sigma_ = 1.0;
+};
+
+/// Observer sets (rows) and target sets (columns). An empty list means "every
+/// node on its own, in order 0..n-1". A set of several observers is a coalition
+/// (Theorem 12); a set of several targets is a group (Theorem 13).
+struct MuffliatoQuery {
+  std::vector<std::vector<graph::NodeId>> observers;
+  std::vector<std::vector<graph::NodeId>> targets;
+};
+
+/// Theorem 1 / 12 / 13 sums for `query` under `schedule` (fast path: sparse
+/// propagation of blocks of target columns, never a dense W power; OpenMP over
+/// blocks; O(T · nnz(W) · n) time, memory O(observers × targets) + O(n · block) per thread).
+/// Throws std::invalid_argument on σ <= 0, Δ <= 0, a non-finite W entry, a node
+/// out of range or repeated within a set, an empty set, or (require_connected) a
+/// disconnected union of supports.
+MuffliatoLosses muffliato_losses(const gossip::Schedule& schedule, const MuffliatoQuery& query,
+                                 const MuffliatoOptions& options);
+
+/// All n² ordered pairs (observer v = row, target u = column, diagonal undefined).
+MuffliatoLosses muffliato_all_pairs(const gossip::Schedule& schedule, const MuffliatoOptions& options);
+
+/// One observer against every target (1 × n).
+MuffliatoLosses muffliato_from_observer(const gossip::Schedule& schedule, graph::NodeId observer,
+                                        const MuffliatoOptions& options);
+
+/// A coalition of colluders against every target (Theorem 12; 1 × n).
+MuffliatoLosses muffliato_colluders(const gossip::Schedule& schedule, std::vector<graph::NodeId> colluders,
+                                    const MuffliatoOptions& options);
+
+/// Every observer against one group of targets (Theorem 13; n × 1).
+MuffliatoLosses muffliato_group(const gossip::Schedule& schedule, std::vector<graph::NodeId> group,
+                                const MuffliatoOptions& options);
+
+/// T_v: the number of messages node v receives up to round T (Σ_t |{w : {v,w} ∈ E_t}|), eq. 7.
+std::vector<std::size_t> communication_counts(const gossip::Schedule& schedule);
+
+/// Mean privacy loss towards v, eq. 7: ε̄_v = α Δ² T_v / (2 n σ²). With
+/// ObserverNoise::known it equals (1/n) Σ_{u≠v} of the uncapped Theorem-1 ε
+/// exactly; with ObserverNoise::counted it is an upper bound on that mean.
+double mean_privacy_loss(std::size_t communications, std::size_t num_nodes, double alpha, double sensitivity,
+                         double sigma);
+
+}  // namespace netdp::accounting
