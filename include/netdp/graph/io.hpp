@@ -1,0 +1,47 @@
+#pragma once
+// Graph readers and writers: SNAP-style edge lists, Matrix Market adjacency,
+// Fedivertex-style CSV. Readers relabel nodes 0..n-1 in increasing order of
+// original id (numeric order for integer ids, lexicographic for strings) and
+// keep the original ids as Graph::labels(). Self-loops are dropped, repeated
+// and reversed edges merged. Errors throw std::invalid_argument naming the
+// file and, for a bad line, its number and content.
+
+#include <iosfwd>
+#include <string>
+
+#include "netdp/graph/graph.hpp"
+
+namespace netdp::graph {
+
+/// SNAP-style edge list: one `u v` per line, ids non-negative integers < 2^64
+/// separated by any whitespace; further columns (weights, times) are ignored;
+/// blank lines and lines starting with '#' or '%' are skipped. A node appears
+/// iff it occurs in some line (also a self-loop line).
+Graph read_edge_list(const std::string& path);
+Graph parse_edge_list(std::istream& in, const std::string& source);
+
+/// Matrix Market adjacency (coordinate; real, integer or pattern; general or
+/// symmetric; square). Node i is matrix index i+1 (labels "1".."n"); every
+/// non-zero off-diagonal entry (i, j) is the edge {i, j}; diagonal and explicit
+/// zero entries are ignored.
+Graph read_matrix_market_graph(const std::string& path);
+
+/// CSV with a header line `Source,Target` or `Source,Target,Weight` (column
+/// names case-insensitive, as in the Fedivertex data set); ids are strings
+/// (surrounding whitespace trimmed, optional double quotes); Weight, when
+/// present, must be a number and is ignored.
+Graph read_csv_graph(const std::string& path);
+Graph parse_csv_graph(std::istream& in, const std::string& source);
+
+/// How a writer names nodes: by their labels (original ids) or by index 0..n-1.
+enum class NodeNaming { labels, indices };
+
+/// Edge list: a `# nodes N edges M` comment, then `u v` per edge with u < v
+/// (index order). Isolated nodes are not representable in an edge list.
+void write_edge_list(const Graph& g, std::ostream& out, NodeNaming naming = NodeNaming::indices);
+void write_edge_list(const Graph& g, const std::string& path, NodeNaming naming = NodeNaming::indices);
+
+/// Matrix Market `pattern symmetric` adjacency (lower triangle, 1-based).
+void write_matrix_market_graph(const Graph& g, const std::string& path);
+
+}  // namespace netdp::graph

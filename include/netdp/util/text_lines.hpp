@@ -1,0 +1,62 @@
+#pragma once
+// Line-by-line reading of text files with the line number at hand, so that
+// every parse error can cite "file: line N: why: 'content'".
+
+#include <fmt/format.h>
+
+#include <cstddef>
+#include <istream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace netdp::util {
+
+class TextLines {
+ public:
+  /// `source` names the stream in messages (usually the path); it must outlive this object.
+  TextLines(std::istream& in, const std::string& source) : in_(in), source_(source) {}
+
+  /// Reads the next line (a trailing '\r' is removed); false at end of input.
+  bool next(std::string& line) {
+    if (!std::getline(in_, line)) return false;
+    ++number_;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    return true;
+  }
+
+  /// Throws std::invalid_argument "source: line N: why: 'line'" (line cut at 200 chars).
+  [[noreturn]] void fail(std::string_view line, std::string_view why) const {
+    throw std::invalid_argument(
+        fmt::format("{}: line {}: {}: '{}'", source_, number_, why, line.substr(0, 200)));
+  }
+
+  std::size_t line_number() const { return number_; }
+  const std::string& source() const { return source_; }
+
+ private:
+  std::istream& in_;
+  const std::string& source_;
+  std::size_t number_ = 0;
+};
+
+/// True if the line holds only whitespace.
+inline bool is_blank(std::string_view line) {
+  return line.find_first_not_of(" \t\r\n\v\f") == std::string_view::npos;
+}
+
+/// Splits on runs of whitespace (space, tab, \v, \f, \r, \n).
+inline std::vector<std::string_view> split_whitespace(std::string_view line) {
+  std::vector<std::string_view> tokens;
+  constexpr std::string_view kSpace = " \t\r\n\v\f";
+  std::size_t pos = line.find_first_not_of(kSpace);
+  while (pos != std::string_view::npos) {
+    const std::size_t end = line.find_first_of(kSpace, pos);
+    tokens.push_back(line.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos));
+    pos = line.find_first_not_of(kSpace, end);
+  }
+  return tokens;
+}
+
+}  // namespace netdp::util

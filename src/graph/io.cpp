@@ -1,0 +1,245 @@
+#include "netdp/graph/io.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <ostream>
+#include <string_view>
+#include <unordered_map>
+
+#include "netdp/util/check.hpp"
+#include "netdp/util/matrix_market.hpp"
+#include "netdp/util/text_lines.hpp"
+
+namespace netdp::graph {
+namespace {
+
+using util::TextLines;
+
+std::ifstream open_input(const std::string& path, const char* what) {
+  std::ifstream in(path);
+  require(static_cast<bool>(in), "cannot open {} file '{}' (missing or unreadable)", what, path);
+  return in;
+}
+
+bool is_comment(std::string_view line) {
+  const std::size_t first = line.find_first_not_of(" \t");
+  return first != std::string_view::npos && (line[first] == '#' || line[first] == '%');
+}
+
+std::uint64_t parse_node_id(const TextLines& lines, const std::string& line, std::string_view token) {
+  if (!token.empty() && token[0] == '-') lines.fail(line, fmt::format("negative node id {}", token));
+  std::uint64_t value = 0;
+  const char* end = token.data() + token.size();
+  const auto [ptr, ec] = std::from_chars(token.data(), end, value);
+  if (ec == std::errc::result_out_of_range)
+    lines.fail(line, fmt::format("node id {} exceeds 2^64 - 1", token));
+  if (ec != std::errc() || ptr != end)
+    lines.fail(line, fmt::format("node id '{}' is not a non-negative integer", token));
+  return value;
+}
+
+// Relabels 0..n-1 in increasing order of the original ids, keeping them as labels.
+template <typename Id, typename Compare = std::less<Id>>
+Graph relabel(std::vector<Id> ids, const std::vector<std::pair<Id, Id>>& pairs) {
+  std::sort(ids.begin(), ids.end(), Compare{});
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  require(ids.size() <= std::numeric_limits<NodeId>::max(), "{} distinct node ids exceed the limit of {}",
+          ids.size(), std::numeric_limits<NodeId>::max());
+  auto index_of = [&ids](const Id& id) {
+    return static_cast<NodeId>(std::lower_bound(ids.begin(), ids.end(), id, Compare{}) - ids.begin());
+  };
+  std::vector<Edge> edges;
+  edges.reserve(pairs.size());
+  for (const auto& [a, b] : pairs) {
+    if (a != b) edges.push_back({index_of(a), index_of(b)});  // self-loops dropped
+  }
+  Graph g = Graph::from_edges(ids.size(), edges);
+  std::vector<std::string> labels;
+  labels.reserve(ids.size());
+  for (const Id& id : ids) {
+    if constexpr (std::is_same_v<Id, std::string>) {
+      labels.push_back(id);
+    } else {
+      labels.push_back(std::to_string(id));
+    }
+  }
+  g.set_labels(std::move(labels));
+  return g;
+}
+
+std::string lowercase_trimmed(std::string_view text) {
+  const std::size_t first = text.find_first_not_of(" \t");
+  const std::size_t last = text.find_last_not_of(" \t");
+  std::string out(first == std::string_view::npos ? std::string_view{}
+                                                  : text.substr(first, last - first + 1));
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
+  return out;
+}
+
+// Splits one CSV record on commas; a field may be wrapped in double quotes
+// ("" inside quotes is a quote). Fields are trimmed of surrounding spaces.
+std::vector<std::string> split_csv(const TextLines& lines, const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  bool was_quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        fields.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        fields.back() += c;
+      }
+    } else if (c == '"') {
+      std::string_view so_far = fields.back();
+      if (was_quoted || so_far.find_first_not_of(" \t") != std::string_view::npos) {
+        lines.fail(line, "misplaced double quote");
+      }
+      fields.back().clear();
+      quoted = was_quoted = true;
+    } else if (c == ',') {
+      fields.emplace_back();
+      was_quoted = false;
+    } else if (was_quoted && c != ' ' && c != '\t') {
+      lines.fail(line, "text after a closing double quote");
+    } else {
+      fields.back() += c;
+    }
+  }
+  if (quoted) lines.fail(line, "unterminated double quote");
+  for (std::string& field : fields) {
+    const std::size_t first = field.find_first_not_of(" \t");
+    const std::size_t last = field.find_last_not_of(" \t");
+    field = first == std::string::npos ? std::string{} : field.substr(first, last - first + 1);
+  }
+  return fields;
+}
+
+}  // namespace
+
+Graph parse_edge_list(std::istream& in, const std::string& source) {
+  TextLines lines(in, source);
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> pairs;
+  std::vector<std::uint64_t> ids;
+  std::string line;
+  while (lines.next(line)) {
+    if (util::is_blank(line) || is_comment(line)) continue;
+    const std::vector<std::string_view> tokens = util::split_whitespace(line);
+    if (tokens.size() < 2) lines.fail(line, "expected two node ids 'u v'");
+    const std::uint64_t u = parse_node_id(lines, line, tokens[0]);
+    const std::uint64_t v = parse_node_id(lines, line, tokens[1]);
+    pairs.emplace_back(u, v);
+    ids.push_back(u);
+    ids.push_back(v);
+  }
+  require(!pairs.empty(), "{}: no edges found (empty file or only comments)", source);
+  return relabel(std::move(ids), pairs);
+}
+
+Graph read_edge_list(const std::string& path) {
+  std::ifstream in = open_input(path, "edge list");
+  return parse_edge_list(in, path);
+}
+
+Graph read_matrix_market_graph(const std::string& path) {
+  const util::MatrixMarketData data = util::read_matrix_market(path);
+  require(data.header.rows == data.header.cols, "{}: an adjacency matrix must be square, got {} x {}", path,
+          data.header.rows, data.header.cols);
+  require(data.header.rows >= 1, "{}: the matrix has no rows (empty graph)", path);
+  require(data.header.rows <= std::numeric_limits<NodeId>::max(), "{}: {} nodes exceed the limit of {}", path,
+          data.header.rows, std::numeric_limits<NodeId>::max());
+  std::vector<Edge> edges;
+  edges.reserve(data.entries.size());
+  for (const util::MatrixMarketEntry& e : data.entries) {
+    if (e.row != e.col && e.value != 0.0)
+      edges.push_back({static_cast<NodeId>(e.row), static_cast<NodeId>(e.col)});
+  }
+  Graph g = Graph::from_edges(data.header.rows, edges);
+  std::vector<std::string> labels;
+  labels.reserve(g.num_nodes());
+  for (std::size_t i = 0; i < g.num_nodes(); ++i) labels.push_back(std::to_string(i + 1));
+  g.set_labels(std::move(labels));
+  return g;
+}
+
+Graph parse_csv_graph(std::istream& in, const std::string& source) {
+  TextLines lines(in, source);
+  std::string line;
+  bool have_header = false;
+  while (!have_header && lines.next(line)) have_header = !util::is_blank(line);
+  require(have_header, "{}: empty file (expected the header 'Source,Target[,Weight]')", source);
+  const std::vector<std::string> header = split_csv(lines, line);
+  const bool header_ok = (header.size() == 2 || header.size() == 3) &&
+                         lowercase_trimmed(header[0]) == "source" &&
+                         lowercase_trimmed(header[1]) == "target" &&
+                         (header.size() == 2 || lowercase_trimmed(header[2]) == "weight");
+  if (!header_ok) lines.fail(line, "expected the header 'Source,Target' or 'Source,Target,Weight'");
+
+  std::vector<std::pair<std::string, std::string>> pairs;
+  std::vector<std::string> ids;
+  while (lines.next(line)) {
+    if (util::is_blank(line)) continue;
+    std::vector<std::string> fields = split_csv(lines, line);
+    if (fields.size() != header.size())
+      lines.fail(line, fmt::format("expected {} comma-separated fields", header.size()));
+    if (fields[0].empty() || fields[1].empty()) lines.fail(line, "empty node id");
+    if (fields.size() == 3) {
+      double weight = 0.0;
+      const char* end = fields[2].data() + fields[2].size();
+      const auto [ptr, ec] = std::from_chars(fields[2].data(), end, weight);
+      if (ec != std::errc() || ptr != end || !std::isfinite(weight))
+        lines.fail(line, "weight is not a finite number");
+    }
+    ids.push_back(fields[0]);
+    ids.push_back(fields[1]);
+    pairs.emplace_back(std::move(fields[0]), std::move(fields[1]));
+  }
+  require(!pairs.empty(), "{}: no edges found after the header", source);
+  return relabel(std::move(ids), pairs);
+}
+
+Graph read_csv_graph(const std::string& path) {
+  std::ifstream in = open_input(path, "CSV");
+  return parse_csv_graph(in, path);
+}
+
+void write_edge_list(const Graph& g, std::ostream& out, NodeNaming naming) {
+  out << "# nodes " << g.num_nodes() << " edges " << g.num_edges() << '\n';
+  for (const Edge& e : g.edges()) {
+    if (naming == NodeNaming::labels) {
+      out << g.label(e.u) << ' ' << g.label(e.v) << '\n';
+    } else {
+      out << e.u << ' ' << e.v << '\n';
+    }
+  }
+}
+
+void write_edge_list(const Graph& g, const std::string& path, NodeNaming naming) {
+  std::ofstream out(path);
+  require(static_cast<bool>(out), "cannot open '{}' for writing", path);
+  write_edge_list(g, out, naming);
+  out.close();
+  require(static_cast<bool>(out), "failed to write '{}'", path);
+}
+
+void write_matrix_market_graph(const Graph& g, const std::string& path) {
+  util::MatrixMarketHeader header;
+  header.field = util::MatrixMarketField::pattern;
+  header.symmetry = util::MatrixMarketSymmetry::symmetric;
+  header.rows = header.cols = g.num_nodes();
+  std::vector<util::MatrixMarketEntry> entries;
+  entries.reserve(g.num_edges());
+  for (const Edge& e : g.edges()) entries.push_back({e.v, e.u, 1.0});  // u < v: lower triangle is (v, u)
+  util::write_matrix_market(path, header, entries);
+}
+
+}  // namespace netdp::graph
