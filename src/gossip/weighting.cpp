@@ -1,0 +1,110 @@
+#include "netdp/gossip/weighting.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "compensated_sum.hpp"
+#include "netdp/util/check.hpp"
+
+namespace netdp::gossip {
+
+std::string_view weighting_name(Weighting weighting) {
+  switch (weighting) {
+    case Weighting::hamilton:
+      return "hamilton";
+    case Weighting::metropolis:
+      return "metropolis";
+    case Weighting::closed_row:
+      return "closed-row";
+    case Weighting::lazy_uniform:
+      return "lazy-uniform";
+  }
+  return "unknown";
+}
+
+std::string weighting_names() {
+  std::string out;
+  for (const Weighting w : kAllWeightings) {
+    if (!out.empty()) out += ", ";
+    out += weighting_name(w);
+  }
+  return out;
+}
+
+Weighting parse_weighting(std::string_view name) {
+  for (const Weighting w : kAllWeightings) {
+    if (weighting_name(w) == name) return w;
+  }
+  throw std::invalid_argument(
+      fmt::format("unknown gossip weighting '{}': valid names are {}", name, weighting_names()));
+}
+
+namespace {
+
+/// Off-diagonal weight W_uv (u != v, {u, v} an edge) of each weighting; the diagonal is 1 - row sum.
+double edge_weight(Weighting weighting, double degree_u, double degree_v) {
+  switch (weighting) {
+    case Weighting::hamilton:
+      return 1.0 / std::max(degree_u, degree_v);
+    case Weighting::metropolis:
+      return 1.0 / (1.0 + std::max(degree_u, degree_v));
+    case Weighting::closed_row:
+      return 1.0 / (1.0 + degree_u);
+    case Weighting::lazy_uniform:
+      return 0.5 / degree_u;
+  }
+  return 0.0;
+}
+
+/// A diagonal 1 - sum that is zero in exact arithmetic (hamilton on a regular graph: d · fl(1/d)) comes
+/// out as ±1e-16; the summed weights are each rounded once and summed with compensation, so the error is
+/// a few ulps. Snap it to 0 (a negative or tiny positive diagonal would break validation / aperiodicity).
+double snap_rounding(double diagonal) {
+  constexpr double kRoundingSlack = 16.0 * std::numeric_limits<double>::epsilon();
+  return std::abs(diagonal) <= kRoundingSlack ? 0.0 : diagonal;
+}
+
+}  // namespace
+
+SparseMatrix weight_matrix(const graph::Graph& g, Weighting weighting) {
+  const std::size_t n = g.num_nodes();
+  SparseMatrix w(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(n));
+  std::vector<int> row_sizes(n);
+  for (std::size_t u = 0; u < n; ++u)
+    row_sizes[u] = static_cast<int>(g.degree(static_cast<graph::NodeId>(u)) + 1);
+  w.reserve(row_sizes);
+  for (std::size_t u = 0; u < n; ++u) {
+    const auto uid = static_cast<graph::NodeId>(u);
+    const double degree_u = static_cast<double>(g.degree(uid));
+    detail::CompensatedSum off_diagonal;
+    // Neighbours are sorted, so inserting the diagonal at its place keeps each row sorted.
+    bool diagonal_done = false;
+    const auto insert_diagonal = [&] {
+      // Closed-row: 1/|N̄_u| exactly (not 1 - d_u/(d_u+1), which may differ by an ulp).
+      const double diagonal = weighting == Weighting::closed_row ? 1.0 / (1.0 + degree_u)
+                                                                 : snap_rounding(1.0 - off_diagonal.value());
+      if (diagonal != 0.0) w.insert(static_cast<Eigen::Index>(u), static_cast<Eigen::Index>(u)) = diagonal;
+      diagonal_done = true;
+    };
+    // The diagonal depends on the whole row: compute the off-diagonal sum first.
+    for (const graph::NodeId v : g.neighbors(uid)) {
+      off_diagonal.add(edge_weight(weighting, degree_u, static_cast<double>(g.degree(v))));
+    }
+    for (const graph::NodeId v : g.neighbors(uid)) {
+      if (!diagonal_done && v > uid) insert_diagonal();
+      w.insert(static_cast<Eigen::Index>(u), static_cast<Eigen::Index>(v)) =
+          edge_weight(weighting, degree_u, static_cast<double>(g.degree(v)));
+    }
+    if (!diagonal_done) insert_diagonal();
+  }
+  w.makeCompressed();
+  return w;
+}
+
+GossipMatrix make_gossip_matrix(const graph::Graph& g, Weighting weighting) {
+  return GossipMatrix(weight_matrix(g, weighting), g);
+}
+
+}  // namespace netdp::gossip
