@@ -1,0 +1,194 @@
+#include "netdp/dp/gdp.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+#include "gauss_legendre.hpp"
+#include "netdp/dp/normal.hpp"
+#include "netdp/util/check.hpp"
+#include "tail.hpp"
+
+namespace netdp::dp {
+
+namespace {
+
+// Notation: A = ε/μ - μ/2, B = ε/μ + μ/2, so δ(ε) = Φ(-A) - e^ε Φ(-B)
+// (Dong-Roth-Su 2022, Cor. 2.13). Since ε - B²/2 = -A²/2,
+//   e^ε Φ(-B) = ½ e^{-A²/2} erfcx(B/√2)   (never overflows),
+//   Φ(-A)     = ½ e^{-A²/2} erfcx(A/√2)   for A >= 0.
+// Both terms are written as e^{-scale} * (value): scale = A²/2 for A >= 0, else 0.
+struct DeltaTerms {
+  double scale_root = 0.0;  // the z in e^{-z²/2}: A when A >= 0, else 0
+  double delta = 0.0;       // δ   = e^{-scale} * delta
+  double second = 0.0;      // e^ε Φ(-B) = e^{-scale} * second, and -dδ/dε = e^ε Φ(-B)
+  double complement = 0.0;  // 1 - δ when δ > 0.005 was computed as 1 - complement, else 0 (unused)
+};
+
+// When e^ε Φ(-B) > kCancellation · Φ(-A) the subtraction would lose > 2 digits, so δ is
+// computed instead from the privacy-loss integral, which has no cancellation:
+//   δ = E[(1 - e^{ε-L})_+], L ~ N(μ²/2, μ²)  =>  δ = ∫_0^∞ (1 - e^{-μ s}) φ(A + s) ds.
+constexpr double kCancellation = 0.99;
+
+double inv_sqrt_2pi() { return 1.0 / std::sqrt(2.0 * std::numbers::pi); }
+
+// ∫_0^∞ (1 - e^{-μs}) φ(A+s) ds, scaled by e^{A²/2} when A >= 0 (φ(A+s) = φ(A) e^{-As - s²/2}).
+double loss_integral(double mu, double a) {
+  const auto weight = [mu](double s) { return -std::expm1(-mu * s); };
+  if (a >= 0.0) {
+    constexpr double kTail = 60.0;  // stop where As + s²/2 = 60: the rest is < e^{-60} of the total
+    const double s_max = 2.0 * kTail / (a + std::sqrt(a * a + 2.0 * kTail));
+    const double panel = 2.0 / (1.0 + a);  // the integrand varies on a scale 1/(1+A)
+    const auto panels = static_cast<std::size_t>(std::ceil(s_max / panel));
+    return inv_sqrt_2pi() *
+           detail::integrate([&](double s) { return weight(s) * std::exp(-a * s - 0.5 * s * s); }, 0.0, s_max,
+                             panels);
+  }
+  constexpr double kHalfWidth = 13.0;  // φ(13) ≈ 1e-37 relative to the bulk at s = -A
+  const double s_lo = std::max(0.0, -a - kHalfWidth);
+  const double s_hi = -a + kHalfWidth;
+  const auto panels = static_cast<std::size_t>(std::ceil(0.5 * (s_hi - s_lo)));
+  return inv_sqrt_2pi() *
+         detail::integrate([&](double s) { return weight(s) * std::exp(-0.5 * (a + s) * (a + s)); }, s_lo,
+                           s_hi, panels);
+}
+
+DeltaTerms delta_terms(double mu, double epsilon) {
+  require_positive(mu, "mu");
+  require(std::isfinite(epsilon) && epsilon >= 0.0, "epsilon must be finite and >= 0, got {}", epsilon);
+  const double ratio = epsilon / mu;
+  if (std::isinf(ratio)) return {std::numeric_limits<double>::infinity(), 0.0, 0.0};
+  const double a = ratio - 0.5 * mu;
+  const double b = ratio + 0.5 * mu;
+  const double second_unscaled = 0.5 * erfcx(b * std::numbers::sqrt2 / 2.0);
+  DeltaTerms terms;
+  double first = 0.0;
+  if (a >= 0.0) {
+    terms.scale_root = a;
+    first = 0.5 * erfcx(a * std::numbers::sqrt2 / 2.0);
+    terms.second = second_unscaled;
+  } else {
+    const double lower = detail::lower_tail(-a);
+    first = 1.0 - lower;
+    terms.second = second_unscaled * detail::exp_neg_half_square(a);
+    if (terms.second <= kCancellation * first) terms.complement = lower + terms.second;
+  }
+  terms.delta = terms.second <= kCancellation * first ? first - terms.second : loss_integral(mu, a);
+  return terms;
+}
+
+double log_delta_of(const DeltaTerms& t) {
+  if (t.complement > 0.0) return std::log1p(-t.complement);  // keeps log δ exact as δ -> 1 (large μ)
+  return -0.5 * t.scale_root * t.scale_root + std::log(t.delta);
+}
+
+}  // namespace
+
+double gdp_delta(double mu, double epsilon) {
+  const DeltaTerms t = delta_terms(mu, epsilon);
+  if (std::isinf(t.scale_root)) return 0.0;
+  return detail::exp_neg_half_square(t.scale_root) * t.delta;
+}
+
+double gdp_log_delta(double mu, double epsilon) { return log_delta_of(delta_terms(mu, epsilon)); }
+
+namespace {
+
+void require_delta(double delta) {
+  require(delta > 0.0 && delta < 1.0, "delta must be in (0, 1), got {}", delta);
+}
+
+constexpr double kRelativeTolerance = 1e-13;
+
+}  // namespace
+
+double gdp_epsilon(double mu, double delta) {
+  require_positive(mu, "mu");
+  require_delta(delta);
+  const double log_target = std::log(delta);
+  // f(ε) = log δ(ε) - log δ_target is decreasing; f'(ε) = -e^ε Φ(-B) / δ.
+  struct Point {
+    double f;
+    double slope;
+  };
+  const auto eval = [&](double epsilon) {
+    const DeltaTerms t = delta_terms(mu, epsilon);
+    return Point{log_delta_of(t) - log_target, -t.second / t.delta};
+  };
+  if (eval(0.0).f <= 0.0) return 0.0;
+  // At ε = μ²/2 + μ√(2 log(1/δ)), A = √(2 log(1/δ)) and δ(ε) < Φ(-A) <= e^{-A²/2}/2 = δ/2.
+  double hi = 0.5 * mu * mu + mu * std::sqrt(-2.0 * log_target);
+  Point at_hi = eval(hi);
+  while (at_hi.f > 0.0) {  // safety net, not expected to run
+    hi *= 2.0;
+    at_hi = eval(hi);
+  }
+  double lo = 0.0;
+  // Safeguarded Newton from the conservative side: steps from hi (f <= 0) land at x <= hi;
+  // bisection when a step leaves (lo, hi); a probe just below hi certifies convergence.
+  for (int iteration = 0; iteration < 400 && hi - lo > kRelativeTolerance * hi; ++iteration) {
+    double x = hi - at_hi.f / at_hi.slope;
+    if (!(x > lo && x < hi) || iteration % 8 == 7) {
+      x = lo + 0.5 * (hi - lo);
+    } else if (hi - x < 0.5 * kRelativeTolerance * hi) {
+      x = hi * (1.0 - 0.5 * kRelativeTolerance);
+    }
+    const Point p = eval(x);
+    if (p.f <= 0.0) {
+      hi = x;
+      at_hi = p;
+    } else {
+      lo = x;
+    }
+  }
+  return hi;
+}
+
+double gdp_mu_for(double epsilon, double delta) {
+  require(std::isfinite(epsilon) && epsilon >= 0.0, "epsilon must be finite and >= 0, got {}", epsilon);
+  require_delta(delta);
+  const double log_target = std::log(delta);
+  const auto meets = [&](double mu) { return gdp_log_delta(mu, epsilon) <= log_target; };
+  // δ_μ(ε) increases in μ (from 0 as μ -> 0 to 1 as μ -> ∞): bracket, then bisect.
+  double lo = 1.0;
+  double hi = 1.0;
+  if (meets(1.0)) {
+    while (meets(hi)) {
+      lo = hi;
+      hi *= 2.0;
+      require(std::isfinite(hi), "gdp_mu_for: no finite mu bracket for epsilon {}, delta {}", epsilon, delta);
+    }
+  } else {
+    while (!meets(lo)) {
+      hi = lo;
+      lo *= 0.5;
+      require(lo > 0.0, "gdp_mu_for: no positive mu meets epsilon {}, delta {}", epsilon, delta);
+    }
+  }
+  while (hi - lo > kRelativeTolerance * lo) {
+    const double mid = lo + 0.5 * (hi - lo);
+    if (mid <= lo || mid >= hi) break;
+    (meets(mid) ? lo : hi) = mid;
+  }
+  return lo;
+}
+
+double gdp_sigma_for(double epsilon, double delta, double sensitivity) {
+  require_positive(sensitivity, "sensitivity");
+  return detail::round_up(sensitivity / gdp_mu_for(epsilon, delta));
+}
+
+double compose_gdp(std::span<const double> mus) {
+  double largest = 0.0;
+  for (const double mu : mus) {
+    require(std::isfinite(mu) && mu >= 0.0, "compose_gdp: every mu must be finite and >= 0, got {}", mu);
+    largest = std::max(largest, mu);
+  }
+  if (largest == 0.0) return 0.0;
+  double sum = 0.0;
+  for (const double mu : mus) sum += (mu / largest) * (mu / largest);
+  return largest * std::sqrt(sum);
+}
+
+}  // namespace netdp::dp

@@ -1,0 +1,215 @@
+#include "netdp/dp/rdp.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "netdp/util/check.hpp"
+#include "tail.hpp"
+
+namespace netdp::dp {
+
+std::vector<double> default_rdp_orders() {
+  std::vector<double> orders;
+  for (int k = 1; k <= 9; ++k) orders.push_back(1.0 + 0.01 * k);
+  for (int k = 1; k <= 9; ++k) orders.push_back(1.0 + 0.1 * k);
+  for (int k = 0; k <= 32; ++k) orders.push_back(2.0 + 0.25 * k);
+  for (int k = 11; k <= 64; ++k) orders.push_back(k);
+  for (const double a : {72.0, 80.0, 96.0, 128.0, 160.0, 192.0, 256.0, 320.0, 384.0, 512.0, 768.0, 1024.0}) {
+    orders.push_back(a);
+  }
+  return orders;
+}
+
+namespace {
+
+void validate_orders(const std::vector<double>& orders) {
+  require(!orders.empty(), "RdpCurve: the grid of orders must not be empty");
+  for (std::size_t i = 0; i < orders.size(); ++i) {
+    require(std::isfinite(orders[i]) && orders[i] > 1.0,
+            "RdpCurve: order alpha[{}] = {} must be finite and > 1", i, orders[i]);
+    require(i == 0 || orders[i] > orders[i - 1],
+            "RdpCurve: orders must increase strictly, alpha[{}] = {} <= {}", i, orders[i],
+            i == 0 ? 0.0 : orders[i - 1]);
+  }
+}
+
+void validate_epsilon(double alpha, double epsilon) {
+  require(!std::isnan(epsilon) && epsilon >= 0.0, "RdpCurve: epsilon({}) = {} must be >= 0 (not NaN)", alpha,
+          epsilon);
+}
+
+void require_delta(double delta) {
+  require(delta > 0.0 && delta < 1.0, "delta must be in (0, 1), got {}", delta);
+}
+
+// ε of (ε, δ)-DP implied by ε(α)-RDP at order α (see RdpConversionMethod).
+double convert(double alpha, double rdp_epsilon, double log_delta, RdpConversionMethod method) {
+  if (std::isinf(rdp_epsilon)) return rdp_epsilon;
+  double epsilon = 0.0;
+  switch (method) {
+    case RdpConversionMethod::mironov:  // Mironov 2017, Prop. 3
+      epsilon = rdp_epsilon - log_delta / (alpha - 1.0);
+      break;
+    case RdpConversionMethod::improved:  // Canonne-Kamath-Steinke 2020, Prop. 12
+      epsilon = rdp_epsilon + std::log1p(-1.0 / alpha) - (log_delta + std::log(alpha)) / (alpha - 1.0);
+      break;
+  }
+  return std::max(epsilon, 0.0);
+}
+
+// Golden-section search for the minimum of g on [a, b]; returns (argmin, min) of all points evaluated.
+template <typename G>
+std::pair<double, double> golden_minimum(G&& g, double a, double b) {
+  const double inv_phi = (std::sqrt(5.0) - 1.0) / 2.0;
+  double x1 = b - inv_phi * (b - a);
+  double x2 = a + inv_phi * (b - a);
+  double g1 = g(x1);
+  double g2 = g(x2);
+  for (int iteration = 0; iteration < 200 && b - a > 1e-12 * b; ++iteration) {
+    if (g1 <= g2) {
+      b = x2;
+      x2 = x1;
+      g2 = g1;
+      x1 = b - inv_phi * (b - a);
+      g1 = g(x1);
+    } else {
+      a = x1;
+      x1 = x2;
+      g1 = g2;
+      x2 = a + inv_phi * (b - a);
+      g2 = g(x2);
+    }
+  }
+  return g1 <= g2 ? std::pair{x1, g1} : std::pair{x2, g2};
+}
+
+}  // namespace
+
+RdpCurve::RdpCurve(std::vector<double> orders, std::vector<double> epsilons)
+    : orders_(std::move(orders)), epsilons_(std::move(epsilons)) {
+  validate_orders(orders_);
+  require(epsilons_.size() == orders_.size(), "RdpCurve: {} epsilons given for {} orders", epsilons_.size(),
+          orders_.size());
+  for (std::size_t i = 0; i < orders_.size(); ++i) validate_epsilon(orders_[i], epsilons_[i]);
+}
+
+RdpCurve::RdpCurve(std::vector<double> orders, std::vector<double> epsilons, Function function)
+    : RdpCurve(std::move(orders), std::move(epsilons)) {
+  function_ = std::move(function);
+}
+
+RdpCurve RdpCurve::from_function(Function epsilon_of_alpha, std::vector<double> orders) {
+  require(static_cast<bool>(epsilon_of_alpha), "RdpCurve::from_function: the callable is empty");
+  validate_orders(orders);
+  std::vector<double> epsilons;
+  epsilons.reserve(orders.size());
+  for (const double alpha : orders) epsilons.push_back(epsilon_of_alpha(alpha));
+  return RdpCurve(std::move(orders), std::move(epsilons), std::move(epsilon_of_alpha));
+}
+
+double RdpCurve::operator()(double alpha) const {
+  require(has_function(), "RdpCurve: this curve is tabulated only; no epsilon at alpha = {}", alpha);
+  require(alpha >= orders_.front() && alpha <= orders_.back(),
+          "RdpCurve: alpha = {} outside the grid [{}, {}]", alpha, orders_.front(), orders_.back());
+  const double epsilon = function_(alpha);
+  validate_epsilon(alpha, epsilon);
+  return epsilon;
+}
+
+RdpCurve& RdpCurve::operator+=(const RdpCurve& other) {
+  require(orders_ == other.orders_,
+          "RdpCurve: composing curves needs the same orders ({} vs {} orders, or different values)",
+          orders_.size(), other.orders_.size());
+  for (std::size_t i = 0; i < epsilons_.size(); ++i) epsilons_[i] += other.epsilons_[i];
+  if (function_ && other.function_) {
+    function_ = [f = std::move(function_), g = other.function_](double alpha) { return f(alpha) + g(alpha); };
+  } else {
+    function_ = nullptr;
+  }
+  return *this;
+}
+
+RdpCurve RdpCurve::times(double k) const {
+  require(std::isfinite(k) && k >= 0.0, "RdpCurve::times: k must be finite and >= 0, got {}", k);
+  std::vector<double> epsilons = epsilons_;
+  for (double& epsilon : epsilons)
+    epsilon = k == 0.0 ? 0.0 : epsilon * k;  // 0 uses of a mechanism leak nothing
+  Function function;
+  if (function_) function = [f = function_, k](double alpha) { return k == 0.0 ? 0.0 : k * f(alpha); };
+  return RdpCurve(orders_, std::move(epsilons), std::move(function));
+}
+
+RdpCurve zcdp_rdp(double rho, std::vector<double> orders) {
+  require_positive(rho, "rho");
+  return RdpCurve::from_function([rho](double alpha) { return rho * alpha; }, std::move(orders));
+}
+
+RdpCurve gaussian_rdp(double mu, std::vector<double> orders) {
+  require_positive(mu, "mu");
+  return zcdp_rdp(0.5 * mu * mu, std::move(orders));
+}
+
+RdpConversion rdp_to_dp(const RdpCurve& curve, double delta, RdpConversionMethod method) {
+  require_delta(delta);
+  const double log_delta = std::log(delta);
+  const auto& orders = curve.orders();
+  RdpConversion best{std::numeric_limits<double>::infinity(), orders.front()};
+  std::size_t best_index = 0;
+  for (std::size_t i = 0; i < orders.size(); ++i) {
+    const double epsilon = convert(orders[i], curve.epsilons()[i], log_delta, method);
+    if (epsilon < best.epsilon) {
+      best = {epsilon, orders[i]};
+      best_index = i;
+    }
+  }
+  if (curve.has_function() && std::isfinite(best.epsilon) && orders.size() > 1) {
+    const double a = orders[best_index == 0 ? 0 : best_index - 1];
+    const double b = orders[std::min(best_index + 1, orders.size() - 1)];
+    const auto [alpha, epsilon] =
+        golden_minimum([&](double x) { return convert(x, curve(x), log_delta, method); }, a, b);
+    if (epsilon < best.epsilon) best = {epsilon, alpha};
+  }
+  if (std::isfinite(best.epsilon)) best.epsilon = detail::round_up(best.epsilon);
+  return best;
+}
+
+double rdp_sigma_for(const RdpCurve& unit_curve, double epsilon, double delta, double sensitivity,
+                     RdpConversionMethod method) {
+  require_positive(epsilon, "epsilon");
+  require_delta(delta);
+  require_positive(sensitivity, "sensitivity");
+  // With noise multiplier z = σ/sensitivity the curve is unit_curve / z²; its ε(δ) decreases in z.
+  const auto meets = [&](double z) {
+    return rdp_to_dp(unit_curve.times(1.0 / (z * z)), delta, method).epsilon <= epsilon;
+  };
+  const double floor = rdp_to_dp(unit_curve.times(0.0), delta, method).epsilon;
+  require(floor < epsilon,
+          "rdp_sigma_for: target epsilon {} is unreachable on this grid of orders (even infinite noise gives "
+          "{}); "
+          "extend the grid to larger orders",
+          epsilon, floor);
+  double lo = 1.0;
+  double hi = 1.0;
+  if (meets(1.0)) {
+    while (lo > 1e-150 && meets(lo)) {
+      hi = lo;
+      lo *= 0.5;
+    }
+  } else {
+    while (!meets(hi)) {
+      lo = hi;
+      hi *= 2.0;
+      require(hi < 1e150, "rdp_sigma_for: no noise multiplier below 1e150 meets epsilon {}", epsilon);
+    }
+  }
+  while (hi - lo > 1e-13 * hi) {
+    const double mid = lo + 0.5 * (hi - lo);
+    if (mid <= lo || mid >= hi) break;
+    (meets(mid) ? hi : lo) = mid;
+  }
+  return detail::round_up(hi * sensitivity);
+}
+
+}  // namespace netdp::dp
