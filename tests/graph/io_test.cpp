@@ -1,0 +1,144 @@
+#include "netdp/graph/io.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <sstream>
+#include <stdexcept>
+
+#include "netdp/graph/generators.hpp"
+#include "netdp/graph/metrics.hpp"
+#include "util/temp_file.hpp"
+
+namespace netdp::graph {
+namespace {
+
+using netdp::testing::TempFile;
+using ::testing::HasSubstr;
+
+std::string error_of(const std::function<void()>& action) {
+  try {
+    action();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no std::invalid_argument thrown";
+  return "";
+}
+
+TEST(EdgeList, RelabelsByIncreasingNumericIdAndMergesDuplicates) {
+  // Ids out of order, up to 2^64-1, reverse duplicates, repeats, a self-loop,
+  // comments, tabs, blank lines, CRLF endings and an ignored weight column.
+  const TempFile file(
+      "# SNAP style\n% also a comment\n100 7\n7\t100\r\n\n  100   7  \n"
+      "18446744073709551615 7 0.5\n42 42\n9 10\n");
+  const Graph g = read_edge_list(file.path());
+  const std::vector<std::string> labels{"7", "9", "10", "42", "100", "18446744073709551615"};
+  EXPECT_EQ(g.labels(), labels);  // numeric, not lexicographic, order
+  const std::vector<Edge> edges{{0, 4}, {0, 5}, {1, 2}};
+  EXPECT_EQ(g.edges(), edges);
+  EXPECT_EQ(g.degree(3), 0u);  // node 42 had only a self-loop: kept, isolated
+}
+
+TEST(EdgeList, MalformedLinesNameFileLineAndContent) {
+  const TempFile one_token("1 2\n# c\n3\n");
+  const std::string message = error_of([&] { read_edge_list(one_token.path()); });
+  EXPECT_THAT(message, HasSubstr(one_token.path()));
+  EXPECT_THAT(message, HasSubstr("line 3"));
+  EXPECT_THAT(message, HasSubstr("'3'"));
+  const TempFile negative("1 2\n-4 5\n");
+  EXPECT_THAT(error_of([&] { read_edge_list(negative.path()); }), HasSubstr("line 2: negative node id -4"));
+  const TempFile text("1 2\n3 x\n");
+  EXPECT_THAT(error_of([&] { read_edge_list(text.path()); }), HasSubstr("line 2"));
+  const TempFile overflow("18446744073709551616 1\n");
+  EXPECT_THAT(error_of([&] { read_edge_list(overflow.path()); }), HasSubstr("exceeds 2^64 - 1"));
+  const TempFile fraction("1.5 2\n");
+  EXPECT_THAT(error_of([&] { read_edge_list(fraction.path()); }), HasSubstr("line 1"));
+}
+
+TEST(EdgeList, EmptyAndMissingFiles) {
+  const TempFile empty("");
+  EXPECT_THAT(error_of([&] { read_edge_list(empty.path()); }), HasSubstr("no edges"));
+  const TempFile comments("# nothing\n\n");
+  EXPECT_THAT(error_of([&] { read_edge_list(comments.path()); }), HasSubstr("no edges"));
+  EXPECT_THAT(error_of([] { read_edge_list("/nonexistent/g.txt"); }), HasSubstr("/nonexistent/g.txt"));
+}
+
+TEST(EdgeList, WriteThenReadRoundTrips) {
+  const Graph g = erdos_renyi(60, 0.1, 3, {.connected = true});
+  const TempFile file = TempFile::empty_name();
+  write_edge_list(g, file.path());
+  const Graph back = read_edge_list(file.path());
+  EXPECT_EQ(back.edges(), g.edges());  // ids 0..n-1 map to themselves
+  // Labels are written when asked: the LCC of a graph keeps its original ids.
+  const Graph lcc = largest_connected_component(Graph::from_edges(6, {{1, 3}, {3, 5}, {0, 2}}));
+  std::ostringstream text;
+  write_edge_list(lcc, text, NodeNaming::labels);
+  EXPECT_EQ(text.str(), "# nodes 3 edges 2\n1 3\n3 5\n");
+  std::ostringstream indices;
+  write_edge_list(lcc, indices, NodeNaming::indices);
+  EXPECT_EQ(indices.str(), "# nodes 3 edges 2\n0 1\n1 2\n");
+}
+
+TEST(MatrixMarketGraph, ReadsAdjacencyAndRoundTrips) {
+  // General real matrix: both directions, a diagonal entry and an explicit zero are ignored.
+  const TempFile file(
+      "%%MatrixMarket matrix coordinate real general\n4 4 5\n1 2 1.0\n2 1 1.0\n3 3 2.0\n4 1 0.5\n2 4 0\n",
+      ".mtx");
+  const Graph g = read_matrix_market_graph(file.path());
+  EXPECT_EQ(g.num_nodes(), 4u);
+  const std::vector<Edge> edges{{0, 1}, {0, 3}};
+  EXPECT_EQ(g.edges(), edges);
+  EXPECT_EQ(g.label(2), "3");  // 1-based ids kept as labels; isolated node 3 kept
+
+  const Graph cube = hypercube(5);
+  const TempFile out = TempFile::empty_name(".mtx");
+  write_matrix_market_graph(cube, out.path());
+  EXPECT_EQ(read_matrix_market_graph(out.path()).edges(), cube.edges());
+}
+
+TEST(MatrixMarketGraph, RejectsNonSquareAndReportsBadLines) {
+  const TempFile rectangular("%%MatrixMarket matrix coordinate pattern general\n2 3 1\n1 2\n", ".mtx");
+  EXPECT_THAT(error_of([&] { read_matrix_market_graph(rectangular.path()); }), HasSubstr("square"));
+  const TempFile bad("%%MatrixMarket matrix coordinate pattern symmetric\n3 3 2\n2 1\n3 2 1\n", ".mtx");
+  EXPECT_THAT(error_of([&] { read_matrix_market_graph(bad.path()); }), HasSubstr("line 4"));
+  EXPECT_THAT(error_of([] { read_matrix_market_graph("/nonexistent/a.mtx"); }),
+              HasSubstr("/nonexistent/a.mtx"));
+}
+
+TEST(Csv, StringIdsInLexicographicOrder) {
+  // Fedivertex style: header, string ids, weights; duplicates, reverse and self-loops.
+  const TempFile file(
+      "Source,Target,Weight\nmastodon.social,b.org,3\nb.org,mastodon.social,1\n\"a,quoted.net\", b.org ,0.5\n"
+      "b.org,b.org,1\n\nZed.io,b.org,2\n",
+      ".csv");
+  const Graph g = read_csv_graph(file.path());
+  const std::vector<std::string> labels{"Zed.io", "a,quoted.net", "b.org", "mastodon.social"};  // byte order
+  EXPECT_EQ(g.labels(), labels);
+  const std::vector<Edge> edges{{0, 2}, {1, 2}, {2, 3}};
+  EXPECT_EQ(g.edges(), edges);
+  const TempFile two_columns("source,TARGET\n10,9\n", ".csv");
+  EXPECT_EQ(read_csv_graph(two_columns.path()).labels(), (std::vector<std::string>{"10", "9"}));
+}
+
+TEST(Csv, HeaderRequiredAndBadLinesReported) {
+  const TempFile no_header("a,b\nc,d\n", ".csv");
+  EXPECT_THAT(error_of([&] { read_csv_graph(no_header.path()); }), HasSubstr("line 1"));
+  const TempFile empty("", ".csv");
+  EXPECT_THAT(error_of([&] { read_csv_graph(empty.path()); }), HasSubstr("empty file"));
+  const TempFile only_header("Source,Target\n", ".csv");
+  EXPECT_THAT(error_of([&] { read_csv_graph(only_header.path()); }), HasSubstr("no edges"));
+  const TempFile fields("Source,Target,Weight\na,b,1\na,b\n", ".csv");
+  EXPECT_THAT(error_of([&] { read_csv_graph(fields.path()); }), HasSubstr("line 3: expected 3"));
+  const TempFile weight("Source,Target,Weight\na,b,heavy\n", ".csv");
+  EXPECT_THAT(error_of([&] { read_csv_graph(weight.path()); }), HasSubstr("line 2: weight"));
+  const TempFile empty_id("Source,Target\na,\n", ".csv");
+  EXPECT_THAT(error_of([&] { read_csv_graph(empty_id.path()); }), HasSubstr("line 2: empty node id"));
+  const TempFile quote("Source,Target\n\"a,b\n", ".csv");
+  EXPECT_THAT(error_of([&] { read_csv_graph(quote.path()); }), HasSubstr("unterminated"));
+  EXPECT_THAT(error_of([] { read_csv_graph("/nonexistent/f.csv"); }), HasSubstr("/nonexistent/f.csv"));
+}
+
+}  // namespace
+}  // namespace netdp::graph
