@@ -115,21 +115,29 @@ std::vector<PairResult> account_coalition(const gossip::Schedule& schedule,
                                           const PairwiseOptions& pairwise);
 
 /// Theorem 13 (short version, §4): for primitive row-stochastic W,
-/// (Δ_T(j→i))² / T → π_j² / ‖π‖² (= 1/n for doubly stochastic W).
+/// (Δ_T(j→i))² / T → π_j² / ‖π‖² (= 1/n for doubly stochastic W), with the
+/// observer's noise counted (as in the theorem). With it removed (§3.5) the
+/// same argument, with coordinate i of π deleted from the stationary row space,
+/// gives π_j² / (‖π‖² − π_i²) (our derivation, checked numerically; not in the paper).
 struct AsymptoticRatePoint {
   std::size_t rounds = 0;
-  double sensitivity_squared = 0.0;  ///< certified sens² at this T
-  double per_round = 0.0;            ///< sensitivity_squared / T
+  double sensitivity_squared_ones = 0.0;       ///< 1ᵀK1 at this T
+  double sensitivity_squared_certified = 0.0;  ///< proven upper bound at this T
+  double per_round_ones = 0.0;                 ///< ones / T
+  double per_round_certified = 0.0;            ///< certified / T
 };
 struct AsymptoticRate {
-  double limit = 0.0;  ///< π_j² / ‖π‖²
-  Vector stationary;   ///< π (πᵀW = πᵀ, Σπ = 1)
+  double limit_theorem13 = 0.0;               ///< π_j² / ‖π‖²
+  double limit_observer_noise_removed = 0.0;  ///< π_j² / (‖π‖² − π_i²)
+  double limit = 0.0;                         ///< the one matching options.keep_observer_noise
+  Vector stationary;                          ///< π (πᵀW = πᵀ, Σπ = 1)
   std::vector<AsymptoticRatePoint> points;
 };
 
 /// Evaluates (Δ_T)²/T for each T in `rounds_grid` (secure-sum, fixed W, the
-/// options' first power and noise variant) next to the Theorem 13 limit.
-/// Throws unless the schedule is fixed and W is row-stochastic.
+/// options' first power and noise variant; certified with SignSearch::none) next
+/// to the limits. Throws unless the view is secure-sum, the schedule is fixed
+/// and W is row-stochastic and primitive.
 AsymptoticRate asymptotic_rate(const gossip::Schedule& schedule, graph::NodeId observer, graph::NodeId target,
                                std::span<const std::size_t> rounds_grid, const LinearSystemOptions& options);
 

@@ -1,0 +1,300 @@
+// Koskela–Kulkarni accountants: literal views, the all-pairs structured path,
+// coalitions, and the Theorem 13 asymptotic rate.
+
+#include "netdp/accounting/linear_system.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+
+#include "linear_system_detail.hpp"
+#include "netdp/gossip/gossip_matrix.hpp"
+#include "netdp/gossip/spectral.hpp"
+#include "netdp/util/check.hpp"
+
+namespace netdp::accounting {
+namespace {
+
+/// Observers per sparse matrix–block product in the fixed secure-sum path.
+constexpr std::size_t kObserverBatch = 16;
+/// Batches finished before results are handed to the sink (bounds memory).
+constexpr std::size_t kBatchesPerBlock = 8;
+
+using RowMajorMap = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>;
+
+void validate(const PairwiseOptions& p) {
+  require_positive(p.noise_std, "noise_std");
+  require(std::isfinite(p.delta) && p.delta > 0.0 && p.delta < 1.0, "delta must be in (0, 1), got {}", p.delta);
+  require(p.threads >= 0, "threads must be >= 0 (0 = OpenMP default), got {}", p.threads);
+}
+
+void validate_nodes(std::span<const graph::NodeId> nodes, std::size_t n, const char* what) {
+  for (const auto v : nodes) require(v < n, "{} {} is not a node (num_nodes = {})", what, v, n);
+}
+
+/// One pair from a kernel summary (and K_u when it was kept).
+PairResult make_result(std::span<const graph::NodeId> observers, graph::NodeId target,
+                       const detail::GramSummary& summary, const double* gram, std::size_t rounds,
+                       const detail::Factor& factor, std::size_t observations, const PairwiseOptions& options) {
+  PairResult result;
+  PairSensitivity& pair = result.pair;
+  const auto t = static_cast<Eigen::Index>(rounds);
+  if (options.sign_search == SignSearch::automatic) {
+    TargetGram tg;
+    tg.K = RowMajorMap(gram, t, t);
+    tg.K = (0.5 * (tg.K + tg.K.transpose())).eval();
+    tg.rank = factor.rank;
+    tg.observations = observations;
+    tg.condition = factor.condition;
+    tg.warnings = factor.warnings;
+    pair = assess_pair(tg, options.noise_std, options.delta, AssessOptions{SignSearch::automatic});
+  } else {
+    // A_u's columns are columns of B (A = B C), so the range residual is 0 by construction.
+    pair.sensitivity_squared_ones = summary.ones;
+    pair.sensitivity_squared_sum_abs = summary.sum_abs;
+    pair.sensitivity_squared_certified = summary.sum_abs;
+    pair.exact = summary.min >= 0.0;
+    if (pair.exact) pair.sensitivity_squared_exact = summary.ones;
+    pair.sensitivity = std::sqrt(std::max(summary.sum_abs, 0.0));
+    pair.rank = factor.rank;
+    pair.condition = factor.condition;
+    pair.warnings = factor.warnings;
+    fill_privacy(pair, options.noise_std, options.delta);
+  }
+  pair.observers.assign(observers.begin(), observers.end());
+  pair.target = target;
+  if (options.keep_gram && gram != nullptr) result.gram = DenseMatrix(RowMajorMap(gram, t, t));
+  return result;
+}
+
+/// All `targets` (minus the excluded/observer nodes) against one view.
+void solve_view(const detail::Resolved& r, const detail::ViewRows& rows, std::span<const graph::NodeId> observers,
+                std::span<const graph::NodeId> targets, const PairwiseOptions& options,
+                std::vector<PairResult>& out) {
+  const std::span<const graph::NodeId> excluded =
+      r.keep_observer_noise ? std::span<const graph::NodeId>{} : observers;
+  const detail::Factor factor = detail::factor_noise_gram(detail::noise_gram(rows, excluded), r.rank);
+  std::vector<graph::NodeId> kept;
+  kept.reserve(targets.size());
+  for (const auto u : targets) {
+    if (std::find(observers.begin(), observers.end(), u) == observers.end()) kept.push_back(u);
+  }
+  const bool want_gram = options.keep_gram || options.sign_search == SignSearch::automatic;
+  out.reserve(out.size() + kept.size());
+  detail::target_grams(rows, factor, kept, want_gram,
+                       [&](std::size_t k, const detail::GramSummary& summary, const double* gram) {
+                         out.push_back(make_result(observers, kept[k], summary, gram, rows.injections, factor,
+                                                   rows.observations, options));
+                       });
+}
+
+/// A target-dependent view (adaptive, plain): one solve per target.
+void solve_per_target(const gossip::Schedule& schedule, const detail::Resolved& r,
+                      std::span<const graph::NodeId> observers, std::span<const graph::NodeId> targets,
+                      const PairwiseOptions& options, std::vector<PairResult>& out) {
+  for (const auto j : targets) {
+    if (std::find(observers.begin(), observers.end(), j) != observers.end()) continue;
+    const auto row_nodes = detail::view_rows(schedule, r, observers, j);
+    const detail::ViewRows rows = detail::build_view_rows(r, row_nodes);
+    const graph::NodeId one[] = {j};
+    solve_view(r, rows, observers, one, options, out);
+  }
+}
+
+}  // namespace
+
+std::string_view linear_system_view_name(LinearSystemView view) {
+  switch (view) {
+    case LinearSystemView::secure_sum:
+      return "secure-sum";
+    case LinearSystemView::secure_sum_adaptive:
+      return "secure-sum-adaptive";
+    case LinearSystemView::plain:
+      return "plain";
+  }
+  return "unknown";
+}
+
+LinearSystemView parse_linear_system_view(std::string_view name) {
+  for (const auto v : {LinearSystemView::secure_sum, LinearSystemView::secure_sum_adaptive, LinearSystemView::plain}) {
+    if (linear_system_view_name(v) == name) return v;
+  }
+  throw std::invalid_argument(
+      fmt::format("unknown linear-system view '{}': expected secure-sum, secure-sum-adaptive or plain", name));
+}
+
+LinearView linear_system_view_literal(const gossip::Schedule& schedule, std::span<const graph::NodeId> observers,
+                                      graph::NodeId target, const LinearSystemOptions& options) {
+  const detail::Resolved r = detail::resolve(schedule, options);
+  const auto row_nodes = detail::view_rows(schedule, r, observers, target);
+  const detail::ViewRows rows = detail::build_view_rows(r, row_nodes);
+  const std::size_t n = r.num_nodes;
+  const std::size_t t = r.rounds;
+  const auto m = static_cast<Eigen::Index>(rows.observations);
+  // H (m x n·T): column s·n + u holds node u's coefficients for injection s.
+  DenseMatrix h = DenseMatrix::Zero(m, static_cast<Eigen::Index>(n * t));
+  for (std::size_t s = 0; s < t; ++s) {
+    for (Eigen::Index o = 0; o < m; ++o) {
+      const auto first = static_cast<Eigen::Index>(s * rows.shift);
+      if (o < first) continue;
+      for (std::size_t u = 0; u < n; ++u) {
+        const auto col = static_cast<Eigen::Index>(s * n + u);
+        h(o, col) = rows.toeplitz ? rows.lag(o - first, static_cast<Eigen::Index>(u))
+                                  : rows.block[s](o, static_cast<Eigen::Index>(u));
+      }
+    }
+  }
+  LinearView view;
+  view.num_nodes = n;
+  view.rounds = t;
+  view.A = h;
+  if (r.keep_observer_noise) {
+    view.B = std::move(h);
+    return view;
+  }
+  std::vector<Eigen::Index> kept;
+  for (std::size_t s = 0; s < t; ++s) {
+    for (std::size_t u = 0; u < n; ++u) {
+      if (std::find(observers.begin(), observers.end(), u) == observers.end()) {
+        kept.push_back(static_cast<Eigen::Index>(s * n + u));
+      }
+    }
+  }
+  view.B = h(Eigen::all, kept);
+  return view;
+}
+
+void account_pairs(const gossip::Schedule& schedule, std::span<const graph::NodeId> observers,
+                   std::span<const graph::NodeId> targets, const LinearSystemOptions& options,
+                   const PairwiseOptions& pairwise, const PairSink& sink, const ProgressCallback& progress) {
+  validate(pairwise);
+  require(static_cast<bool>(sink), "account_pairs needs a result sink");
+  const detail::Resolved r = detail::resolve(schedule, options);
+  validate_nodes(observers, r.num_nodes, "observer");
+  validate_nodes(targets, r.num_nodes, "target");
+
+  // Units of work: batches of observers sharing one sparse product (fixed
+  // secure-sum) or single observers. Fixed sizes: results do not depend on threads.
+  const bool batched = r.fixed && r.view == LinearSystemView::secure_sum;
+  const std::size_t unit = batched ? kObserverBatch : 1;
+  const std::size_t units = (observers.size() + unit - 1) / unit;
+  const int threads = pairwise.threads > 0 ? pairwise.threads : omp_get_max_threads();
+  std::size_t done = 0;
+
+  for (std::size_t block = 0; block < units; block += kBatchesPerBlock) {
+    const std::size_t block_end = std::min(units, block + kBatchesPerBlock);
+    const std::size_t first_observer = block * unit;
+    const std::size_t last_observer = std::min(observers.size(), block_end * unit);
+    std::vector<std::vector<PairResult>> results(last_observer - first_observer);
+    std::exception_ptr failure;
+
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+    for (std::size_t b = block; b < block_end; ++b) {
+      try {
+        const std::size_t lo = b * unit;
+        const std::size_t hi = std::min(observers.size(), lo + unit);
+        const auto group = observers.subspan(lo, hi - lo);
+        if (batched) {
+          const auto rows = detail::build_single_rows_batch(r, group);
+          for (std::size_t k = 0; k < group.size(); ++k) {
+            solve_view(r, rows[k], group.subspan(k, 1), targets, pairwise, results[lo + k - first_observer]);
+          }
+        } else {
+          for (std::size_t k = 0; k < group.size(); ++k) {
+            auto& out = results[lo + k - first_observer];
+            if (r.view == LinearSystemView::secure_sum) {
+              const detail::ViewRows rows = detail::build_view_rows(r, group.subspan(k, 1));
+              solve_view(r, rows, group.subspan(k, 1), targets, pairwise, out);
+            } else {
+              solve_per_target(schedule, r, group.subspan(k, 1), targets, pairwise, out);
+            }
+          }
+        }
+      } catch (...) {
+#pragma omp critical(netdp_linear_system_failure)
+        if (!failure) failure = std::current_exception();
+      }
+    }
+    if (failure) std::rethrow_exception(failure);
+    for (auto& per_observer : results) {
+      sink(per_observer);
+      ++done;
+      if (progress) progress(done, observers.size());
+    }
+  }
+}
+
+std::vector<PairResult> account_all_pairs(const gossip::Schedule& schedule,
+                                          std::span<const graph::NodeId> observers,
+                                          std::span<const graph::NodeId> targets,
+                                          const LinearSystemOptions& options, const PairwiseOptions& pairwise,
+                                          const ProgressCallback& progress) {
+  std::vector<PairResult> all;
+  account_pairs(
+      schedule, observers, targets, options, pairwise,
+      [&](std::span<const PairResult> rows) { all.insert(all.end(), rows.begin(), rows.end()); }, progress);
+  return all;
+}
+
+std::vector<PairResult> account_coalition(const gossip::Schedule& schedule,
+                                          std::span<const graph::NodeId> coalition,
+                                          std::span<const graph::NodeId> targets,
+                                          const LinearSystemOptions& options, const PairwiseOptions& pairwise) {
+  validate(pairwise);
+  const detail::Resolved r = detail::resolve(schedule, options);
+  validate_nodes(coalition, r.num_nodes, "coalition member");
+  validate_nodes(targets, r.num_nodes, "target");
+  std::vector<PairResult> out;
+  if (r.view == LinearSystemView::secure_sum) {
+    // view_rows validates the coalition (non-empty, distinct); any non-member target will do.
+    graph::NodeId probe = 0;
+    while (probe < r.num_nodes && std::find(coalition.begin(), coalition.end(), probe) != coalition.end()) ++probe;
+    require(probe < r.num_nodes, "the coalition contains every node: no target is left");
+    const auto row_nodes = detail::view_rows(schedule, r, coalition, probe);
+    const detail::ViewRows rows = detail::build_view_rows(r, row_nodes);
+    solve_view(r, rows, coalition, targets, pairwise, out);
+  } else {
+    solve_per_target(schedule, r, coalition, targets, pairwise, out);
+  }
+  return out;
+}
+
+AsymptoticRate asymptotic_rate(const gossip::Schedule& schedule, graph::NodeId observer, graph::NodeId target,
+                               std::span<const std::size_t> rounds_grid, const LinearSystemOptions& options) {
+  require(options.view == LinearSystemView::secure_sum, "Theorem 13 concerns the secure-sum view, got {}",
+          linear_system_view_name(options.view));
+  require(schedule.is_fixed(), "Theorem 13 needs a time-invariant W (a fixed schedule)");
+  const gossip::GossipMatrix w = gossip::GossipMatrix::from_support(schedule.at(0));
+  require(gossip::primitivity(w).primitive(), "Theorem 13 needs a primitive W (irreducible and aperiodic)");
+  require(observer < w.num_nodes() && target < w.num_nodes() && observer != target,
+          "observer {} and target {} must be distinct nodes below {}", observer, target, w.num_nodes());
+  AsymptoticRate rate;
+  rate.stationary = gossip::stationary_distribution(w).pi;
+  const double norm2 = rate.stationary.squaredNorm();
+  const double pj = rate.stationary(target);
+  const double pi_obs = rate.stationary(observer);
+  rate.limit_theorem13 = pj * pj / norm2;
+  rate.limit_observer_noise_removed = pj * pj / (norm2 - pi_obs * pi_obs);
+  rate.limit = options.keep_observer_noise ? rate.limit_theorem13 : rate.limit_observer_noise_removed;
+
+  const graph::NodeId obs[] = {observer};
+  const graph::NodeId tgt[] = {target};
+  for (const std::size_t t : rounds_grid) {
+    LinearSystemOptions at = options;
+    at.rounds = t;
+    const gossip::Schedule sched = gossip::Schedule::fixed(schedule.at(0), t * options.gossip_steps);
+    const auto result = account_coalition(sched, obs, tgt, at, PairwiseOptions{});
+    AsymptoticRatePoint p;
+    p.rounds = t;
+    p.sensitivity_squared_ones = result.front().pair.sensitivity_squared_ones;
+    p.sensitivity_squared_certified = result.front().pair.sensitivity_squared_certified;
+    p.per_round_ones = p.sensitivity_squared_ones / static_cast<double>(t);
+    p.per_round_certified = p.sensitivity_squared_certified / static_cast<double>(t);
+    rate.points.push_back(p);
+  }
+  return rate;
+}
+
+}  // namespace netdp::accounting

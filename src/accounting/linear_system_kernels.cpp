@@ -1,0 +1,248 @@
+// The per-view solve of the structured path: B Bᵀ by diagonal cumulative sums,
+// its factorisation, and K_u = (F A_u)ᵀ (F A_u) for chunks of targets at once.
+//
+// The hot loops are plain loops over a fixed-width chunk of targets, compiled
+// for several instruction sets (target_clones, dispatched at load time). No
+// loop reassociates a sum, so every clone returns the same bits.
+
+#include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "linear_system_detail.hpp"
+#include "netdp/util/check.hpp"
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+#define NETDP_MULTIVERSION __attribute__((target_clones("arch=skylake-avx512", "arch=haswell", "default")))
+#else
+#define NETDP_MULTIVERSION
+#endif
+
+namespace netdp::accounting::detail {
+namespace {
+
+constexpr double kConditionWarning = 1e10;
+/// Targets processed together by the kernels (the vectorised dimension).
+constexpr std::size_t kChunk = 32;
+
+/// g (m x m, column-major, lower triangle) += Σ_u col_u col_uᵀ over the columns not masked out.
+NETDP_MULTIVERSION
+void accumulate_outer(const double* cols, std::size_t m, std::size_t count, const unsigned char* skip,
+                      double* g) {
+  for (std::size_t u = 0; u < count; ++u) {
+    if (skip[u] != 0) continue;
+    const double* col = cols + u * m;
+    for (std::size_t b = 0; b < m; ++b) {
+      const double cb = col[b];
+      if (cb == 0.0) continue;
+      double* gcol = g + b * m;
+      for (std::size_t a = b; a < m; ++a) gcol[a] += col[a] * cb;
+    }
+  }
+}
+
+/// x[s][k][:] = Σ_o f(k, o) a(s, o)[:] over o in [s·shift, hi(k)], k in [lo(s), rank).
+NETDP_MULTIVERSION
+void chunk_project(const double* f, std::size_t rank, std::size_t m, bool lower, std::size_t injections,
+                   std::size_t shift, const double* const* a_rows, double* x) {
+  for (std::size_t s = 0; s < injections; ++s) {
+    const std::size_t o_first = s * shift;
+    const std::size_t k_first = lower ? o_first : 0;
+    double* xs = x + s * rank * kChunk;
+    std::fill(xs, xs + rank * kChunk, 0.0);
+    for (std::size_t k = k_first; k < rank; ++k) {
+      std::array<double, kChunk> acc{};
+      const std::size_t o_last = lower ? std::min(k + 1, m) : m;
+      for (std::size_t o = o_first; o < o_last; ++o) {
+        const double* row = a_rows[s * m + o];
+        const double fk = f[o * rank + k];  // column-major rank x m
+        if (row == nullptr || fk == 0.0) continue;
+        for (std::size_t j = 0; j < kChunk; ++j) acc[j] += fk * row[j];
+      }
+      std::copy(acc.begin(), acc.end(), xs + k * kChunk);
+    }
+  }
+}
+
+/// gram[s][s'][:] = Σ_k x[s][k][:] x[s'][k][:] (both triangles).
+NETDP_MULTIVERSION
+void chunk_gram(const double* x, std::size_t rank, bool lower, std::size_t injections, std::size_t shift,
+                double* gram) {
+  for (std::size_t s = 0; s < injections; ++s) {
+    for (std::size_t t = s; t < injections; ++t) {
+      std::array<double, kChunk> acc{};
+      const std::size_t k_first = lower ? t * shift : 0;
+      const double* xs = x + s * rank * kChunk;
+      const double* xt = x + t * rank * kChunk;
+      for (std::size_t k = k_first; k < rank; ++k) {
+        for (std::size_t j = 0; j < kChunk; ++j) acc[j] += xs[k * kChunk + j] * xt[k * kChunk + j];
+      }
+      std::copy(acc.begin(), acc.end(), gram + (s * injections + t) * kChunk);
+      std::copy(acc.begin(), acc.end(), gram + (t * injections + s) * kChunk);
+    }
+  }
+}
+
+/// Per target of the chunk: Σ K, Σ |K|, min K over `entries` entries (in entry order).
+NETDP_MULTIVERSION
+void summarize(const double* gram, std::size_t entries, double* ones, double* sum_abs, double* min) {
+  for (std::size_t j = 0; j < kChunk; ++j) {
+    ones[j] = 0.0;
+    sum_abs[j] = 0.0;
+    min[j] = entries > 0 ? gram[j] : 0.0;
+  }
+  for (std::size_t e = 0; e < entries; ++e) {
+    const double* g = gram + e * kChunk;
+    for (std::size_t j = 0; j < kChunk; ++j) {
+      ones[j] += g[j];
+      sum_abs[j] += std::abs(g[j]);
+      min[j] = std::min(min[j], g[j]);
+    }
+  }
+}
+
+std::vector<unsigned char> skip_mask(std::size_t n, std::span<const graph::NodeId> excluded) {
+  std::vector<unsigned char> skip(n, 0);
+  for (const auto x : excluded) {
+    require(x < n, "excluded node {} is not a node (num_nodes = {})", x, n);
+    skip[x] = 1;
+  }
+  return skip;
+}
+
+}  // namespace
+
+DenseMatrix noise_gram(const ViewRows& rows, std::span<const graph::NodeId> excluded) {
+  const std::size_t m = rows.observations;
+  const auto mi = static_cast<Eigen::Index>(m);
+  DenseMatrix bbt = DenseMatrix::Zero(mi, mi);
+  if (rows.toeplitz) {
+    const auto n = static_cast<std::size_t>(rows.lag.cols());
+    const auto skip = skip_mask(n, excluded);
+    DenseMatrix g = DenseMatrix::Zero(mi, mi);
+    accumulate_outer(rows.lag.data(), m, n, skip.data(), g.data());
+    g.triangularView<Eigen::StrictlyUpper>() = g.transpose();
+    // (B Bᵀ)(o, o') = Σ_s G(o − s·shift, o' − s·shift): the diagonal cumulative sum.
+    for (Eigen::Index b = 0; b < mi; ++b) {
+      for (Eigen::Index a = 0; a < mi; ++a) {
+        const auto shift = static_cast<Eigen::Index>(rows.shift);
+        const double previous = (a >= shift && b >= shift) ? bbt(a - shift, b - shift) : 0.0;
+        bbt(a, b) = g(a, b) + previous;
+      }
+    }
+    return bbt;
+  }
+  for (const DenseMatrix& block : rows.block) {
+    const auto n = static_cast<std::size_t>(block.cols());
+    const auto skip = skip_mask(n, excluded);
+    accumulate_outer(block.data(), m, n, skip.data(), bbt.data());
+  }
+  bbt.triangularView<Eigen::StrictlyUpper>() = bbt.transpose();
+  return bbt;
+}
+
+Factor factor_noise_gram(const DenseMatrix& bbt, const RankOptions& options) {
+  const Eigen::Index m = bbt.rows();
+  Factor out;
+  if (m == 0) return out;
+  const Eigen::SelfAdjointEigenSolver<DenseMatrix> eig(bbt);
+  require(eig.info() == Eigen::Success, "eigendecomposition of B Bᵀ ({} x {}) failed", m, m);
+  const Vector& lambda = eig.eigenvalues();
+  const double lambda_max = std::max(lambda(m - 1), 0.0);
+  const double cut = options.rank_tolerance * lambda_max;
+  Eigen::Index first_kept = m;
+  for (Eigen::Index k = 0; k < m; ++k) {
+    if (lambda(k) > cut && lambda(k) > 0.0) {
+      first_kept = k;
+      break;
+    }
+  }
+  const Eigen::Index rank = m - first_kept;
+  out.rank = static_cast<std::size_t>(rank);
+  if (rank == 0) {
+    out.f.resize(0, m);
+    out.warnings.push_back("B Bᵀ is zero: the view carries no noise");
+    return out;
+  }
+  out.condition = lambda_max / lambda(first_kept);
+  if (rank == m) {
+    const Eigen::LLT<DenseMatrix> llt(bbt);
+    if (llt.info() == Eigen::Success) {
+      out.f = llt.matrixL().solve(DenseMatrix::Identity(m, m));
+      out.f.triangularView<Eigen::StrictlyUpper>().setZero();
+      out.lower_triangular = true;
+    }
+  }
+  if (!out.lower_triangular) {
+    const Vector inv_sqrt = lambda.tail(rank).cwiseSqrt().cwiseInverse();
+    out.f = inv_sqrt.asDiagonal() * eig.eigenvectors().rightCols(rank).transpose();
+  }
+  if (rank < m) {
+    out.warnings.push_back(fmt::format("B Bᵀ is rank deficient ({} of {} eigenvalues above {:.1e} λ_max)", rank,
+                                       m, options.rank_tolerance));
+  }
+  if (out.condition > kConditionWarning) {
+    out.warnings.push_back(fmt::format("B Bᵀ is ill-conditioned (condition {:.3e} > {:.0e})", out.condition,
+                                       kConditionWarning));
+  }
+  return out;
+}
+
+void target_grams(const ViewRows& rows, const Factor& factor, std::span<const graph::NodeId> targets,
+                  bool want_gram, const GramEmit& emit) {
+  const std::size_t t = rows.injections;
+  const std::size_t m = rows.observations;
+  const std::size_t rank = factor.rank;
+  const DenseMatrix f = factor.f;  // rank x m, column-major
+  std::vector<double> gathered((rows.toeplitz ? m : t * m) * kChunk, 0.0);
+  std::vector<const double*> a_rows(t * m, nullptr);
+  std::vector<double> x(t * std::max<std::size_t>(rank, 1) * kChunk, 0.0);
+  std::vector<double> gram_chunk(t * t * kChunk, 0.0);
+  std::vector<double> gram(t * t, 0.0);
+  std::array<double, kChunk> ones{}, sum_abs{}, min{};
+
+  for (std::size_t begin = 0; begin < targets.size(); begin += kChunk) {
+    const std::size_t width = std::min(kChunk, targets.size() - begin);
+    std::fill(gathered.begin(), gathered.end(), 0.0);
+    if (rows.toeplitz) {
+      for (std::size_t j = 0; j < width; ++j) {
+        const auto u = static_cast<Eigen::Index>(targets[begin + j]);
+        for (std::size_t o = 0; o < m; ++o) gathered[o * kChunk + j] = rows.lag(static_cast<Eigen::Index>(o), u);
+      }
+      for (std::size_t s = 0; s < t; ++s) {
+        for (std::size_t o = 0; o < m; ++o) {
+          a_rows[s * m + o] = o >= s * rows.shift ? gathered.data() + (o - s * rows.shift) * kChunk : nullptr;
+        }
+      }
+    } else {
+      for (std::size_t s = 0; s < t; ++s) {
+        for (std::size_t j = 0; j < width; ++j) {
+          const auto u = static_cast<Eigen::Index>(targets[begin + j]);
+          for (std::size_t o = 0; o < m; ++o) {
+            gathered[(s * m + o) * kChunk + j] = rows.block[s](static_cast<Eigen::Index>(o), u);
+          }
+        }
+        for (std::size_t o = 0; o < m; ++o) {
+          a_rows[s * m + o] = o >= s * rows.shift ? gathered.data() + (s * m + o) * kChunk : nullptr;
+        }
+      }
+    }
+    if (rank > 0) {
+      chunk_project(f.data(), rank, m, factor.lower_triangular, t, rows.shift, a_rows.data(), x.data());
+      chunk_gram(x.data(), rank, factor.lower_triangular, t, rows.shift, gram_chunk.data());
+    } else {
+      std::fill(gram_chunk.begin(), gram_chunk.end(), 0.0);
+    }
+    summarize(gram_chunk.data(), t * t, ones.data(), sum_abs.data(), min.data());
+    for (std::size_t j = 0; j < width; ++j) {
+      if (want_gram) {
+        for (std::size_t e = 0; e < t * t; ++e) gram[e] = gram_chunk[e * kChunk + j];
+      }
+      emit(begin + j, GramSummary{ones[j], sum_abs[j], min[j]}, want_gram ? gram.data() : nullptr);
+    }
+  }
+}
+
+}  // namespace netdp::accounting::detail

@@ -1,0 +1,158 @@
+#include "netdp/accounting/linear_view.hpp"
+
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "netdp/accounting/sign_max.hpp"
+#include "netdp/dp/gdp.hpp"
+#include "netdp/util/check.hpp"
+
+namespace netdp::accounting {
+namespace {
+
+constexpr double kResidualWarning = 1e-8;
+constexpr double kConditionWarning = 1e10;
+constexpr double kSymmetryTolerance = 1e-9;
+
+bool all_finite(const DenseMatrix& m) { return m.allFinite(); }
+
+}  // namespace
+
+TargetGram target_gram_from_columns(const DenseMatrix& a_u, const DenseMatrix& b, const RankOptions& options) {
+  require(std::isfinite(options.rank_tolerance) && options.rank_tolerance > 0.0 && options.rank_tolerance < 1.0,
+          "rank_tolerance must be in (0, 1), got {}", options.rank_tolerance);
+  require(a_u.rows() == b.rows(), "A_u has {} rows but B has {}: both must have one row per observation",
+          a_u.rows(), b.rows());
+  require(all_finite(a_u) && all_finite(b), "A_u and B must have finite entries");
+
+  TargetGram out;
+  out.observations = static_cast<std::size_t>(b.rows());
+  const Eigen::Index m = b.rows();
+  const Eigen::Index t = a_u.cols();
+  out.K = DenseMatrix::Zero(t, t);
+  if (m == 0) return out;
+
+  // B Bᵀ = Q Λ Qᵀ; (B Bᵀ)⁺ = Q_r Λ_r⁻¹ Q_rᵀ over eigenvalues above the tolerance.
+  const DenseMatrix gram = b * b.transpose();
+  const Eigen::SelfAdjointEigenSolver<DenseMatrix> eig(gram);
+  require(eig.info() == Eigen::Success, "eigendecomposition of B Bᵀ ({} x {}) failed", m, m);
+  const Vector& lambda = eig.eigenvalues();  // increasing
+  const double lambda_max = std::max(lambda(m - 1), 0.0);
+  const double cut = options.rank_tolerance * lambda_max;
+  Eigen::Index first_kept = m;
+  for (Eigen::Index k = 0; k < m; ++k) {
+    if (lambda(k) > cut && lambda(k) > 0.0) {
+      first_kept = k;
+      break;
+    }
+  }
+  const Eigen::Index rank = m - first_kept;
+  out.rank = static_cast<std::size_t>(rank);
+  const DenseMatrix q = eig.eigenvectors().rightCols(rank);
+
+  if (rank > 0) {
+    out.condition = lambda_max / lambda(first_kept);
+    const Vector inv_sqrt = lambda.tail(rank).cwiseSqrt().cwiseInverse();
+    const DenseMatrix x = inv_sqrt.asDiagonal() * (q.transpose() * a_u);  // rank x t
+    out.K = x.transpose() * x;
+  }
+
+  const double a_norm = a_u.norm();
+  if (a_norm > 0.0) {
+    const DenseMatrix projected = q * (q.transpose() * a_u);
+    out.range_residual = (a_u - projected).norm() / a_norm;
+  }
+  if (out.range_residual > kResidualWarning) {
+    out.warnings.push_back(fmt::format(
+        "the data change is not in range(B) (relative residual {:.3e} > {:.0e}): the view is not private "
+        "and K_u understates the loss",
+        out.range_residual, kResidualWarning));
+  }
+  if (rank < m) {
+    out.warnings.push_back(fmt::format("B Bᵀ is rank deficient ({} of {} eigenvalues above {:.1e} λ_max)", rank,
+                                       m, options.rank_tolerance));
+  }
+  if (out.condition > kConditionWarning) {
+    out.warnings.push_back(fmt::format("B Bᵀ is ill-conditioned (condition {:.3e} > {:.0e})", out.condition,
+                                       kConditionWarning));
+  }
+  return out;
+}
+
+TargetGram target_gram_literal(const LinearView& view, graph::NodeId target,
+                               std::span<const std::size_t> participation_rounds, const RankOptions& options) {
+  const auto n = view.num_nodes;
+  require(n >= 1 && view.rounds >= 1, "a linear view needs num_nodes >= 1 and rounds >= 1, got {} and {}", n,
+          view.rounds);
+  require(static_cast<std::size_t>(view.A.cols()) == n * view.rounds,
+          "A has {} columns, expected num_nodes * rounds = {} * {}", view.A.cols(), n, view.rounds);
+  require(target < n, "target {} is not a node (num_nodes = {})", target, n);
+
+  std::vector<std::size_t> rounds(participation_rounds.begin(), participation_rounds.end());
+  if (rounds.empty()) {
+    rounds.resize(view.rounds);
+    for (std::size_t t = 0; t < view.rounds; ++t) rounds[t] = t;
+  }
+  DenseMatrix a_u(view.A.rows(), static_cast<Eigen::Index>(rounds.size()));
+  for (std::size_t k = 0; k < rounds.size(); ++k) {
+    require(rounds[k] < view.rounds, "participation round {} is not below rounds = {}", rounds[k], view.rounds);
+    a_u.col(static_cast<Eigen::Index>(k)) = view.A.col(static_cast<Eigen::Index>(rounds[k] * n + target));
+  }
+  return target_gram_from_columns(a_u, view.B, options);
+}
+
+void fill_privacy(PairSensitivity& pair, double noise_std, double delta) {
+  require_positive(noise_std, "noise_std");
+  require(std::isfinite(delta) && delta > 0.0 && delta < 1.0, "delta must be in (0, 1), got {}", delta);
+  pair.delta = delta;
+  if (!std::isfinite(pair.sensitivity)) {
+    pair.mu = std::numeric_limits<double>::infinity();
+    pair.epsilon = std::numeric_limits<double>::infinity();
+    return;
+  }
+  pair.mu = pair.sensitivity / noise_std;
+  pair.epsilon = pair.mu > 0.0 ? dp::gdp_epsilon(pair.mu, delta) : 0.0;
+}
+
+PairSensitivity assess_pair(const TargetGram& gram, double noise_std, double delta, const AssessOptions& options) {
+  const DenseMatrix& k = gram.K;
+  require(k.rows() == k.cols(), "K must be square, got {} x {}", k.rows(), k.cols());
+  require(all_finite(k), "K must have finite entries");
+  const double scale = k.cwiseAbs().maxCoeff();
+  const double asym = (k - k.transpose()).cwiseAbs().maxCoeff();
+  require(k.size() == 0 || asym <= kSymmetryTolerance * scale,
+          "K must be symmetric: max |K_ij - K_ji| = {:.3e} exceeds {:.0e} * max|K_ij| = {:.3e}", asym,
+          kSymmetryTolerance, kSymmetryTolerance * scale);
+
+  PairSensitivity pair;
+  pair.rank = gram.rank;
+  pair.range_residual = gram.range_residual;
+  pair.condition = gram.condition;
+  pair.warnings = gram.warnings;
+  pair.sensitivity_squared_ones = k.sum();
+  pair.sensitivity_squared_sum_abs = k.cwiseAbs().sum();
+
+  if (options.sign_search == SignSearch::automatic) {
+    const SignMaxResult best = maximize_over_signs(k);
+    pair.sensitivity_squared_exact = best.exact;
+    pair.sensitivity_squared_certified = best.certified;
+    pair.exact = best.is_exact;
+    for (const auto& w : best.warnings) pair.warnings.push_back("sign search: " + w);
+  } else {
+    // Σ|K_ij| bounds cᵀKc on the box; when K >= 0 entrywise c = 1 attains it.
+    pair.sensitivity_squared_certified = pair.sensitivity_squared_sum_abs;
+    pair.exact = k.size() == 0 || k.minCoeff() >= 0.0;
+    if (pair.exact) pair.sensitivity_squared_exact = pair.sensitivity_squared_ones;
+  }
+  if (gram.range_residual > kResidualWarning) {
+    pair.sensitivity_squared_certified = std::numeric_limits<double>::infinity();
+    pair.exact = false;
+  }
+  pair.sensitivity = std::sqrt(std::max(pair.sensitivity_squared_certified, 0.0));
+  fill_privacy(pair, noise_std, delta);
+  return pair;
+}
+
+}  // namespace netdp::accounting
