@@ -13,6 +13,7 @@ int run(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "netdp 0.1.0");
   add_graph_command(app);
+  add_dp_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
