@@ -13,17 +13,19 @@
 
 #include <Eigen/Core>
 #include <cstdint>
-#include <netdp/gossip/types.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "netdp/gossip/types.hpp"
 
 namespace netdp::accounting {
 
 /// Which proven upper bound produced SignMaxResult::certified.
 enum class SignMaxBound {
   exact,     ///< the maximum itself, proven by exhaustive search or by a matching upper bound
+  search,    ///< sign maximum from a completed search + m·max(0, −λ_min) (K clearly indefinite)
   sum_abs,   ///< Σ_ij |K_ij| (MF paper eq. 8)
   spectral,  ///< m · max(λ_max(K), 0)
   sdp,       ///< Σ_i y_i for a verified dual certificate Diag(y) − K ⪰ 0
