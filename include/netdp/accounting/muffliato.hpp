@@ -26,6 +26,7 @@
 // always valid. See the docs.
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -75,6 +76,8 @@ struct MuffliatoOptions {
   std::size_t block_columns = 0;
   /// Reject schedules whose union of supports is disconnected (Muffliato assumes a connected graph).
   bool require_connected = true;
+  /// Called as progress(done, total) after each block of work (from one thread at a time).
+  std::function<void(std::size_t done, std::size_t total)> progress;
 };
 
 /// One (observer, target) guarantee.

@@ -1,0 +1,379 @@
+// Muffliato Theorem 1 / 12 / 13 fast path (see muffliato.hpp and
+// docs/accounting-muffliato.md). Two passes over blocks of columns of W_{0:t}:
+//   pass 1: every column, to get each message's noise norm N_t(w, observers);
+//   pass 2: the target columns, to add (W_{0:t})²_{w,u} / N_t(w, observers).
+// Both propagate with the sparse W_t only; blocks run in parallel (OpenMP).
+
+#include "netdp/accounting/muffliato.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <numeric>
+#include <utility>
+
+#include "muffliato_propagation.hpp"
+#include "netdp/util/check.hpp"
+
+namespace netdp::accounting {
+
+namespace {
+
+using graph::NodeId;
+using NodeSets = std::vector<std::vector<NodeId>>;
+
+/// The messages of one round: sender w to observer set g, sorted by sender.
+struct RoundMessages {
+  std::vector<NodeId> sender;
+  std::vector<std::uint32_t> observer;
+};
+
+/// All messages: round t uses lists[list_of[t]]; its noise norms are at
+/// norm[base[t] .. base[t] + size).
+struct MessagePlan {
+  std::vector<RoundMessages> lists;
+  std::vector<std::size_t> list_of;
+  std::vector<std::size_t> base;
+  std::size_t total = 0;
+};
+
+NodeSets singletons(std::size_t n) {
+  NodeSets sets(n);
+  for (std::size_t v = 0; v < n; ++v) sets[v] = {static_cast<NodeId>(v)};
+  return sets;
+}
+
+NodeSets validated_sets(const NodeSets& sets, std::size_t n, const char* what) {
+  if (sets.empty()) return singletons(n);
+  NodeSets sorted = sets;
+  for (std::size_t i = 0; i < sorted.size(); ++i) {
+    auto& set = sorted[i];
+    require(!set.empty(), "{} set {} is empty", what, i);
+    std::sort(set.begin(), set.end());
+    for (std::size_t k = 0; k < set.size(); ++k) {
+      require(set[k] < n, "{} node {} is out of range (the graph has {} nodes, ids 0..{})", what, set[k], n,
+              n - 1);
+      require(k == 0 || set[k] != set[k - 1], "{} node {} appears twice in {} set {}", what, set[k], what, i);
+    }
+  }
+  return sorted;
+}
+
+/// For each node, the indices of the sets that contain it.
+std::vector<std::vector<std::uint32_t>> membership(const NodeSets& sets, std::size_t n) {
+  std::vector<std::vector<std::uint32_t>> of(n);
+  for (std::size_t g = 0; g < sets.size(); ++g) {
+    for (NodeId v : sets[g]) of[v].push_back(static_cast<std::uint32_t>(g));
+  }
+  return of;
+}
+
+/// Messages of a round whose communication edges are the off-diagonal support of the step.
+RoundMessages round_messages(const detail::StepPlan& step,
+                             const std::vector<std::vector<std::uint32_t>>& observer_sets_of) {
+  // Directed (sender, receiver) pairs along every edge {i, j} of the support, both ways.
+  std::vector<std::pair<NodeId, NodeId>> arcs;
+  for (std::size_t k = 0; k < step.rows.size(); ++k) {
+    const auto i = static_cast<NodeId>(step.rows[k]);
+    for (std::size_t e = step.row_start[k]; e < step.row_start[k + 1]; ++e) {
+      const auto j = static_cast<NodeId>(step.cols[e]);
+      if (i == j) continue;
+      arcs.emplace_back(i, j);
+      arcs.emplace_back(j, i);
+    }
+  }
+  std::vector<std::pair<NodeId, std::uint32_t>> messages;
+  for (const auto& [w, v] : arcs) {
+    for (std::uint32_t g : observer_sets_of[v]) {
+      const auto& sets_of_w = observer_sets_of[w];
+      // A colluder's own messages are post-processing of the coalition's view.
+      if (std::find(sets_of_w.begin(), sets_of_w.end(), g) == sets_of_w.end()) messages.emplace_back(w, g);
+    }
+  }
+  std::sort(messages.begin(), messages.end());
+  messages.erase(std::unique(messages.begin(), messages.end()), messages.end());
+  RoundMessages round;
+  round.sender.reserve(messages.size());
+  round.observer.reserve(messages.size());
+  for (const auto& [w, g] : messages) {
+    round.sender.push_back(w);
+    round.observer.push_back(g);
+  }
+  return round;
+}
+
+MessagePlan plan_messages(const gossip::Schedule& schedule, const detail::SchedulePlan& steps,
+                          const NodeSets& observers) {
+  const auto sets_of = membership(observers, schedule.num_nodes());
+  MessagePlan plan;
+  const std::size_t rounds = schedule.rounds();
+  if (schedule.is_fixed()) {
+    plan.lists.push_back(round_messages(steps.at(0), sets_of));
+    plan.list_of.assign(rounds, 0);
+  } else {
+    for (std::size_t t = 0; t < rounds; ++t) {
+      plan.lists.push_back(round_messages(steps.at(t), sets_of));
+      plan.list_of.push_back(t);
+    }
+  }
+  plan.base.resize(rounds);
+  for (std::size_t t = 0; t < rounds; ++t) {
+    plan.base[t] = plan.total;
+    plan.total += plan.lists[plan.list_of[t]].sender.size();
+  }
+  return plan;
+}
+
+/// Visits the state W_{0:t} of a block at each round's message time:
+/// visit(t, block) is called before W_t is applied (paper) or after (authors' code).
+template <typename Visit>
+void run_rounds(detail::ColumnBlock& block, const detail::SchedulePlan& steps, MessageConvention messages,
+                Visit&& visit) {
+  for (std::size_t t = 0; t < steps.rounds(); ++t) {
+    if (messages == MessageConvention::paper) visit(t, block);
+    block.apply(steps.at(t));
+    if (messages == MessageConvention::authors_code) visit(t, block);
+  }
+}
+
+/// Whether a sorted set has a node in [begin, end).
+bool has_member_in(const std::vector<NodeId>& set, NodeId begin, NodeId end) {
+  const auto it = std::lower_bound(set.begin(), set.end(), begin);
+  return it != set.end() && *it < end;
+}
+
+/// Σ_{j in [begin, end), column begin+j not an excluded node} x_j², x = row restricted to the block.
+double squares_excluding(const double* row, NodeId begin, NodeId end, const std::vector<NodeId>& excluded) {
+  auto it = std::lower_bound(excluded.begin(), excluded.end(), begin);
+  double sum = 0.0;
+  NodeId from = begin;
+  for (; it != excluded.end() && *it < end; ++it) {
+    sum += detail::sum_of_squares(row, from - begin, *it - begin);
+    from = *it + 1;
+  }
+  return sum + detail::sum_of_squares(row, from - begin, end - begin);
+}
+
+struct Blocks {
+  std::vector<std::vector<NodeId>> columns;  ///< the columns of each block
+  std::size_t capacity = 0;
+};
+
+Blocks consecutive_blocks(const std::vector<NodeId>& nodes, std::size_t width) {
+  Blocks blocks;
+  for (std::size_t b = 0; b < nodes.size(); b += width) {
+    const std::size_t end = std::min(nodes.size(), b + width);
+    blocks.columns.emplace_back(nodes.begin() + static_cast<std::ptrdiff_t>(b),
+                                nodes.begin() + static_cast<std::ptrdiff_t>(end));
+    blocks.capacity = std::max(blocks.capacity, end - b);
+  }
+  return blocks;
+}
+
+class Progress {
+ public:
+  Progress(const MuffliatoOptions& options, std::size_t total) : callback_(options.progress), total_(total) {}
+  void step() {
+    if (!callback_) return;
+#pragma omp critical(netdp_muffliato_progress)
+    callback_(++done_, total_);
+  }
+
+ private:
+  const std::function<void(std::size_t, std::size_t)>& callback_;
+  std::size_t total_ = 0;
+  std::size_t done_ = 0;
+};
+
+/// Pass 1: the noise norm of every message, N_t(w, g) = Σ_j (W_{0:t})²_{w,j} over
+/// all columns j (minus the observer set's columns when its noise is known).
+std::vector<double> noise_norms(std::size_t n, const detail::SchedulePlan& steps, const MessagePlan& plan,
+                                const NodeSets& observers, const MuffliatoOptions& options, std::size_t width,
+                                Progress& progress) {
+  std::vector<NodeId> nodes(n);
+  std::iota(nodes.begin(), nodes.end(), NodeId{0});
+  const Blocks blocks = consecutive_blocks(nodes, width);
+  const bool known = options.observer_noise == ObserverNoise::known;
+  std::vector<double> norms(plan.total, 0.0);
+#pragma omp parallel
+  {
+    detail::ColumnBlock block(n, blocks.capacity);
+    std::vector<double> partial(plan.total, 0.0);
+#pragma omp for schedule(dynamic, 1)
+    for (std::size_t b = 0; b < blocks.columns.size(); ++b) {
+      const NodeId begin = blocks.columns[b].front();
+      const NodeId end = blocks.columns[b].back() + 1;
+      block.reset(blocks.columns[b]);
+      run_rounds(block, steps, options.messages, [&](std::size_t t, const detail::ColumnBlock& state) {
+        const RoundMessages& round = plan.lists[plan.list_of[t]];
+        double* out = partial.data() + plan.base[t];
+        for (std::size_t m = 0; m < round.sender.size();) {
+          const NodeId w = round.sender[m];
+          const double* row = state.row(w);
+          const double full = detail::sum_of_squares(row, 0, state.width());
+          for (; m < round.sender.size() && round.sender[m] == w; ++m) {
+            const auto& excluded = observers[round.observer[m]];
+            out[m] += known && has_member_in(excluded, begin, end)
+                          ? squares_excluding(row, begin, end, excluded)
+                          : full;
+          }
+        }
+      });
+      progress.step();
+    }
+#pragma omp critical(netdp_muffliato_norms)
+    for (std::size_t m = 0; m < plan.total; ++m) norms[m] += partial[m];
+  }
+  return norms;
+}
+
+/// Ratio numerator for a group target: (Σ_u |x_u|)² (correct) or Σ_u x_u² (eq. 18 as printed).
+double group_numerator(const double* row, std::size_t width, GroupSensitivity rule) {
+  if (rule == GroupSensitivity::paper_sum_of_squares) return detail::sum_of_squares(row, 0, width);
+  const double s = detail::sum_of_absolute(row, width);
+  return s * s;
+}
+
+/// Pass 2: S(g, j) for every observer set g and target set j.
+DenseMatrix theorem1_sums(std::size_t n, const detail::SchedulePlan& steps, const MessagePlan& plan,
+                          const std::vector<double>& norms, std::size_t num_observers,
+                          const NodeSets& targets, const MuffliatoOptions& options, std::size_t width,
+                          Progress& progress) {
+  const bool all_singletons =
+      std::all_of(targets.begin(), targets.end(), [](const auto& set) { return set.size() == 1; });
+  // Singleton targets: blocks of `width` targets, one column each. Groups: one block per group.
+  Blocks blocks;
+  std::vector<std::size_t> first_target;  // the target index of each block's first output column
+  if (all_singletons) {
+    std::vector<NodeId> nodes;
+    for (const auto& set : targets) nodes.push_back(set.front());
+    blocks = consecutive_blocks(nodes, width);
+    for (std::size_t b = 0; b < blocks.columns.size(); ++b) first_target.push_back(b * width);
+  } else {
+    for (std::size_t j = 0; j < targets.size(); ++j) {
+      blocks.columns.push_back(targets[j]);
+      blocks.capacity = std::max(blocks.capacity, targets[j].size());
+      first_target.push_back(j);
+    }
+  }
+  DenseMatrix sums =
+      DenseMatrix::Zero(static_cast<Eigen::Index>(num_observers), static_cast<Eigen::Index>(targets.size()));
+#pragma omp parallel
+  {
+    detail::ColumnBlock block(n, blocks.capacity);
+    const std::size_t out_width = all_singletons ? blocks.capacity : 1;
+    std::vector<double> out(num_observers * out_width);
+#pragma omp for schedule(dynamic, 1)
+    for (std::size_t b = 0; b < blocks.columns.size(); ++b) {
+      block.reset(blocks.columns[b]);
+      const std::size_t columns = all_singletons ? block.width() : 1;
+      std::fill(out.begin(), out.end(), 0.0);
+      run_rounds(block, steps, options.messages, [&](std::size_t t, const detail::ColumnBlock& state) {
+        const RoundMessages& round = plan.lists[plan.list_of[t]];
+        const double* norm = norms.data() + plan.base[t];
+        for (std::size_t m = 0; m < round.sender.size(); ++m) {
+          // A zero norm means the message carries nothing but the observers' own values.
+          if (!(norm[m] > 0.0)) continue;
+          const double* row = state.row(round.sender[m]);
+          double* target = out.data() + round.observer[m] * columns;
+          if (all_singletons) {
+            detail::accumulate_capped_ratio(row, 1.0 / norm[m], target, columns);
+          } else {
+            *target += group_numerator(row, state.width(), options.group_sensitivity) / norm[m];
+          }
+        }
+      });
+      for (std::size_t c = 0; c < columns; ++c) {
+        const auto j = static_cast<Eigen::Index>(first_target[b] + c);
+        for (std::size_t g = 0; g < num_observers; ++g)
+          sums(static_cast<Eigen::Index>(g), j) = out[g * columns + c];
+      }
+      progress.step();
+    }
+  }
+  return sums;
+}
+
+/// Zeroes the pairs whose target set meets the observer set (not defined).
+void zero_undefined(DenseMatrix& sums, const NodeSets& observers, const NodeSets& targets, std::size_t n) {
+  const auto targets_of = membership(targets, n);
+  for (std::size_t g = 0; g < observers.size(); ++g) {
+    for (NodeId v : observers[g]) {
+      for (std::uint32_t j : targets_of[v])
+        sums(static_cast<Eigen::Index>(g), static_cast<Eigen::Index>(j)) = 0.0;
+    }
+  }
+}
+
+}  // namespace
+
+MuffliatoLosses muffliato_losses(const gossip::Schedule& schedule, const MuffliatoQuery& query,
+                                 const MuffliatoOptions& options) {
+  require_positive(options.sigma, "sigma");
+  require_positive(options.sensitivity, "sensitivity");
+  const std::size_t n = schedule.num_nodes();
+  require(schedule.rounds() >= 1, "the number of rounds T must be >= 1, got {}", schedule.rounds());
+  detail::require_finite_entries(schedule);
+  if (options.require_connected) detail::require_connected_support(schedule);
+  const NodeSets observers = validated_sets(query.observers, n, "observer");
+  const NodeSets targets = validated_sets(query.targets, n, "target");
+  require(observers.size() <= std::size_t{1} << 31, "too many observer sets ({})", observers.size());
+
+  const std::size_t width =
+      options.block_columns > 0 ? options.block_columns : detail::default_block_columns(n);
+  const detail::SchedulePlan steps(schedule);
+  const MessagePlan plan = plan_messages(schedule, steps, observers);
+  const std::size_t pass1_blocks = (n + width - 1) / width;
+  const bool all_singletons =
+      std::all_of(targets.begin(), targets.end(), [](const auto& set) { return set.size() == 1; });
+  const std::size_t pass2_blocks = all_singletons ? (targets.size() + width - 1) / width : targets.size();
+  Progress progress(options, pass1_blocks + pass2_blocks);
+
+  const std::vector<double> norms = noise_norms(n, steps, plan, observers, options, width, progress);
+  DenseMatrix sums =
+      theorem1_sums(n, steps, plan, norms, observers.size(), targets, options, width, progress);
+  zero_undefined(sums, observers, targets, n);
+
+  std::vector<double> caps;
+  caps.reserve(targets.size());
+  for (const auto& set : targets) caps.push_back(static_cast<double>(set.size()));
+  return MuffliatoLosses(std::move(sums), std::nullopt, std::move(caps), observers, targets,
+                         options.sensitivity, options.sigma);
+}
+
+MuffliatoLosses muffliato_all_pairs(const gossip::Schedule& schedule, const MuffliatoOptions& options) {
+  return muffliato_losses(schedule, MuffliatoQuery{}, options);
+}
+
+MuffliatoLosses muffliato_from_observer(const gossip::Schedule& schedule, graph::NodeId observer,
+                                        const MuffliatoOptions& options) {
+  return muffliato_losses(schedule, MuffliatoQuery{{{observer}}, {}}, options);
+}
+
+MuffliatoLosses muffliato_colluders(const gossip::Schedule& schedule, std::vector<graph::NodeId> colluders,
+                                    const MuffliatoOptions& options) {
+  require(!colluders.empty(), "the set of colluders must not be empty");
+  return muffliato_losses(schedule, MuffliatoQuery{{std::move(colluders)}, {}}, options);
+}
+
+MuffliatoLosses muffliato_group(const gossip::Schedule& schedule, std::vector<graph::NodeId> group,
+                                const MuffliatoOptions& options) {
+  require(!group.empty(), "the target group must not be empty");
+  return muffliato_losses(schedule, MuffliatoQuery{{}, {std::move(group)}}, options);
+}
+
+std::vector<std::size_t> communication_counts(const gossip::Schedule& schedule) {
+  const std::size_t n = schedule.num_nodes();
+  const detail::SchedulePlan steps(schedule);
+  const auto sets_of = membership(singletons(n), n);
+  std::vector<std::size_t> counts(n, 0);
+  const std::size_t distinct = schedule.is_fixed() ? 1 : schedule.rounds();
+  const std::size_t repeat = schedule.is_fixed() ? schedule.rounds() : 1;
+  for (std::size_t t = 0; t < distinct; ++t) {
+    const RoundMessages round = round_messages(steps.at(t), sets_of);
+    for (std::uint32_t v : round.observer) counts[v] += repeat;
+  }
+  return counts;
+}
+
+}  // namespace netdp::accounting

@@ -1,0 +1,182 @@
+#include "muffliato_propagation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "netdp/util/check.hpp"
+
+// The kernels are compiled for AVX-512, AVX2 and baseline x86-64 and chosen at
+// run time (the project builds without -march=native).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#define NETDP_MULTIVERSION __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define NETDP_MULTIVERSION
+#endif
+
+namespace netdp::accounting::detail {
+
+namespace {
+
+/// out = Σ_k values[k] · block_row(cols[k]) over one sparse row.
+NETDP_MULTIVERSION void sparse_row_times_block(const int* cols, const double* values, std::size_t count,
+                                               const double* block, std::size_t width, double* out) {
+  std::fill(out, out + width, 0.0);
+  for (std::size_t k = 0; k < count; ++k) {
+    const double a = values[k];
+    const double* x = block + static_cast<std::size_t>(cols[k]) * width;
+#pragma omp simd
+    for (std::size_t j = 0; j < width; ++j) out[j] += a * x[j];
+  }
+}
+
+}  // namespace
+
+StepPlan plan_step(const SparseMatrix& w) {
+  StepPlan plan;
+  const auto n = static_cast<int>(w.rows());
+  plan.row_start.push_back(0);
+  for (int i = 0; i < n; ++i) {
+    // Row i is the unit row e_i iff its only non-zero entry is W_ii = 1.
+    std::size_t nonzeros = 0;
+    bool diagonal_one = false;
+    for (SparseMatrix::InnerIterator it(w, i); it; ++it) {
+      if (it.value() == 0.0) continue;
+      ++nonzeros;
+      diagonal_one = diagonal_one || (it.col() == i && it.value() == 1.0);
+    }
+    if (nonzeros == 1 && diagonal_one) continue;  // the state of node i does not change
+    plan.rows.push_back(i);
+    for (SparseMatrix::InnerIterator it(w, i); it; ++it) {
+      if (it.value() == 0.0) continue;
+      plan.cols.push_back(it.col());
+      plan.values.push_back(it.value());
+    }
+    plan.row_start.push_back(plan.cols.size());
+  }
+  plan.all_active = plan.rows.size() == static_cast<std::size_t>(n);
+  return plan;
+}
+
+SchedulePlan::SchedulePlan(const gossip::Schedule& schedule) : rounds_(schedule.rounds()) {
+  if (schedule.is_fixed()) {
+    plans_.push_back(plan_step(schedule.at(0)));
+  } else {
+    plans_.reserve(rounds_);
+    for (std::size_t t = 0; t < rounds_; ++t) plans_.push_back(plan_step(schedule.at(t)));
+  }
+}
+
+ColumnBlock::ColumnBlock(std::size_t num_nodes, std::size_t capacity)
+    : num_nodes_(num_nodes), current_(num_nodes * capacity), scratch_(num_nodes * capacity) {}
+
+void ColumnBlock::reset(std::span<const graph::NodeId> columns) {
+  width_ = columns.size();
+  std::fill(current_.begin(), current_.begin() + static_cast<std::ptrdiff_t>(num_nodes_ * width_), 0.0);
+  for (std::size_t j = 0; j < width_; ++j) current_[columns[j] * width_ + j] = 1.0;
+}
+
+void ColumnBlock::apply(const StepPlan& step) {
+  const std::size_t active = step.rows.size();
+  for (std::size_t k = 0; k < active; ++k) {
+    const std::size_t begin = step.row_start[k];
+    const std::size_t count = step.row_start[k + 1] - begin;
+    // All rows active: row i of the new state goes to row i of scratch; otherwise
+    // the k-th active row goes to scratch row k and is copied back below.
+    const std::size_t target = step.all_active ? static_cast<std::size_t>(step.rows[k]) : k;
+    sparse_row_times_block(step.cols.data() + begin, step.values.data() + begin, count, current_.data(),
+                           width_, scratch_.data() + target * width_);
+  }
+  if (step.all_active) {
+    current_.swap(scratch_);
+    return;
+  }
+  for (std::size_t k = 0; k < active; ++k) {
+    const auto i = static_cast<std::size_t>(step.rows[k]);
+    std::copy(scratch_.begin() + static_cast<std::ptrdiff_t>(k * width_),
+              scratch_.begin() + static_cast<std::ptrdiff_t>((k + 1) * width_),
+              current_.begin() + static_cast<std::ptrdiff_t>(i * width_));
+  }
+}
+
+NETDP_MULTIVERSION double sum_of_squares(const double* x, std::size_t begin, std::size_t end) {
+  double s = 0.0;
+#pragma omp simd reduction(+ : s)
+  for (std::size_t j = begin; j < end; ++j) s += x[j] * x[j];
+  return s;
+}
+
+NETDP_MULTIVERSION double sum_of_absolute(const double* x, std::size_t width) {
+  double s = 0.0;
+#pragma omp simd reduction(+ : s)
+  for (std::size_t j = 0; j < width; ++j) s += std::abs(x[j]);
+  return s;
+}
+
+NETDP_MULTIVERSION void accumulate_capped_ratio(const double* x, double scale, double* out,
+                                                std::size_t width) {
+#pragma omp simd
+  for (std::size_t j = 0; j < width; ++j) out[j] += std::min(1.0, scale * (x[j] * x[j]));
+}
+
+NETDP_MULTIVERSION void accumulate_squares(const double* x, double* out, std::size_t width) {
+#pragma omp simd
+  for (std::size_t j = 0; j < width; ++j) out[j] += x[j] * x[j];
+}
+
+std::size_t default_block_columns(std::size_t num_nodes) {
+  const std::size_t target = (std::size_t{1} << 17) / std::max<std::size_t>(num_nodes, 1);
+  return std::clamp<std::size_t>(target / 8 * 8, 8, 256);
+}
+
+void require_finite_entries(const gossip::Schedule& schedule) {
+  const std::size_t distinct = schedule.is_fixed() ? 1 : schedule.rounds();
+  for (std::size_t t = 0; t < distinct; ++t) {
+    const SparseMatrix& w = schedule.at(t);
+    for (int i = 0; i < w.outerSize(); ++i) {
+      for (SparseMatrix::InnerIterator it(w, i); it; ++it) {
+        require(std::isfinite(it.value()), "gossip matrix W_{} has a non-finite entry ({}, {}) = {}", t, i,
+                it.col(), it.value());
+      }
+    }
+  }
+}
+
+namespace {
+
+std::size_t find_root(std::vector<std::size_t>& parent, std::size_t x) {
+  while (parent[x] != x) {
+    parent[x] = parent[parent[x]];
+    x = parent[x];
+  }
+  return x;
+}
+
+}  // namespace
+
+void require_connected_support(const gossip::Schedule& schedule) {
+  const std::size_t n = schedule.num_nodes();
+  std::vector<std::size_t> parent(n);
+  std::iota(parent.begin(), parent.end(), std::size_t{0});
+  const std::size_t distinct = schedule.is_fixed() ? 1 : schedule.rounds();
+  for (std::size_t t = 0; t < distinct; ++t) {
+    const SparseMatrix& w = schedule.at(t);
+    for (int i = 0; i < w.outerSize(); ++i) {
+      for (SparseMatrix::InnerIterator it(w, i); it; ++it) {
+        if (it.value() == 0.0 || it.col() == i) continue;
+        const std::size_t a = find_root(parent, static_cast<std::size_t>(i));
+        const std::size_t b = find_root(parent, static_cast<std::size_t>(it.col()));
+        if (a != b) parent[a] = b;
+      }
+    }
+  }
+  const std::size_t root = find_root(parent, 0);
+  for (std::size_t v = 1; v < n; ++v) {
+    require(find_root(parent, v) == root,
+            "the communication graph (union of the supports of W_0..W_{}) must be connected, but node {} "
+            "cannot be reached from node 0",
+            schedule.rounds() - 1, v);
+  }
+}
+
+}  // namespace netdp::accounting::detail
