@@ -100,7 +100,7 @@ struct Theorem7Check {
   double factorization_residual = -1.0;
   /// ‖(I − Π_range(B)) A‖_F / ‖A‖_F: some C with A = B C exists iff this is 0.
   double range_residual = 0.0;
-  /// range_residual <= tolerance (and factorization_residual too when available).
+  /// Some C with A = B C exists: range_residual <= tolerance.
   bool factorization_holds = false;
   std::vector<std::string> warnings;
 };

@@ -1,0 +1,175 @@
+// Structured K_u for PNDP under DP-D-SGD / Muffliato-SGD(K) (MF paper A.2, A.4).
+//
+// After Lemma 11 the attacker set 𝒜 holds O = M (G_o + Z_o): the messages of its
+// neighbours w ∉ 𝒜 at communication rounds r = 0..KT−1, restricted to the inputs of the
+// other nodes (its own inputs and noise are known; the rows of its own noise make B Bᵀ block
+// diagonal, so they drop out). Row (r, w) of M has entries (W^{r−Ks})_{w,v} at input (s, v),
+// Ks <= r. Hence, with P_r = E_obs W^r (the attacker's neighbour rows of W^r, by sparse
+// products) and H = P Pᵀ over the non-attacker columns:
+//   Gram(r, r') = Σ_{j >= 0, Kj <= min(r, r')} H(r − Kj, r' − Kj) = Gram(r − K, r' − K) + H(r, r'),
+// a diagonal cumulative sum. One Cholesky Gram = L Lᵀ serves every target: the columns of
+// target u for step s are the stacked P_{r−Ks}[:, u], zero above row block Ks, so
+// Q_s = L_trail⁻¹ P (all targets at once) and K_u[s, s'] = ⟨Q_s[:, u], Q_{s'}[:, u]⟩.
+
+#include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "netdp/accounting/mf_accountant.hpp"
+#include "netdp/util/check.hpp"
+
+namespace netdp::accounting {
+namespace {
+
+using graph::NodeId;
+using Index = Eigen::Index;
+
+constexpr double kRankTolerance = 1e-12;
+
+/// Whitened target columns for one input step: rows [start, start + rows) of the whitened
+/// observation space, one column per node.
+struct WhitenedBlock {
+  Index start = 0;
+  DenseMatrix values;
+};
+
+}  // namespace
+
+StructuredGrams mf_pndp_target_grams(const gossip::GossipMatrix& w, std::size_t rounds,
+                                     std::size_t gossip_steps, std::span<const NodeId> attackers_in) {
+  const std::size_t n = w.num_nodes();
+  require(rounds >= 1, "rounds (gradient steps T) must be >= 1, got {}", rounds);
+  require(gossip_steps >= 1, "gossip_steps (K) must be >= 1, got {}", gossip_steps);
+  std::vector<NodeId> attackers(attackers_in.begin(), attackers_in.end());
+  std::sort(attackers.begin(), attackers.end());
+  require(!attackers.empty(), "the pndp trust model needs at least one attacker node");
+  for (std::size_t i = 0; i < attackers.size(); ++i) {
+    require(attackers[i] < n, "attacker {} is out of range: the graph has {} nodes", attackers[i], n);
+    require(i == 0 || attackers[i] != attackers[i - 1], "attacker {} is listed twice", attackers[i]);
+  }
+  require(attackers.size() < n, "pndp: the attacker set contains all {} nodes; nobody is left to protect", n);
+  const auto is_attacker = [&](NodeId v) {
+    return std::binary_search(attackers.begin(), attackers.end(), v);
+  };
+
+  std::set<NodeId> observed_set;
+  for (NodeId a : attackers) {
+    for (NodeId v : w.graph().neighbors(a)) {
+      if (!is_attacker(v)) observed_set.insert(v);
+    }
+  }
+  const std::vector<NodeId> observed(observed_set.begin(), observed_set.end());
+  const auto d = static_cast<Index>(observed.size());
+  const auto k = static_cast<Index>(gossip_steps);
+  const auto t_steps = static_cast<Index>(rounds);
+  const Index comm = k * t_steps;
+  const Index rows = d * comm;
+  const auto ni = static_cast<Index>(n);
+
+  StructuredGrams out;
+  out.observations = static_cast<std::size_t>(rows);
+  out.K.resize(n);
+  for (NodeId u = 0; u < n; ++u) {
+    if (!is_attacker(u)) out.K[u] = DenseMatrix::Zero(t_steps, t_steps);
+  }
+  if (d == 0) return out;  // isolated attackers see nothing
+
+  // P: row block r = E_obs W^r (never a dense power: one sparse product per round).
+  DenseMatrix powers(rows, ni);
+  DenseMatrix block = DenseMatrix::Zero(d, ni);
+  for (Index i = 0; i < d; ++i) block(i, observed[static_cast<std::size_t>(i)]) = 1.0;
+  for (Index r = 0; r < comm; ++r) {
+    if (r > 0) block = block * w.matrix();
+    powers.middleRows(r * d, d) = block;
+  }
+  for (NodeId a : attackers) powers.col(a).setZero();  // Lemma 11: the attackers' inputs are known
+
+  // Gram by diagonal cumulative sums of H = P Pᵀ (block r, r' of size d x d).
+  DenseMatrix gram(rows, rows);
+  gram.triangularView<Eigen::Lower>() = powers * powers.transpose();
+  for (Index r = k; r < comm; ++r) {
+    for (Index rp = k; rp <= r; ++rp) {
+      gram.block(r * d, rp * d, d, d) += gram.block((r - k) * d, (rp - k) * d, d, d);
+    }
+  }
+  gram.triangularView<Eigen::StrictlyUpper>() = gram.transpose();
+
+  std::vector<WhitenedBlock> whitened(static_cast<std::size_t>(t_steps));
+  const Eigen::LLT<DenseMatrix> llt(gram);
+  bool use_cholesky = llt.info() == Eigen::Success;
+  if (use_cholesky) {
+    const Vector diag = llt.matrixL().toDenseMatrix().diagonal();
+    const double ratio = diag.minCoeff() / diag.maxCoeff();
+    out.condition = 1.0 / (ratio * ratio);
+    use_cholesky = ratio * ratio > kRankTolerance;
+  }
+  if (use_cholesky) {
+    const DenseMatrix& l = llt.matrixLLT();
+    for (Index s = 0; s < t_steps; ++s) {
+      const Index start = k * s * d;
+      WhitenedBlock& wb = whitened[static_cast<std::size_t>(s)];
+      wb.start = start;
+      wb.values = powers.topRows(rows - start);
+      l.bottomRightCorner(rows - start, rows - start).triangularView<Eigen::Lower>().solveInPlace(wb.values);
+    }
+  } else {
+    // Rank-deficient observations (possible for K > 1): pseudo-inverse by eigendecomposition.
+    const Eigen::SelfAdjointEigenSolver<DenseMatrix> eig(gram);
+    require(eig.info() == Eigen::Success, "eigendecomposition of the observation Gram ({} x {}) failed", rows,
+            rows);
+    const Vector& lambda = eig.eigenvalues();
+    const double cut = kRankTolerance * std::max(lambda(rows - 1), 0.0);
+    Index first = rows;
+    for (Index i = 0; i < rows; ++i) {
+      if (lambda(i) > cut && lambda(i) > 0.0) {
+        first = i;
+        break;
+      }
+    }
+    const Index rank = rows - first;
+    out.condition = rank > 0 ? lambda(rows - 1) / lambda(first) : 1.0;
+    if (rank < rows) {
+      out.warnings.push_back(
+          fmt::format("the observation Gram is rank deficient ({} of {} eigenvalues above {:.1e} λ_max)",
+                      rank, rows, kRankTolerance));
+    }
+    const DenseMatrix basis =
+        eig.eigenvectors().rightCols(rank) * lambda.tail(rank).cwiseSqrt().cwiseInverse().asDiagonal();
+    for (Index s = 0; s < t_steps; ++s) {
+      const Index start = k * s * d;
+      WhitenedBlock& wb = whitened[static_cast<std::size_t>(s)];
+      wb.start = 0;
+      wb.values = basis.bottomRows(rows - start).transpose() * powers.topRows(rows - start);
+    }
+  }
+  if (out.condition > 1e10) {
+    out.warnings.push_back(
+        fmt::format("the observation Gram is ill-conditioned (condition >= {:.3e})", out.condition));
+  }
+
+  // K_u[s, s'] = Σ over the common whitened rows of the two blocks, for every u at once.
+  for (Index s = 0; s < t_steps; ++s) {
+    const WhitenedBlock& a = whitened[static_cast<std::size_t>(s)];
+    for (Index sp = s; sp < t_steps; ++sp) {
+      const WhitenedBlock& b = whitened[static_cast<std::size_t>(sp)];
+      const Index start = std::max(a.start, b.start);
+      const Index end = std::min(a.start + a.values.rows(), b.start + b.values.rows());
+      if (end <= start) continue;
+      const Vector dots = (a.values.middleRows(start - a.start, end - start)
+                               .cwiseProduct(b.values.middleRows(start - b.start, end - start)))
+                              .colwise()
+                              .sum()
+                              .transpose();
+      for (NodeId u = 0; u < n; ++u) {
+        if (is_attacker(u)) continue;
+        out.K[u](s, sp) = dots(u);
+        out.K[u](sp, s) = dots(u);
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace netdp::accounting
