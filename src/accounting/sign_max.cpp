@@ -10,6 +10,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <utility>
 
 #include "netdp/util/check.hpp"
 #include "sign_max_detail.hpp"
@@ -72,6 +73,7 @@ DenseMatrix validated_symmetric_part(const Eigen::Ref<const DenseMatrix>& k, dou
   const double max_abs = k.size() > 0 ? k.cwiseAbs().maxCoeff() : 0.0;
   Eigen::Index ai = 0, aj = 0;
   const double asymmetry = k.size() > 0 ? (k - k.transpose()).cwiseAbs().maxCoeff(&ai, &aj) : 0.0;
+  if (ai > aj) std::swap(ai, aj);
   require(asymmetry <= tolerance * max_abs,
           "K must be symmetric: |K({0}, {1}) - K({1}, {0})| = {2:.3e} exceeds symmetry_tolerance {3:.1e} * "
           "max|K| ({4:.3e})",
@@ -205,7 +207,9 @@ SignMaxResult maximize_over_signs(const Eigen::Ref<const DenseMatrix>& k_in, con
   const UpperBound best = best_upper();
   const bool met = lower_meets_upper();
   result.is_exact = proven || met;
-  result.certified = std::nextafter(best.value, std::numeric_limits<double>::infinity());
+  // Round up (a zero bound is exact: K = 0, or K negative definite where c = 0 is optimal).
+  result.certified =
+      best.value > 0.0 ? std::nextafter(best.value, std::numeric_limits<double>::infinity()) : 0.0;
   result.certified_by = result.is_exact ? SignMaxBound::exact : best.source;
   if (result.is_exact) result.exact = result.lower_bound;
   const double floor = std::max(result.lower_bound, 0.0);

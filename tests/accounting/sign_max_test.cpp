@@ -1,0 +1,354 @@
+// Tests of maximize_over_signs against a plain enumeration of all 2^m sign vectors, the closed
+// forms of small examples, and the bound relations (lower <= exact <= certified <= sum_abs).
+
+#include "netdp/accounting/sign_max.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <stdexcept>
+#include <utility>
+
+namespace netdp::accounting {
+namespace {
+
+// Literal reference: max over all s ∈ {−1,+1}^m of Σ_ij s_i K_ij s_j, one loop per sign vector.
+double brute_force_sign_max(const DenseMatrix& k) {
+  const auto m = static_cast<int>(k.rows());
+  double best = -std::numeric_limits<double>::infinity();
+  for (std::uint64_t mask = 0; mask < (std::uint64_t{1} << m); ++mask) {
+    double value = 0.0;
+    for (int i = 0; i < m; ++i) {
+      for (int j = 0; j < m; ++j) {
+        const double si = (mask >> i) & 1U ? -1.0 : 1.0;
+        const double sj = (mask >> j) & 1U ? -1.0 : 1.0;
+        value += si * k(i, j) * sj;
+      }
+    }
+    best = std::max(best, value);
+  }
+  return best;
+}
+
+double plain_quadratic_form(const DenseMatrix& k, const Vector& s) {
+  double value = 0.0;
+  for (Eigen::Index i = 0; i < k.rows(); ++i) {
+    for (Eigen::Index j = 0; j < k.cols(); ++j) value += s(i) * k(i, j) * s(j);
+  }
+  return value;
+}
+
+// K = G Gᵀ with G m × rank Gaussian: PSD, with negative entries.
+DenseMatrix random_psd(int m, int rank, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  DenseMatrix g(m, rank);
+  for (Eigen::Index i = 0; i < g.size(); ++i) g.data()[i] = normal(rng);
+  return g * g.transpose();
+}
+
+void expect_consistent(const SignMaxResult& r, const DenseMatrix& k) {
+  const double tol = 1e-9 * std::max(1.0, r.sum_abs);
+  ASSERT_EQ(r.maximiser.size(), k.rows());
+  for (Eigen::Index i = 0; i < r.maximiser.size(); ++i) EXPECT_EQ(std::abs(r.maximiser(i)), 1.0);
+  EXPECT_NEAR(plain_quadratic_form(k, r.maximiser), r.lower_bound, tol);
+  EXPECT_GE(r.certified, r.lower_bound);
+  EXPECT_LE(r.certified, r.sum_abs + tol);
+  EXPECT_GE(r.relative_gap, 0.0);
+  EXPECT_LE(r.relative_gap, 1.0);
+  if (r.exact) {
+    EXPECT_NEAR(*r.exact, r.lower_bound, tol);
+  }
+}
+
+TEST(SignMax, RandomPsdMatchesBruteForce) {
+  for (std::uint64_t seed = 0; seed < 80; ++seed) {
+    const int m = 1 + static_cast<int>(seed % 12);
+    const int rank = 1 + static_cast<int>(seed % 4);
+    const DenseMatrix k = random_psd(m, rank, seed);
+    const double reference = brute_force_sign_max(k);
+    const SignMaxResult r = maximize_over_signs(k);
+    SCOPED_TRACE(testing::Message() << "seed " << seed << ", m " << m);
+    expect_consistent(r, k);
+    ASSERT_TRUE(r.exact.has_value());
+    EXPECT_TRUE(r.is_exact);
+    EXPECT_EQ(r.certified_by, SignMaxBound::exact);
+    EXPECT_NEAR(*r.exact, reference, 1e-9 * reference);
+    EXPECT_GE(r.certified, reference);
+    EXPECT_LE(r.certified, reference * (1.0 + 1e-9));
+    EXPECT_NEAR(r.ones, k.sum(), 1e-12 * r.sum_abs);
+    EXPECT_NEAR(r.sum_abs, k.cwiseAbs().sum(), 1e-12 * r.sum_abs);
+  }
+}
+
+// The budgeted branch-and-bound path (after the SDP) must find the same maximum.
+TEST(SignMax, BranchAndBoundMatchesBruteForce) {
+  for (std::uint64_t seed = 100; seed < 140; ++seed) {
+    const int m = 4 + static_cast<int>(seed % 11);
+    const DenseMatrix k = random_psd(m, 2 + static_cast<int>(seed % 5), seed);
+    const double reference = brute_force_sign_max(k);
+    SignMaxOptions options;
+    options.unbudgeted_max_dim = 0;
+    options.random_starts = 0;
+    options.two_flip = (seed % 2) == 0;
+    options.sdp = (seed % 3) != 0;
+    const SignMaxResult r = maximize_over_signs(k, options);
+    SCOPED_TRACE(testing::Message() << "seed " << seed << ", m " << m);
+    expect_consistent(r, k);
+    ASSERT_TRUE(r.exact.has_value());
+    EXPECT_NEAR(*r.exact, reference, 1e-9 * reference);
+    EXPECT_GE(r.certified, reference);
+  }
+}
+
+TEST(SignMax, NonnegativeKIsMaximisedByOnes) {
+  for (std::uint64_t seed = 0; seed < 10; ++seed) {
+    const DenseMatrix g = random_psd(7, 3, seed).cwiseAbs();
+    const DenseMatrix k = g * g.transpose();  // PSD and entrywise >= 0
+    for (const SignMaxOptions& options : {SignMaxOptions{}, SignMaxOptions::cheap()}) {
+      const SignMaxResult r = maximize_over_signs(k, options);
+      ASSERT_TRUE(r.exact.has_value());
+      EXPECT_NEAR(*r.exact, r.ones, 1e-12 * r.ones);
+      EXPECT_NEAR(r.sum_abs, r.ones, 1e-12 * r.ones);
+      EXPECT_NEAR(r.certified, r.ones, 1e-12 * r.ones);
+      EXPECT_NEAR(*r.exact, brute_force_sign_max(k), 1e-9 * r.ones);
+      EXPECT_TRUE(r.is_exact);
+    }
+  }
+}
+
+// D K D with D = Diag(±1) and K >= 0: balanced sign pattern, the maximum is Σ|K| at s = D1.
+TEST(SignMax, BalancedSignPatternAttainsSumAbsInCheapMode) {
+  const DenseMatrix g = random_psd(9, 2, 7).cwiseAbs();
+  Vector d(9);
+  d << 1, -1, -1, 1, 1, -1, 1, -1, -1;
+  const DenseMatrix k = d.asDiagonal() * (g * g.transpose()) * d.asDiagonal();
+  const SignMaxResult r = maximize_over_signs(k, SignMaxOptions::cheap());
+  ASSERT_TRUE(r.exact.has_value());
+  EXPECT_NEAR(*r.exact, r.sum_abs, 1e-12 * r.sum_abs);
+  EXPECT_LT(r.ones, 0.9 * r.sum_abs);
+  EXPECT_TRUE(r.maximiser == d || r.maximiser == -d);
+  EXPECT_EQ(r.search_nodes, 0);
+}
+
+// Laplacian of a triangle, K = 3I − J (PSD, eigenvalues 0, 3, 3): 1ᵀK1 = 0 while s = (1, 1, −1)
+// gives 8. Closed forms: Σ|K| = 12, m·λ_max = 9, SDP max tr(KX) = 9 − 1ᵀX1 min = 9.
+TEST(SignMax, TriangleLaplacianClosedForms) {
+  DenseMatrix k(3, 3);
+  k << 2, -1, -1, -1, 2, -1, -1, -1, 2;
+  SignMaxOptions options;
+  options.exact_max_dim = 0;  // so that the SDP step runs
+  const SignMaxResult r = maximize_over_signs(k, options);
+  EXPECT_NEAR(r.ones, 0.0, 1e-15);
+  EXPECT_NEAR(r.sum_abs, 12.0, 1e-15);
+  EXPECT_NEAR(r.lower_bound, 8.0, 1e-12);
+  ASSERT_TRUE(r.spectral_bound.has_value());
+  EXPECT_NEAR(*r.spectral_bound, 9.0, 1e-9);
+  EXPECT_GE(*r.spectral_bound, 9.0);
+  ASSERT_TRUE(r.sdp_bound.has_value());
+  EXPECT_GE(*r.sdp_bound, 9.0 - 1e-12);  // cannot beat the SDP optimum
+  EXPECT_NEAR(*r.sdp_bound, 9.0, 1e-6);
+  EXPECT_FALSE(r.exact.has_value());
+  EXPECT_NEAR(r.certified, 9.0, 1e-6);
+  EXPECT_NEAR(r.relative_gap, 1.0 / 9.0, 1e-6);
+
+  const SignMaxResult full = maximize_over_signs(k);
+  ASSERT_TRUE(full.exact.has_value());
+  EXPECT_NEAR(*full.exact, 8.0, 1e-12);
+  EXPECT_EQ(full.certified_by, SignMaxBound::exact);
+}
+
+// Negatively equicorrelated K = (1 + a) I − a J (PSD for a·m <= 1 + a): sᵀKs = (1 + a) m − a (Σs)²,
+// so 1ᵀK1 = (1 + a) m − a m² while the maximum is (1 + a) m − a (m mod 2) at a balanced s;
+// Σ|K| = m + a m (m − 1). For m = 6, a = 0.15: ones 1.5, maximum 6.9 (4.6×), Σ|K| 10.5.
+TEST(SignMax, NegativeEntriesMakeOnesUnderReport) {
+  for (const auto& [m, a] : {std::pair{6, 0.15}, std::pair{5, 0.2}, std::pair{9, 0.1}}) {
+    const DenseMatrix k = (1.0 + a) * DenseMatrix::Identity(m, m) - a * DenseMatrix::Ones(m, m);
+    const double md = m;
+    const double maximum = (1.0 + a) * md - a * (m % 2);
+    const SignMaxResult r = maximize_over_signs(k);
+    SCOPED_TRACE(testing::Message() << "m " << m);
+    EXPECT_NEAR(r.ones, (1.0 + a) * md - a * md * md, 1e-12);
+    EXPECT_NEAR(r.sum_abs, md + a * md * (md - 1.0), 1e-12);
+    ASSERT_TRUE(r.exact.has_value());
+    EXPECT_NEAR(*r.exact, maximum, 1e-12);
+    EXPECT_NEAR(*r.exact, brute_force_sign_max(k), 1e-12);
+    EXPECT_GT(*r.exact, 2.0 * r.ones);
+    EXPECT_NEAR(std::abs(r.maximiser.sum()), m % 2, 1e-15);
+  }
+}
+
+// K = diag(1, −1) is indefinite: the sign maximum is 0 but the box maximum is 1 at c = (1, 0).
+TEST(SignMax, IndefiniteKIsBoundedOverTheWholeBox) {
+  DenseMatrix k(2, 2);
+  k << 1, 0, 0, -1;
+  const SignMaxResult r = maximize_over_signs(k);
+  EXPECT_FALSE(r.exact.has_value());
+  EXPECT_FALSE(r.is_exact);
+  EXPECT_NEAR(r.lower_bound, 0.0, 1e-15);
+  EXPECT_GE(r.certified, 1.0);
+  ASSERT_TRUE(r.min_eigenvalue.has_value());
+  EXPECT_NEAR(*r.min_eigenvalue, -1.0, 1e-12);
+  EXPECT_THAT(r.warnings, testing::Contains(testing::HasSubstr("indefinite")));
+  // Box maximum on a grid (literal): every grid value is below certified.
+  for (int a = -10; a <= 10; ++a) {
+    for (int b = -10; b <= 10; ++b) {
+      Vector c(2);
+      c << a / 10.0, b / 10.0;
+      EXPECT_LE(plain_quadratic_form(k, c), r.certified);
+    }
+  }
+}
+
+// Tiny negative eigenvalues (rounding in K) still give an exact answer.
+TEST(SignMax, RoundingSizedNegativeEigenvaluesAreTolerated) {
+  DenseMatrix k = random_psd(8, 3, 42);  // rank 3: five zero eigenvalues
+  k(0, 0) -= 1e-13;
+  const SignMaxResult r = maximize_over_signs(k);
+  ASSERT_TRUE(r.exact.has_value());
+  EXPECT_NEAR(*r.exact, brute_force_sign_max(k), 1e-9 * r.sum_abs);
+  EXPECT_GE(r.certified, *r.exact);
+}
+
+// The SDP certificate is verified: its bound is above the true maximum for PSD and indefinite K,
+// and tight (= (Σ|v|)²) for rank one K = vvᵀ.
+TEST(SignMax, SdpBoundIsValidAndTightForRankOne) {
+  SignMaxOptions options;
+  options.exact_max_dim = 0;
+  options.spectral = false;
+  for (std::uint64_t seed = 200; seed < 230; ++seed) {
+    const int m = 3 + static_cast<int>(seed % 10);
+    DenseMatrix k = random_psd(m, 1 + static_cast<int>(seed % 6), seed);
+    if (seed % 3 == 0) k -= 0.5 * DenseMatrix::Identity(m, m);  // often indefinite
+    const SignMaxResult r = maximize_over_signs(k, options);
+    SCOPED_TRACE(testing::Message() << "seed " << seed << ", m " << m);
+    ASSERT_TRUE(r.sdp_bound.has_value() || r.is_exact);
+    const double reference = brute_force_sign_max(k);
+    if (r.sdp_bound) {
+      EXPECT_GE(*r.sdp_bound, reference);
+    }
+    EXPECT_GE(r.certified, reference);
+    EXPECT_LE(r.certified, r.sum_abs * (1.0 + 1e-12));
+  }
+  Vector v(6);
+  v << 0.3, -1.2, 0.7, 2.0, -0.1, 0.9;
+  const SignMaxResult r =
+      maximize_over_signs(v * v.transpose() + 1e-3 * DenseMatrix::Identity(6, 6), options);
+  const double expected = std::pow(v.cwiseAbs().sum(), 2) + 6e-3;
+  EXPECT_NEAR(r.certified, expected, 1e-6 * expected);
+}
+
+TEST(SignMax, ExhaustedBudgetReportsNoExactButAValidBound) {
+  const DenseMatrix k = random_psd(16, 3, 9);
+  const double reference = brute_force_sign_max(k);
+  SignMaxOptions options;
+  options.unbudgeted_max_dim = 4;
+  options.node_budget = 5;
+  options.sdp = false;
+  const SignMaxResult r = maximize_over_signs(k, options);
+  EXPECT_FALSE(r.search_completed);
+  EXPECT_FALSE(r.exact.has_value());
+  EXPECT_FALSE(r.is_exact);
+  EXPECT_LE(r.search_nodes, 5);
+  EXPECT_GE(r.certified, reference);
+  EXPECT_LE(r.lower_bound, reference * (1.0 + 1e-12));
+  EXPECT_GT(r.relative_gap, 0.0);
+  EXPECT_THAT(r.warnings, testing::Contains(testing::HasSubstr("budget")));
+}
+
+TEST(SignMax, CheapModeIsValid) {
+  for (std::uint64_t seed = 300; seed < 330; ++seed) {
+    const int m = 2 + static_cast<int>(seed % 11);
+    const DenseMatrix k = random_psd(m, 2, seed);
+    const SignMaxResult r = maximize_over_signs(k, SignMaxOptions::cheap());
+    expect_consistent(r, k);
+    EXPECT_FALSE(r.spectral_bound.has_value());
+    EXPECT_FALSE(r.sdp_bound.has_value());
+    EXPECT_EQ(r.search_nodes, 0);
+    EXPECT_GE(r.certified, brute_force_sign_max(k));
+    EXPECT_GE(r.lower_bound, r.ones - 1e-12 * r.sum_abs);  // the search starts at c = 1
+  }
+}
+
+TEST(SignMax, SmallAndDegenerateSizes) {
+  const SignMaxResult empty = maximize_over_signs(DenseMatrix(0, 0));
+  EXPECT_EQ(empty.dim, 0);
+  ASSERT_TRUE(empty.exact.has_value());
+  EXPECT_EQ(*empty.exact, 0.0);
+  EXPECT_EQ(empty.certified, 0.0);
+
+  const SignMaxResult one = maximize_over_signs(DenseMatrix::Constant(1, 1, 2.5));
+  ASSERT_TRUE(one.exact.has_value());
+  EXPECT_DOUBLE_EQ(*one.exact, 2.5);
+  EXPECT_GE(one.certified, 2.5);
+
+  const SignMaxResult zero = maximize_over_signs(DenseMatrix::Zero(5, 5));
+  ASSERT_TRUE(zero.exact.has_value());
+  EXPECT_EQ(zero.certified, 0.0);
+  EXPECT_EQ(zero.relative_gap, 0.0);
+}
+
+TEST(SignMax, SameSeedSameResult) {
+  const DenseMatrix k = random_psd(30, 4, 5);
+  SignMaxOptions options;
+  options.node_budget = 20000;
+  const SignMaxResult a = maximize_over_signs(k, options);
+  const SignMaxResult b = maximize_over_signs(k, options);
+  EXPECT_EQ(a.certified, b.certified);
+  EXPECT_EQ(a.lower_bound, b.lower_bound);
+  EXPECT_EQ(a.search_nodes, b.search_nodes);
+}
+
+TEST(SignMax, AcceptsAsymmetryWithinToleranceAndUsesTheSymmetricPart) {
+  DenseMatrix k = random_psd(6, 2, 3);
+  k(1, 4) += 1e-12;
+  const SignMaxResult r = maximize_over_signs(k);
+  const DenseMatrix symmetric = 0.5 * (k + k.transpose());
+  ASSERT_TRUE(r.exact.has_value());
+  EXPECT_NEAR(*r.exact, brute_force_sign_max(symmetric), 1e-9 * r.sum_abs);
+}
+
+TEST(SignMax, RejectsBadInput) {
+  EXPECT_THROW(maximize_over_signs(DenseMatrix::Zero(2, 3)), std::invalid_argument);
+  DenseMatrix nan = DenseMatrix::Identity(3, 3);
+  nan(1, 2) = std::numeric_limits<double>::quiet_NaN();
+  nan(2, 1) = nan(1, 2);
+  EXPECT_THROW(maximize_over_signs(nan), std::invalid_argument);
+  DenseMatrix inf = DenseMatrix::Identity(3, 3);
+  inf(0, 0) = std::numeric_limits<double>::infinity();
+  EXPECT_THROW(maximize_over_signs(inf), std::invalid_argument);
+  DenseMatrix asym = DenseMatrix::Identity(4, 4);
+  asym(2, 3) = 0.5;
+  try {
+    maximize_over_signs(asym);
+    ADD_FAILURE() << "asymmetric K accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_THAT(e.what(), testing::HasSubstr("|K(2, 3) - K(3, 2)|"));
+  }
+  DenseMatrix huge = DenseMatrix::Constant(3, 3, 1e308);
+  EXPECT_THROW(maximize_over_signs(huge), std::invalid_argument);
+
+  const DenseMatrix ok = DenseMatrix::Identity(2, 2);
+  SignMaxOptions bad;
+  bad.node_budget = -1;
+  EXPECT_THROW(maximize_over_signs(ok, bad), std::invalid_argument);
+  bad = {};
+  bad.unbudgeted_max_dim = 40;
+  EXPECT_THROW(maximize_over_signs(ok, bad), std::invalid_argument);
+  bad = {};
+  bad.sdp_max_sweeps = 0;
+  EXPECT_THROW(maximize_over_signs(ok, bad), std::invalid_argument);
+  bad = {};
+  bad.psd_tolerance = -1.0;
+  EXPECT_THROW(maximize_over_signs(ok, bad), std::invalid_argument);
+  bad = {};
+  bad.symmetry_tolerance = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THROW(maximize_over_signs(ok, bad), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace netdp::accounting
