@@ -1,0 +1,82 @@
+#include "netdp/gossip/matrix_market_io.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+#include "netdp/util/check.hpp"
+#include "netdp/util/matrix_market.hpp"
+
+namespace netdp::gossip {
+
+namespace {
+
+GossipMatrix to_gossip_matrix(const util::MatrixMarketData& data, const std::string& source) {
+  const util::MatrixMarketHeader& header = data.header;
+  require(header.rows == header.cols, "{}: a gossip matrix must be square, got {} x {}", source, header.rows,
+          header.cols);
+  require(header.rows >= 1, "{}: a gossip matrix needs at least 1 node, got 0", source);
+  require(header.rows <= static_cast<std::uint64_t>(std::numeric_limits<int>::max()),
+          "{}: {} nodes exceed the sparse index limit {}", source, header.rows,
+          std::numeric_limits<int>::max());
+  std::vector<util::MatrixMarketEntry> entries = util::expand_symmetric(data);
+  std::sort(entries.begin(), entries.end(),
+            [](const auto& a, const auto& b) { return a.row != b.row ? a.row < b.row : a.col < b.col; });
+  const auto repeat = std::adjacent_find(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
+    return a.row == b.row && a.col == b.col;
+  });
+  require(repeat == entries.end(), "{}: entry ({}, {}) (1-based) appears more than once", source,
+          repeat == entries.end() ? 0 : repeat->row + 1, repeat == entries.end() ? 0 : repeat->col + 1);
+  std::vector<Eigen::Triplet<double>> triplets;
+  triplets.reserve(entries.size());
+  for (const auto& e : entries) {
+    triplets.emplace_back(static_cast<int>(e.row), static_cast<int>(e.col), e.value);
+  }
+  const auto n = static_cast<Eigen::Index>(header.rows);
+  SparseMatrix w(n, n);
+  w.setFromTriplets(triplets.begin(), triplets.end());
+  try {
+    return GossipMatrix::from_support(std::move(w));
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(fmt::format("{}: {} (indices 0-based)", source, e.what()));
+  }
+}
+
+util::MatrixMarketHeader real_general(std::size_t n) {
+  util::MatrixMarketHeader header;
+  header.field = util::MatrixMarketField::real;
+  header.symmetry = util::MatrixMarketSymmetry::general;
+  header.rows = header.cols = n;
+  return header;
+}
+
+std::vector<util::MatrixMarketEntry> entries_of(const GossipMatrix& w) {
+  std::vector<util::MatrixMarketEntry> entries;
+  entries.reserve(static_cast<std::size_t>(w.matrix().nonZeros()));
+  for (Eigen::Index u = 0; u < w.matrix().outerSize(); ++u) {
+    for (SparseMatrix::InnerIterator it(w.matrix(), u); it; ++it) {
+      entries.push_back({static_cast<std::uint64_t>(u), static_cast<std::uint64_t>(it.col()), it.value()});
+    }
+  }
+  return entries;
+}
+
+}  // namespace
+
+GossipMatrix parse_gossip_matrix_market(std::istream& in, const std::string& source) {
+  return to_gossip_matrix(util::parse_matrix_market(in, source), source);
+}
+
+GossipMatrix read_gossip_matrix_market(const std::string& path) {
+  return to_gossip_matrix(util::read_matrix_market(path), path);
+}
+
+void write_gossip_matrix_market(std::ostream& out, const GossipMatrix& w) {
+  util::write_matrix_market(out, real_general(w.num_nodes()), entries_of(w));
+}
+
+void write_gossip_matrix_market(const std::string& path, const GossipMatrix& w) {
+  util::write_matrix_market(path, real_general(w.num_nodes()), entries_of(w));
+}
+
+}  // namespace netdp::gossip
