@@ -26,7 +26,8 @@ using RowMajorMap = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen
 
 void validate(const PairwiseOptions& p) {
   require_positive(p.noise_std, "noise_std");
-  require(std::isfinite(p.delta) && p.delta > 0.0 && p.delta < 1.0, "delta must be in (0, 1), got {}", p.delta);
+  require(std::isfinite(p.delta) && p.delta > 0.0 && p.delta < 1.0, "delta must be in (0, 1), got {}",
+          p.delta);
   require(p.threads >= 0, "threads must be >= 0 (0 = OpenMP default), got {}", p.threads);
 }
 
@@ -37,7 +38,8 @@ void validate_nodes(std::span<const graph::NodeId> nodes, std::size_t n, const c
 /// One pair from a kernel summary (and K_u when it was kept).
 PairResult make_result(std::span<const graph::NodeId> observers, graph::NodeId target,
                        const detail::GramSummary& summary, const double* gram, std::size_t rounds,
-                       const detail::Factor& factor, std::size_t observations, const PairwiseOptions& options) {
+                       const detail::Factor& factor, std::size_t observations,
+                       const PairwiseOptions& options) {
   PairResult result;
   PairSensitivity& pair = result.pair;
   const auto t = static_cast<Eigen::Index>(rounds);
@@ -70,9 +72,9 @@ PairResult make_result(std::span<const graph::NodeId> observers, graph::NodeId t
 }
 
 /// All `targets` (minus the excluded/observer nodes) against one view.
-void solve_view(const detail::Resolved& r, const detail::ViewRows& rows, std::span<const graph::NodeId> observers,
-                std::span<const graph::NodeId> targets, const PairwiseOptions& options,
-                std::vector<PairResult>& out) {
+void solve_view(const detail::Resolved& r, const detail::ViewRows& rows,
+                std::span<const graph::NodeId> observers, std::span<const graph::NodeId> targets,
+                const PairwiseOptions& options, std::vector<PairResult>& out) {
   const std::span<const graph::NodeId> excluded =
       r.keep_observer_noise ? std::span<const graph::NodeId>{} : observers;
   const detail::Factor factor = detail::factor_noise_gram(detail::noise_gram(rows, excluded), r.rank);
@@ -118,15 +120,17 @@ std::string_view linear_system_view_name(LinearSystemView view) {
 }
 
 LinearSystemView parse_linear_system_view(std::string_view name) {
-  for (const auto v : {LinearSystemView::secure_sum, LinearSystemView::secure_sum_adaptive, LinearSystemView::plain}) {
+  for (const auto v :
+       {LinearSystemView::secure_sum, LinearSystemView::secure_sum_adaptive, LinearSystemView::plain}) {
     if (linear_system_view_name(v) == name) return v;
   }
-  throw std::invalid_argument(
-      fmt::format("unknown linear-system view '{}': expected secure-sum, secure-sum-adaptive or plain", name));
+  throw std::invalid_argument(fmt::format(
+      "unknown linear-system view '{}': expected secure-sum, secure-sum-adaptive or plain", name));
 }
 
-LinearView linear_system_view_literal(const gossip::Schedule& schedule, std::span<const graph::NodeId> observers,
-                                      graph::NodeId target, const LinearSystemOptions& options) {
+LinearView linear_system_view_literal(const gossip::Schedule& schedule,
+                                      std::span<const graph::NodeId> observers, graph::NodeId target,
+                                      const LinearSystemOptions& options) {
   const detail::Resolved r = detail::resolve(schedule, options);
   const auto row_nodes = detail::view_rows(schedule, r, observers, target);
   const detail::ViewRows rows = detail::build_view_rows(r, row_nodes);
@@ -241,7 +245,8 @@ std::vector<PairResult> account_all_pairs(const gossip::Schedule& schedule,
 std::vector<PairResult> account_coalition(const gossip::Schedule& schedule,
                                           std::span<const graph::NodeId> coalition,
                                           std::span<const graph::NodeId> targets,
-                                          const LinearSystemOptions& options, const PairwiseOptions& pairwise) {
+                                          const LinearSystemOptions& options,
+                                          const PairwiseOptions& pairwise) {
   validate(pairwise);
   const detail::Resolved r = detail::resolve(schedule, options);
   validate_nodes(coalition, r.num_nodes, "coalition member");
@@ -250,7 +255,8 @@ std::vector<PairResult> account_coalition(const gossip::Schedule& schedule,
   if (r.view == LinearSystemView::secure_sum) {
     // view_rows validates the coalition (non-empty, distinct); any non-member target will do.
     graph::NodeId probe = 0;
-    while (probe < r.num_nodes && std::find(coalition.begin(), coalition.end(), probe) != coalition.end()) ++probe;
+    while (probe < r.num_nodes && std::find(coalition.begin(), coalition.end(), probe) != coalition.end())
+      ++probe;
     require(probe < r.num_nodes, "the coalition contains every node: no target is left");
     const auto row_nodes = detail::view_rows(schedule, r, coalition, probe);
     const detail::ViewRows rows = detail::build_view_rows(r, row_nodes);

@@ -4,8 +4,8 @@
 
 #include <cstddef>
 #include <functional>
-#include <string>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "netdp/accounting/linear_system.hpp"
@@ -21,7 +21,7 @@ struct Resolved {
   bool keep_observer_noise = false;
   RankOptions rank;
   std::size_t num_nodes = 0;
-  bool fixed = true;  ///< time-invariant W
+  bool fixed = true;                     ///< time-invariant W
   std::vector<SparseMatrix> transposed;  ///< W_mᵀ (row-major) for the gossip steps used
 };
 

@@ -180,12 +180,12 @@ Factor factor_noise_gram(const DenseMatrix& bbt, const RankOptions& options) {
     out.f = inv_sqrt.asDiagonal() * eig.eigenvectors().rightCols(rank).transpose();
   }
   if (rank < m) {
-    out.warnings.push_back(fmt::format("B Bᵀ is rank deficient ({} of {} eigenvalues above {:.1e} λ_max)", rank,
-                                       m, options.rank_tolerance));
+    out.warnings.push_back(fmt::format("B Bᵀ is rank deficient ({} of {} eigenvalues above {:.1e} λ_max)",
+                                       rank, m, options.rank_tolerance));
   }
   if (out.condition > kConditionWarning) {
-    out.warnings.push_back(fmt::format("B Bᵀ is ill-conditioned (condition {:.3e} > {:.0e})", out.condition,
-                                       kConditionWarning));
+    out.warnings.push_back(
+        fmt::format("B Bᵀ is ill-conditioned (condition {:.3e} > {:.0e})", out.condition, kConditionWarning));
   }
   return out;
 }
@@ -209,7 +209,8 @@ void target_grams(const ViewRows& rows, const Factor& factor, std::span<const gr
     if (rows.toeplitz) {
       for (std::size_t j = 0; j < width; ++j) {
         const auto u = static_cast<Eigen::Index>(targets[begin + j]);
-        for (std::size_t o = 0; o < m; ++o) gathered[o * kChunk + j] = rows.lag(static_cast<Eigen::Index>(o), u);
+        for (std::size_t o = 0; o < m; ++o)
+          gathered[o * kChunk + j] = rows.lag(static_cast<Eigen::Index>(o), u);
       }
       for (std::size_t s = 0; s < t; ++s) {
         for (std::size_t o = 0; o < m; ++o) {

@@ -36,8 +36,8 @@ void multiply_block(const SparseMatrix& wt, const double* in, double* out, std::
 }
 
 /// Node-major blocks P_d (n x w), d = 0..count-1: column j of P_d is (e_{nodes[j]}ᵀ W^{d+p})ᵀ.
-std::vector<double> power_blocks(const SparseMatrix& wt, std::span<const graph::NodeId> nodes, std::size_t count,
-                                 int power) {
+std::vector<double> power_blocks(const SparseMatrix& wt, std::span<const graph::NodeId> nodes,
+                                 std::size_t count, int power) {
   const auto n = static_cast<std::size_t>(wt.rows());
   const std::size_t w = nodes.size();
   std::vector<double> blocks(count * n * w, 0.0);
@@ -80,7 +80,8 @@ Resolved resolve(const gossip::Schedule& schedule, const LinearSystemOptions& op
   require(r.rounds >= 1, "rounds must be >= 1, got {}", r.rounds);
   require(r.steps >= 1, "gossip_steps must be >= 1, got {}", r.steps);
   require(r.steps == 1 || r.view == LinearSystemView::secure_sum,
-          "gossip_steps = {} is only defined for the secure-sum view (Theorems 9 and 10 use one step)", r.steps);
+          "gossip_steps = {} is only defined for the secure-sum view (Theorems 9 and 10 use one step)",
+          r.steps);
   const int default_power = r.view == LinearSystemView::plain ? 0 : 1;
   r.power = options.first_power.value_or(default_power);
   require(r.power == 0 || r.power == 1, "first_power must be 0 or 1, got {}", r.power);
@@ -89,8 +90,8 @@ Resolved resolve(const gossip::Schedule& schedule, const LinearSystemOptions& op
   const std::size_t steps_total = r.rounds * r.steps;
   r.fixed = schedule.is_fixed();
   require(r.fixed || schedule.rounds() >= steps_total,
-          "the schedule has {} matrices but rounds * gossip_steps = {} * {} gossip steps need {}", schedule.rounds(),
-          r.rounds, r.steps, steps_total);
+          "the schedule has {} matrices but rounds * gossip_steps = {} * {} gossip steps need {}",
+          schedule.rounds(), r.rounds, r.steps, steps_total);
   const std::size_t used = r.fixed ? 1 : steps_total;
   r.transposed.reserve(used);
   for (std::size_t q = 0; q < used; ++q) {
@@ -197,7 +198,8 @@ ViewRows build_view_rows(const Resolved& r, std::span<const graph::NodeId> row_n
       for (std::ptrdiff_t s = static_cast<std::ptrdiff_t>(step / r.steps); s >= 0; --s) {
         const auto first = s * static_cast<std::ptrdiff_t>(r.steps);
         for (; q >= first; --q) current = r.transposed[static_cast<std::size_t>(q)] * current;
-        v.block[static_cast<std::size_t>(s)].row(static_cast<Eigen::Index>(step * c + j)) = current.transpose();
+        v.block[static_cast<std::size_t>(s)].row(static_cast<Eigen::Index>(step * c + j)) =
+            current.transpose();
       }
     }
   }

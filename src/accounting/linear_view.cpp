@@ -20,9 +20,11 @@ bool all_finite(const DenseMatrix& m) { return m.allFinite(); }
 
 }  // namespace
 
-TargetGram target_gram_from_columns(const DenseMatrix& a_u, const DenseMatrix& b, const RankOptions& options) {
-  require(std::isfinite(options.rank_tolerance) && options.rank_tolerance > 0.0 && options.rank_tolerance < 1.0,
-          "rank_tolerance must be in (0, 1), got {}", options.rank_tolerance);
+TargetGram target_gram_from_columns(const DenseMatrix& a_u, const DenseMatrix& b,
+                                    const RankOptions& options) {
+  require(
+      std::isfinite(options.rank_tolerance) && options.rank_tolerance > 0.0 && options.rank_tolerance < 1.0,
+      "rank_tolerance must be in (0, 1), got {}", options.rank_tolerance);
   require(a_u.rows() == b.rows(), "A_u has {} rows but B has {}: both must have one row per observation",
           a_u.rows(), b.rows());
   require(all_finite(a_u) && all_finite(b), "A_u and B must have finite entries");
@@ -71,18 +73,19 @@ TargetGram target_gram_from_columns(const DenseMatrix& a_u, const DenseMatrix& b
         out.range_residual, kResidualWarning));
   }
   if (rank < m) {
-    out.warnings.push_back(fmt::format("B Bᵀ is rank deficient ({} of {} eigenvalues above {:.1e} λ_max)", rank,
-                                       m, options.rank_tolerance));
+    out.warnings.push_back(fmt::format("B Bᵀ is rank deficient ({} of {} eigenvalues above {:.1e} λ_max)",
+                                       rank, m, options.rank_tolerance));
   }
   if (out.condition > kConditionWarning) {
-    out.warnings.push_back(fmt::format("B Bᵀ is ill-conditioned (condition {:.3e} > {:.0e})", out.condition,
-                                       kConditionWarning));
+    out.warnings.push_back(
+        fmt::format("B Bᵀ is ill-conditioned (condition {:.3e} > {:.0e})", out.condition, kConditionWarning));
   }
   return out;
 }
 
 TargetGram target_gram_literal(const LinearView& view, graph::NodeId target,
-                               std::span<const std::size_t> participation_rounds, const RankOptions& options) {
+                               std::span<const std::size_t> participation_rounds,
+                               const RankOptions& options) {
   const auto n = view.num_nodes;
   require(n >= 1 && view.rounds >= 1, "a linear view needs num_nodes >= 1 and rounds >= 1, got {} and {}", n,
           view.rounds);
@@ -97,7 +100,8 @@ TargetGram target_gram_literal(const LinearView& view, graph::NodeId target,
   }
   DenseMatrix a_u(view.A.rows(), static_cast<Eigen::Index>(rounds.size()));
   for (std::size_t k = 0; k < rounds.size(); ++k) {
-    require(rounds[k] < view.rounds, "participation round {} is not below rounds = {}", rounds[k], view.rounds);
+    require(rounds[k] < view.rounds, "participation round {} is not below rounds = {}", rounds[k],
+            view.rounds);
     a_u.col(static_cast<Eigen::Index>(k)) = view.A.col(static_cast<Eigen::Index>(rounds[k] * n + target));
   }
   return target_gram_from_columns(a_u, view.B, options);
@@ -116,7 +120,8 @@ void fill_privacy(PairSensitivity& pair, double noise_std, double delta) {
   pair.epsilon = pair.mu > 0.0 ? dp::gdp_epsilon(pair.mu, delta) : 0.0;
 }
 
-PairSensitivity assess_pair(const TargetGram& gram, double noise_std, double delta, const AssessOptions& options) {
+PairSensitivity assess_pair(const TargetGram& gram, double noise_std, double delta,
+                            const AssessOptions& options) {
   const DenseMatrix& k = gram.K;
   require(k.rows() == k.cols(), "K must be square, got {} x {}", k.rows(), k.cols());
   require(all_finite(k), "K must have finite entries");
