@@ -1,19 +1,95 @@
+// `netdp graph --graph SPEC [--lcc] [--json] [--out FILE] [--labels]`:
+// summary of a graph (docs/graph.md, docs/cli.md).
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <string>
 
 #include "commands.hpp"
-#include "netdp/graph/generators.hpp"
+#include "netdp/graph/io.hpp"
+#include "netdp/graph/metrics.hpp"
+#include "netdp/graph/spec.hpp"
+#include "output.hpp"
 
 namespace netdp::cli {
+namespace {
+
+// The diameter (one BFS per node, O(n m)) is reported only up to this many nodes.
+constexpr std::size_t kDiameterMaxNodes = 20000;
+
+struct GraphOptions {
+  std::string spec = "ring:n=10";
+  bool lcc = false;
+  bool labels = false;
+  std::string out;
+  OutputOptions output;
+};
+
+nlohmann::json summarize(const graph::Graph& g, bool with_labels) {
+  const graph::Components components = graph::connected_components(g);
+  const graph::DegreeStats degrees = graph::degree_stats(g);
+  nlohmann::json result;
+  result["nodes"] = g.num_nodes();
+  result["edges"] = g.num_edges();
+  result["connected"] = components.count() == 1;
+  result["components"] = components.count();
+  result["degree_min"] = degrees.min;
+  result["degree_mean"] = degrees.mean;
+  result["degree_max"] = degrees.max;
+  const bool affordable = g.num_nodes() <= kDiameterMaxNodes && components.count() == 1;
+  result["diameter"] = affordable ? nlohmann::json(graph::diameter(g)) : nlohmann::json(nullptr);
+  if (with_labels) {
+    nlohmann::json labels = nlohmann::json::array();
+    for (graph::NodeId v = 0; v < g.num_nodes(); ++v) labels.push_back(g.label(v));
+    result["labels"] = std::move(labels);
+  }
+  return result;
+}
+
+void print_human(std::ostream& out, const nlohmann::json& r) {
+  out << "nodes        " << r["nodes"] << "\n"
+      << "edges        " << r["edges"] << "\n"
+      << "connected    " << (r["connected"].get<bool>() ? "yes" : "no") << "\n"
+      << "components   " << r["components"] << "\n"
+      << "degree min   " << r["degree_min"] << "\n"
+      << "degree mean  " << r["degree_mean"].get<double>() << "\n"
+      << "degree max   " << r["degree_max"] << "\n"
+      << "diameter     ";
+  if (r["diameter"].is_null()) {
+    out << (r["connected"].get<bool>() ? "not computed (more than 20000 nodes)" : "infinite (disconnected)");
+  } else {
+    out << r["diameter"];
+  }
+  out << "\n";
+  if (r.contains("labels")) {
+    out << "labels (index original-id)\n";
+    const auto& labels = r["labels"];
+    for (std::size_t i = 0; i < labels.size(); ++i) out << i << ' ' << labels[i].get<std::string>() << "\n";
+  }
+}
+
+}  // namespace
 
 void add_graph_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("graph", "Summarize a graph (nodes, edges, degrees, diameter)");
-  auto spec = std::make_shared<std::string>("ring:n=10");
-  cmd->add_option("--graph", *spec, "Graph SPEC, e.g. ring:n=10")->capture_default_str();
-  cmd->callback([spec] {
-    const graph::Graph g = graph::ring(10);
-    std::cout << "nodes " << g.num_nodes() << "\nedges " << g.num_edges() << "\n";
+  auto* cmd = app.add_subcommand("graph", "Summarize a graph (nodes, edges, components, degrees, diameter)");
+  auto options = std::make_shared<GraphOptions>();
+  cmd->add_option("--graph", options->spec, "Graph SPEC (see docs/graph.md), e.g. er:n=100,p=0.2,seed=1")
+      ->capture_default_str();
+  cmd->add_flag("--lcc", options->lcc, "Keep only the largest connected component (relabelled 0..k-1)");
+  cmd->add_flag("--labels", options->labels, "Also print the original id of every node");
+  cmd->add_option("--out", options->out, "Write the graph as an edge list (node indices) to FILE");
+  add_output_options(cmd, options->output);
+  cmd->footer(graph::spec_help());
+  cmd->callback([options] {
+    graph::Graph g = graph::from_spec(options->spec);
+    if (options->lcc) g = graph::largest_connected_component(g);
+    if (!options->out.empty()) {
+      std::ostringstream text;
+      graph::write_edge_list(g, text, graph::NodeNaming::indices);
+      write_text_file(options->out, text.str());
+    }
+    const nlohmann::json result = summarize(g, options->labels);
+    print_result(options->output, result, [&result](std::ostream& out) { print_human(out, result); });
   });
 }
 
