@@ -125,22 +125,20 @@ double gdp_epsilon(double mu, double delta) {
     at_hi = eval(hi);
   }
   double lo = 0.0;
-  // Safeguarded Newton from the conservative side: steps from hi (f <= 0) land at x <= hi;
-  // bisection when a step leaves (lo, hi); a probe just below hi certifies convergence.
+  // Safeguarded Newton (rtsafe): a Newton step from the latest point, bisection when it leaves
+  // (lo, hi) or every 8th step; once a step is below the tolerance, a probe on the other side of
+  // the root closes the bracket. The answer is the upper (conservative) end.
+  double x = hi;
+  Point at_x = at_hi;
   for (int iteration = 0; iteration < 400 && hi - lo > kRelativeTolerance * hi; ++iteration) {
-    double x = hi - at_hi.f / at_hi.slope;
-    if (!(x > lo && x < hi) || iteration % 8 == 7) {
-      x = lo + 0.5 * (hi - lo);
-    } else if (hi - x < 0.5 * kRelativeTolerance * hi) {
-      x = hi * (1.0 - 0.5 * kRelativeTolerance);
-    }
-    const Point p = eval(x);
-    if (p.f <= 0.0) {
-      hi = x;
-      at_hi = p;
-    } else {
-      lo = x;
-    }
+    const double step = -at_x.f / at_x.slope;
+    const double probe = 0.5 * kRelativeTolerance * hi;
+    double next = x + step;
+    if (std::abs(step) < probe) next = at_x.f <= 0.0 ? x - probe : x + probe;
+    if (!(next > lo && next < hi) || iteration % 8 == 7) next = lo + 0.5 * (hi - lo);
+    x = next;
+    at_x = eval(x);
+    (at_x.f <= 0.0 ? hi : lo) = x;
   }
   return hi;
 }
