@@ -17,6 +17,11 @@
 #include <cmath>
 #include <set>
 
+#ifdef NETDP_HAVE_LAPACKE
+#include <cblas.h>
+#include <lapacke.h>
+#endif
+
 #include "netdp/accounting/mf_accountant.hpp"
 #include "netdp/util/check.hpp"
 
@@ -34,6 +39,57 @@ struct WhitenedBlock {
   Index start = 0;
   DenseMatrix values;
 };
+
+/// Lower triangle of P Pᵀ (the upper triangle is left unspecified).
+DenseMatrix lower_gram(const DenseMatrix& powers) {
+  const Index rows = powers.rows();
+  DenseMatrix gram(rows, rows);
+#ifdef NETDP_HAVE_LAPACKE
+  cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, static_cast<int>(rows),
+              static_cast<int>(powers.cols()), 1.0, powers.data(), static_cast<int>(rows), 0.0, gram.data(),
+              static_cast<int>(rows));
+#else
+  gram.triangularView<Eigen::Lower>() = powers * powers.transpose();
+#endif
+  return gram;
+}
+
+/// Cholesky gram = L Lᵀ (overwrites gram with L) and, for every input step s, the whitened
+/// target columns L_trail⁻¹ P_top with L_trail the trailing block from row s·step_rows. Returns
+/// false (gram unspecified) when gram is not numerically positive definite.
+bool cholesky_whiten(DenseMatrix& gram, const DenseMatrix& powers, Index step_rows,
+                     std::vector<WhitenedBlock>& whitened, double& condition) {
+  const Index rows = gram.rows();
+#ifdef NETDP_HAVE_LAPACKE
+  if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', static_cast<int>(rows), gram.data(), static_cast<int>(rows)) !=
+      0) {
+    return false;
+  }
+  const Vector diag = gram.diagonal();
+#else
+  Eigen::LLT<Eigen::Ref<DenseMatrix> > llt(gram);  // in place
+  if (llt.info() != Eigen::Success) return false;
+  const Vector diag = gram.diagonal();
+#endif
+  const double ratio = diag.minCoeff() / diag.maxCoeff();
+  if (!(ratio * ratio > kRankTolerance)) return false;
+  condition = 1.0 / (ratio * ratio);
+  for (std::size_t s = 0; s < whitened.size(); ++s) {
+    const Index start = static_cast<Index>(s) * step_rows;
+    const Index m = rows - start;
+    WhitenedBlock& wb = whitened[s];
+    wb.start = start;
+    wb.values = powers.topRows(m);
+#ifdef NETDP_HAVE_LAPACKE
+    cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, static_cast<int>(m),
+                static_cast<int>(wb.values.cols()), 1.0, gram.data() + start * rows + start,
+                static_cast<int>(rows), wb.values.data(), static_cast<int>(m));
+#else
+    gram.bottomRightCorner(m, m).triangularView<Eigen::Lower>().solveInPlace(wb.values);
+#endif
+  }
+  return true;
+}
 
 }  // namespace
 
@@ -87,8 +143,7 @@ StructuredGrams mf_pndp_target_grams(const gossip::GossipMatrix& w, std::size_t 
   for (NodeId a : attackers) powers.col(a).setZero();  // Lemma 11: the attackers' inputs are known
 
   // Gram by diagonal cumulative sums of H = P Pᵀ (block r, r' of size d x d).
-  DenseMatrix gram(rows, rows);
-  gram.triangularView<Eigen::Lower>() = powers * powers.transpose();
+  DenseMatrix gram = lower_gram(powers);
   for (Index r = k; r < comm; ++r) {
     for (Index rp = k; rp <= r; ++rp) {
       gram.block(r * d, rp * d, d, d) += gram.block((r - k) * d, (rp - k) * d, d, d);
@@ -97,24 +152,9 @@ StructuredGrams mf_pndp_target_grams(const gossip::GossipMatrix& w, std::size_t 
   gram.triangularView<Eigen::StrictlyUpper>() = gram.transpose();
 
   std::vector<WhitenedBlock> whitened(static_cast<std::size_t>(t_steps));
-  const Eigen::LLT<DenseMatrix> llt(gram);
-  bool use_cholesky = llt.info() == Eigen::Success;
-  if (use_cholesky) {
-    const Vector diag = llt.matrixL().toDenseMatrix().diagonal();
-    const double ratio = diag.minCoeff() / diag.maxCoeff();
-    out.condition = 1.0 / (ratio * ratio);
-    use_cholesky = ratio * ratio > kRankTolerance;
-  }
-  if (use_cholesky) {
-    const DenseMatrix& l = llt.matrixLLT();
-    for (Index s = 0; s < t_steps; ++s) {
-      const Index start = k * s * d;
-      WhitenedBlock& wb = whitened[static_cast<std::size_t>(s)];
-      wb.start = start;
-      wb.values = powers.topRows(rows - start);
-      l.bottomRightCorner(rows - start, rows - start).triangularView<Eigen::Lower>().solveInPlace(wb.values);
-    }
-  } else {
+  DenseMatrix factor = gram;
+  if (!cholesky_whiten(factor, powers, k * d, whitened, out.condition)) {
+    factor.resize(0, 0);
     // Rank-deficient observations (possible for K > 1): pseudo-inverse by eigendecomposition.
     const Eigen::SelfAdjointEigenSolver<DenseMatrix> eig(gram);
     require(eig.info() == Eigen::Success, "eigendecomposition of the observation Gram ({} x {}) failed", rows,
@@ -149,25 +189,25 @@ StructuredGrams mf_pndp_target_grams(const gossip::GossipMatrix& w, std::size_t 
         fmt::format("the observation Gram is ill-conditioned (condition >= {:.3e})", out.condition));
   }
 
-  // K_u[s, s'] = Σ over the common whitened rows of the two blocks, for every u at once.
-  for (Index s = 0; s < t_steps; ++s) {
-    const WhitenedBlock& a = whitened[static_cast<std::size_t>(s)];
-    for (Index sp = s; sp < t_steps; ++sp) {
-      const WhitenedBlock& b = whitened[static_cast<std::size_t>(sp)];
-      const Index start = std::max(a.start, b.start);
-      const Index end = std::min(a.start + a.values.rows(), b.start + b.values.rows());
-      if (end <= start) continue;
-      const Vector dots = (a.values.middleRows(start - a.start, end - start)
-                               .cwiseProduct(b.values.middleRows(start - b.start, end - start)))
-                              .colwise()
-                              .sum()
-                              .transpose();
-      for (NodeId u = 0; u < n; ++u) {
-        if (is_attacker(u)) continue;
-        out.K[u](s, sp) = dots(u);
-        out.K[u](sp, s) = dots(u);
-      }
+  // K_u = Q_uᵀ Q_u with Q_u = [whitened column u of every input step] (zero-padded).
+  Index space = 0;
+  for (const WhitenedBlock& wb : whitened) space = std::max(space, wb.start + wb.values.rows());
+  DenseMatrix q_u(space, t_steps);
+  for (NodeId u = 0; u < n; ++u) {
+    if (is_attacker(u)) continue;
+    q_u.setZero();
+    for (Index s = 0; s < t_steps; ++s) {
+      const WhitenedBlock& wb = whitened[static_cast<std::size_t>(s)];
+      q_u.col(s).segment(wb.start, wb.values.rows()) = wb.values.col(u);
     }
+    DenseMatrix& k_u = out.K[u];
+#ifdef NETDP_HAVE_LAPACKE
+    cblas_dsyrk(CblasColMajor, CblasLower, CblasTrans, static_cast<int>(t_steps), static_cast<int>(space),
+                1.0, q_u.data(), static_cast<int>(space), 0.0, k_u.data(), static_cast<int>(t_steps));
+#else
+    k_u.triangularView<Eigen::Lower>() = q_u.transpose() * q_u;
+#endif
+    k_u.triangularView<Eigen::StrictlyUpper>() = k_u.transpose();
   }
   return out;
 }

@@ -1,0 +1,32 @@
+#pragma once
+// The MF paper's Figure 2: for the same graph, W, T and noise, the Muffliato
+// accounting of Muffliato-SGD / DP-D-SGD (Cyffers et al. 2022, Theorem 6) next to
+// the MF accounting under PNDP (Theorem 7), summarised per shortest-path distance
+// between attacker and target. Both are reported as Rényi DP at order α,
+// ε_α = α μ² / 2 (Figure 2 uses α = 2), with μ² the GDP parameter squared.
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "netdp/accounting/mf_accountant.hpp"
+#include "netdp/gossip/gossip_matrix.hpp"
+
+namespace netdp::accounting {
+
+struct MfComparisonRow {
+  std::uint32_t distance = 0;  ///< hop distance between attacker and target
+  std::size_t pairs = 0;
+  double mf_min = 0.0, mf_mean = 0.0, mf_max = 0.0;  ///< MF: α μ²/2, μ = √certified / ν
+  double muffliato_min = 0.0, muffliato_mean = 0.0, muffliato_max = 0.0;  ///< Muffliato (capped), α μ²/2
+};
+
+/// Every ordered pair (attacker v, target u ≠ v) of a connected graph, grouped by distance.
+/// gossip_steps = K (1: DP-D-SGD); options.noise_std is ν/Δ for both accountants (Muffliato's
+/// σ with Δ = 1); options.participation must be every_round (node level, as Muffliato).
+/// Throws on alpha <= 1, a disconnected graph or cyclic participation.
+std::vector<MfComparisonRow> compare_with_muffliato(const gossip::GossipMatrix& w, std::size_t rounds,
+                                                    std::size_t gossip_steps, double alpha,
+                                                    const MfOptions& options = {});
+
+}  // namespace netdp::accounting

@@ -1,0 +1,57 @@
+// Figure 2 comparison (MF paper): aggregation per distance and the bounds each side must obey.
+
+#include "netdp/accounting/mf_compare.hpp"
+
+#include <gtest/gtest.h>
+
+#include "netdp/gossip/weighting.hpp"
+#include "netdp/graph/generators.hpp"
+#include "netdp/graph/metrics.hpp"
+
+namespace netdp::accounting {
+namespace {
+
+TEST(MfCompare, RowsCoverEveryPairAndRespectLocalDp) {
+  const graph::Graph g = graph::ring(8);
+  const auto w = gossip::make_gossip_matrix(g, gossip::Weighting::closed_row);
+  MfOptions options;
+  options.noise_std = 2.0;
+  const std::size_t rounds = 5;
+  const double alpha = 2.0;
+  const auto rows = compare_with_muffliato(w, rounds, 1, alpha, options);
+  ASSERT_EQ(rows.size(), 4u);  // distances 1..4 on C_8
+  std::size_t pairs = 0;
+  // Local DP of T releases of sensitivity 1 with noise ν: μ² = T/ν², ε_α = α T / (2ν²).
+  const double local = alpha * static_cast<double>(rounds) / (2.0 * options.noise_std * options.noise_std);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const MfComparisonRow& row = rows[i];
+    EXPECT_EQ(row.distance, i + 1);
+    EXPECT_EQ(row.pairs, row.distance == 4 ? 8u : 16u);  // C_8: 2 targets per node at distance 1..3, 1 at 4
+    pairs += row.pairs;
+    EXPECT_LE(row.mf_min, row.mf_mean);
+    EXPECT_LE(row.mf_mean, row.mf_max * (1 + 1e-12));
+    EXPECT_LE(row.mf_max, local * (1 + 1e-9));
+    EXPECT_LE(row.muffliato_min, row.muffliato_mean);
+    EXPECT_LE(row.muffliato_mean, row.muffliato_max * (1 + 1e-12));
+    EXPECT_GT(row.mf_min, 0.0);
+  }
+  // Ring symmetry (C_8 is vertex-transitive, closed-row = uniform 1/3): every pair at one distance is equal.
+  for (const MfComparisonRow& row : rows) EXPECT_NEAR(row.mf_min, row.mf_max, 1e-9 * row.mf_max);
+  EXPECT_EQ(pairs, 8u * 7u);
+  // The loss decreases with distance.
+  for (std::size_t i = 1; i < rows.size(); ++i) EXPECT_LT(rows[i].mf_max, rows[i - 1].mf_max);
+}
+
+TEST(MfCompare, BadInputs) {
+  const auto w = gossip::make_gossip_matrix(graph::ring(5), gossip::Weighting::closed_row);
+  EXPECT_THROW(compare_with_muffliato(w, 3, 1, 1.0), std::invalid_argument);
+  MfOptions cyclic;
+  cyclic.participation = MfParticipation::cyclic(1, 2);
+  EXPECT_THROW(compare_with_muffliato(w, 3, 1, 2.0, cyclic), std::invalid_argument);
+  const auto disconnected = gossip::make_gossip_matrix(graph::Graph::from_edges(4, {{0, 1}, {2, 3}}),
+                                                       gossip::Weighting::closed_row);
+  EXPECT_THROW(compare_with_muffliato(disconnected, 3, 1, 2.0), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace netdp::accounting
