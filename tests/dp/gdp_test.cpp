@@ -75,6 +75,29 @@ TEST(GdpDelta, MatchesHighPrecisionReferenceIncludingCancellingAndTinyCases) {
   }
 }
 
+// A sweep over μ in [1e-4, 55] and A = ε/μ - μ/2 of both signs, through both the closed
+// form and the quadrature branch (tests/dp/make_gdp_reference.py, mpmath at 60 digits).
+const std::vector<HighPrecisionDelta> kMpmathSweep = {
+#include "dp/gdp_reference_table.inc"
+};
+
+TEST(GdpDelta, MatchesHighPrecisionSweep) {
+  ASSERT_GT(kMpmathSweep.size(), 200u);
+  for (const auto& ref : kMpmathSweep) {
+    SCOPED_TRACE(testing::Message() << "mu = " << ref.mu << ", epsilon = " << ref.epsilon);
+    expect_relative(gdp_delta(ref.mu, ref.epsilon), ref.delta, 1e-11);
+    EXPECT_NEAR(gdp_log_delta(ref.mu, ref.epsilon), ref.log_delta, 1e-11 * (1.0 + std::abs(ref.log_delta)));
+  }
+}
+
+TEST(GdpEpsilon, InvertsHighPrecisionSweep) {
+  for (const auto& ref : kMpmathSweep) {
+    if (ref.epsilon == 0.0 || ref.delta >= 0.5) continue;  // ε(δ) is ill-conditioned as δ -> 1
+    SCOPED_TRACE(testing::Message() << "mu = " << ref.mu << ", delta = " << ref.delta);
+    expect_relative(gdp_epsilon(ref.mu, ref.delta), ref.epsilon, 1e-10);
+  }
+}
+
 TEST(GdpDelta, ExtremeInputsStayFiniteAndOrdered) {
   // δ below the double range: log δ is still right (mpmath: μ = 0.5, ε = 20 and μ = 1, ε = 1e4).
   EXPECT_NEAR(gdp_log_delta(0.5, 20.0), -799.02292664378085957, 1e-9);
