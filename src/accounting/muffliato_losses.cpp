@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "netdp/accounting/muffliato.hpp"
+#include "netdp/dp/gdp.hpp"
 #include "netdp/util/check.hpp"
 
 namespace netdp::accounting {
@@ -99,6 +100,12 @@ PairLoss MuffliatoLosses::pair(std::size_t observer, std::size_t target, double 
   loss.rdp_epsilon = alpha * ratio * ratio * capped / 2.0;
   loss.capped = capped < uncapped;
   return loss;
+}
+
+double gdp_epsilon(const PairLoss& loss, double delta) {
+  require(std::isfinite(delta) && delta > 0.0 && delta < 1.0, "delta must be in (0, 1), got {}", delta);
+  if (!(loss.mu > 0.0)) return 0.0;
+  return dp::gdp_epsilon(loss.mu, delta);
 }
 
 double mean_privacy_loss(std::size_t communications, std::size_t num_nodes, double alpha, double sensitivity,

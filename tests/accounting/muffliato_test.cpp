@@ -9,6 +9,7 @@
 #include <string>
 
 #include "accounting/muffliato_test_helpers.hpp"
+#include "netdp/dp/gdp.hpp"
 
 namespace netdp::accounting {
 namespace {
@@ -210,6 +211,28 @@ TEST(MuffliatoTheorem1, LocalDpCapAndPairFields) {
   EXPECT_DOUBLE_EQ(capped(0, 0), 0.0);
   EXPECT_FALSE(losses.defined(2, 2));
   EXPECT_THROW((void)losses.pair(2, 2, 2.0), std::invalid_argument);
+}
+
+TEST(MuffliatoTheorem1, GdpConversionIsExactAndTighterThanThePapersRdpConversion) {
+  const SparseMatrix w = to_sparse(metropolis(12, random_connected_edges(12, 0.2, 9)));
+  MuffliatoOptions options;
+  options.sigma = 3.0;
+  const MuffliatoLosses losses = muffliato_all_pairs(gossip::Schedule::fixed(w, 6), options);
+  const double delta = 1e-5;
+  for (int u = 1; u < 12; ++u) {
+    for (double alpha : {1.5, 2.0, 8.0, 32.0}) {
+      const PairLoss pair = losses.pair(0, u, alpha);
+      const double epsilon = gdp_epsilon(pair, delta);
+      ASSERT_GT(epsilon, 0.0);
+      // Exact: the μ-GDP trade-off curve meets δ at ε (Dong, Roth & Su 2022, Cor. 2.13).
+      EXPECT_NEAR(dp::gdp_delta(pair.mu, epsilon), delta, 1e-9 * delta);
+      // Mironov's conversion of the same Rényi value (the paper's) is never smaller.
+      EXPECT_LE(epsilon, pair.rdp_epsilon + std::log(1 / delta) / (alpha - 1));
+    }
+  }
+  PairLoss silent;
+  EXPECT_DOUBLE_EQ(gdp_epsilon(silent, delta), 0.0);
+  EXPECT_THROW((void)gdp_epsilon(silent, 1.0), std::invalid_argument);
 }
 
 TEST(MuffliatoTheorem1, MeanLossEquation7) {
