@@ -79,8 +79,9 @@ struct SignMaxResult {
   std::optional<double> min_eigenvalue;
   /// Verified SDP dual bound Σ max(y_i, 0) (when the SDP step ran).
   std::optional<double> sdp_bound;
-  /// The maximum, when proven (exhaustive search, or a lower bound meeting an upper bound); else
-  /// nullopt (search disabled, too large, or budget exhausted).
+  /// The maximum, when proven (exhaustive search, or a sign vector whose value meets a proven upper
+  /// bound to 1e-10 relative); else nullopt (search disabled, too large, budget exhausted, or K
+  /// clearly indefinite).
   std::optional<double> exact;
   /// Value sᵀKs of the best sign vector found: a lower bound on the maximum.
   double lower_bound = 0.0;
