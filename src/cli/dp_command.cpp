@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <ostream>
+#include <vector>
 
 #include "commands.hpp"
 #include "netdp/dp/gdp.hpp"
@@ -26,6 +27,14 @@ struct DpOptions {
   OutputOptions output;
 };
 
+// The Gaussian RDP curve holds at every order, so extend the default grid (up to 1024)
+// geometrically to 2^24: small μ and small targets have optimal orders in the thousands.
+std::vector<double> gaussian_orders() {
+  std::vector<double> orders = dp::default_rdp_orders();
+  for (double alpha = 2048.0; alpha <= 16777216.0; alpha *= 2.0) orders.push_back(alpha);
+  return orders;
+}
+
 nlohmann::json rdp_json(const dp::RdpConversion& conversion) {
   return {{"epsilon", conversion.epsilon}, {"alpha", conversion.alpha}};
 }
@@ -47,7 +56,7 @@ nlohmann::json convert(const DpOptions& o) {
   }
   if (o.rdp) {
     require(o.delta.has_value(), "netdp dp: --rdp converts at a given --delta");
-    const dp::RdpCurve curve = dp::gaussian_rdp(mu);
+    const dp::RdpCurve curve = dp::gaussian_rdp(mu, gaussian_orders());
     result["rdp"] = {
         {"rho", 0.5 * mu * mu},
         {"mironov", rdp_json(dp::rdp_to_dp(curve, *o.delta, dp::RdpConversionMethod::mironov))},
@@ -70,7 +79,7 @@ nlohmann::json calibrate(const DpOptions& o) {
                         {"mu", dp::gdp_mu_for(epsilon, delta)},
                         {"sigma", dp::gdp_sigma_for(epsilon, delta, o.sensitivity)}};
   if (o.rdp) {
-    const dp::RdpCurve unit = dp::gaussian_rdp(1.0);
+    const dp::RdpCurve unit = dp::gaussian_rdp(1.0, gaussian_orders());
     result["rdp"] = {{"mironov",
                       {{"sigma", dp::rdp_sigma_for(unit, epsilon, delta, o.sensitivity,
                                                    dp::RdpConversionMethod::mironov)}}},
