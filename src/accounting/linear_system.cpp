@@ -8,8 +8,11 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <limits>
+#include <map>
 
 #include "linear_system_detail.hpp"
+#include "netdp/dp/gdp.hpp"
 #include "netdp/gossip/gossip_matrix.hpp"
 #include "netdp/gossip/spectral.hpp"
 #include "netdp/util/check.hpp"
@@ -35,6 +38,50 @@ void validate_nodes(std::span<const graph::NodeId> nodes, std::size_t n, const c
   for (const auto v : nodes) require(v < n, "{} {} is not a node (num_nodes = {})", what, v, n);
 }
 
+/// ε(μ↑) on the grid μ_k = (1 + kEpsilonGridStep)^k, filled in once per grid point.
+constexpr double kEpsilonGridStep = 1e-4;
+
+long epsilon_grid_index(double mu) {
+  const double step = std::log1p(kEpsilonGridStep);
+  auto k = static_cast<long>(std::ceil(std::log(mu) / step));
+  while (std::exp(static_cast<double>(k) * step) < mu) ++k;
+  return k;
+}
+
+/// Sets ε of every pair of `results` from the table (extending it as needed).
+void fill_epsilon_from_table(std::vector<std::vector<PairResult>>& results, double delta, int threads,
+                             std::map<long, double>& table) {
+  std::vector<long> missing;
+  for (const auto& per_observer : results) {
+    for (const auto& r : per_observer) {
+      const double mu = r.pair.mu;
+      if (mu > 0.0 && std::isfinite(mu)) {
+        const long k = epsilon_grid_index(mu);
+        if (!table.contains(k)) missing.push_back(k);
+      }
+    }
+  }
+  std::sort(missing.begin(), missing.end());
+  missing.erase(std::unique(missing.begin(), missing.end()), missing.end());
+  std::vector<double> values(missing.size());
+  const double step = std::log1p(kEpsilonGridStep);
+#pragma omp parallel for schedule(dynamic, 64) num_threads(threads)
+  for (std::size_t k = 0; k < missing.size(); ++k) {
+    values[k] = dp::gdp_epsilon(std::exp(static_cast<double>(missing[k]) * step), delta);
+  }
+  for (std::size_t k = 0; k < missing.size(); ++k) table.emplace(missing[k], values[k]);
+  for (auto& per_observer : results) {
+    for (auto& r : per_observer) {
+      const double mu = r.pair.mu;
+      if (!std::isfinite(mu)) {
+        r.pair.epsilon = std::numeric_limits<double>::infinity();
+      } else {
+        r.pair.epsilon = mu > 0.0 ? table.at(epsilon_grid_index(mu)) : 0.0;
+      }
+    }
+  }
+}
+
 /// One pair from a kernel summary (and K_u when it was kept).
 PairResult make_result(std::span<const graph::NodeId> observers, graph::NodeId target,
                        const detail::GramSummary& summary, const double* gram, std::size_t rounds,
@@ -52,18 +99,29 @@ PairResult make_result(std::span<const graph::NodeId> observers, graph::NodeId t
     tg.condition = factor.condition;
     tg.warnings = factor.warnings;
     pair = assess_pair(tg, options.noise_std, options.delta, AssessOptions{SignSearch::automatic});
+    if (pair.sensitivity_squared_certified > static_cast<double>(rounds)) {
+      pair.sensitivity_squared_certified = static_cast<double>(rounds);
+      pair.sensitivity = std::sqrt(pair.sensitivity_squared_certified);
+      fill_privacy(pair, options.noise_std, options.delta);
+    }
   } else {
     // A_u's columns are columns of B (A = B C), so the range residual is 0 by construction.
     pair.sensitivity_squared_ones = summary.ones;
     pair.sensitivity_squared_sum_abs = summary.sum_abs;
-    pair.sensitivity_squared_certified = summary.sum_abs;
+    // K_u ⪯ I (A_u = B C_u, C_u orthonormal), so T bounds the box maximum too.
+    pair.sensitivity_squared_certified = std::min(summary.sum_abs, static_cast<double>(rounds));
     pair.exact = summary.min >= 0.0;
     if (pair.exact) pair.sensitivity_squared_exact = summary.ones;
-    pair.sensitivity = std::sqrt(std::max(summary.sum_abs, 0.0));
+    pair.sensitivity = std::sqrt(std::max(pair.sensitivity_squared_certified, 0.0));
     pair.rank = factor.rank;
     pair.condition = factor.condition;
     pair.warnings = factor.warnings;
-    fill_privacy(pair, options.noise_std, options.delta);
+    if (options.epsilon_mode == EpsilonMode::exact) {
+      fill_privacy(pair, options.noise_std, options.delta);
+    } else {
+      pair.delta = options.delta;
+      pair.mu = pair.sensitivity / options.noise_std;  // ε filled per block from the table
+    }
   }
   pair.observers.assign(observers.begin(), observers.end());
   pair.target = target;
@@ -186,6 +244,7 @@ void account_pairs(const gossip::Schedule& schedule, std::span<const graph::Node
   const std::size_t units = (observers.size() + unit - 1) / unit;
   const int threads = pairwise.threads > 0 ? pairwise.threads : omp_get_max_threads();
   std::size_t done = 0;
+  std::map<long, double> epsilon_table;
 
   for (std::size_t block = 0; block < units; block += kBatchesPerBlock) {
     const std::size_t block_end = std::min(units, block + kBatchesPerBlock);
@@ -222,6 +281,9 @@ void account_pairs(const gossip::Schedule& schedule, std::span<const graph::Node
       }
     }
     if (failure) std::rethrow_exception(failure);
+    if (pairwise.epsilon_mode == EpsilonMode::table) {
+      fill_epsilon_from_table(results, pairwise.delta, threads, epsilon_table);
+    }
     for (auto& per_observer : results) {
       sink(per_observer);
       ++done;
@@ -263,6 +325,12 @@ std::vector<PairResult> account_coalition(const gossip::Schedule& schedule,
     solve_view(r, rows, coalition, targets, pairwise, out);
   } else {
     solve_per_target(schedule, r, coalition, targets, pairwise, out);
+  }
+  if (pairwise.epsilon_mode == EpsilonMode::table) {
+    std::vector<std::vector<PairResult>> wrapped{std::move(out)};
+    std::map<long, double> table;
+    fill_epsilon_from_table(wrapped, pairwise.delta, 1, table);
+    out = std::move(wrapped.front());
   }
   return out;
 }

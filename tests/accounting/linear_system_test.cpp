@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <Eigen/Eigenvalues>
 #include <cmath>
 #include <stdexcept>
 
@@ -82,7 +83,9 @@ void expect_all_pairs_match(const Case& c) {
     EXPECT_LT(relative_error(*r.gram, ref), 1e-9) << "observer " << i << " target " << j;
     EXPECT_NEAR(r.pair.sensitivity_squared_ones, ref.sum(), 1e-9 * ref.cwiseAbs().sum());
     EXPECT_NEAR(r.pair.sensitivity_squared_sum_abs, ref.cwiseAbs().sum(), 1e-9 * ref.cwiseAbs().sum());
-    EXPECT_GE(r.pair.sensitivity_squared_certified, r.pair.sensitivity_squared_sum_abs);
+    EXPECT_EQ(r.pair.sensitivity_squared_certified,
+              std::min(r.pair.sensitivity_squared_sum_abs, static_cast<double>(c.options.rounds)));
+    EXPECT_GE(r.pair.sensitivity_squared_certified, testing::brute_force_sign_max(ref) * (1 - 1e-9));
     EXPECT_EQ(r.pair.range_residual, 0.0);
   }
 }
@@ -260,6 +263,43 @@ TEST(LinearSystem, PrivacyFieldsFollowSensitivity) {
   EXPECT_DOUBLE_EQ(r.mu, r.sensitivity / 2.0);
   EXPECT_GT(r.epsilon, 0.0);
   EXPECT_EQ(r.delta, 1e-6);
+}
+
+TEST(LinearSystem, EpsilonTableIsATightUpperBound) {
+  const DenseMatrix w = hamilton_dense(connected_er(25, 0.2, 31));
+  LinearSystemOptions options;
+  options.rounds = 6;
+  const auto nodes = all_nodes(25);
+  PairwiseOptions exact;
+  exact.noise_std = 0.7;
+  PairwiseOptions table = exact;
+  table.epsilon_mode = EpsilonMode::table;
+  const auto a = account_all_pairs(fixed_schedule(w, 6), nodes, nodes, options, exact);
+  const auto b = account_all_pairs(fixed_schedule(w, 6), nodes, nodes, options, table);
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    EXPECT_EQ(a[k].pair.mu, b[k].pair.mu);
+    EXPECT_GE(b[k].pair.epsilon, a[k].pair.epsilon);
+    EXPECT_LE(b[k].pair.epsilon, a[k].pair.epsilon * (1 + 3e-4) + 1e-12);
+  }
+}
+
+TEST(LinearSystem, CertifiedNeverExceedsLocalBound) {
+  // K_u ⪯ I (the target's own noise alone gives sens² <= T): certified = min(Σ|K|, T).
+  const DenseMatrix w = hamilton_dense(graph::star(12));
+  const std::size_t t = 12;
+  LinearSystemOptions options;
+  options.rounds = t;
+  PairwiseOptions pairwise;
+  pairwise.keep_gram = true;
+  const auto nodes = all_nodes(12);
+  for (const auto& r : account_all_pairs(fixed_schedule(w, t), nodes, nodes, options, pairwise)) {
+    const Eigen::SelfAdjointEigenSolver<DenseMatrix> eig(*r.gram);
+    EXPECT_LE(eig.eigenvalues().maxCoeff(), 1.0 + 1e-9);
+    EXPECT_LE(r.pair.sensitivity_squared_certified, static_cast<double>(t));
+    EXPECT_EQ(r.pair.sensitivity_squared_certified,
+              std::min(r.pair.sensitivity_squared_sum_abs, static_cast<double>(t)));
+  }
 }
 
 TEST(LinearSystem, ResultsDoNotDependOnThreadCount) {

@@ -62,18 +62,28 @@ LinearView linear_system_view_literal(const gossip::Schedule& schedule,
                                       std::span<const graph::NodeId> observers, graph::NodeId target,
                                       const LinearSystemOptions& options);
 
+/// ε(δ) per pair: `exact` runs dp::gdp_epsilon(μ, δ) for every pair (~16 µs
+/// each); `table` reports ε(μ↑) where μ↑ >= μ is the next point of the grid
+/// (1 + 1e-4)^k, computed once per grid point: an upper bound (ε grows with μ)
+/// at most ~2e-4 relative above the exact value, for all-pairs runs on large graphs.
+enum class EpsilonMode { exact, table };
+
 /// Which fields the all-pairs path computes.
 struct PairwiseOptions {
   double noise_std = 1.0;  ///< ν
   double delta = 1e-5;
-  /// none (default): ones, sum_abs and certified = sum_abs, exact = (K_u >= 0
-  /// entrywise, then c = 1 is optimal and ones = sum_abs). automatic: also
-  /// maximize_over_signs per pair (much slower for large T).
+  /// none (default): ones, sum_abs and certified = min(sum_abs, T), exact =
+  /// (K_u >= 0 entrywise, then c = 1 is optimal and ones = sum_abs). T is valid
+  /// because K_u ⪯ I: A_u is made of columns of B (the target's own noise), so
+  /// K_u = C_uᵀ Π_row(B) C_u with C_u orthonormal columns — the local-DP bound.
+  /// automatic: also maximize_over_signs per pair (much slower for large T).
   SignSearch sign_search = SignSearch::none;
   /// OpenMP threads; 0 = the OpenMP default. Results do not depend on it.
   int threads = 0;
   /// Keep K_u in each result (memory: T² doubles per pair).
   bool keep_gram = false;
+  /// How ε(δ) is computed per pair (see EpsilonMode).
+  EpsilonMode epsilon_mode = EpsilonMode::exact;
 };
 
 /// One pair: the plain result plus, when keep_gram, K_u.
