@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <Eigen/Eigenvalues>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -180,6 +181,56 @@ TEST(SignMax, NegativeEntriesMakeOnesUnderReport) {
     EXPECT_GT(*r.exact, 2.0 * r.ones);
     EXPECT_NEAR(std::abs(r.maximiser.sum()), m % 2, 1e-15);
   }
+}
+
+// A gossip Gram matrix, built literally: path graph 0-1-2-3-4, Hamilton weights
+// W_uv = 1/max(d_u, d_v), diagonal 1 − row sum; secure-sum view of Koskela–Kulkarni Thm 8: observer 1
+// sees y_t = e_1ᵀθ_t = Σ_{s<t} e_1ᵀW^{t−s}(x_s + u_s), t = 1..T, its own noise removed; target 2
+// (a neighbour) participates in all T = 6 rounds. K = A_uᵀ (B Bᵀ)⁺ A_u has negative entries and
+// its worst sign pattern is about twice 1ᵀK1 (numpy cross-check: 3.662 vs 1.824).
+DenseMatrix path_secure_sum_gram(int rounds) {
+  const int n = 5, observer = 1, target = 2;
+  DenseMatrix w = DenseMatrix::Zero(n, n);
+  const int degree[n] = {1, 2, 2, 2, 1};
+  for (int v = 0; v + 1 < n; ++v) w(v, v + 1) = w(v + 1, v) = 1.0 / std::max(degree[v], degree[v + 1]);
+  for (int v = 0; v < n; ++v) w(v, v) = 1.0 - w.row(v).sum();
+  DenseMatrix a = DenseMatrix::Zero(rounds, rounds * n);  // column s * n + v: input of node v at round s
+  for (int t = 1; t <= rounds; ++t) {
+    DenseMatrix power = DenseMatrix::Identity(n, n);
+    for (int s = t - 1; s >= 0; --s) {
+      power = power * w;  // W^{t−s}
+      a.block(t - 1, s * n, 1, n) = power.row(observer);
+    }
+  }
+  DenseMatrix b(rounds, rounds * (n - 1)), a_u(rounds, rounds);
+  for (int s = 0, col = 0; s < rounds; ++s) {
+    a_u.col(s) = a.col(s * n + target);
+    for (int v = 0; v < n; ++v) {
+      if (v != observer) b.col(col++) = a.col(s * n + v);
+    }
+  }
+  const Eigen::SelfAdjointEigenSolver<DenseMatrix> eigen(b * b.transpose());
+  const Vector& lambda = eigen.eigenvalues();
+  Vector inverse = Vector::Zero(rounds);
+  for (int i = 0; i < rounds; ++i) {
+    if (lambda(i) > 1e-12 * lambda(rounds - 1)) inverse(i) = 1.0 / lambda(i);
+  }
+  const DenseMatrix pinv = eigen.eigenvectors() * inverse.asDiagonal() * eigen.eigenvectors().transpose();
+  return a_u.transpose() * pinv * a_u;
+}
+
+TEST(SignMax, GossipGramMatrixWorstSignsBeatOnes) {
+  const DenseMatrix k = path_secure_sum_gram(6);
+  const double reference = brute_force_sign_max(k);
+  const SignMaxResult r = maximize_over_signs(k);
+  expect_consistent(r, k);
+  EXPECT_LT(k.minCoeff(), 0.0);
+  ASSERT_TRUE(r.exact.has_value());
+  EXPECT_NEAR(*r.exact, reference, 1e-9 * reference);
+  EXPECT_GT(*r.exact, 1.9 * r.ones);
+  EXPECT_NEAR(r.ones, 1.8237332338564705, 1e-8);  // numpy, literal pinv
+  EXPECT_NEAR(*r.exact, 3.6621100931599595, 1e-8);
+  EXPECT_GE(r.certified, reference);
 }
 
 // K = diag(1, −1) is indefinite: the sign maximum is 0 but the box maximum is 1 at c = (1, 0).
