@@ -7,7 +7,7 @@ BUILD ?= build/release
 ASAN_BUILD ?= build/asan
 CMAKE_FLAGS ?=
 APT_PACKAGES := build-essential cmake pkg-config libeigen3-dev libspectra-dev libfmt-dev nlohmann-json3-dev \
-  libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev libtomlplusplus-dev \
+  libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev libtomlplusplus-dev liblapacke-dev libopenblas-dev \
   python3 python3-numpy python3-scipy python3-networkx python3-pytest
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -32,9 +32,12 @@ $(BUILD)/CMakeCache.txt: .deps-installed
 build: $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
 
+# The main job: pairwise privacy on Zachary's karate club under both accountants
+# of issue 3 (Muffliato gossip averaging, random-walk DP-SGD), as distance tables.
 run: build
 	./$(BUILD)/bin/netdp graph --graph karate
-	./$(BUILD)/bin/netdp gossip --graph karate --weights hamilton
+	./$(BUILD)/bin/netdp account --graph karate --weights hamilton --method muffliato --rounds 20 --sigma 1
+	./$(BUILD)/bin/netdp account --graph karate --weights hamilton --method random-walk --rounds 340 --sigma 5
 
 test-release: .deps-installed
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DNETDP_WERROR=ON $(CMAKE_FLAGS)

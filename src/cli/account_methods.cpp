@@ -335,6 +335,13 @@ class RandomWalkAccountant : public Accountant {
       epsilon = conversion.epsilon;
     }
     const accounting::RandomWalkPairLoss l = loss(losses, v, u, alpha);
+    // The view is post-processing of the token right after u's N_u steps, each a
+    // Gaussian mechanism of sensitivity Δ: √N_u Δ/σ-GDP, converted exactly. It
+    // caps the RDP-converted ε, which is looser than GDP for the capped pairs.
+    const double local_mu = std::sqrt(l.contributions) * request_.sensitivity / losses.options().sigma;
+    const double local_epsilon = gdp_epsilon_or_zero(local_mu, request_.delta);
+    const bool local_cap = local_epsilon < epsilon;
+    epsilon = std::min(epsilon, local_epsilon);
     AccountRow row;
     row.observer = v;
     row.target = u;
@@ -342,7 +349,7 @@ class RandomWalkAccountant : public Accountant {
     row.rdp_epsilon = l.rdp_epsilon;
     row.uncapped_rdp_epsilon = l.uncapped_rdp_epsilon;
     row.epsilon = epsilon;
-    row.capped = l.capped;
+    row.capped = l.capped || local_cap;
     row.contributions = l.contributions;
     row.condition_ok = l.condition_ok;
     return row;

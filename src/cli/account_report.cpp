@@ -144,7 +144,8 @@ void write_csv(std::ostream& out, const AccountReport& report) {
   out << "\n";
   for (const AccountRow& row : report.rows) {
     first = true;
-    for (const auto& item : row_json(row, report.delta).items()) {
+    const Json values = row_json(row, report.delta);
+    for (const auto& item : values.items()) {
       out << (first ? "" : ",") << csv_value(item.value());
       first = false;
     }

@@ -1,0 +1,149 @@
+// End-to-end tests of `netdp account`: output fields, agreement with the
+// library, calibration, and clear errors (exit status 2) on bad input.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.hpp"
+#include "netdp/accounting/muffliato.hpp"
+#include "netdp/dp/gdp.hpp"
+#include "netdp/gossip/schedules.hpp"
+#include "netdp/gossip/weighting.hpp"
+#include "netdp/graph/spec.hpp"
+
+namespace netdp::cli {
+namespace {
+
+using testing::run_cli;
+using Json = nlohmann::json;
+
+Json account_json(std::vector<std::string> args) {
+  args.insert(args.begin(), {"account", "--json", "--quiet"});
+  const auto result = run_cli(args);
+  EXPECT_EQ(result.status, 0) << result.err;
+  return Json::parse(result.out);
+}
+
+TEST(AccountCommand, MuffliatoPairsMatchTheLibrary) {
+  const Json j = account_json(
+      {"--graph", "ring:n=8", "--method", "muffliato", "--rounds", "5", "--sigma", "2", "--delta", "1e-6"});
+  ASSERT_EQ(j["pairs"].size(), 8u * 7u);
+  const auto g = graph::from_spec("ring:n=8");
+  const auto w = gossip::make_gossip_matrix(g, gossip::Weighting::hamilton);
+  accounting::MuffliatoOptions options;
+  options.sigma = 2.0;
+  const auto losses = accounting::muffliato_all_pairs(gossip::fixed_schedule(w, 5), options);
+  for (const Json& row : j["pairs"]) {
+    const auto v = row["observer"].get<std::size_t>();
+    const auto u = row["target"].get<std::size_t>();
+    const accounting::PairLoss loss = losses.pair(v, u, 2.0);
+    EXPECT_NEAR(row["mu"].get<double>(), loss.mu, 1e-12 * loss.mu);
+    EXPECT_NEAR(row["epsilon"].get<double>(), dp::gdp_epsilon(loss.mu, 1e-6), 1e-9);
+    EXPECT_EQ(row["capped"].get<bool>(), loss.capped);
+    const auto d = row["distance"].get<int>();
+    EXPECT_EQ(d, std::min(std::abs(static_cast<int>(v) - static_cast<int>(u)),
+                          8 - std::abs(static_cast<int>(v) - static_cast<int>(u))));
+  }
+  for (const char* field : {"alpha", "rdp_epsilon", "uncapped_rdp_epsilon", "delta"}) {
+    EXPECT_TRUE(j["pairs"][0].contains(field)) << field;
+  }
+}
+
+TEST(AccountCommand, SummaryGroupsByDistanceAndCarriesBaselines) {
+  const Json j = account_json({"--graph", "hypercube:d=4", "--method", "muffliato", "--rounds", "6"});
+  const Json& s = j["summary"];
+  EXPECT_EQ(s["pairs"].get<std::size_t>(), 16u * 15u);
+  // Hypercube symmetry: the loss depends only on the Hamming distance.
+  for (const Json& d : s["by_distance"]) {
+    EXPECT_NEAR(d["epsilon_min"].get<double>(), d["epsilon_max"].get<double>(),
+                1e-9 * d["epsilon_max"].get<double>());
+  }
+  EXPECT_EQ(s["by_distance"].size(), 4u);
+  EXPECT_NEAR(s["local_dp"]["epsilon"].get<double>(), dp::gdp_epsilon(1.0, 1e-5), 1e-12);
+  EXPECT_LT(s["central_dp"]["epsilon"].get<double>(), s["local_dp"]["epsilon"].get<double>());
+}
+
+TEST(AccountCommand, CalibrationMeetsTheTargetOnMaxAndMean) {
+  for (const std::string on : {"max", "mean"}) {
+    const Json j = account_json({"--graph", "karate", "--method", "muffliato", "--rounds", "8",
+                                 "--target-epsilon", "1.5", "--calibrate-on", on, "--summary-only"});
+    const Json& c = j["summary"]["calibration"];
+    const double achieved = c["achieved_epsilon"].get<double>();
+    EXPECT_LE(achieved, 1.5) << on;
+    EXPECT_GT(achieved, 1.5 * (1 - 1e-6)) << on;
+    const double sigma = c["sigma"].get<double>();
+    EXPECT_DOUBLE_EQ(j["summary"]["sigma"].get<double>(), sigma);
+    const std::string key = on == "max" ? "epsilon_max" : "epsilon_mean";
+    EXPECT_DOUBLE_EQ(j["summary"][key].get<double>(), achieved);
+  }
+}
+
+TEST(AccountCommand, RandomWalkReportsConditionAndContributions) {
+  const Json j = account_json({"--graph", "complete:n=6", "--method", "random-walk", "--rounds", "60",
+                               "--sigma", "6", "--alpha", "3", "--observer", "0"});
+  ASSERT_EQ(j["pairs"].size(), 5u);
+  for (const Json& row : j["pairs"]) {
+    EXPECT_TRUE(row["mu"].is_null());
+    EXPECT_DOUBLE_EQ(row["contributions"].get<double>(), 10.0);
+    EXPECT_TRUE(row["condition_ok"].get<bool>());
+    EXPECT_DOUBLE_EQ(row["alpha"].get<double>(), 3.0);
+    EXPECT_GT(row["epsilon"].get<double>(), 0.0);
+  }
+}
+
+TEST(AccountCommand, LinearSystemCarriesSensitivityFields) {
+  const Json j = account_json({"--graph", "ring:n=6", "--method", "linear-system", "--rounds", "4",
+                               "--observer", "0", "--sign-search", "auto"});
+  ASSERT_EQ(j["pairs"].size(), 5u);
+  for (const Json& row : j["pairs"]) {
+    const double certified = row["sensitivity_squared_certified"].get<double>();
+    EXPECT_GE(row["sensitivity_squared_sum_abs"].get<double>(), certified * (1 - 1e-12));
+    EXPECT_NEAR(row["sensitivity"].get<double>(), std::sqrt(certified), 1e-12);
+    EXPECT_NEAR(row["mu"].get<double>(), std::sqrt(certified), 1e-12);
+  }
+}
+
+TEST(AccountCommand, CsvHasTheJsonFieldNames) {
+  const auto result = run_cli({"account", "--graph", "ring:n=5", "--csv", "--quiet", "--target", "2"});
+  ASSERT_EQ(result.status, 0) << result.err;
+  EXPECT_EQ(result.out.substr(0, result.out.find('\n')),
+            "observer,target,distance,alpha,rdp_epsilon,uncapped_rdp_epsilon,mu,delta,epsilon,capped");
+  EXPECT_EQ(std::count(result.out.begin(), result.out.end(), '\n'), 5);
+}
+
+struct BadInput {
+  std::vector<std::string> args;
+  std::string message;
+};
+
+TEST(AccountCommand, BadInputIsAClearErrorWithStatus2) {
+  const std::vector<BadInput> cases = {
+      {{"--sigma", "0"}, "--sigma"},
+      {{"--sigma", "-1"}, "--sigma"},
+      {{"--rounds", "0"}, "--rounds"},
+      {{"--alpha", "1"}, "--alpha"},
+      {{"--observer", "40"}, "--observer 40"},
+      {{"--target", "34"}, "--target 34"},
+      {{"--graph", "edgelist:/nonexistent/file.txt"}, "/nonexistent/file.txt"},
+      {{"--graph", "er:n=30,p=0.01,seed=3"}, "disconnected"},
+      {{"--method", "magic"}, "magic"},
+      {{"--weights", "uniform"}, "uniform"},
+      {{"--colluders", "1,x"}, "'x'"},
+      {{"--schedule", "dropout:p=2"}, "p must be in (0, 1]"},
+      {{"--target-epsilon", "1", "--calibrate-on", "pair"}, "--observer and --target"},
+  };
+  for (const BadInput& c : cases) {
+    std::vector<std::string> args = {"account", "--quiet"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    if (std::find(c.args.begin(), c.args.end(), "--graph") == c.args.end()) {
+      args.insert(args.end(), {"--graph", "karate"});
+    }
+    const auto result = run_cli(args);
+    EXPECT_EQ(result.status, 2) << c.message;
+    EXPECT_NE(result.err.find(c.message), std::string::npos) << "stderr: " << result.err;
+  }
+}
+
+}  // namespace
+}  // namespace netdp::cli
