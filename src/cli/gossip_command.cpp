@@ -1,0 +1,179 @@
+// `netdp gossip --graph SPEC --weights NAME [--lcc] [--json] [--out W.mtx]` (or `--matrix W.mtx`):
+// spectral summary of a gossip matrix (docs/gossip.md, docs/cli.md).
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "commands.hpp"
+#include "netdp/gossip/matrix_market_io.hpp"
+#include "netdp/gossip/spectral.hpp"
+#include "netdp/gossip/weighting.hpp"
+#include "netdp/graph/metrics.hpp"
+#include "netdp/graph/spec.hpp"
+#include "netdp/util/check.hpp"
+#include "output.hpp"
+
+namespace netdp::cli {
+namespace {
+
+struct GossipOptions {
+  std::string spec = "ring:n=10";
+  std::string weights = "hamilton";
+  std::string matrix;  // read W from this Matrix Market file instead of --graph/--weights
+  std::string method = "auto";
+  double mixing_epsilon = 0.25;
+  bool lcc = false;
+  std::string out;
+  OutputOptions output;
+};
+
+gossip::SpectralMethod parse_method(const std::string& name) {
+  if (name == "auto") return gossip::SpectralMethod::automatic;
+  if (name == "dense") return gossip::SpectralMethod::dense;
+  if (name == "lanczos") return gossip::SpectralMethod::lanczos;
+  throw std::invalid_argument(
+      fmt::format("unknown --method '{}': valid names are auto, dense, lanczos", name));
+}
+
+const char* method_name(gossip::SpectralMethod method) {
+  switch (method) {
+    case gossip::SpectralMethod::automatic:
+      return "auto";
+    case gossip::SpectralMethod::dense:
+      return "dense";
+    case gossip::SpectralMethod::lanczos:
+      return "lanczos";
+  }
+  return "unknown";
+}
+
+const char* symmetry_name(gossip::SymmetryClass c) {
+  switch (c) {
+    case gossip::SymmetryClass::symmetric:
+      return "symmetric";
+    case gossip::SymmetryClass::reversible:
+      return "reversible";
+    case gossip::SymmetryClass::general:
+      return "general";
+  }
+  return "unknown";
+}
+
+const char* stationary_method_name(gossip::StationaryMethod m) {
+  switch (m) {
+    case gossip::StationaryMethod::uniform:
+      return "uniform";
+    case gossip::StationaryMethod::detailed_balance:
+      return "detailed_balance";
+    case gossip::StationaryMethod::power_iteration:
+      return "power_iteration";
+  }
+  return "unknown";
+}
+
+gossip::GossipMatrix build_matrix(const GossipOptions& options) {
+  if (!options.matrix.empty()) {
+    require(!options.lcc, "--lcc applies to --graph and cannot be combined with --matrix");
+    return gossip::read_gossip_matrix_market(options.matrix);
+  }
+  const gossip::Weighting weighting = gossip::parse_weighting(options.weights);
+  graph::Graph g = graph::from_spec(options.spec);
+  if (options.lcc) g = graph::largest_connected_component(g);
+  return gossip::make_gossip_matrix(g, weighting);
+}
+
+nlohmann::json summarize(const gossip::GossipMatrix& w, const GossipOptions& options) {
+  const gossip::SymmetryClass symmetry = gossip::symmetry_class(w);
+  const gossip::SecondEigenvalue second = gossip::second_eigenvalue(w, parse_method(options.method));
+  const gossip::Stationary stationary = gossip::stationary_distribution(w);
+  const gossip::Primitivity primitivity = gossip::primitivity(w);
+  const double pi_min = stationary.pi.minCoeff();
+  std::optional<double> mixing;
+  if (symmetry != gossip::SymmetryClass::general && primitivity.primitive() && pi_min > 0.0) {
+    mixing = gossip::mixing_time_bound(second.spectral_gap, pi_min, options.mixing_epsilon);
+  }
+  nlohmann::json r;
+  r["nodes"] = w.num_nodes();
+  r["edges"] = w.graph().num_edges();
+  r["weights"] = options.matrix.empty() ? options.weights : "file";
+  r["symmetric"] = w.is_symmetric();
+  r["doubly_stochastic"] = w.is_doubly_stochastic();
+  r["symmetry_class"] = symmetry_name(symmetry);
+  r["irreducible"] = primitivity.irreducible;
+  r["period"] = primitivity.period;
+  r["primitive"] = primitivity.primitive();
+  r["spectral_gap"] = second.spectral_gap;
+  r["second_eigenvalue_modulus"] = second.modulus;
+  r["spectral_method"] = method_name(second.method);
+  r["spectral_converged"] = second.converged;
+  if (!second.diagnostic.empty()) r["spectral_diagnostic"] = second.diagnostic;
+  r["stationary_method"] = stationary_method_name(stationary.method);
+  r["stationary_unique"] = stationary.unique;
+  r["stationary_converged"] = stationary.converged;
+  r["stationary_residual"] = stationary.residual;
+  r["stationary_min"] = pi_min;
+  r["mixing_epsilon"] = options.mixing_epsilon;
+  r["mixing_time_bound"] = mixing ? nlohmann::json(*mixing) : nlohmann::json(nullptr);
+  r["chebyshev_gamma"] = gossip::muffliato_chebyshev_gamma(second.spectral_gap);
+  r["stationary"] = std::vector<double>(stationary.pi.data(), stationary.pi.data() + stationary.pi.size());
+  return r;
+}
+
+void print_human(std::ostream& out, const nlohmann::json& r) {
+  const auto yes_no = [](const nlohmann::json& b) { return b.get<bool>() ? "yes" : "no"; };
+  out << "nodes                      " << r["nodes"] << "\n"
+      << "edges                      " << r["edges"] << "\n"
+      << "weights                    " << r["weights"].get<std::string>() << "\n"
+      << "symmetric                  " << yes_no(r["symmetric"]) << "\n"
+      << "doubly stochastic          " << yes_no(r["doubly_stochastic"]) << "\n"
+      << "class                      " << r["symmetry_class"].get<std::string>() << "\n"
+      << "primitive                  " << yes_no(r["primitive"]) << " (irreducible "
+      << yes_no(r["irreducible"]) << ", period " << r["period"] << ")\n"
+      << "second eigenvalue modulus  " << r["second_eigenvalue_modulus"].get<double>() << " ("
+      << r["spectral_method"].get<std::string>()
+      << (r["spectral_converged"].get<bool>() ? "" : ", NOT converged") << ")\n"
+      << "spectral gap               " << r["spectral_gap"].get<double>() << "\n"
+      << "stationary law             " << r["stationary_method"].get<std::string>() << ", min "
+      << r["stationary_min"].get<double>() << (r["stationary_unique"].get<bool>() ? "" : " (not unique)")
+      << "\n"
+      << "mixing time bound (eps " << r["mixing_epsilon"].get<double>() << ") ";
+  if (r["mixing_time_bound"].is_null()) {
+    out << "none (needs a reversible, primitive W with a positive gap)";
+  } else {
+    out << r["mixing_time_bound"].get<double>() << " rounds (upper bound)";
+  }
+  out << "\n"
+      << "chebyshev gamma            " << r["chebyshev_gamma"].get<double>() << " (Muffliato Algorithm 1)\n";
+}
+
+}  // namespace
+
+void add_gossip_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "gossip",
+      "Summarize a gossip matrix (symmetry, spectral gap, stationary law, mixing bound, Chebyshev gamma)");
+  auto options = std::make_shared<GossipOptions>();
+  cmd->add_option("--graph", options->spec, "Graph SPEC (see docs/graph.md), e.g. hypercube:d=6")
+      ->capture_default_str();
+  cmd->add_option("--weights", options->weights, "Weighting: " + gossip::weighting_names())
+      ->capture_default_str();
+  cmd->add_option("--matrix", options->matrix,
+                  "Read W from a Matrix Market file instead of --graph/--weights");
+  cmd->add_flag("--lcc", options->lcc, "Keep only the largest connected component of --graph");
+  cmd->add_option("--method", options->method, "Second eigenvalue: auto, dense or lanczos")
+      ->capture_default_str();
+  cmd->add_option("--mixing-epsilon", options->mixing_epsilon, "Total-variation target of the mixing bound")
+      ->capture_default_str();
+  cmd->add_option("--out", options->out, "Write W in Matrix Market format to FILE");
+  add_output_options(cmd, options->output);
+  cmd->footer(graph::spec_help());
+  cmd->callback([options] {
+    const gossip::GossipMatrix w = build_matrix(*options);
+    if (!options->out.empty()) gossip::write_gossip_matrix_market(options->out, w);
+    const nlohmann::json result = summarize(w, *options);
+    print_result(options->output, result, [&result](std::ostream& out) { print_human(out, result); });
+  });
+}
+
+}  // namespace netdp::cli
