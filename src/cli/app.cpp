@@ -14,6 +14,7 @@ int run(int argc, char** argv) {
   app.set_version_flag("--version", "netdp 0.1.0");
   add_graph_command(app);
   add_dp_command(app);
+  add_gossip_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
