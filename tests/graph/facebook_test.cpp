@@ -27,5 +27,14 @@ TEST(FacebookData, Ego414HasLargestComponent148) {
     EXPECT_LT(std::stoull(lcc.label(v - 1)), std::stoull(lcc.label(v)));
 }
 
+TEST(FacebookData, CombinedHas4039Nodes88234Edges) {
+  const std::string path = std::string(NETDP_SHARED_DIR) + "/datasets/graphs/facebook/facebook_combined.txt";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "data set absent: " << path;
+  const Graph g = read_edge_list(path);
+  EXPECT_EQ(g.num_nodes(), 4039u);
+  EXPECT_EQ(g.num_edges(), 88234u);
+  EXPECT_TRUE(is_connected(g));
+}
+
 }  // namespace
 }  // namespace netdp::graph
