@@ -23,7 +23,7 @@ struct DeltaTerms {
   double scale_root = 0.0;  // the z in e^{-z²/2}: A when A >= 0, else 0
   double delta = 0.0;       // δ   = e^{-scale} * delta
   double second = 0.0;      // e^ε Φ(-B) = e^{-scale} * second, and -dδ/dε = e^ε Φ(-B)
-  double complement = 0.0;  // 1 - δ when δ > 0.005 was computed as 1 - complement, else 0 (unused)
+  double complement = 0.0;  // if > 0: δ = 1 - complement (A < 0, closed form), for log1p
 };
 
 // When e^ε Φ(-B) > kCancellation · Φ(-A) the subtraction would lose > 2 digits, so δ is
