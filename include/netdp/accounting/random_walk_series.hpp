@@ -69,9 +69,10 @@ Vector random_walk_series_row(const gossip::GossipMatrix& w, graph::NodeId targe
 /// eigendecomposition (log(1 − λ_k) for k >= 2, no truncated series).
 struct RandomWalkTheorem3 {
   DenseMatrix matrix;
-  /// Bound on |S_T(W)_{uv} − matrix(u, v)| for every pair (the dropped tails
-  /// Σ_{i>T} λ_k^i / i of the modes k >= 2): ρ^{T+1} / ((T+1)(1−ρ)), ρ = max_{k>=2} |λ_k|
-  /// (by Cauchy–Schwarz, Σ_k |φ_k(u) φ_k(v)| <= 1). +inf when ρ = 1 (λ = −1: bipartite W).
+  /// Bound on |S_T(W)_{uv} − matrix(u, v)| for every pair: the dropped tails
+  /// Σ_{i>T} λ_k^i / i of the modes k >= 2 are each <= |λ_k|^{T+1} / ((T+1)(1−λ_k)) for
+  /// λ_k > 0 and <= |λ_k|^{T+1} / (T+1) for λ_k <= 0 (alternating), and Σ_k |φ_k(u) φ_k(v)| <= 1
+  /// (Cauchy–Schwarz), so the largest of these bounds every entry. Finite for λ = −1 (bipartite W).
   double truncation_bound = 0.0;
   /// ρ = max_{k >= 2} |λ_k| (second eigenvalue modulus).
   double second_eigenvalue_modulus = 0.0;

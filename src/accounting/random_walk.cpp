@@ -1,0 +1,192 @@
+// Random-walk accountant (Cyffers, Bellet & Upadhyay, ICML 2024): Lemma 2 with
+// amplification by iteration, composition over N_u contributions (eq. 16,
+// Remark 5), sender-known view (Appendix B.1), collusion (Appendix D).
+// See docs/accounting-random-walk.md.
+
+#include "netdp/accounting/random_walk.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+#include <vector>
+
+#include "netdp/util/check.hpp"
+
+namespace netdp::accounting {
+namespace {
+
+/// Smallest double >= x (results are rounded up: never under-report).
+double round_up(double x) { return std::nextafter(x, std::numeric_limits<double>::infinity()); }
+
+void check_options(const gossip::GossipMatrix& w, const RandomWalkOptions& options) {
+  require(options.steps >= 1, "random-walk accountant: the number of steps T must be >= 1, got {}",
+          options.steps);
+  require_positive(options.sigma, "random-walk accountant: sigma (noise standard deviation)");
+  require_positive(options.sensitivity, "random-walk accountant: sensitivity (Delta)");
+  if (options.contributions) {
+    require(std::isfinite(*options.contributions) && *options.contributions >= 0.0,
+            "random-walk accountant: contributions N_u must be finite and >= 0, got {}",
+            *options.contributions);
+  } else {
+    require(w.is_doubly_stochastic(),
+            "random-walk accountant: the default number of contributions T/n assumes a doubly stochastic W "
+            "(uniform stationary law); set contributions explicitly for this W");
+  }
+}
+
+void check_alpha(double alpha) {
+  require(std::isfinite(alpha) && alpha > 1.0,
+          "random-walk accountant: the Renyi order alpha must be > 1, got {}", alpha);
+}
+
+}  // namespace
+
+bool random_walk_condition_holds(double alpha, double sigma, double sensitivity) {
+  check_alpha(alpha);
+  require_positive(sigma, "sigma");
+  require_positive(sensitivity, "sensitivity");
+  const double multiplier = sigma / sensitivity;
+  return multiplier * multiplier >= 2.0 * alpha * (alpha - 1.0);
+}
+
+double random_walk_max_alpha(double sigma, double sensitivity) {
+  require_positive(sigma, "sigma");
+  require_positive(sensitivity, "sensitivity");
+  const double m2 = (sigma / sensitivity) * (sigma / sensitivity);
+  // Largest root of 2α² − 2α − m² = 0; step down until the condition holds in floating point.
+  double alpha = (1.0 + std::sqrt(1.0 + 2.0 * m2)) / 2.0;
+  while (m2 < 2.0 * alpha * (alpha - 1.0)) alpha = std::nextafter(alpha, 0.0);
+  return alpha;
+}
+
+RandomWalkLosses::RandomWalkLosses(const gossip::GossipMatrix& w, const RandomWalkOptions& options)
+    : w_(w), options_(options) {
+  check_options(w, options);
+  series_ = random_walk_series(w, options.steps, options.method);
+  contributions_ =
+      options.contributions.value_or(static_cast<double>(options.steps) / static_cast<double>(w.num_nodes()));
+}
+
+RandomWalkLosses::RandomWalkLosses(const gossip::GossipMatrix& w, RandomWalkSeries series,
+                                   const RandomWalkOptions& options)
+    : w_(w), options_(options), series_(std::move(series)) {
+  check_options(w, options);
+  const auto n = static_cast<Eigen::Index>(w.num_nodes());
+  require(series_.matrix.rows() == n && series_.matrix.cols() == n,
+          "random-walk accountant: the series matrix is {} x {} but W has {} nodes", series_.matrix.rows(),
+          series_.matrix.cols(), n);
+  require(series_.steps == options.steps,
+          "random-walk accountant: the series was computed for T = {}, options say {}", series_.steps,
+          options.steps);
+  contributions_ =
+      options.contributions.value_or(static_cast<double>(options.steps) / static_cast<double>(n));
+}
+
+/// The series value that drives v's loss about u, and whether v may receive the
+/// token straight from u with the sender known (then only the local cap applies).
+double RandomWalkLosses::single_series(graph::NodeId observer, graph::NodeId target) const {
+  if (options_.view == RandomWalkView::anonymous_sender) return series_.matrix(target, observer);
+  // Appendix B.1: the last hop is post-processing of the walk reaching a neighbour w of v.
+  double worst = 0.0;
+  for (const graph::NodeId w : w_.graph().neighbors(observer)) {
+    if (w == target) return std::numeric_limits<double>::infinity();
+    worst = std::max(worst, series_.matrix(target, w));
+  }
+  return worst;
+}
+
+RandomWalkPairLoss RandomWalkLosses::make_loss(graph::NodeId observer, graph::NodeId target, double alpha,
+                                               double series_value, bool direct_from_target) const {
+  const double ratio = options_.sensitivity / options_.sigma;
+  const double local = alpha * ratio * ratio / 2.0;  // one Gaussian step (Mironov 2017, Prop. 7)
+  // Lemma 1 factor (1 + c): c = 1 in the paper, c = (α−1)·local in the tight variant.
+  const double factor = options_.weak_convexity == WeakConvexity::paper ? 2.0 : 1.0 + (alpha - 1.0) * local;
+  RandomWalkPairLoss loss;
+  loss.observer = observer;
+  loss.target = target;
+  loss.alpha = alpha;
+  loss.contributions = contributions_;
+  loss.condition_ok = random_walk_condition_holds(alpha, options_.sigma, options_.sensitivity);
+  const double amplified =
+      direct_from_target ? local : factor * local * series_value;  // eq. 13 with β(i) = local/i
+  const double single = loss.condition_ok ? std::min(amplified, local) : local;
+  loss.capped = !loss.condition_ok || amplified > local;
+  loss.single_rdp_epsilon = round_up(single);
+  loss.rdp_epsilon = round_up(contributions_ * single);
+  loss.uncapped_rdp_epsilon = round_up(contributions_ * amplified);
+  return loss;
+}
+
+RandomWalkPairLoss RandomWalkLosses::pair(graph::NodeId observer, graph::NodeId target, double alpha) const {
+  check_alpha(alpha);
+  const std::size_t n = num_nodes();
+  require(observer < n, "random-walk accountant: observer {} is out of range (n = {})", observer, n);
+  require(target < n, "random-walk accountant: target {} is out of range (n = {})", target, n);
+  require(observer != target, "random-walk accountant: observer and target must differ, both are {}", target);
+  const double s = single_series(observer, target);
+  return make_loss(observer, target, alpha, std::isinf(s) ? 0.0 : s, std::isinf(s));
+}
+
+double RandomWalkLosses::rdp_epsilon_at(graph::NodeId observer, graph::NodeId target, double alpha) const {
+  return pair(observer, target, alpha).rdp_epsilon;
+}
+
+DenseMatrix RandomWalkLosses::rdp_epsilon(double alpha) const {
+  check_alpha(alpha);
+  const auto n = static_cast<Eigen::Index>(num_nodes());
+  DenseMatrix result = DenseMatrix::Zero(n, n);
+#pragma omp parallel for schedule(static)
+  for (Eigen::Index v = 0; v < n; ++v) {
+    for (Eigen::Index u = 0; u < n; ++u) {
+      if (u == v) continue;
+      const auto observer = static_cast<graph::NodeId>(v);
+      const auto target = static_cast<graph::NodeId>(u);
+      const double s = single_series(observer, target);
+      result(v, u) = make_loss(observer, target, alpha, std::isinf(s) ? 0.0 : s, std::isinf(s)).rdp_epsilon;
+    }
+  }
+  return result;
+}
+
+DenseMatrix RandomWalkLosses::uncapped_rdp_epsilon(double alpha) const {
+  check_alpha(alpha);
+  const auto n = static_cast<Eigen::Index>(num_nodes());
+  DenseMatrix result = DenseMatrix::Zero(n, n);
+#pragma omp parallel for schedule(static)
+  for (Eigen::Index v = 0; v < n; ++v) {
+    for (Eigen::Index u = 0; u < n; ++u) {
+      if (u == v) continue;
+      const auto observer = static_cast<graph::NodeId>(v);
+      const auto target = static_cast<graph::NodeId>(u);
+      const double s = single_series(observer, target);
+      result(v, u) =
+          make_loss(observer, target, alpha, std::isinf(s) ? 0.0 : s, std::isinf(s)).uncapped_rdp_epsilon;
+    }
+  }
+  return result;
+}
+
+RandomWalkPairLoss RandomWalkLosses::colluders(std::span<const graph::NodeId> coalition, graph::NodeId target,
+                                               double alpha) const {
+  check_alpha(alpha);
+  const std::size_t n = num_nodes();
+  require(!coalition.empty(), "random-walk accountant: the coalition of colluders is empty");
+  require(target < n, "random-walk accountant: target {} is out of range (n = {})", target, n);
+  std::vector<bool> seen(n, false);
+  double sum = 0.0;
+  bool direct = false;
+  for (const graph::NodeId v : coalition) {
+    require(v < n, "random-walk accountant: colluder {} is out of range (n = {})", v, n);
+    require(v != target, "random-walk accountant: the target {} cannot be one of the colluders", target);
+    require(!seen[v], "random-walk accountant: colluder {} is listed twice", v);
+    seen[v] = true;
+    // eq. 17: P(reach F in i steps) <= Σ_{v∈F} (W^i)_{uv}; sender-known: each member's worst neighbour.
+    const double s = single_series(v, target);
+    direct = direct || std::isinf(s);
+    if (!std::isinf(s)) sum += s;
+  }
+  return make_loss(coalition.front(), target, alpha, direct ? 0.0 : sum, direct);
+}
+
+}  // namespace netdp::accounting

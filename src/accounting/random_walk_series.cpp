@@ -1,0 +1,131 @@
+// S_T(W) = Σ_{i=1}^{T} W^i / i (Lemma 2 / eq. 13-15 of Cyffers, Bellet & Upadhyay)
+// and the closed form of Theorem 3 / eq. 16. See docs/accounting-random-walk.md.
+
+#include "netdp/accounting/random_walk_series.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+
+#include "netdp/graph/metrics.hpp"
+#include "netdp/util/check.hpp"
+#include "random_walk_spectral.hpp"
+
+namespace netdp::accounting {
+namespace {
+
+void check_series_input(const gossip::GossipMatrix& w, std::size_t steps, const char* where) {
+  require(steps >= 1, "{}: the number of steps T must be >= 1, got {}", where, steps);
+  require(graph::is_connected(w.graph()),
+          "{}: the graph of W ({} nodes) must be connected (Assumption 1: irreducible walk)", where,
+          w.num_nodes());
+}
+
+void check_symmetric(const gossip::GossipMatrix& w, const char* where) {
+  require(w.is_symmetric(),
+          "{}: W must be symmetric (Assumption 2) for the spectral method; use "
+          "the propagation method for a non-symmetric W",
+          where);
+}
+
+/// Eigendecomposition of a symmetric doubly stochastic W, with the λ = 1 mode
+/// (the largest eigenvalue; simple since W is connected) split off: its
+/// projector is exactly 11ᵀ/n, so callers add it in closed form.
+detail::SymmetricEigen eigen_of(const gossip::GossipMatrix& w) {
+  return detail::symmetric_eigen(DenseMatrix(w.matrix()));
+}
+
+/// Σ_{k < n-1} f(λ_k) φ_k φ_kᵀ + top · 11ᵀ/n (λ ascending, so the λ = 1 mode is the last).
+template <typename Function>
+DenseMatrix reconstruct_without_top(const detail::SymmetricEigen& eig, Function f, double top) {
+  const Eigen::Index n = eig.values.size();
+  Vector weights(n);
+  for (Eigen::Index k = 0; k + 1 < n; ++k) weights[k] = f(eig.values[k]);
+  weights[n - 1] = 0.0;
+  DenseMatrix result = detail::spectral_reconstruction(eig.vectors, weights);
+  result.array() += top / static_cast<double>(n);
+  return result;
+}
+
+/// S_T by propagation: for each block of targets u, X ← X W (rows e_u W^i), S += X / i.
+/// Works with Xᵀ (n × block, column-major) and Wᵀ so that each step is one sparse-dense product.
+DenseMatrix propagate_series(const SparseMatrix& w, std::size_t steps) {
+  const Eigen::Index n = w.rows();
+  const SparseMatrix wt = w.transpose();
+  DenseMatrix xt = DenseMatrix::Identity(n, n);
+  DenseMatrix st = DenseMatrix::Zero(n, n);
+  DenseMatrix next(n, n);
+  for (std::size_t i = 1; i <= steps; ++i) {
+    next.noalias() = wt * xt;
+    xt.swap(next);
+    st += xt / static_cast<double>(i);
+  }
+  return st.transpose();
+}
+
+}  // namespace
+
+RandomWalkSeries random_walk_series(const gossip::GossipMatrix& w, std::size_t steps,
+                                    RandomWalkSeriesMethod method) {
+  check_series_input(w, steps, "random_walk_series");
+  if (method == RandomWalkSeriesMethod::automatic) {
+    method = w.is_symmetric() ? RandomWalkSeriesMethod::spectral : RandomWalkSeriesMethod::propagation;
+  }
+  RandomWalkSeries series;
+  series.steps = steps;
+  series.method = method;
+  if (method == RandomWalkSeriesMethod::propagation) {
+    series.matrix = propagate_series(w.matrix(), steps);
+    return series;
+  }
+  check_symmetric(w, "random_walk_series");
+  const detail::SymmetricEigen eig = eigen_of(w);
+  series.matrix = reconstruct_without_top(
+      eig, [steps](double lambda) { return partial_log_series(lambda, steps); }, harmonic_number(steps));
+  return series;
+}
+
+Vector random_walk_series_row(const gossip::GossipMatrix& w, graph::NodeId target, std::size_t steps) {
+  check_series_input(w, steps, "random_walk_series_row");
+  const std::size_t n = w.num_nodes();
+  require(target < n, "random_walk_series_row: target {} is out of range (n = {})", target, n);
+  const SparseMatrix wt = w.matrix().transpose();
+  Vector x = Vector::Zero(static_cast<Eigen::Index>(n));
+  x[target] = 1.0;
+  Vector sum = Vector::Zero(static_cast<Eigen::Index>(n));
+  Vector next(static_cast<Eigen::Index>(n));
+  for (std::size_t i = 1; i <= steps; ++i) {
+    next.noalias() = wt * x;  // (e_u W^i)ᵀ = Wᵀ (e_u W^{i-1})ᵀ
+    x.swap(next);
+    sum += x / static_cast<double>(i);
+  }
+  return sum;
+}
+
+RandomWalkTheorem3 random_walk_theorem3(const gossip::GossipMatrix& w, std::size_t steps) {
+  check_series_input(w, steps, "random_walk_theorem3");
+  check_symmetric(w, "random_walk_theorem3");
+  const detail::SymmetricEigen eig = eigen_of(w);
+  const Eigen::Index n = eig.values.size();
+  RandomWalkTheorem3 result;
+  // Tail of mode k: |Σ_{i>T} λ^i/i| <= |λ|^{T+1} / (T+1) · (1/(1−λ) if λ > 0, else 1: alternating).
+  // With Σ_k |φ_k(u) φ_k(v)| <= 1 (Cauchy–Schwarz), the largest tail bounds every entry.
+  const double t1 = static_cast<double>(steps) + 1.0;
+  double rho = 0.0;
+  double bound = 0.0;
+  for (Eigen::Index k = 0; k + 1 < n; ++k) {
+    const double lambda = std::clamp(eig.values[k], -1.0, 1.0);
+    rho = std::max(rho, std::abs(lambda));
+    const double tail = std::pow(std::abs(lambda), t1) / t1;
+    bound = std::max(bound, lambda > 0.0 ? tail / (1.0 - lambda) : tail);
+  }
+  result.second_eigenvalue_modulus = rho;
+  // −log(I − W + 11ᵀ/n): eigenvalue 1 on 1/√n (log 1 = 0), −log(1 − λ_k) on φ_k, k >= 2.
+  result.matrix = reconstruct_without_top(
+      eig, [](double lambda) { return -std::log1p(-std::max(-1.0, lambda)); }, harmonic_number(steps));
+  result.truncation_bound = bound;
+  return result;
+}
+
+}  // namespace netdp::accounting
