@@ -2,22 +2,31 @@
 // its factorisation, and K_u = (F A_u)ᵀ (F A_u) for chunks of targets at once.
 //
 // The hot loops are plain loops over a fixed-width chunk of targets, compiled
-// for several instruction sets (target_clones, dispatched at load time). No
-// loop reassociates a sum, so every clone returns the same bits.
+// for the x86-64-v4 / v3 feature levels and a baseline (target_clones,
+// dispatched at load time on CPU features). No loop reassociates a sum; clones
+// with FMA fuse multiply-adds, so results are reproducible on one machine (for
+// any thread count) and agree across machines to rounding.
 
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 
 #include "linear_system_detail.hpp"
 #include "netdp/util/check.hpp"
 
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
-#define NETDP_MULTIVERSION __attribute__((target_clones("arch=skylake-avx512", "arch=haswell", "default")))
+#define NETDP_MULTIVERSION __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define NETDP_MULTIVERSION
+#endif
+// Fused multiply-add where the instruction set has it (deterministic per machine).
+#if defined(__GNUC__) && !defined(__clang__)
+#define NETDP_CONTRACT __attribute__((optimize("fp-contract=fast")))
+#else
+#define NETDP_CONTRACT
 #endif
 
 namespace netdp::accounting::detail {
@@ -25,7 +34,7 @@ namespace {
 
 constexpr double kConditionWarning = 1e10;
 /// Targets processed together by the kernels (the vectorised dimension).
-constexpr std::size_t kChunk = 32;
+constexpr std::size_t kChunk = 16;
 
 /// g (m x m, column-major, lower triangle) += Σ_u col_u col_uᵀ over the columns not masked out.
 NETDP_MULTIVERSION
@@ -44,7 +53,7 @@ void accumulate_outer(const double* cols, std::size_t m, std::size_t count, cons
 }
 
 /// x[s][k][:] = Σ_o f(k, o) a(s, o)[:] over o in [s·shift, hi(k)], k in [lo(s), rank).
-NETDP_MULTIVERSION
+NETDP_MULTIVERSION NETDP_CONTRACT
 void chunk_project(const double* f, std::size_t rank, std::size_t m, bool lower, std::size_t injections,
                    std::size_t shift, const double* const* a_rows, double* x) {
   for (std::size_t s = 0; s < injections; ++s) {
@@ -66,39 +75,67 @@ void chunk_project(const double* f, std::size_t rank, std::size_t m, bool lower,
   }
 }
 
-/// gram[s][s'][:] = Σ_k x[s][k][:] x[s'][k][:] (both triangles).
-NETDP_MULTIVERSION
-void chunk_gram(const double* x, std::size_t rank, bool lower, std::size_t injections, std::size_t shift,
-                double* gram) {
-  for (std::size_t s = 0; s < injections; ++s) {
-    for (std::size_t t = s; t < injections; ++t) {
-      std::array<double, kChunk> acc{};
-      const std::size_t k_first = lower ? t * shift : 0;
-      const double* xs = x + s * rank * kChunk;
-      const double* xt = x + t * rank * kChunk;
-      for (std::size_t k = k_first; k < rank; ++k) {
-        for (std::size_t j = 0; j < kChunk; ++j) acc[j] += xs[k * kChunk + j] * xt[k * kChunk + j];
-      }
-      std::copy(acc.begin(), acc.end(), gram + (s * injections + t) * kChunk);
-      std::copy(acc.begin(), acc.end(), gram + (t * injections + s) * kChunk);
-    }
-  }
-}
+/// Running Σ K, Σ |K| and min K of the targets of a chunk.
+struct ChunkSummary {
+  std::array<double, kChunk> ones{};
+  std::array<double, kChunk> sum_abs{};
+  std::array<double, kChunk> min{};
+};
 
-/// Per target of the chunk: Σ K, Σ |K|, min K over `entries` entries (in entry order).
-NETDP_MULTIVERSION
-void summarize(const double* gram, std::size_t entries, double* ones, double* sum_abs, double* min) {
+/// K[s][t][:] = Σ_k x[s][k][:] x[t][k][:] for s <= t in 2 x 2 tiles (one row load
+/// per multiply-add); folds every entry into the summary (off-diagonal entries
+/// twice) and stores both triangles into gram when it is non-null. x holds
+/// injections + 1 blocks (the last one zero) so that tiles never run off the end.
+NETDP_MULTIVERSION NETDP_CONTRACT
+void chunk_gram(const double* x, std::size_t rank, bool lower, std::size_t injections, std::size_t shift,
+                ChunkSummary& summary, double* gram) {
   for (std::size_t j = 0; j < kChunk; ++j) {
-    ones[j] = 0.0;
-    sum_abs[j] = 0.0;
-    min[j] = entries > 0 ? gram[j] : 0.0;
+    summary.ones[j] = 0.0;
+    summary.sum_abs[j] = 0.0;
+    summary.min[j] = std::numeric_limits<double>::infinity();
   }
-  for (std::size_t e = 0; e < entries; ++e) {
-    const double* g = gram + e * kChunk;
-    for (std::size_t j = 0; j < kChunk; ++j) {
-      ones[j] += g[j];
-      sum_abs[j] += std::abs(g[j]);
-      min[j] = std::min(min[j], g[j]);
+  const std::size_t block = rank * kChunk;
+  for (std::size_t s = 0; s < injections; s += 2) {
+    for (std::size_t t = s; t < injections; t += 2) {
+      std::array<double, kChunk> a00{}, a01{}, a10{}, a11{};
+      const std::size_t k_first = lower ? t * shift : 0;
+      const double* x0 = x + s * block;
+      const double* x1 = x + (s + 1) * block;
+      const double* y0 = x + t * block;
+      const double* y1 = x + (t + 1) * block;
+      for (std::size_t k = k_first; k < rank; ++k) {
+        const std::size_t off = k * kChunk;
+        for (std::size_t j = 0; j < kChunk; ++j) {
+          const double u0 = x0[off + j];
+          const double u1 = x1[off + j];
+          const double v0 = y0[off + j];
+          const double v1 = y1[off + j];
+          a00[j] += u0 * v0;
+          a01[j] += u0 * v1;
+          a10[j] += u1 * v0;
+          a11[j] += u1 * v1;
+        }
+      }
+      const std::array<std::size_t, 4> rs{s, s, s + 1, s + 1};
+      const std::array<std::size_t, 4> cs{t, t + 1, t, t + 1};
+      const std::array<const std::array<double, kChunk>*, 4> accs{&a00, &a01, &a10, &a11};
+      for (std::size_t e = 0; e < 4; ++e) {
+        const std::size_t r = rs[e];
+        const std::size_t c = cs[e];
+        // Each unordered pair once: skip the lower triangle and the padding block.
+        if (r > c || c >= injections) continue;
+        const double weight = r == c ? 1.0 : 2.0;
+        const auto& acc = *accs[e];
+        for (std::size_t j = 0; j < kChunk; ++j) {
+          summary.ones[j] += weight * acc[j];
+          summary.sum_abs[j] += weight * std::abs(acc[j]);
+          summary.min[j] = std::min(summary.min[j], acc[j]);
+        }
+        if (gram != nullptr) {
+          std::copy(acc.begin(), acc.end(), gram + (r * injections + c) * kChunk);
+          std::copy(acc.begin(), acc.end(), gram + (c * injections + r) * kChunk);
+        }
+      }
     }
   }
 }
@@ -198,10 +235,10 @@ void target_grams(const ViewRows& rows, const Factor& factor, std::span<const gr
   const DenseMatrix f = factor.f;  // rank x m, column-major
   std::vector<double> gathered((rows.toeplitz ? m : t * m) * kChunk, 0.0);
   std::vector<const double*> a_rows(t * m, nullptr);
-  std::vector<double> x(t * std::max<std::size_t>(rank, 1) * kChunk, 0.0);
+  std::vector<double> x((t + 1) * std::max<std::size_t>(rank, 1) * kChunk, 0.0);  // + a zero block
   std::vector<double> gram_chunk(t * t * kChunk, 0.0);
   std::vector<double> gram(t * t, 0.0);
-  std::array<double, kChunk> ones{}, sum_abs{}, min{};
+  ChunkSummary summary;
 
   for (std::size_t begin = 0; begin < targets.size(); begin += kChunk) {
     const std::size_t width = std::min(kChunk, targets.size() - begin);
@@ -232,16 +269,19 @@ void target_grams(const ViewRows& rows, const Factor& factor, std::span<const gr
     }
     if (rank > 0) {
       chunk_project(f.data(), rank, m, factor.lower_triangular, t, rows.shift, a_rows.data(), x.data());
-      chunk_gram(x.data(), rank, factor.lower_triangular, t, rows.shift, gram_chunk.data());
+      chunk_gram(x.data(), rank, factor.lower_triangular, t, rows.shift, summary,
+                 want_gram ? gram_chunk.data() : nullptr);
     } else {
       std::fill(gram_chunk.begin(), gram_chunk.end(), 0.0);
+      summary = ChunkSummary{};
+      summary.min.fill(0.0);
     }
-    summarize(gram_chunk.data(), t * t, ones.data(), sum_abs.data(), min.data());
     for (std::size_t j = 0; j < width; ++j) {
       if (want_gram) {
         for (std::size_t e = 0; e < t * t; ++e) gram[e] = gram_chunk[e * kChunk + j];
       }
-      emit(begin + j, GramSummary{ones[j], sum_abs[j], min[j]}, want_gram ? gram.data() : nullptr);
+      emit(begin + j, GramSummary{summary.ones[j], summary.sum_abs[j], summary.min[j]},
+           want_gram ? gram.data() : nullptr);
     }
   }
 }
