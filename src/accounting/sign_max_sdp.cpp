@@ -23,9 +23,17 @@ double eigenvalue_margin(const DenseMatrix& a) {
 
 namespace {
 
-// Σ_{j≠i} K_ij v_j for every i (rows of the result).
-DenseMatrix off_diagonal_field(const DenseMatrix& k, const DenseMatrix& v) {
-  return k * v - k.diagonal().asDiagonal() * v;
+// K V computed row by row (matrix-vector products): Eigen would run a large K·V product on OpenMP
+// threads, and results must not depend on the thread count.
+DenseMatrix times_factor(const DenseMatrix& k, const DenseMatrix& v) {
+  DenseMatrix kv(k.rows(), v.cols());
+  for (Eigen::Index i = 0; i < k.rows(); ++i) kv.row(i).noalias() = k.row(i) * v;
+  return kv;
+}
+
+// tr(Vᵀ K V) = Σ_i v_i · (K V)_i.
+double primal_objective(const DenseMatrix& k, const DenseMatrix& v) {
+  return times_factor(k, v).cwiseProduct(v).sum();
 }
 
 DenseMatrix random_unit_rows(Eigen::Index m, int rank, std::mt19937_64& rng) {
@@ -51,7 +59,7 @@ SdpOutcome sdp_dual_bound(const DenseMatrix& k, int rank, int max_sweeps, std::m
   DenseMatrix& v = out.factor;
   // Relative improvement of the primal below which the ascent has converged.
   const double tolerance = 1e-10;
-  double objective = (v.transpose() * k * v).trace();
+  double objective = primal_objective(k, v);
   Eigen::RowVectorXd w(rank);
   for (out.sweeps = 1; out.sweeps <= max_sweeps; ++out.sweeps) {
     for (Eigen::Index i = 0; i < m; ++i) {
@@ -60,7 +68,7 @@ SdpOutcome sdp_dual_bound(const DenseMatrix& k, int rank, int max_sweeps, std::m
       const double norm = w.norm();
       if (norm > 0.0) v.row(i) = w / norm;
     }
-    const double updated = (v.transpose() * k * v).trace();
+    const double updated = primal_objective(k, v);
     const bool stalled = updated - objective <= tolerance * std::abs(updated);
     objective = updated;
     if (stalled) {
@@ -72,7 +80,7 @@ SdpOutcome sdp_dual_bound(const DenseMatrix& k, int rank, int max_sweeps, std::m
   out.primal = objective;
 
   // Dual from the first-order condition: y_i = K_ii + ‖Σ_{j≠i} K_ij v_j‖.
-  Vector y = k.diagonal() + off_diagonal_field(k, v).rowwise().norm();
+  Vector y = k.diagonal() + (times_factor(k, v) - k.diagonal().asDiagonal() * v).rowwise().norm();
   DenseMatrix slack = -k;
   slack.diagonal() += y;
   const Eigen::SelfAdjointEigenSolver<DenseMatrix> solver(slack, Eigen::EigenvaluesOnly);

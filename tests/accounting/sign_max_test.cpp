@@ -5,6 +5,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <Eigen/Eigenvalues>
 #include <cmath>
@@ -352,6 +353,23 @@ TEST(SignMax, SameSeedSameResult) {
   EXPECT_EQ(a.certified, b.certified);
   EXPECT_EQ(a.lower_bound, b.lower_bound);
   EXPECT_EQ(a.search_nodes, b.search_nodes);
+}
+
+TEST(SignMax, ResultDoesNotDependOnThreadCount) {
+  const DenseMatrix k = random_psd(120, 30, 11);
+  SignMaxOptions options;
+  options.exact_max_dim = 0;
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const SignMaxResult one = maximize_over_signs(k, options);
+  omp_set_num_threads(2);
+  const SignMaxResult two = maximize_over_signs(k, options);
+  omp_set_num_threads(threads);
+  ASSERT_TRUE(one.sdp_bound.has_value());
+  EXPECT_EQ(one.sdp_bound, two.sdp_bound);
+  EXPECT_EQ(one.certified, two.certified);
+  EXPECT_EQ(one.lower_bound, two.lower_bound);
+  EXPECT_GE(one.certified, one.lower_bound);
 }
 
 TEST(SignMax, AcceptsAsymmetryWithinToleranceAndUsesTheSymmetricPart) {
