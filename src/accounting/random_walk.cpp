@@ -40,6 +40,29 @@ void check_alpha(double alpha) {
           "random-walk accountant: the Renyi order alpha must be > 1, got {}", alpha);
 }
 
+/// The guarantee for one series value (eq. 13 with β(i) = α Δ²/(2σ² i), Lemma 1 factor, local cap,
+/// N_u-fold composition). direct_from_target: the observer may get the token straight from the
+/// target with the sender known (Appendix B.1), so only the local loss applies.
+RandomWalkPairLoss evaluate_loss(const RandomWalkOptions& options, double contributions, double series_value,
+                                 bool direct_from_target, double alpha) {
+  check_alpha(alpha);
+  const double ratio = options.sensitivity / options.sigma;
+  const double local = alpha * ratio * ratio / 2.0;  // one Gaussian step (Mironov 2017, Prop. 7)
+  // Lemma 1 factor (1 + c): c = 1 in the paper, c = (α−1)·local in the tight variant.
+  const double factor = options.weak_convexity == WeakConvexity::paper ? 2.0 : 1.0 + (alpha - 1.0) * local;
+  RandomWalkPairLoss loss;
+  loss.alpha = alpha;
+  loss.contributions = contributions;
+  loss.condition_ok = random_walk_condition_holds(alpha, options.sigma, options.sensitivity);
+  const double amplified = direct_from_target ? local : factor * local * series_value;
+  const double single = loss.condition_ok ? std::min(amplified, local) : local;
+  loss.capped = !loss.condition_ok || amplified > local;
+  loss.single_rdp_epsilon = round_up(single);
+  loss.rdp_epsilon = round_up(contributions * single);
+  loss.uncapped_rdp_epsilon = round_up(contributions * amplified);
+  return loss;
+}
+
 }  // namespace
 
 bool random_walk_condition_holds(double alpha, double sigma, double sensitivity) {
@@ -98,23 +121,9 @@ double RandomWalkLosses::single_series(graph::NodeId observer, graph::NodeId tar
 
 RandomWalkPairLoss RandomWalkLosses::make_loss(graph::NodeId observer, graph::NodeId target, double alpha,
                                                double series_value, bool direct_from_target) const {
-  const double ratio = options_.sensitivity / options_.sigma;
-  const double local = alpha * ratio * ratio / 2.0;  // one Gaussian step (Mironov 2017, Prop. 7)
-  // Lemma 1 factor (1 + c): c = 1 in the paper, c = (α−1)·local in the tight variant.
-  const double factor = options_.weak_convexity == WeakConvexity::paper ? 2.0 : 1.0 + (alpha - 1.0) * local;
-  RandomWalkPairLoss loss;
+  RandomWalkPairLoss loss = evaluate_loss(options_, contributions_, series_value, direct_from_target, alpha);
   loss.observer = observer;
   loss.target = target;
-  loss.alpha = alpha;
-  loss.contributions = contributions_;
-  loss.condition_ok = random_walk_condition_holds(alpha, options_.sigma, options_.sensitivity);
-  const double amplified =
-      direct_from_target ? local : factor * local * series_value;  // eq. 13 with β(i) = local/i
-  const double single = loss.condition_ok ? std::min(amplified, local) : local;
-  loss.capped = !loss.condition_ok || amplified > local;
-  loss.single_rdp_epsilon = round_up(single);
-  loss.rdp_epsilon = round_up(contributions_ * single);
-  loss.uncapped_rdp_epsilon = round_up(contributions_ * amplified);
   return loss;
 }
 
@@ -130,6 +139,27 @@ RandomWalkPairLoss RandomWalkLosses::pair(graph::NodeId observer, graph::NodeId 
 
 double RandomWalkLosses::rdp_epsilon_at(graph::NodeId observer, graph::NodeId target, double alpha) const {
   return pair(observer, target, alpha).rdp_epsilon;
+}
+
+dp::RdpCurve RandomWalkLosses::rdp_curve(graph::NodeId observer, graph::NodeId target,
+                                         std::vector<double> orders) const {
+  // Validates the pair (at α = 2) and builds a self-contained copy of what ε(α) needs.
+  pair(observer, target, 2.0);
+  const double s = single_series(observer, target);
+  const bool direct = std::isinf(s);
+  const double value = direct ? 0.0 : s;
+  const RandomWalkOptions options = options_;
+  const double contributions = contributions_;
+  return dp::RdpCurve::from_function(
+      [options, contributions, value, direct](double alpha) {
+        return evaluate_loss(options, contributions, value, direct, alpha).rdp_epsilon;
+      },
+      std::move(orders));
+}
+
+dp::RdpConversion RandomWalkLosses::to_dp(graph::NodeId observer, graph::NodeId target, double delta,
+                                          dp::RdpConversionMethod method) const {
+  return dp::rdp_to_dp(rdp_curve(observer, target), delta, method);
 }
 
 DenseMatrix RandomWalkLosses::rdp_epsilon(double alpha) const {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <vector>
 
 #include "netdp/graph/metrics.hpp"
 #include "netdp/util/check.hpp"
@@ -48,20 +49,51 @@ DenseMatrix reconstruct_without_top(const detail::SymmetricEigen& eig, Function 
   return result;
 }
 
-/// S_T by propagation: for each block of targets u, X ← X W (rows e_u W^i), S += X / i.
-/// Works with Xᵀ (n × block, column-major) and Wᵀ so that each step is one sparse-dense product.
-DenseMatrix propagate_series(const SparseMatrix& w, std::size_t steps) {
+/// Rows first..first+count-1 of S_T(W), written to rows out_row.. of out, by propagation: r ← r W (r = e_u
+/// W^i), S_u += r / i. The block is stored node-major (x[w * count + j] for target j) so the scatter over the
+/// CSR rows of W updates `count` contiguous values. One thread per block: no per-step barrier.
+void propagate_block(const SparseMatrix& w, std::size_t steps, Eigen::Index first, Eigen::Index count,
+                     DenseMatrix& out, Eigen::Index out_row) {
   const Eigen::Index n = w.rows();
-  const SparseMatrix wt = w.transpose();
-  DenseMatrix xt = DenseMatrix::Identity(n, n);
-  DenseMatrix st = DenseMatrix::Zero(n, n);
-  DenseMatrix next(n, n);
+  std::vector<double> x(static_cast<std::size_t>(n * count), 0.0);
+  std::vector<double> next(x.size());
+  std::vector<double> sum(x.size(), 0.0);
+  for (Eigen::Index j = 0; j < count; ++j) x[static_cast<std::size_t>((first + j) * count + j)] = 1.0;
+  const int* outer = w.outerIndexPtr();
+  const int* inner = w.innerIndexPtr();
+  const double* value = w.valuePtr();
   for (std::size_t i = 1; i <= steps; ++i) {
-    next.noalias() = wt * xt;
-    xt.swap(next);
-    st += xt / static_cast<double>(i);
+    std::fill(next.begin(), next.end(), 0.0);
+    for (Eigen::Index from = 0; from < n; ++from) {
+      const double* src = &x[static_cast<std::size_t>(from * count)];
+      for (int k = outer[from]; k < outer[from + 1]; ++k) {
+        double* dst = &next[static_cast<std::size_t>(inner[k]) * static_cast<std::size_t>(count)];
+        const double a = value[k];
+        for (Eigen::Index j = 0; j < count; ++j) dst[j] += a * src[j];
+      }
+    }
+    x.swap(next);
+    const double inv = 1.0 / static_cast<double>(i);
+    for (std::size_t k = 0; k < x.size(); ++k) sum[k] += inv * x[k];
   }
-  return st.transpose();
+  for (Eigen::Index v = 0; v < n; ++v) {
+    for (Eigen::Index j = 0; j < count; ++j)
+      out(out_row + j, v) = sum[static_cast<std::size_t>(v * count + j)];
+  }
+}
+
+/// S_T(W) for all pairs by propagation, O(T · nnz(W) · n), OpenMP over blocks of targets.
+DenseMatrix propagate_series(const SparseMatrix& w, std::size_t steps) {
+  constexpr Eigen::Index kBlock = 8;
+  const Eigen::Index n = w.rows();
+  DenseMatrix result(n, n);
+  const Eigen::Index blocks = (n + kBlock - 1) / kBlock;
+#pragma omp parallel for schedule(dynamic)
+  for (Eigen::Index b = 0; b < blocks; ++b) {
+    const Eigen::Index first = b * kBlock;
+    propagate_block(w, steps, first, std::min(kBlock, n - first), result, first);
+  }
+  return result;
 }
 
 }  // namespace
@@ -90,17 +122,9 @@ Vector random_walk_series_row(const gossip::GossipMatrix& w, graph::NodeId targe
   check_series_input(w, steps, "random_walk_series_row");
   const std::size_t n = w.num_nodes();
   require(target < n, "random_walk_series_row: target {} is out of range (n = {})", target, n);
-  const SparseMatrix wt = w.matrix().transpose();
-  Vector x = Vector::Zero(static_cast<Eigen::Index>(n));
-  x[target] = 1.0;
-  Vector sum = Vector::Zero(static_cast<Eigen::Index>(n));
-  Vector next(static_cast<Eigen::Index>(n));
-  for (std::size_t i = 1; i <= steps; ++i) {
-    next.noalias() = wt * x;  // (e_u W^i)ᵀ = Wᵀ (e_u W^{i-1})ᵀ
-    x.swap(next);
-    sum += x / static_cast<double>(i);
-  }
-  return sum;
+  DenseMatrix row(1, static_cast<Eigen::Index>(n));
+  propagate_block(w.matrix(), steps, static_cast<Eigen::Index>(target), 1, row, 0);
+  return row.row(0).transpose();
 }
 
 RandomWalkTheorem3 random_walk_theorem3(const gossip::GossipMatrix& w, std::size_t steps) {

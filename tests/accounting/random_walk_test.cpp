@@ -204,3 +204,31 @@ TEST(RandomWalkAccountant, RejectsBadInput) {
 
 }  // namespace
 }  // namespace netdp::accounting
+
+namespace netdp::accounting {
+namespace {
+
+// (ε, δ) through the dp module: the curve is the reported ε(α) (cap-only beyond the condition),
+// and the conversion is Canonne–Kamath–Steinke's: ε(α) + log((α−1)/α) − (log δ + log α)/(α−1).
+TEST(RandomWalkAccountant, ConversionToEpsilonDelta) {
+  const gossip::GossipMatrix w = rw_test::hamilton(graph::hypercube(4));
+  const RandomWalkLosses losses(w, options_for(160, 8.0));
+  const double delta = 1e-6;
+  const dp::RdpConversion dp = losses.to_dp(5, 0, delta);
+  auto convert = [&](double alpha) {
+    return losses.rdp_epsilon_at(5, 0, alpha) + std::log((alpha - 1.0) / alpha) -
+           (std::log(delta) + std::log(alpha)) / (alpha - 1.0);
+  };
+  EXPECT_GT(dp.alpha, 1.0);
+  EXPECT_NEAR(dp.epsilon, convert(dp.alpha), 1e-9 * dp.epsilon);
+  for (const double alpha : {1.5, 2.0, 4.0, 8.0, 16.0, 64.0})
+    EXPECT_LE(dp.epsilon, convert(alpha) * (1 + 1e-12));
+  const dp::RdpCurve curve = losses.rdp_curve(5, 0, {2.0, 3.0, 100.0});
+  EXPECT_EQ(curve.epsilons()[0], losses.pair(5, 0, 2.0).rdp_epsilon);
+  EXPECT_EQ(curve.epsilons()[2], losses.pair(5, 0, 100.0).rdp_epsilon);  // cap only: 2·100·99 > 64
+  EXPECT_FALSE(losses.pair(5, 0, 100.0).condition_ok);
+  EXPECT_THROW(losses.to_dp(5, 5, delta), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace netdp::accounting

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "netdp/accounting/random_walk_series.hpp"
+#include "netdp/dp/rdp.hpp"
 #include "netdp/gossip/gossip_matrix.hpp"
 #include "netdp/gossip/types.hpp"
 #include "netdp/graph/graph.hpp"
@@ -110,9 +111,19 @@ class RandomWalkLosses {
   RandomWalkPairLoss colluders(std::span<const graph::NodeId> coalition, graph::NodeId target,
                                double alpha) const;
 
-  /// ε(α) of one pair as a function of α, the curve handed to dp::rdp_to_dp: the
-  /// reported value at every α (cap-only beyond random_walk_max_alpha).
+  /// ε(α) of one pair as a function of α: the reported value at every α (cap-only beyond
+  /// random_walk_max_alpha, where the condition of Theorem 3 fails).
   double rdp_epsilon_at(graph::NodeId observer, graph::NodeId target, double alpha) const;
+
+  /// The pair's RDP curve on `orders` (with its callable, self-contained: it does not refer to
+  /// *this), for dp::rdp_to_dp or composition with other mechanisms.
+  dp::RdpCurve rdp_curve(graph::NodeId observer, graph::NodeId target,
+                         std::vector<double> orders = dp::default_rdp_orders()) const;
+
+  /// (ε, δ) of one pair: dp::rdp_to_dp(rdp_curve(...), delta, method), i.e. the best order of the
+  /// grid refined continuously, rounded up. Every order gives a valid bound, so this is an upper bound.
+  dp::RdpConversion to_dp(graph::NodeId observer, graph::NodeId target, double delta,
+                          dp::RdpConversionMethod method = dp::RdpConversionMethod::improved) const;
 
  private:
   double single_series(graph::NodeId observer, graph::NodeId target) const;
