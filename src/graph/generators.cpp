@@ -2,8 +2,10 @@
 // exponential graph.
 #include "netdp/graph/generators.hpp"
 
+#include <cmath>
 #include <limits>
 
+#include "edge_budget.hpp"
 #include "netdp/util/check.hpp"
 
 namespace netdp::graph {
@@ -30,8 +32,7 @@ Graph ring(std::size_t n) {
 
 Graph complete(std::size_t n) {
   require(n >= 1, "a complete graph needs n >= 1 nodes, got n = {}", n);
-  require(n <= 100000, "complete graph: n = {} would have {} edges; the limit is n <= 100000", n,
-          n * (n - 1) / 2);
+  detail::require_edge_budget(static_cast<double>(n) * (static_cast<double>(n) - 1) / 2, "complete graph");
   std::vector<Edge> edges;
   edges.reserve(n * (n - 1) / 2);
   for (std::size_t u = 0; u < n; ++u) {
@@ -93,7 +94,7 @@ Graph torus(std::size_t rows, std::size_t cols) {
 }
 
 Graph hypercube(unsigned d) {
-  require(d >= 1 && d <= 30, "a hypercube needs 1 <= d <= 30, got d = {}", d);
+  require(d >= 1 && d <= 24, "a hypercube needs 1 <= d <= 24, got d = {}", d);
   const std::size_t n = std::size_t{1} << d;
   std::vector<Edge> edges;
   edges.reserve(n * d / 2);
@@ -109,6 +110,8 @@ Graph hypercube(unsigned d) {
 Graph exponential(std::size_t n) {
   require(n >= 2, "an exponential graph needs n >= 2 nodes, got n = {}", n);
   require_node_count(n, "exponential");
+  detail::require_edge_budget(static_cast<double>(n) * std::log2(static_cast<double>(n)),
+                              "exponential graph");
   std::vector<Edge> edges;
   for (std::size_t i = 0; i < n; ++i) {
     // i ~ i + 2^k (mod n) covers i ~ i - 2^k from the other endpoint.

@@ -6,6 +6,7 @@
 #include <limits>
 #include <unordered_set>
 
+#include "edge_budget.hpp"
 #include "netdp/graph/generators.hpp"
 #include "netdp/graph/metrics.hpp"
 #include "netdp/graph/random.hpp"
@@ -89,6 +90,8 @@ Graph erdos_renyi(std::size_t n, double p, std::uint64_t seed, const ErdosRenyiO
   require_node_count(n, "erdos_renyi");
   require_probability(p, "erdos_renyi: p");
   require(!options.connected || options.max_attempts >= 1, "erdos_renyi: max_attempts must be >= 1");
+  const double pairs = static_cast<double>(n) * (static_cast<double>(n) - 1) / 2;
+  detail::require_edge_budget(p * pairs, "erdos_renyi");
   Rng rng(seed);
   std::vector<Edge> edges;
   edges.reserve(static_cast<std::size_t>(std::min(1e8, 1.1 * p * static_cast<double>(n) * (n - 1) / 2 + 16)));
@@ -108,6 +111,8 @@ Graph random_geometric(std::size_t n, double radius, std::uint64_t seed) {
   require_node_count(n, "random_geometric");
   require(std::isfinite(radius) && radius > 0.0, "random_geometric: radius must be finite and > 0, got {}",
           radius);
+  const double pairs = static_cast<double>(n) * (static_cast<double>(n) - 1) / 2;
+  detail::require_edge_budget(pairs * std::min(1.0, 3.14159265358979 * radius * radius), "random_geometric");
   Rng rng(seed);
   std::vector<double> x(n);
   std::vector<double> y(n);
@@ -170,7 +175,9 @@ Graph barabasi_albert(std::size_t n, std::size_t m, std::uint64_t seed, std::siz
   require(m <= m0, "barabasi_albert: m = {} must not exceed the seed core size m0 = {}", m, m0);
   require(m0 <= n, "barabasi_albert: the seed core size m0 = {} must not exceed n = {}", m0, n);
   require_node_count(n, "barabasi_albert");
-  require(m0 <= 100000, "barabasi_albert: the complete seed core m0 = {} must be <= 100000", m0);
+  detail::require_edge_budget(static_cast<double>(m0) * (static_cast<double>(m0) - 1) / 2 +
+                                  static_cast<double>(n - m0) * static_cast<double>(m),
+                              "barabasi_albert");
   Rng rng(seed);
   std::vector<Edge> edges;
   edges.reserve(m0 * (m0 - 1) / 2 + (n - m0) * m);
@@ -217,8 +224,15 @@ Graph stochastic_block_model(const std::vector<std::size_t>& sizes, const std::v
     offset[b + 1] = offset[b] + sizes[b];
   }
   require_node_count(offset[k], "stochastic_block_model");
-  for (std::size_t i = 0; i < p_upper.size(); ++i)
-    require_probability(p_upper[i], "stochastic_block_model: p");
+  for (const double p : p_upper) require_probability(p, "stochastic_block_model: p");
+  double expected_edges = 0;
+  for (std::size_t a = 0, index = 0; a < k; ++a) {
+    for (std::size_t b = a; b < k; ++b, ++index) {
+      const double sa = static_cast<double>(sizes[a]);
+      expected_edges += p_upper[index] * (a == b ? sa * (sa - 1) / 2 : sa * static_cast<double>(sizes[b]));
+    }
+  }
+  detail::require_edge_budget(expected_edges, "stochastic_block_model");
   Rng rng(seed);
   std::vector<Edge> edges;
   std::size_t index = 0;
@@ -292,6 +306,7 @@ Graph random_regular(std::size_t n, std::size_t d, std::uint64_t seed, std::size
   require(d < n, "random_regular: degree d = {} must be < n = {}", d, n);
   require((n * d) % 2 == 0, "random_regular: n * d = {} * {} must be even", n, d);
   require(max_attempts >= 1, "random_regular: max_attempts must be >= 1");
+  detail::require_edge_budget(static_cast<double>(n) * static_cast<double>(d) / 2, "random_regular");
   Rng rng(seed);
   std::vector<Edge> edges;
   for (std::size_t attempt = 0; attempt < max_attempts; ++attempt) {

@@ -173,6 +173,15 @@ TEST(StochasticBlockModel, ZeroAndOneProbabilitiesAreExact) {
   EXPECT_THROW(stochastic_block_model({3}, {1.2}, 1), std::invalid_argument);
 }
 
+TEST(RandomGenerators, RefuseRequestsBeyondTheEdgeBudget) {
+  // Each would need > 2e8 edges; they must throw, not exhaust memory.
+  EXPECT_THROW(erdos_renyi(1000000, 0.5, 1), std::invalid_argument);
+  EXPECT_THROW(random_geometric(1000000, 1.0, 1), std::invalid_argument);
+  EXPECT_THROW(barabasi_albert(1000000, 500, 1), std::invalid_argument);
+  EXPECT_THROW(stochastic_block_model({1000000}, {0.5}, 1), std::invalid_argument);
+  EXPECT_THROW(random_regular(1000000, 500, 1), std::invalid_argument);
+}
+
 TEST(RandomRegular, EveryNodeHasDegreeD) {
   for (const auto& [n, d] : {std::pair{20, 3}, {100, 8}, {11, 10}, {1000, 4}, {7, 0}}) {
     const Graph g = random_regular(n, d, 1);

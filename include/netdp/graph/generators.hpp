@@ -32,7 +32,7 @@ Graph grid(std::size_t rows, std::size_t cols);
 /// rows x cols torus (grid with wrap-around, 4-regular). Requires rows, cols >= 3.
 Graph torus(std::size_t rows, std::size_t cols);
 
-/// The d-dimensional hypercube: 2^d nodes, u ~ u xor 2^k. Requires 1 <= d <= 30.
+/// The d-dimensional hypercube: 2^d nodes, u ~ u xor 2^k. Requires 1 <= d <= 24.
 Graph hypercube(unsigned d);
 
 /// The exponential graph: i ~ i ± 2^k mod n for 2^k < n (Ying et al. 2021).
