@@ -92,9 +92,17 @@ bool mf_structured_supported(MfTrust trust, const MfAlgorithmSpec& spec) {
          spec.correlation.size() == 0;
 }
 
+double mf_local_cap_per_round(const MfAlgorithmSpec& spec) {
+  const bool independent =
+      spec.algorithm == MfAlgorithm::dp_d_sgd || spec.algorithm == MfAlgorithm::muffliato_sgd;
+  return independent && spec.correlation.size() == 0 ? 1.0 : 0.0;
+}
+
 MfPairResult assess_over_classes(const TargetGram& full, const std::vector<std::vector<std::size_t>>& classes,
-                                 const MfOptions& options) {
+                                 const MfOptions& options, double local_cap_per_round) {
   require(!classes.empty(), "at least one participation class is needed");
+  require(std::isfinite(local_cap_per_round) && local_cap_per_round >= 0.0,
+          "local_cap_per_round must be finite and >= 0, got {}", local_cap_per_round);
   MfPairResult out;
   double ones = 0.0;
   double sum_abs = 0.0;
@@ -114,6 +122,15 @@ MfPairResult assess_over_classes(const TargetGram& full, const std::vector<std::
       }
     }
     PairSensitivity p = assess_pair(sub, options.noise_std, options.delta, options.assess);
+    const double cap = local_cap_per_round * static_cast<double>(rounds.size());
+    if (local_cap_per_round > 0.0 && cap < p.sensitivity_squared_certified) {
+      // K_u ⪯ cap·I: the view is post-processing of the target's own noisy inputs.
+      p.sensitivity_squared_certified = cap;
+      p.sensitivity = std::sqrt(cap);
+      p.exact = false;
+      fill_privacy(p, options.noise_std, options.delta);
+      p.warnings.push_back("certified sens² capped at local DP of the target's own noisy inputs");
+    }
     ones = std::max(ones, p.sensitivity_squared_ones);
     sum_abs = std::max(sum_abs, p.sensitivity_squared_sum_abs);
     if (first || p.sensitivity_squared_certified > out.privacy.sensitivity_squared_certified) {
@@ -155,7 +172,7 @@ MfAccounting account_mf(const gossip::GossipMatrix& w, std::size_t rounds, const
       gram.observations = grams.observations;
       gram.condition = grams.condition;
       gram.warnings = grams.warnings;
-      MfPairResult pair = assess_over_classes(gram, classes, options);
+      MfPairResult pair = assess_over_classes(gram, classes, options, mf_local_cap_per_round(spec));
       pair.privacy.observers = adversary.attackers;
       pair.privacy.target = u;
       out.pairs.push_back(std::move(pair));
@@ -167,7 +184,7 @@ MfAccounting account_mf(const gossip::GossipMatrix& w, std::size_t rounds, const
   const auto chosen = resolve_targets(targets, adversary.attackers, w.num_nodes());
   for (NodeId u : chosen) {
     const TargetGram gram = target_gram_literal(view.view, u, {}, options.rank);
-    MfPairResult pair = assess_over_classes(gram, classes, options);
+    MfPairResult pair = assess_over_classes(gram, classes, options, mf_local_cap_per_round(spec));
     pair.privacy.observers = adversary.attackers;
     pair.privacy.target = u;
     out.pairs.push_back(std::move(pair));

@@ -7,7 +7,9 @@
 #include <limits>
 #include <map>
 
+#include "netdp/accounting/muffliato.hpp"
 #include "netdp/accounting/muffliato_gd.hpp"
+#include "netdp/gossip/schedule.hpp"
 #include "netdp/graph/metrics.hpp"
 #include "netdp/util/check.hpp"
 
@@ -33,7 +35,7 @@ struct Accumulator {
 
 std::vector<MfComparisonRow> compare_with_muffliato(const gossip::GossipMatrix& w, std::size_t rounds,
                                                     std::size_t gossip_steps, double alpha,
-                                                    const MfOptions& options) {
+                                                    const MfOptions& options, MuffliatoVariant variant) {
   require(std::isfinite(alpha) && alpha > 1.0, "alpha (Rényi order) must be > 1, got {}", alpha);
   require(options.participation.kind == MfParticipation::Kind::every_round,
           "the Muffliato comparison is node-level: participation must be every round");
@@ -48,9 +50,19 @@ std::vector<MfComparisonRow> compare_with_muffliato(const gossip::GossipMatrix& 
   MuffliatoOptions muffliato_options;
   muffliato_options.sigma = options.noise_std;
   muffliato_options.sensitivity = 1.0;
-  const MuffliatoLosses muffliato =
-      muffliato_gd_all_pairs(w.matrix(), rounds, gossip_steps, muffliato_options);
-  const DenseMatrix muffliato_mu2 = muffliato.mu_squared(true);  // rows: observer, columns: target
+  DenseMatrix muffliato_mu2;  // rows: observer, columns: target
+  if (variant == MuffliatoVariant::per_step) {
+    muffliato_mu2 =
+        muffliato_gd_all_pairs(w.matrix(), rounds, gossip_steps, muffliato_options).mu_squared(true);
+  } else {
+    // Step s's release is gossiped for the remaining K(T − s) rounds; compose the capped releases.
+    const auto n = static_cast<Eigen::Index>(w.num_nodes());
+    muffliato_mu2 = DenseMatrix::Zero(n, n);
+    for (std::size_t s = 0; s < rounds; ++s) {
+      const auto schedule = gossip::Schedule::fixed(w.matrix(), gossip_steps * (rounds - s));
+      muffliato_mu2 += muffliato_all_pairs(schedule, muffliato_options).mu_squared(true);
+    }
+  }
 
   const graph::DistanceMatrix distances(w.graph());
   std::map<std::uint32_t, Accumulator> by_distance;

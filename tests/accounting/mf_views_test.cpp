@@ -9,6 +9,7 @@
 
 #include <Eigen/SVD>
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "netdp/accounting/mf_accountant.hpp"
@@ -457,6 +458,28 @@ TEST(MfViews, CyclicParticipationClasses) {
   EXPECT_NEAR(result.privacy.sensitivity_squared_sum_abs, best_sum_abs, 1e-12 * best_sum_abs);
   ASSERT_TRUE(result.privacy.sensitivity_squared_exact.has_value());
   EXPECT_NEAR(*result.privacy.sensitivity_squared_exact, best, 1e-9 * best);
+}
+
+TEST(MfViews, IndependentNoiseIsCappedAtLocalDp) {
+  // Ring C_8, node 0 attacks its neighbour 1 for T = 10 steps: K_1 has negative entries and
+  // Σ|K| exceeds T, the local-DP value of the target's own noisy inputs (K_u ⪯ I).
+  const auto w = closed_row(graph::ring(8));
+  MfOptions options;
+  options.assess.sign_search = SignSearch::none;
+  const std::vector<NodeId> target{1};
+  const MfAccounting capped = account_mf(w, 10, {}, {MfTrust::pndp, {0}}, target, options);
+  const PairSensitivity& p = capped.pairs.at(0).privacy;
+  EXPECT_GT(p.sensitivity_squared_sum_abs, 10.0);
+  EXPECT_DOUBLE_EQ(p.sensitivity_squared_certified, 10.0);
+  EXPECT_FALSE(p.exact);
+  EXPECT_DOUBLE_EQ(p.mu, std::sqrt(10.0));
+  // With the sign search the exact maximum is below the cap and reported as exact.
+  const MfAccounting exact = account_mf(w, 10, {}, {MfTrust::pndp, {0}}, target, {});
+  EXPECT_TRUE(exact.pairs.at(0).privacy.exact);
+  EXPECT_LT(exact.pairs.at(0).privacy.sensitivity_squared_certified, 10.0);
+  EXPECT_GT(exact.pairs.at(0).privacy.sensitivity_squared_certified,
+            exact.pairs.at(0).privacy.sensitivity_squared_ones);
+  EXPECT_THROW(assess_over_classes(TargetGram{}, {{0}}, options, -1.0), std::invalid_argument);
 }
 
 TEST(MfViews, Theorem7ChecksDetectViolations) {

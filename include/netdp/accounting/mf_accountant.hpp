@@ -81,8 +81,15 @@ StructuredGrams mf_pndp_target_grams(const gossip::GossipMatrix& w, std::size_t 
                                      std::size_t gossip_steps, std::span<const graph::NodeId> attackers);
 
 /// Combines the per-class Grams of one target into the pair's result (max over classes of each
-/// bound; exact only when every class is exact).
+/// bound; exact when the worst class's value is). local_cap_per_round > 0 caps each class's
+/// certified sens² at local_cap_per_round · |class|: valid when the view is post-processing of
+/// the target's own noisy inputs G_u + Z_u with Z_u independent of everything else (DP-D-SGD,
+/// Muffliato-SGD: K_u ⪯ I). A capped value is not marked exact.
 MfPairResult assess_over_classes(const TargetGram& full, const std::vector<std::vector<std::size_t>>& classes,
-                                 const MfOptions& options);
+                                 const MfOptions& options, double local_cap_per_round = 0.0);
+
+/// 1 for algorithms whose view is post-processing of independent local noisy inputs
+/// (DP-D-SGD, Muffliato-SGD), else 0 (no cap).
+double mf_local_cap_per_round(const MfAlgorithmSpec& spec);
 
 }  // namespace netdp::accounting

@@ -14,6 +14,19 @@
 
 namespace netdp::accounting {
 
+/// Which Muffliato accounting of DP-D-SGD / Muffliato-SGD(K) goes beside the MF one.
+enum class MuffliatoVariant {
+  /// Default. Each gradient step's noisy input is a Muffliato release whose messages are
+  /// gossiped until the end: Theorem 1 over the remaining K(T − s) rounds, capped at local DP
+  /// per release, composed over the T steps (Σ_s min(S_{K(T−s)}, 1)). Accounts for the
+  /// propagation of earlier steps' inputs through the later parameters.
+  propagated,
+  /// Theorem 6 as written (muffliato_gd.hpp): each step's release is accounted over its own
+  /// K gossip rounds only. With K = 1 non-neighbours get 0: not a bound for DP-D-SGD, whose
+  /// parameters carry earlier inputs forward; for reproduction only.
+  per_step,
+};
+
 struct MfComparisonRow {
   std::uint32_t distance = 0;  ///< hop distance between attacker and target
   std::size_t pairs = 0;
@@ -27,6 +40,7 @@ struct MfComparisonRow {
 /// Throws on alpha <= 1, a disconnected graph or cyclic participation.
 std::vector<MfComparisonRow> compare_with_muffliato(const gossip::GossipMatrix& w, std::size_t rounds,
                                                     std::size_t gossip_steps, double alpha,
-                                                    const MfOptions& options = {});
+                                                    const MfOptions& options = {},
+                                                    MuffliatoVariant variant = MuffliatoVariant::propagated);
 
 }  // namespace netdp::accounting
