@@ -7,10 +7,12 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "netdp/graph/metrics.hpp"
 #include "netdp/util/check.hpp"
+#include "random_walk_bipartite.hpp"
 #include "random_walk_spectral.hpp"
 
 namespace netdp::accounting {
@@ -101,8 +103,14 @@ DenseMatrix propagate_series(const SparseMatrix& w, std::size_t steps) {
 RandomWalkSeries random_walk_series(const gossip::GossipMatrix& w, std::size_t steps,
                                     RandomWalkSeriesMethod method) {
   check_series_input(w, steps, "random_walk_series");
+  std::optional<detail::BipartiteSplit> split;
+  if (method == RandomWalkSeriesMethod::automatic || method == RandomWalkSeriesMethod::spectral_bipartite) {
+    if (w.is_symmetric()) split = detail::bipartite_split(w);
+  }
   if (method == RandomWalkSeriesMethod::automatic) {
-    method = w.is_symmetric() ? RandomWalkSeriesMethod::spectral : RandomWalkSeriesMethod::propagation;
+    method = split              ? RandomWalkSeriesMethod::spectral_bipartite
+             : w.is_symmetric() ? RandomWalkSeriesMethod::spectral
+                                : RandomWalkSeriesMethod::propagation;
   }
   RandomWalkSeries series;
   series.steps = steps;
@@ -112,6 +120,14 @@ RandomWalkSeries random_walk_series(const gossip::GossipMatrix& w, std::size_t s
     return series;
   }
   check_symmetric(w, "random_walk_series");
+  if (method == RandomWalkSeriesMethod::spectral_bipartite) {
+    require(
+        split.has_value(),
+        "random_walk_series: spectral_bipartite needs a zero diagonal and a bipartite graph with two equal "
+        "parts; use spectral");
+    series.matrix = detail::bipartite_series(w, *split, steps);
+    return series;
+  }
   const detail::SymmetricEigen eig = eigen_of(w);
   series.matrix = reconstruct_without_top(
       eig, [steps](double lambda) { return partial_log_series(lambda, steps); }, harmonic_number(steps));

@@ -84,4 +84,18 @@ DenseMatrix spectral_reconstruction(const DenseMatrix& vectors, const Vector& f)
   return c;
 }
 
+DenseMatrix scaled_product(const DenseMatrix& a, const Vector& f, const DenseMatrix& b) {
+  const DenseMatrix scaled = a * f.asDiagonal();
+  DenseMatrix c(a.rows(), b.rows());
+#if defined(NETDP_HAVE_LAPACKE)
+  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, static_cast<blasint>(a.rows()),
+              static_cast<blasint>(b.rows()), static_cast<blasint>(a.cols()), 1.0, scaled.data(),
+              static_cast<blasint>(a.rows()), b.data(), static_cast<blasint>(b.rows()), 0.0, c.data(),
+              static_cast<blasint>(c.rows()));
+#else
+  c.noalias() = scaled * b.transpose();
+#endif
+  return c;
+}
+
 }  // namespace netdp::accounting::detail

@@ -23,6 +23,9 @@ SymmetricEigen symmetric_eigen(DenseMatrix symmetric);
 /// two symmetric rank-k updates (n³ flops in all, half a GEMM each).
 DenseMatrix spectral_reconstruction(const DenseMatrix& vectors, const Vector& f);
 
+/// a · diag(f) · bᵀ (a, b: n × k; one GEMM).
+DenseMatrix scaled_product(const DenseMatrix& a, const Vector& f, const DenseMatrix& b);
+
 /// Whether the fast LAPACK/BLAS backend is compiled in.
 bool spectral_backend_is_lapack();
 

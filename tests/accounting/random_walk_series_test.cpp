@@ -100,6 +100,24 @@ TEST(RandomWalkSeries, SpectralAndPropagationMatchLiteralPowers) {
   }
 }
 
+TEST(RandomWalkSeries, BipartiteFastPathMatchesLiteralPowers) {
+  for (const auto& w : {rw_test::lazy_ring(8, 0.0), rw_test::hamilton(graph::hypercube(3)),
+                        rw_test::hamilton(graph::hypercube(5)), rw_test::hamilton(graph::torus(4, 6))}) {
+    for (const std::size_t steps : {1, 2, 3, 8, 41, 300}) {
+      SCOPED_TRACE("n=" + std::to_string(w.num_nodes()) + " T=" + std::to_string(steps));
+      const RandomWalkSeries fast = random_walk_series(w, steps);
+      EXPECT_EQ(fast.method, RandomWalkSeriesMethod::spectral_bipartite);
+      expect_matrix_near(fast.matrix, literal_series(DenseMatrix(w.matrix()), steps), 1e-9);
+    }
+  }
+  // Not applicable: self-loops (lazy ring), odd cycle.
+  EXPECT_THROW(random_walk_series(rw_test::lazy_ring(8, 0.5), 5, RandomWalkSeriesMethod::spectral_bipartite),
+               std::invalid_argument);
+  EXPECT_THROW(random_walk_series(rw_test::lazy_ring(7, 0.0), 5, RandomWalkSeriesMethod::spectral_bipartite),
+               std::invalid_argument);
+  EXPECT_EQ(random_walk_series(rw_test::lazy_ring(7, 0.0), 5).method, RandomWalkSeriesMethod::spectral);
+}
+
 TEST(RandomWalkSeries, NonSymmetricUsesPropagation) {
   const gossip::GossipMatrix w = rw_test::closed_row(graph::star(5));
   const RandomWalkSeries series = random_walk_series(w, 30);

@@ -25,11 +25,15 @@ namespace netdp::accounting {
 
 /// How S_T(W) is computed.
 enum class RandomWalkSeriesMethod {
-  /// spectral when W is symmetric, else propagation.
+  /// spectral_bipartite when it applies, else spectral when W is symmetric, else propagation.
   automatic,
   /// Dense symmetric eigendecomposition W = U Λ Uᵀ, then U s_T(Λ) Uᵀ (one GEMM).
   /// O(n³) time, 3 n² doubles. Requires symmetric W (Assumption 2).
   spectral,
+  /// Symmetric W with zero diagonal on a bipartite graph with equal parts (e.g. Hamilton
+  /// weights on a hypercube): W = [[0, B], [Bᵀ, 0]], powers split by parity, one
+  /// eigendecomposition of B Bᵀ (size n/2, 8× fewer flops) and three n/2 products.
+  spectral_bipartite,
   /// Rows of W^i by sparse products (x ← x W), T steps: O(T · nnz(W)) per target
   /// row, O(T · nnz(W) · n) for all pairs. Any row-stochastic W.
   propagation,
@@ -56,7 +60,8 @@ struct RandomWalkSeries {
 };
 
 /// S_T(W) for all pairs. Throws std::invalid_argument if steps == 0, the support
-/// graph of W is disconnected, or method == spectral and W is not symmetric.
+/// graph of W is disconnected, method == spectral and W is not symmetric, or
+/// method == spectral_bipartite and W is not symmetric bipartite with zero diagonal and equal parts.
 RandomWalkSeries random_walk_series(const gossip::GossipMatrix& w, std::size_t steps,
                                     RandomWalkSeriesMethod method = RandomWalkSeriesMethod::automatic);
 
