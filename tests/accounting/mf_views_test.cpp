@@ -418,6 +418,21 @@ TEST(MfViews, StructuredClosedForms) {
   EXPECT_EQ(two.K[0].size(), 0);
 }
 
+TEST(MfViews, StructuredRankDeficientGramFallsBackToEigendecomposition) {
+  // Complete graph K_4, K = 2: a neighbour's round-1 message is a combination of the round-0
+  // messages the attacker already reads (after removing its own input), so the Gram is singular.
+  const auto w = closed_row(graph::complete(4));
+  MfAlgorithmSpec spec;
+  spec.algorithm = MfAlgorithm::muffliato_sgd;
+  spec.gossip_steps = 2;
+  const std::vector<NodeId> attackers{0};
+  const StructuredGrams grams = mf_pndp_target_grams(w, 3, 2, attackers);
+  ASSERT_FALSE(grams.warnings.empty());
+  const MfView view = build_mf_view(w, 3, spec, {MfTrust::pndp, attackers});
+  for (NodeId u = 1; u < 4; ++u)
+    expect_close(grams.K[u], target_gram_literal(view.view, u).K, "rank-deficient Gram");
+}
+
 TEST(MfViews, CyclicParticipationClasses) {
   const auto classes = participation_classes(MfParticipation::cyclic(2, 3), 7);
   const std::vector<std::vector<std::size_t>> want{{0, 3}, {1, 4}, {2, 5}};
