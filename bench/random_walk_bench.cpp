@@ -41,6 +41,22 @@ void BM_RandomWalkAllPairsFast(benchmark::State& state) {
   state.counters["n"] = static_cast<double>(w.num_nodes());
 }
 
+/// Fast path on a W with self-loops (Metropolis weights): the general n × n eigendecomposition.
+void BM_RandomWalkAllPairsFastMetropolis(benchmark::State& state) {
+  const auto d = static_cast<unsigned>(state.range(0));
+  const netdp::gossip::GossipMatrix w =
+      netdp::gossip::make_gossip_matrix(netdp::graph::hypercube(d), netdp::gossip::Weighting::metropolis);
+  netdp::accounting::RandomWalkOptions options;
+  options.steps = kSteps;
+  options.sigma = 10.0;
+  for (auto _ : state) {
+    const netdp::accounting::RandomWalkLosses losses(w, options);
+    netdp::DenseMatrix eps = losses.rdp_epsilon(4.0);
+    benchmark::DoNotOptimize(eps.data());
+  }
+  state.counters["n"] = static_cast<double>(w.num_nodes());
+}
+
 /// Literal: Σ_{i=1}^{T} W^i / i with dense powers, exactly as Lemma 2 is written.
 void BM_RandomWalkAllPairsLiteral(benchmark::State& state) {
   const auto d = static_cast<unsigned>(state.range(0));
@@ -68,6 +84,7 @@ void BM_RandomWalkOneTargetRow(benchmark::State& state) {
 }
 
 BENCHMARK(BM_RandomWalkAllPairsFast)->DenseRange(7, 11)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_RandomWalkAllPairsFastMetropolis)->Arg(9)->Arg(11)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_RandomWalkAllPairsLiteral)
     ->DenseRange(7, 9)
     ->Unit(benchmark::kMillisecond)
@@ -79,6 +96,12 @@ BENCHMARK(BM_RandomWalkOneTargetRow)->Arg(11)->Arg(13)->Unit(benchmark::kMillise
   const char* flag = std::getenv("NETDP_BENCH_LARGE");
   if (flag != nullptr && std::string(flag) == "1") {
     benchmark::RegisterBenchmark("BM_RandomWalkAllPairsFastLarge", BM_RandomWalkAllPairsFast)
+        ->Arg(13)
+        ->Unit(benchmark::kSecond)
+        ->UseRealTime()
+        ->Iterations(1);
+    benchmark::RegisterBenchmark("BM_RandomWalkAllPairsFastMetropolisLarge",
+                                 BM_RandomWalkAllPairsFastMetropolis)
         ->Arg(13)
         ->Unit(benchmark::kSecond)
         ->UseRealTime()
