@@ -95,15 +95,22 @@ struct UpperBound {
 
 SignMaxResult maximize_over_signs(const Eigen::Ref<const DenseMatrix>& k_in, const SignMaxOptions& options) {
   validate_options(options);
-  const DenseMatrix k = validated_symmetric_part(k_in, options.symmetry_tolerance);
+  DenseMatrix k = validated_symmetric_part(k_in, options.symmetry_tolerance);
   const Eigen::Index m = k.rows();
   const double eps = std::numeric_limits<double>::epsilon();
+  const double sum_abs_in = k.cwiseAbs().sum();
+  require(std::isfinite(sum_abs_in) && sum_abs_in <= 0.25 * std::numeric_limits<double>::max(),
+          "sum of |K_ij| must be below 4.4e307, got {}; rescale K", sum_abs_in);
+  // Work with K / 2^e where max|K / 2^e| is in [1, 2): an exact scaling (power of two) that keeps
+  // norms and squares far from overflow and underflow. Results are scaled back at the end.
+  const int exponent = m > 0 && k.cwiseAbs().maxCoeff() > 0.0 ? std::ilogb(k.cwiseAbs().maxCoeff()) : 0;
+  k = k.unaryExpr([exponent](double x) { return std::ldexp(x, -exponent); });
+  auto unscale = [exponent](double x) { return std::ldexp(x, exponent); };
 
   SignMaxResult result;
   result.dim = m;
   result.ones = k.sum();
   result.sum_abs = k.cwiseAbs().sum();
-  require(std::isfinite(result.sum_abs), "sum of |K_ij| overflows (got {}); rescale K", result.sum_abs);
   const double max_abs = m > 0 ? k.cwiseAbs().maxCoeff() : 0.0;
   // Rounding allowance for any evaluation of sᵀKs or Σ|K| (m² products and sums; recursive
   // summation errs by at most n·ε·Σ|terms|), doubled for the comparisons made in the search.
@@ -144,7 +151,7 @@ SignMaxResult maximize_over_signs(const Eigen::Ref<const DenseMatrix>& k_in, con
                       "over signs may "
                       "be below the maximum over [-1,1]^m, so no exact value is reported and search-based "
                       "bounds add m*|lambda_min|",
-                      lambda_min, -options.psd_tolerance * max_abs));
+                      unscale(lambda_min), -options.psd_tolerance * unscale(max_abs)));
     }
     try_start(detail::signs_of(eigen.eigenvectors().col(m - 1)));
   }
@@ -215,14 +222,19 @@ SignMaxResult maximize_over_signs(const Eigen::Ref<const DenseMatrix>& k_in, con
   const UpperBound best = best_upper();
   const bool met = lower_meets_upper();
   result.is_exact = proven || met;
-  // Round up (a zero bound is exact: K = 0, or K negative definite where c = 0 is optimal).
-  result.certified =
-      best.value > 0.0 ? std::nextafter(best.value, std::numeric_limits<double>::infinity()) : 0.0;
   result.certified_by = result.is_exact ? SignMaxBound::exact : best.source;
-  if (result.is_exact) result.exact = result.lower_bound;
   const double floor = std::max(result.lower_bound, 0.0);
-  result.relative_gap =
-      result.certified > 0.0 ? std::max(0.0, (result.certified - floor) / result.certified) : 0.0;
+  result.relative_gap = best.value > 0.0 ? std::max(0.0, (best.value - floor) / best.value) : 0.0;
+
+  // Back to the units of K. Round certified up (a zero bound is exact: K = 0, or K negative
+  // definite, where c = 0 is optimal).
+  for (double* value : {&result.ones, &result.sum_abs, &result.lower_bound}) *value = unscale(*value);
+  for (std::optional<double>* value : {&result.spectral_bound, &result.min_eigenvalue, &result.sdp_bound}) {
+    if (value->has_value()) **value = unscale(**value);
+  }
+  result.certified =
+      best.value > 0.0 ? std::nextafter(unscale(best.value), std::numeric_limits<double>::infinity()) : 0.0;
+  if (result.is_exact) result.exact = result.lower_bound;
   return result;
 }
 

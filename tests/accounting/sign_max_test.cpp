@@ -372,6 +372,24 @@ TEST(SignMax, ResultDoesNotDependOnThreadCount) {
   EXPECT_GE(one.certified, one.lower_bound);
 }
 
+// K is scaled internally by a power of two, so results scale exactly and nothing overflows.
+TEST(SignMax, ExtremeScalesGiveScaledResults) {
+  const DenseMatrix k = random_psd(12, 3, 21);
+  SignMaxOptions options;
+  options.exact_max_dim = 0;  // exercise the spectral and SDP steps
+  const SignMaxResult base = maximize_over_signs(k, options);
+  for (const int power : {-1000, -300, 300, 1000}) {
+    SCOPED_TRACE(testing::Message() << "2^" << power);
+    const SignMaxResult r = maximize_over_signs(std::ldexp(1.0, power) * k, options);
+    EXPECT_DOUBLE_EQ(r.certified, std::ldexp(base.certified, power));
+    EXPECT_DOUBLE_EQ(r.lower_bound, std::ldexp(base.lower_bound, power));
+    ASSERT_TRUE(r.sdp_bound.has_value());
+    EXPECT_TRUE(std::isfinite(*r.sdp_bound));
+    EXPECT_DOUBLE_EQ(*r.sdp_bound, std::ldexp(*base.sdp_bound, power));
+    EXPECT_EQ(r.relative_gap, base.relative_gap);
+  }
+}
+
 TEST(SignMax, AcceptsAsymmetryWithinToleranceAndUsesTheSymmetricPart) {
   DenseMatrix k = random_psd(6, 2, 3);
   k(1, 4) += 1e-12;
