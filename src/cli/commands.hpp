@@ -10,5 +10,6 @@ namespace netdp::cli {
 void add_graph_command(CLI::App& app);
 void add_dp_command(CLI::App& app);
 void add_gossip_command(CLI::App& app);
+void add_account_command(CLI::App& app);
 
 }  // namespace netdp::cli
