@@ -24,6 +24,7 @@ struct AccountOptions {
   NetworkOptions network;
   AccountRequest request;
   std::string colluders;
+  std::string group;
   std::optional<double> target_epsilon;
   std::string calibrate_on = "mean";
   bool json = false;
@@ -33,7 +34,7 @@ struct AccountOptions {
   std::string out;
 };
 
-std::vector<graph::NodeId> parse_node_list(const std::string& list) {
+std::vector<graph::NodeId> parse_node_list(const std::string& list, const char* flag) {
   std::vector<graph::NodeId> nodes;
   std::stringstream in(list);
   std::string item;
@@ -52,7 +53,7 @@ std::vector<graph::NodeId> parse_node_list(const std::string& list) {
       require(seen != value, "--colluders '{}': node {} is repeated", list, value);
     nodes.push_back(static_cast<graph::NodeId>(value));
   }
-  require(!nodes.empty(), "--colluders '{}' lists no node", list);
+  require(!nodes.empty(), "{} '{}' lists no node", flag, list);
   return nodes;
 }
 
@@ -64,27 +65,35 @@ Progress make_progress(bool quiet, const std::string& label) {
   };
 }
 
-// Hop distances from each observer (coalition: to the nearest member) in the base graph.
-void fill_distances(std::vector<AccountRow>& rows, const graph::Graph& g,
-                    const std::vector<graph::NodeId>& colluders) {
-  std::vector<std::uint32_t> from_coalition;
-  for (graph::NodeId c : colluders) {
-    const std::vector<std::uint32_t> d = graph::bfs_distances(g, c);
-    if (from_coalition.empty()) from_coalition = d;
-    for (std::size_t v = 0; v < d.size(); ++v) from_coalition[v] = std::min(from_coalition[v], d[v]);
-  }
+// Hop distances from each observer (a coalition: its nearest member) to each
+// target (a group: its nearest member) in the base graph.
+void fill_distances(std::vector<AccountRow>& rows, const graph::Graph& g, const AccountRequest& r) {
+  const auto nearest = [&g](const std::vector<graph::NodeId>& set) {
+    std::vector<std::uint32_t> best;
+    for (graph::NodeId member : set) {
+      const std::vector<std::uint32_t> d = graph::bfs_distances(g, member);
+      if (best.empty()) best = d;
+      for (std::size_t v = 0; v < d.size(); ++v) best[v] = std::min(best[v], d[v]);
+    }
+    return best;
+  };
+  const std::vector<std::uint32_t> from_coalition = nearest(r.colluders);
+  const std::vector<std::uint32_t> from_group = nearest(r.group);
   std::optional<graph::NodeId> current;
   std::vector<std::uint32_t> dist;
   for (AccountRow& row : rows) {
-    const std::vector<std::uint32_t>* d = &from_coalition;
-    if (colluders.empty()) {
+    std::uint32_t hops = 0;
+    if (!r.group.empty()) {
+      hops = from_group[row.observer];
+    } else if (!r.colluders.empty()) {
+      hops = from_coalition[row.target];
+    } else {
       if (current != row.observer) {
         dist = graph::bfs_distances(g, row.observer);
         current = row.observer;
       }
-      d = &dist;
+      hops = dist[row.target];
     }
-    const std::uint32_t hops = (*d)[row.target];
     if (hops != graph::kUnreachable) row.distance = hops;
   }
 }
@@ -141,6 +150,8 @@ nlohmann::ordered_json parameters_json(const AccountOptions& o, std::size_t n) {
   if (r.method == "muffliato") {
     p["messages"] = r.authors_convention ? "authors-code" : "paper";
     p["observer_noise"] = r.count_observer_noise ? "counted" : "known";
+    p["group"] = r.group;
+    p["gradient_steps"] = r.gradient_steps;
   } else if (r.method == "random-walk") {
     p["contributions"] =
         r.contributions ? nlohmann::ordered_json(*r.contributions) : nlohmann::ordered_json("T/n");
@@ -174,7 +185,8 @@ void run_account(const AccountOptions& o) {
   }
   AccountRequest request = o.request;
   request.weights = o.network.weights;
-  if (!o.colluders.empty()) request.colluders = parse_node_list(o.colluders);
+  if (!o.colluders.empty()) request.colluders = parse_node_list(o.colluders, "--colluders");
+  if (!o.group.empty()) request.group = parse_node_list(o.group, "--group");
   const gossip::GossipMatrix w = load_gossip_matrix(o.network);
   require(graph::is_connected(w.graph()),
           "graph '{}' is disconnected ({} components); use --lcc or a connected graph", o.network.graph_spec,
@@ -196,7 +208,7 @@ void run_account(const AccountOptions& o) {
   }
   report.rows = accountant->rows(report.sigma);
   if (o.target_epsilon) report.calibration["achieved_epsilon"] = statistic(report.rows, o.calibrate_on);
-  if (schedule_uses_base_graph(request.schedule)) fill_distances(report.rows, w.graph(), request.colluders);
+  if (schedule_uses_base_graph(request.schedule)) fill_distances(report.rows, w.graph(), request);
   // Baselines for the same σ: a local-DP observer sees each of the target's R
   // releases directly (μ = √R Δ/σ); a trusted aggregator adds noise of std σ√n
   // to the sum of n contributions (μ = √R Δ/(σ√n)). Gaussian, exact in GDP.
@@ -253,6 +265,10 @@ void add_account_command(CLI::App& app) {
   cmd->add_option("--schedule", r.schedule, "fixed | pairwise | er-per-round:p=P | dropout:p=P")
       ->capture_default_str();
   cmd->add_option("--seed", r.seed, "Seed of random schedules")->capture_default_str();
+  cmd->add_option("--group", options->group, "muffliato: a group of targets (Theorem 13), e.g. 2,3");
+  cmd->add_option(
+      "--gradient-steps", r.gradient_steps,
+      "muffliato: Muffliato-GD with this many gradient steps of --rounds gossip rounds each (Thm 6/11)");
   cmd->add_flag("--authors-convention", r.authors_convention,
                 "muffliato: powers 1..T, no t = 0 exchange (the authors' code)");
   cmd->add_flag("--count-observer-noise", r.count_observer_noise,

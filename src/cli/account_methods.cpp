@@ -7,6 +7,7 @@
 #include "netdp/accounting/linear_system.hpp"
 #include "netdp/accounting/mf_accountant.hpp"
 #include "netdp/accounting/muffliato.hpp"
+#include "netdp/accounting/muffliato_gd.hpp"
 #include "netdp/accounting/random_walk.hpp"
 #include "netdp/dp/gdp.hpp"
 #include "netdp/dp/rdp.hpp"
@@ -90,10 +91,36 @@ std::vector<graph::NodeId> all_nodes(std::size_t n) {
 }
 
 // ---------------------------------------------------------------- muffliato
+// Muffliato's losses for the request: Theorem 1 (all pairs, one observer, one
+// target), Theorem 12 (--colluders), Theorem 13 (--group), or Muffliato-GD
+// (--gradient-steps G: Theorem 6 for a fixed W, Theorem 11 for a time-varying one,
+// each of the G steps running --rounds gossip rounds).
+accounting::MuffliatoLosses muffliato_losses_for(const gossip::GossipMatrix& w, const AccountRequest& r,
+                                                 const accounting::MuffliatoOptions& options) {
+  const gossip::Weighting weighting = gossip::parse_weighting(r.weights);
+  if (r.gradient_steps > 0) {
+    require(r.group.empty() && r.colluders.empty(),
+            "--gradient-steps does not combine with --group or --colluders");
+    if (r.schedule == "fixed")
+      return accounting::muffliato_gd_all_pairs(w.matrix(), r.gradient_steps, r.rounds, options);
+    // One matrix per gradient step, drawn from the schedule (e.g. a new Erdős–Rényi graph per step).
+    const gossip::Schedule steps = make_schedule(w, weighting, r.schedule, r.gradient_steps, r.seed);
+    std::vector<SparseMatrix> per_step;
+    for (std::size_t t = 0; t < r.gradient_steps; ++t) per_step.push_back(steps.at(t));
+    return accounting::muffliato_gd_all_pairs(per_step, r.rounds, options);
+  }
+  const gossip::Schedule schedule = make_schedule(w, weighting, r.schedule, r.rounds, r.seed);
+  accounting::MuffliatoQuery query;
+  if (!r.colluders.empty()) query.observers = {r.colluders};
+  if (r.observer) query.observers = {{*r.observer}};
+  if (!r.group.empty()) query.targets = {r.group};
+  if (r.target) query.targets = {{*r.target}};
+  return accounting::muffliato_losses(schedule, query, options);
+}
+
 std::unique_ptr<Accountant> make_muffliato(const gossip::GossipMatrix& w, const AccountRequest& r,
                                            const Progress& progress) {
-  const gossip::Schedule schedule =
-      make_schedule(w, gossip::parse_weighting(r.weights), r.schedule, r.rounds, r.seed);
+  require(r.group.empty() || !r.target, "give either --target or --group, not both");
   accounting::MuffliatoOptions options;
   options.sigma = 1.0;
   options.sensitivity = 1.0;
@@ -102,30 +129,23 @@ std::unique_ptr<Accountant> make_muffliato(const gossip::GossipMatrix& w, const 
   options.observer_noise =
       r.count_observer_noise ? accounting::ObserverNoise::counted : accounting::ObserverNoise::known;
   options.progress = progress;
-  accounting::MuffliatoQuery query;
-  const auto singles = [](const std::vector<graph::NodeId>& nodes) {
-    std::vector<std::vector<graph::NodeId>> sets;
-    for (graph::NodeId v : nodes) sets.push_back({v});
-    return sets;
-  };
-  if (!r.colluders.empty()) {
-    query.observers = {r.colluders};
-  } else if (r.observer) {
-    query.observers = {{*r.observer}};
-  }
-  if (r.target) query.targets = singles({*r.target});
-  const accounting::MuffliatoLosses losses = accounting::muffliato_losses(schedule, query, options);
+  const accounting::MuffliatoLosses losses = muffliato_losses_for(w, r, options);
   std::vector<UnitPair> pairs;
   pairs.reserve(losses.num_observers() * losses.num_targets());
   for (std::size_t i = 0; i < losses.num_observers(); ++i) {
+    const graph::NodeId observer = losses.observer_set(i).front();
+    if (r.observer && observer != *r.observer) continue;
     for (std::size_t j = 0; j < losses.num_targets(); ++j) {
-      if (!losses.defined(i, j)) continue;
+      const graph::NodeId target = losses.target_set(j).front();
+      if (!losses.defined(i, j) || (r.target && target != *r.target)) continue;
       const accounting::PairLoss loss = losses.pair(i, j, default_alpha(r));
-      pairs.push_back(
-          {losses.observer_set(i).front(), losses.target_set(j).front(), loss.mu, loss.uncapped_mu, {}});
+      pairs.push_back({observer, target, loss.mu, loss.uncapped_mu, {}});
     }
   }
-  return std::make_unique<GaussianAccountant>(std::move(pairs), r, 1.0, std::vector<std::string>{});
+  // Local-DP releases of the target: one per gradient step for Muffliato-GD, one per group member.
+  double releases = r.gradient_steps > 0 ? static_cast<double>(r.gradient_steps) : 1.0;
+  if (!r.group.empty()) releases = static_cast<double>(r.group.size());
+  return std::make_unique<GaussianAccountant>(std::move(pairs), r, releases, std::vector<std::string>{});
 }
 
 // ------------------------------------------------------- linear-view accountants
@@ -374,6 +394,9 @@ std::unique_ptr<Accountant> make_accountant(const gossip::GossipMatrix& w, const
   require_node(r.observer, n, "--observer");
   require_node(r.target, n, "--target");
   for (graph::NodeId c : r.colluders) require(c < n, "--colluders: node {} is out of range 0..{}", c, n - 1);
+  for (graph::NodeId g : r.group) require(g < n, "--group: node {} is out of range 0..{}", g, n - 1);
+  require(r.method == "muffliato" || (r.group.empty() && r.gradient_steps == 0),
+          "--group and --gradient-steps apply to --method muffliato only");
   require(!(r.observer && !r.colluders.empty()), "give either --observer or --colluders, not both");
   require(!(r.observer && r.target && *r.observer == *r.target),
           "--observer and --target are the same node {}", *r.target);

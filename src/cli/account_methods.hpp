@@ -31,6 +31,8 @@ struct AccountRequest {
   // muffliato
   bool authors_convention = false;
   bool count_observer_noise = false;
+  std::vector<graph::NodeId> group;  ///< Theorem 13: a group of targets
+  std::size_t gradient_steps = 0;    ///< Muffliato-GD: gradient steps (0 = plain gossip averaging)
   // random-walk
   std::optional<double> contributions;
   bool sender_known = false;

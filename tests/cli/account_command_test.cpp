@@ -7,6 +7,7 @@
 
 #include "cli_runner.hpp"
 #include "netdp/accounting/muffliato.hpp"
+#include "netdp/accounting/muffliato_gd.hpp"
 #include "netdp/dp/gdp.hpp"
 #include "netdp/gossip/schedules.hpp"
 #include "netdp/gossip/weighting.hpp"
@@ -112,6 +113,28 @@ TEST(AccountCommand, CsvHasTheJsonFieldNames) {
   EXPECT_EQ(std::count(result.out.begin(), result.out.end(), '\n'), 5);
 }
 
+TEST(AccountCommand, GroupAndMuffliatoGdMatchTheLibrary) {
+  const auto w = gossip::make_gossip_matrix(graph::from_spec("karate"), gossip::Weighting::hamilton);
+  accounting::MuffliatoOptions options;
+  options.sigma = 1.5;
+  const Json group = account_json({"--graph", "karate", "--group", "0,1", "--rounds", "6", "--sigma", "1.5"});
+  const auto group_losses = accounting::muffliato_group(gossip::fixed_schedule(w, 6), {0, 1}, options);
+  ASSERT_EQ(group["pairs"].size(), 32u);
+  for (const Json& row : group["pairs"]) {
+    const auto v = row["observer"].get<std::size_t>();
+    EXPECT_EQ(row["target"].get<std::size_t>(), 0u);
+    EXPECT_NEAR(row["mu"].get<double>(), group_losses.pair(v, 0, 2.0).mu, 1e-12);
+  }
+  const Json gd = account_json(
+      {"--graph", "karate", "--gradient-steps", "3", "--rounds", "4", "--sigma", "1.5", "--observer", "5"});
+  const auto gd_losses = accounting::muffliato_gd_all_pairs(w.matrix(), 3, 4, options);
+  ASSERT_EQ(gd["pairs"].size(), 33u);
+  for (const Json& row : gd["pairs"]) {
+    const auto u = row["target"].get<std::size_t>();
+    EXPECT_NEAR(row["mu"].get<double>(), gd_losses.pair(5, u, 2.0).mu, 1e-12);
+  }
+}
+
 struct BadInput {
   std::vector<std::string> args;
   std::string message;
@@ -132,6 +155,8 @@ TEST(AccountCommand, BadInputIsAClearErrorWithStatus2) {
       {{"--colluders", "1,x"}, "'x'"},
       {{"--schedule", "dropout:p=2"}, "p must be in (0, 1]"},
       {{"--target-epsilon", "1", "--calibrate-on", "pair"}, "--observer and --target"},
+      {{"--group", "0,99"}, "--group: node 99"},
+      {{"--method", "random-walk", "--group", "1,2"}, "muffliato only"},
   };
   for (const BadInput& c : cases) {
     std::vector<std::string> args = {"account", "--quiet"};
