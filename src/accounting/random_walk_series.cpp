@@ -8,8 +8,10 @@
 #include <cstddef>
 #include <limits>
 #include <optional>
+#include <utility>
 #include <vector>
 
+#include "netdp/gossip/spectral.hpp"
 #include "netdp/graph/metrics.hpp"
 #include "netdp/util/check.hpp"
 #include "random_walk_bipartite.hpp"
@@ -49,6 +51,30 @@ DenseMatrix reconstruct_without_top(const detail::SymmetricEigen& eig, Function 
   DenseMatrix result = detail::spectral_reconstruction(eig.vectors, weights);
   result.array() += top / static_cast<double>(n);
   return result;
+}
+
+/// Reversible W (π_u W_uv = π_v W_vu, e.g. closed-row): M = Π^{1/2} W Π^{-1/2} is symmetric and
+/// W^i = Π^{-1/2} M^i Π^{1/2}, so S_T(W)_{uv} = R_{uv} sqrt(π_v/π_u) with R = Σ_k s_T(λ_k) φ_k φ_kᵀ;
+/// the λ = 1 mode (φ = √π) gives H_T π_v exactly.
+DenseMatrix reversible_series(const gossip::GossipMatrix& w, std::size_t steps) {
+  const gossip::Stationary stationary = gossip::stationary_distribution(w);
+  const Vector root = stationary.pi.cwiseSqrt();
+  const Eigen::Index n = root.size();
+  DenseMatrix m = DenseMatrix(w.matrix());
+  for (Eigen::Index u = 0; u < n; ++u) {
+    for (Eigen::Index v = 0; v < n; ++v) m(u, v) *= root[u] / root[v];
+  }
+  m = (0.5 * (m + m.transpose())).eval();  // exact symmetry up to rounding
+  const detail::SymmetricEigen eig = detail::symmetric_eigen(std::move(m));
+  Vector weights(n);
+  for (Eigen::Index k = 0; k + 1 < n; ++k) weights[k] = partial_log_series(eig.values[k], steps);
+  weights[n - 1] = 0.0;
+  DenseMatrix r = detail::spectral_reconstruction(eig.vectors, weights);
+  const double h = harmonic_number(steps);
+  for (Eigen::Index v = 0; v < n; ++v) {
+    for (Eigen::Index u = 0; u < n; ++u) r(u, v) = r(u, v) * root[v] / root[u] + h * stationary.pi[v];
+  }
+  return r;
 }
 
 /// Rows first..first+count-1 of S_T(W), written to rows out_row.. of out, by propagation: r ← r W (r = e_u
@@ -107,16 +133,25 @@ RandomWalkSeries random_walk_series(const gossip::GossipMatrix& w, std::size_t s
   if (method == RandomWalkSeriesMethod::automatic || method == RandomWalkSeriesMethod::spectral_bipartite) {
     if (w.is_symmetric()) split = detail::bipartite_split(w);
   }
+  const bool symmetric = w.is_symmetric();
+  const bool reversible = symmetric || gossip::symmetry_class(w) == gossip::SymmetryClass::reversible;
   if (method == RandomWalkSeriesMethod::automatic) {
-    method = split              ? RandomWalkSeriesMethod::spectral_bipartite
-             : w.is_symmetric() ? RandomWalkSeriesMethod::spectral
-                                : RandomWalkSeriesMethod::propagation;
+    method = split        ? RandomWalkSeriesMethod::spectral_bipartite
+             : reversible ? RandomWalkSeriesMethod::spectral
+                          : RandomWalkSeriesMethod::propagation;
   }
   RandomWalkSeries series;
   series.steps = steps;
   series.method = method;
   if (method == RandomWalkSeriesMethod::propagation) {
     series.matrix = propagate_series(w.matrix(), steps);
+    return series;
+  }
+  if (method == RandomWalkSeriesMethod::spectral && !symmetric) {
+    require(reversible,
+            "random_walk_series: the spectral method needs a symmetric or reversible W; use "
+            "the propagation method for this W");
+    series.matrix = reversible_series(w, steps);
     return series;
   }
   check_symmetric(w, "random_walk_series");

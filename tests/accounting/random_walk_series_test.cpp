@@ -118,13 +118,38 @@ TEST(RandomWalkSeries, BipartiteFastPathMatchesLiteralPowers) {
   EXPECT_EQ(random_walk_series(rw_test::lazy_ring(7, 0.0), 5).method, RandomWalkSeriesMethod::spectral);
 }
 
-TEST(RandomWalkSeries, NonSymmetricUsesPropagation) {
-  const gossip::GossipMatrix w = rw_test::closed_row(graph::star(5));
+// Closed-row weights are reversible (π_u ∝ |N̄_u|): spectral through Π^{1/2} W Π^{-1/2}.
+TEST(RandomWalkSeries, ReversibleUsesSymmetrizedSpectral) {
+  for (const auto& w : {rw_test::closed_row(graph::star(5)), rw_test::closed_row(graph::grid(3, 4)),
+                        rw_test::closed_row(graph::path(6))}) {
+    for (const std::size_t steps : {1, 4, 30, 500}) {
+      const DenseMatrix expected = literal_series(DenseMatrix(w.matrix()), steps);
+      const RandomWalkSeries series = random_walk_series(w, steps);
+      EXPECT_EQ(series.method, RandomWalkSeriesMethod::spectral);
+      expect_matrix_near(series.matrix, expected, 1e-9);
+      expect_matrix_near(random_walk_series(w, steps, RandomWalkSeriesMethod::propagation).matrix, expected,
+                         1e-9);
+    }
+    EXPECT_THROW(random_walk_theorem3(w, 30), std::invalid_argument);
+    EXPECT_THROW(random_walk_series(w, 30, RandomWalkSeriesMethod::spectral_bipartite),
+                 std::invalid_argument);
+  }
+}
+
+// A non-reversible W (a biased cycle) goes through sparse propagation.
+TEST(RandomWalkSeries, GeneralUsesPropagation) {
+  const std::size_t n = 5;
+  DenseMatrix cycle = DenseMatrix::Zero(n, n);
+  for (std::size_t u = 0; u < n; ++u) {
+    cycle(u, u) = 0.2;
+    cycle(u, (u + 1) % n) = 0.6;
+    cycle(u, (u + n - 1) % n) = 0.2;
+  }
+  const gossip::GossipMatrix w = rw_test::from_dense(cycle);
   const RandomWalkSeries series = random_walk_series(w, 30);
   EXPECT_EQ(series.method, RandomWalkSeriesMethod::propagation);
-  expect_matrix_near(series.matrix, literal_series(DenseMatrix(w.matrix()), 30), 1e-9);
+  expect_matrix_near(series.matrix, literal_series(cycle, 30), 1e-9);
   EXPECT_THROW(random_walk_series(w, 30, RandomWalkSeriesMethod::spectral), std::invalid_argument);
-  EXPECT_THROW(random_walk_theorem3(w, 30), std::invalid_argument);
 }
 
 TEST(RandomWalkSeries, RejectsZeroStepsDisconnectedAndOutOfRange) {

@@ -25,10 +25,11 @@ namespace netdp::accounting {
 
 /// How S_T(W) is computed.
 enum class RandomWalkSeriesMethod {
-  /// spectral_bipartite when it applies, else spectral when W is symmetric, else propagation.
+  /// spectral_bipartite when it applies, else spectral when W is symmetric or reversible, else propagation.
   automatic,
   /// Dense symmetric eigendecomposition W = U Λ Uᵀ, then U s_T(Λ) Uᵀ (one GEMM).
-  /// O(n³) time, 3 n² doubles. Requires symmetric W (Assumption 2).
+  /// O(n³) time, 3 n² doubles. Symmetric W (Assumption 2), or reversible W (π_u W_uv = π_v W_vu,
+  /// e.g. closed-row) through the similar symmetric matrix Π^{1/2} W Π^{-1/2}.
   spectral,
   /// Symmetric W with zero diagonal on a bipartite graph with equal parts (e.g. Hamilton
   /// weights on a hypercube): W = [[0, B], [Bᵀ, 0]], powers split by parity, one
@@ -60,7 +61,7 @@ struct RandomWalkSeries {
 };
 
 /// S_T(W) for all pairs. Throws std::invalid_argument if steps == 0, the support
-/// graph of W is disconnected, method == spectral and W is not symmetric, or
+/// graph of W is disconnected, method == spectral and W is neither symmetric nor reversible, or
 /// method == spectral_bipartite and W is not symmetric bipartite with zero diagonal and equal parts.
 RandomWalkSeries random_walk_series(const gossip::GossipMatrix& w, std::size_t steps,
                                     RandomWalkSeriesMethod method = RandomWalkSeriesMethod::automatic);
