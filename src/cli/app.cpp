@@ -16,6 +16,7 @@ int run(int argc, char** argv) {
   add_dp_command(app);
   add_gossip_command(app);
   add_account_command(app);
+  add_compare_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -11,5 +11,6 @@ void add_graph_command(CLI::App& app);
 void add_dp_command(CLI::App& app);
 void add_gossip_command(CLI::App& app);
 void add_account_command(CLI::App& app);
+void add_compare_command(CLI::App& app);
 
 }  // namespace netdp::cli

@@ -1,0 +1,148 @@
+// `netdp compare`: the MF paper's Figure 2 — for one graph, W, T and noise, the
+// Muffliato accounting of DP-D-SGD / Muffliato-SGD(K) next to the MF accounting
+// (PNDP, Theorem 7) per shortest-path distance, with Koskela–Kulkarni's
+// secure-summation accountant (Theorem 8) beside them. All as Rényi DP at order
+// α of μ-GDP: ε_α = α μ²/2.
+#include <fmt/ostream.h>
+
+#include <iostream>
+#include <map>
+#include <memory>
+#include <numeric>
+
+#include "commands.hpp"
+#include "netdp/accounting/linear_system.hpp"
+#include "netdp/accounting/mf_compare.hpp"
+#include "netdp/gossip/schedules.hpp"
+#include "netdp/graph/metrics.hpp"
+#include "netdp/util/check.hpp"
+#include "network_options.hpp"
+#include "output.hpp"
+
+namespace netdp::cli {
+namespace {
+
+struct CompareOptions {
+  NetworkOptions network;
+  std::size_t rounds = 10;
+  std::size_t gossip_steps = 1;
+  double sigma = 1.0;
+  double alpha = 2.0;
+  std::string variant = "propagated";
+  bool secure_sum = true;
+  OutputOptions output;
+};
+
+// Secure summation (Koskela–Kulkarni Thm 8, observer noise removed): min/mean/max
+// of α μ²/2 per distance, μ = √certified / σ.
+std::map<std::uint32_t, std::array<double, 4>> secure_sum_by_distance(const gossip::GossipMatrix& w,
+                                                                      const CompareOptions& o) {
+  const std::size_t n = w.num_nodes();
+  std::vector<graph::NodeId> nodes(n);
+  std::iota(nodes.begin(), nodes.end(), graph::NodeId{0});
+  accounting::LinearSystemOptions options;
+  options.view = accounting::LinearSystemView::secure_sum;
+  options.rounds = o.rounds;
+  accounting::PairwiseOptions pairwise;
+  const auto results =
+      accounting::account_all_pairs(gossip::fixed_schedule(w, o.rounds), nodes, nodes, options, pairwise);
+  std::map<std::uint32_t, std::array<double, 4>> rows;  // count, min, sum, max
+  std::vector<std::uint32_t> dist;
+  std::optional<graph::NodeId> current;
+  for (const accounting::PairResult& r : results) {
+    const graph::NodeId v = r.pair.observers.front();
+    if (current != v) {
+      dist = graph::bfs_distances(w.graph(), v);
+      current = v;
+    }
+    const double eps = o.alpha * r.pair.sensitivity_squared_certified / (2.0 * o.sigma * o.sigma);
+    auto [it, fresh] = rows.try_emplace(dist[r.pair.target], std::array<double, 4>{0.0, eps, 0.0, eps});
+    auto& s = it->second;
+    s[0] += 1;
+    s[1] = std::min(s[1], eps);
+    s[2] += eps;
+    s[3] = std::max(s[3], eps);
+    (void)fresh;
+  }
+  return rows;
+}
+
+void run_compare(const CompareOptions& o) {
+  require_positive(o.sigma, "--sigma");
+  require(o.alpha > 1.0, "--alpha must be > 1, got {}", o.alpha);
+  require(o.variant == "propagated" || o.variant == "per-step",
+          "--variant '{}' is not one of: propagated, per-step", o.variant);
+  const gossip::GossipMatrix w = load_gossip_matrix(o.network);
+  accounting::MfOptions options;
+  options.noise_std = o.sigma;
+  const auto rows =
+      accounting::compare_with_muffliato(w, o.rounds, o.gossip_steps, o.alpha, options,
+                                         o.variant == "propagated" ? accounting::MuffliatoVariant::propagated
+                                                                   : accounting::MuffliatoVariant::per_step);
+  const bool with_secure_sum = o.secure_sum && o.gossip_steps == 1;
+  const auto secure =
+      with_secure_sum ? secure_sum_by_distance(w, o) : decltype(secure_sum_by_distance(w, o)){};
+  nlohmann::ordered_json j;
+  j["nodes"] = w.num_nodes();
+  j["rounds"] = o.rounds;
+  j["gossip_steps"] = o.gossip_steps;
+  j["sigma"] = o.sigma;
+  j["alpha"] = o.alpha;
+  j["muffliato_variant"] = o.variant;
+  j["by_distance"] = nlohmann::ordered_json::array();
+  for (const accounting::MfComparisonRow& r : rows) {
+    nlohmann::ordered_json d{{"distance", r.distance},
+                             {"pairs", r.pairs},
+                             {"mf_min", r.mf_min},
+                             {"mf_mean", r.mf_mean},
+                             {"mf_max", r.mf_max},
+                             {"muffliato_min", r.muffliato_min},
+                             {"muffliato_mean", r.muffliato_mean},
+                             {"muffliato_max", r.muffliato_max}};
+    if (const auto it = secure.find(r.distance); it != secure.end()) {
+      d["secure_sum_min"] = it->second[1];
+      d["secure_sum_mean"] = it->second[2] / it->second[0];
+      d["secure_sum_max"] = it->second[3];
+    }
+    j["by_distance"].push_back(std::move(d));
+  }
+  print_result(o.output, j, [&](std::ostream& out) {
+    fmt::print(out, "Renyi DP at alpha = {} per distance (nodes {}, T = {}, K = {}, sigma = {})\n", o.alpha,
+               w.num_nodes(), o.rounds, o.gossip_steps, o.sigma);
+    fmt::print(out, "{:>8} {:>7} {:>12} {:>12} {:>12} {:>12}{}\n", "distance", "pairs", "mf mean", "mf max",
+               "muffl. mean", "muffl. max", with_secure_sum ? "   secsum mean    secsum max" : "");
+    for (const auto& d : j["by_distance"]) {
+      fmt::print(out, "{:>8} {:>7} {:>12.6g} {:>12.6g} {:>12.6g} {:>12.6g}", d["distance"].get<int>(),
+                 d["pairs"].get<std::size_t>(), d["mf_mean"].get<double>(), d["mf_max"].get<double>(),
+                 d["muffliato_mean"].get<double>(), d["muffliato_max"].get<double>());
+      if (d.contains("secure_sum_mean")) {
+        fmt::print(out, " {:>13.6g} {:>13.6g}", d["secure_sum_mean"].get<double>(),
+                   d["secure_sum_max"].get<double>());
+      }
+      fmt::print(out, "\n");
+    }
+  });
+}
+
+}  // namespace
+
+void add_compare_command(CLI::App& app) {
+  auto o = std::make_shared<CompareOptions>();
+  auto* cmd = app.add_subcommand(
+      "compare",
+      "Muffliato vs matrix-factorization (PNDP) vs secure-summation accounting per distance (MF Fig. 2)");
+  add_network_options(cmd, o->network);
+  cmd->add_option("--rounds,-T", o->rounds, "Gradient steps T")->capture_default_str();
+  cmd->add_option("--gossip-steps,-K", o->gossip_steps, "Gossip steps per gradient (1: DP-D-SGD)")
+      ->capture_default_str();
+  cmd->add_option("--sigma", o->sigma, "Noise standard deviation (in units of the sensitivity)")
+      ->capture_default_str();
+  cmd->add_option("--alpha", o->alpha, "Renyi order")->capture_default_str();
+  cmd->add_option("--variant", o->variant, "Muffliato accounting: propagated | per-step")
+      ->capture_default_str();
+  cmd->add_flag("!--no-secure-sum", o->secure_sum, "Skip the Koskela-Kulkarni secure-summation column");
+  add_output_options(cmd, o->output);
+  cmd->callback([o] { run_compare(*o); });
+}
+
+}  // namespace netdp::cli

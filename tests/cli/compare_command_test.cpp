@@ -1,0 +1,43 @@
+// `netdp compare`: the per-distance table agrees with the library.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.hpp"
+#include "netdp/accounting/mf_compare.hpp"
+#include "netdp/gossip/weighting.hpp"
+#include "netdp/graph/spec.hpp"
+
+namespace netdp::cli {
+namespace {
+
+TEST(CompareCommand, MatchesTheLibraryPerDistance) {
+  const auto result = testing::run_cli({"compare", "--graph", "florentine", "--weights", "closed-row",
+                                        "--rounds", "6", "--sigma", "2", "--json"});
+  ASSERT_EQ(result.status, 0) << result.err;
+  const auto j = nlohmann::json::parse(result.out);
+  const auto w = gossip::make_gossip_matrix(graph::from_spec("florentine"), gossip::Weighting::closed_row);
+  accounting::MfOptions options;
+  options.noise_std = 2.0;
+  const auto rows = accounting::compare_with_muffliato(w, 6, 1, 2.0, options);
+  ASSERT_EQ(j["by_distance"].size(), rows.size());
+  std::size_t pairs = 0;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& d = j["by_distance"][i];
+    EXPECT_EQ(d["distance"].get<std::uint32_t>(), rows[i].distance);
+    EXPECT_DOUBLE_EQ(d["mf_mean"].get<double>(), rows[i].mf_mean);
+    EXPECT_DOUBLE_EQ(d["muffliato_max"].get<double>(), rows[i].muffliato_max);
+    EXPECT_LE(d["secure_sum_min"].get<double>(), d["secure_sum_max"].get<double>());
+    pairs += d["pairs"].get<std::size_t>();
+  }
+  EXPECT_EQ(pairs, 15u * 14u);
+}
+
+TEST(CompareCommand, RejectsBadAlpha) {
+  const auto result = testing::run_cli({"compare", "--graph", "florentine", "--alpha", "0.5"});
+  EXPECT_EQ(result.status, 2);
+  EXPECT_NE(result.err.find("--alpha"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace netdp::cli
