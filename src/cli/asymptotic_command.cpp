@@ -1,0 +1,108 @@
+// `netdp asymptotic`: Koskela–Kulkarni Theorem 13 — the per-round secure-summation
+// sensitivity (Δ_T)²/T of a target against an observer next to its limit
+// π_j²/‖π‖² (1/n for doubly stochastic W) as T grows.
+#include <fmt/ostream.h>
+
+#include <algorithm>
+#include <memory>
+#include <sstream>
+
+#include "commands.hpp"
+#include "netdp/accounting/linear_system.hpp"
+#include "netdp/gossip/schedules.hpp"
+#include "netdp/util/check.hpp"
+#include "network_options.hpp"
+#include "output.hpp"
+
+namespace netdp::cli {
+namespace {
+
+struct AsymptoticOptions {
+  NetworkOptions network;
+  graph::NodeId observer = 0;
+  graph::NodeId target = 1;
+  std::string rounds_grid = "5,10,20,40,80";
+  bool keep_observer_noise = false;
+  OutputOptions output;
+};
+
+std::vector<std::size_t> parse_grid(const std::string& text) {
+  std::vector<std::size_t> grid;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    std::size_t used = 0;
+    unsigned long value = 0;
+    try {
+      value = std::stoul(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    require(used == item.size() && !item.empty() && item[0] != '-' && value >= 1,
+            "--rounds-grid '{}': '{}' is not a positive whole number", text, item);
+    grid.push_back(value);
+  }
+  require(!grid.empty(), "--rounds-grid '{}' is empty", text);
+  return grid;
+}
+
+void run_asymptotic(const AsymptoticOptions& o) {
+  const gossip::GossipMatrix w = load_gossip_matrix(o.network);
+  const std::size_t n = w.num_nodes();
+  require(o.observer < n, "--observer {} is out of range 0..{}", o.observer, n - 1);
+  require(o.target < n, "--target {} is out of range 0..{}", o.target, n - 1);
+  require(o.observer != o.target, "--observer and --target are the same node {}", o.target);
+  const std::vector<std::size_t> grid = parse_grid(o.rounds_grid);
+  accounting::LinearSystemOptions options;
+  options.view = accounting::LinearSystemView::secure_sum;
+  options.keep_observer_noise = o.keep_observer_noise;
+  const std::size_t longest = *std::max_element(grid.begin(), grid.end());
+  options.rounds = longest;
+  const accounting::AsymptoticRate rate =
+      accounting::asymptotic_rate(gossip::fixed_schedule(w, longest), o.observer, o.target, grid, options);
+  nlohmann::ordered_json j;
+  j["observer"] = o.observer;
+  j["target"] = o.target;
+  j["keep_observer_noise"] = o.keep_observer_noise;
+  j["limit"] = rate.limit;
+  j["limit_theorem13"] = rate.limit_theorem13;
+  j["limit_observer_noise_removed"] = rate.limit_observer_noise_removed;
+  j["points"] = nlohmann::ordered_json::array();
+  for (const auto& p : rate.points) {
+    j["points"].push_back({{"rounds", p.rounds},
+                           {"sensitivity_squared_ones", p.sensitivity_squared_ones},
+                           {"sensitivity_squared_certified", p.sensitivity_squared_certified},
+                           {"per_round_ones", p.per_round_ones},
+                           {"per_round_certified", p.per_round_certified}});
+  }
+  print_result(o.output, j, [&](std::ostream& out) {
+    fmt::print(out, "Theorem 13: (Delta_T)^2 / T for target {} against observer {} -> limit {:.8g}\n",
+               o.target, o.observer, rate.limit);
+    fmt::print(
+        out,
+        "(pi_j^2/|pi|^2 = {:.8g}; with the observer's noise removed pi_j^2/(|pi|^2 - pi_i^2) = {:.8g})\n",
+        rate.limit_theorem13, rate.limit_observer_noise_removed);
+    fmt::print(out, "{:>8} {:>16} {:>16}\n", "T", "ones / T", "certified / T");
+    for (const auto& p : rate.points) {
+      fmt::print(out, "{:>8} {:>16.8g} {:>16.8g}\n", p.rounds, p.per_round_ones, p.per_round_certified);
+    }
+  });
+}
+
+}  // namespace
+
+void add_asymptotic_command(CLI::App& app) {
+  auto o = std::make_shared<AsymptoticOptions>();
+  auto* cmd =
+      app.add_subcommand("asymptotic", "Theorem 13 (Koskela-Kulkarni): per-round sensitivity vs its limit");
+  add_network_options(cmd, o->network);
+  cmd->add_option("--observer", o->observer, "Observer i")->capture_default_str();
+  cmd->add_option("--target", o->target, "Target j")->capture_default_str();
+  cmd->add_option("--rounds-grid", o->rounds_grid, "Comma-separated T values")->capture_default_str();
+  cmd->add_flag("--keep-observer-noise", o->keep_observer_noise,
+                "Count the observer's own noise (the theorem's setting; default: removed, §3.5)");
+  add_output_options(cmd, o->output);
+  cmd->callback([o] { run_asymptotic(*o); });
+}
+
+}  // namespace netdp::cli
