@@ -208,15 +208,22 @@ MfAccounting account_mf_all_pairs(const gossip::GossipMatrix& w, std::size_t rou
   std::vector<MfAccounting> per_attacker(n);
   std::vector<std::exception_ptr> errors(n);
   std::size_t done = 0;
+  // Costliest attackers (highest degree: cost grows like deg³) first, for load balance; every
+  // attacker writes its own slot, so the results do not depend on the schedule.
+  std::vector<NodeId> order(n);
+  for (NodeId v = 0; v < n; ++v) order[v] = v;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](NodeId x, NodeId y) { return w.graph().degree(x) > w.graph().degree(y); });
   const auto count = static_cast<long long>(n);
   const SingleThreadedBlas single_threaded_blas;
 #pragma omp parallel for schedule(dynamic, 1)
-  for (long long a = 0; a < count; ++a) {
+  for (long long i = 0; i < count; ++i) {
+    const NodeId a = order[static_cast<std::size_t>(i)];
     try {
-      const MfAdversary adversary{trust, {static_cast<NodeId>(a)}};
-      per_attacker[static_cast<std::size_t>(a)] = account_mf(w, rounds, spec, adversary, {}, inner);
+      const MfAdversary adversary{trust, {a}};
+      per_attacker[a] = account_mf(w, rounds, spec, adversary, {}, inner);
     } catch (...) {
-      errors[static_cast<std::size_t>(a)] = std::current_exception();
+      errors[a] = std::current_exception();
     }
     if (options.progress) {
 #pragma omp critical(netdp_mf_progress)
