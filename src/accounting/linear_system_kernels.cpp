@@ -53,9 +53,9 @@ void accumulate_outer(const double* cols, std::size_t m, std::size_t count, cons
 }
 
 /// x[s][k][:] = Σ_o f(k, o) a(s, o)[:] over o in [s·shift, hi(k)], k in [lo(s), rank).
-NETDP_MULTIVERSION NETDP_CONTRACT
-void chunk_project(const double* f, std::size_t rank, std::size_t m, bool lower, std::size_t injections,
-                   std::size_t shift, const double* const* a_rows, double* x) {
+NETDP_MULTIVERSION NETDP_CONTRACT void chunk_project(const double* f, std::size_t rank, std::size_t m,
+                                                     bool lower, std::size_t injections, std::size_t shift,
+                                                     const double* const* a_rows, double* x) {
   for (std::size_t s = 0; s < injections; ++s) {
     const std::size_t o_first = s * shift;
     const std::size_t k_first = lower ? o_first : 0;
@@ -86,9 +86,9 @@ struct ChunkSummary {
 /// per multiply-add); folds every entry into the summary (off-diagonal entries
 /// twice) and stores both triangles into gram when it is non-null. x holds
 /// injections + 1 blocks (the last one zero) so that tiles never run off the end.
-NETDP_MULTIVERSION NETDP_CONTRACT
-void chunk_gram(const double* x, std::size_t rank, bool lower, std::size_t injections, std::size_t shift,
-                ChunkSummary& summary, double* gram) {
+NETDP_MULTIVERSION NETDP_CONTRACT void chunk_gram(const double* x, std::size_t rank, bool lower,
+                                                  std::size_t injections, std::size_t shift,
+                                                  ChunkSummary& summary, double* gram) {
   for (std::size_t j = 0; j < kChunk; ++j) {
     summary.ones[j] = 0.0;
     summary.sum_abs[j] = 0.0;
