@@ -164,6 +164,7 @@ nlohmann::ordered_json parameters_json(const AccountOptions& o, std::size_t n) {
     p["keep_observer_noise"] = r.keep_observer_noise;
     p["sign_search"] = r.sign_search;
   } else if (r.method == "mf") {
+    p["sign_search"] = r.sign_search;
     p["trust"] = r.trust;
     p["algorithm"] = r.algorithm;
     p["gossip_steps"] = r.gossip_steps;
@@ -285,7 +286,8 @@ void add_account_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--keep-observer-noise", r.keep_observer_noise,
                 "linear-system: keep the observer's own noise (the paper's first variant)");
-  cmd->add_option("--sign-search", r.sign_search, "linear-system: none | auto (exact / SDP-certified sens²)")
+  cmd->add_option("--sign-search", r.sign_search,
+                  "linear-system, mf: none | auto (exact / SDP-certified sens²)")
       ->capture_default_str();
   cmd->add_option("--trust", r.trust, "mf: ldp | pndp | secldp")->capture_default_str();
   cmd->add_option("--algorithm", r.algorithm,

@@ -235,6 +235,7 @@ std::unique_ptr<Accountant> make_mf(const gossip::GossipMatrix& w, const Account
   accounting::MfOptions options;
   options.noise_std = 1.0;
   options.delta = r.delta;
+  options.assess.sign_search = parse_sign_search(r.sign_search);
   if (r.participations > 0 || r.separation > 0) {
     options.participation = accounting::MfParticipation::cyclic(r.participations, r.separation);
   }
