@@ -7,6 +7,7 @@
 
 #include "netdp/accounting/random_walk_series.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/compensated_sum.hpp"
 
 namespace netdp::accounting {
 namespace {
@@ -17,20 +18,7 @@ constexpr std::size_t kDirectTermLimit = std::size_t{1} << 17;
 constexpr double kTailTolerance = 1e-17;
 constexpr double kEulerGamma = 0.57721566490153286060651209;
 
-/// Neumaier-compensated running sum.
-class CompensatedSum {
- public:
-  void add(double x) {
-    const double t = sum_ + x;
-    compensation_ += std::abs(sum_) >= std::abs(x) ? (sum_ - t) + x : (x - t) + sum_;
-    sum_ = t;
-  }
-  double value() const { return sum_ + compensation_; }
-
- private:
-  double sum_ = 0.0;
-  double compensation_ = 0.0;
-};
+using util::CompensatedSum;
 
 /// Direct sum of λ^i/i for i = 1..min(T, limit), stopping once the tail bound
 /// |λ|^{i+1} / ((i+1)(1−|λ|)) drops below kTailTolerance of the sum. `complete`

@@ -7,7 +7,6 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 #include "account_methods.hpp"
 #include "commands.hpp"
@@ -16,6 +15,7 @@
 #include "netdp/util/check.hpp"
 #include "network_options.hpp"
 #include "output.hpp"
+#include "parse_list.hpp"
 
 namespace netdp::cli {
 namespace {
@@ -36,24 +36,11 @@ struct AccountOptions {
 
 std::vector<graph::NodeId> parse_node_list(const std::string& list, const char* flag) {
   std::vector<graph::NodeId> nodes;
-  std::stringstream in(list);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    std::size_t used = 0;
-    unsigned long value = 0;
-    try {
-      value = std::stoul(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    require(used == item.size() && !item.empty() && item[0] != '-',
-            "--colluders '{}': '{}' is not a node id (expected a comma-separated list like 1,5,7)", list,
-            item);
+  for (std::uint64_t value : parse_unsigned_list(list, flag)) {
     for (graph::NodeId seen : nodes)
-      require(seen != value, "--colluders '{}': node {} is repeated", list, value);
+      require(seen != value, "{} '{}': node {} is repeated", flag, list, value);
     nodes.push_back(static_cast<graph::NodeId>(value));
   }
-  require(!nodes.empty(), "{} '{}' lists no node", flag, list);
   return nodes;
 }
 

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <memory>
-#include <sstream>
 
 #include "commands.hpp"
 #include "netdp/accounting/linear_system.hpp"
@@ -13,6 +12,7 @@
 #include "netdp/util/check.hpp"
 #include "network_options.hpp"
 #include "output.hpp"
+#include "parse_list.hpp"
 
 namespace netdp::cli {
 namespace {
@@ -28,21 +28,10 @@ struct AsymptoticOptions {
 
 std::vector<std::size_t> parse_grid(const std::string& text) {
   std::vector<std::size_t> grid;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    std::size_t used = 0;
-    unsigned long value = 0;
-    try {
-      value = std::stoul(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    require(used == item.size() && !item.empty() && item[0] != '-' && value >= 1,
-            "--rounds-grid '{}': '{}' is not a positive whole number", text, item);
+  for (std::uint64_t value : parse_unsigned_list(text, "--rounds-grid")) {
+    require(value >= 1, "--rounds-grid '{}': rounds must be >= 1, got {}", text, value);
     grid.push_back(value);
   }
-  require(!grid.empty(), "--rounds-grid '{}' is empty", text);
   return grid;
 }
 

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <vector>
 
-#include "compensated_sum.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/compensated_sum.hpp"
 
 namespace netdp::gossip {
 
@@ -17,7 +17,7 @@ void validate(const SparseMatrix& w, const graph::Graph& g) {
   require(static_cast<std::size_t>(w.rows()) == n, "gossip matrix is {} x {} but its graph has {} nodes",
           w.rows(), w.cols(), n);
   for (int u = 0; u < w.outerSize(); ++u) {
-    detail::CompensatedSum row_sum;
+    util::CompensatedSum row_sum;
     for (SparseMatrix::InnerIterator it(w, u); it; ++it) {
       const double x = it.value();
       const auto v = it.col();
@@ -70,7 +70,7 @@ bool GossipMatrix::is_symmetric(double tol) const {
 }
 
 Vector GossipMatrix::column_sums() const {
-  std::vector<detail::CompensatedSum> sums(num_nodes());
+  std::vector<util::CompensatedSum> sums(num_nodes());
   for (int u = 0; u < w_.outerSize(); ++u) {
     for (SparseMatrix::InnerIterator it(w_, u); it; ++it)
       sums[static_cast<std::size_t>(it.col())].add(it.value());

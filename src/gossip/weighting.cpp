@@ -5,8 +5,8 @@
 #include <limits>
 #include <vector>
 
-#include "compensated_sum.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/compensated_sum.hpp"
 
 namespace netdp::gossip {
 
@@ -78,7 +78,7 @@ SparseMatrix weight_matrix(const graph::Graph& g, Weighting weighting) {
   for (std::size_t u = 0; u < n; ++u) {
     const auto uid = static_cast<graph::NodeId>(u);
     const double degree_u = static_cast<double>(g.degree(uid));
-    detail::CompensatedSum off_diagonal;
+    util::CompensatedSum off_diagonal;
     // Neighbours are sorted, so inserting the diagonal at its place keeps each row sorted.
     bool diagonal_done = false;
     const auto insert_diagonal = [&] {

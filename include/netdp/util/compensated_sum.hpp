@@ -1,10 +1,11 @@
 #pragma once
-// Private to the gossip module: Neumaier-compensated summation, so that row and
-// column sums of large-degree rows are exact to ~1 ulp before the 1e-12 check.
+// Neumaier-compensated summation: the running sum of many terms of mixed sizes
+// exact to about one ulp (row sums before the 1e-12 stochasticity check, long
+// partial series of the random-walk accountant).
 
 #include <cmath>
 
-namespace netdp::gossip::detail {
+namespace netdp::util {
 
 class CompensatedSum {
  public:
@@ -20,4 +21,4 @@ class CompensatedSum {
   double compensation_ = 0.0;
 };
 
-}  // namespace netdp::gossip::detail
+}  // namespace netdp::util
