@@ -15,7 +15,7 @@ run() {  # run LABEL PROGRAM FILTER [ENV=VALUE]
     --benchmark_format=console > "$log.out" 2>&1 || { echo "$label: FAILED"; cat "$log.out"; return; }
   read -r wall rss < "$log.time"
   local reported
-  reported=$(grep -E "^BM_" "$log.out" | awk '{print $2, $3}' | head -1)
+  reported=$(grep -E "^BM_" "$log.out" | awk '{printf "%s%s %s %s", sep, $1, $2, $3; sep="; "}')
   printf '%-58s %10s s wall  %8.0f MB peak  (benchmark: %s)\n' "$label" "$wall" "$((rss / 1024))" "$reported"
 }
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores; $(date -u +%F)"
