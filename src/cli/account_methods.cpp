@@ -193,20 +193,21 @@ std::unique_ptr<Accountant> make_linear_system(const gossip::GossipMatrix& w, co
   pairwise.sign_search = parse_sign_search(r.sign_search);
   const std::size_t n = w.num_nodes();
   const std::vector<graph::NodeId> targets = r.target ? std::vector<graph::NodeId>{*r.target} : all_nodes(n);
-  std::vector<accounting::PairResult> results;
-  if (!r.colluders.empty()) {
-    results = accounting::account_coalition(schedule, r.colluders, targets, options, pairwise);
-  } else {
-    const std::vector<graph::NodeId> observers =
-        r.observer ? std::vector<graph::NodeId>{*r.observer} : all_nodes(n);
-    results = accounting::account_all_pairs(schedule, observers, targets, options, pairwise, progress);
-  }
   std::vector<UnitPair> pairs;
   std::vector<std::string> warnings;
-  pairs.reserve(results.size());
-  for (const accounting::PairResult& result : results) {
-    pairs.push_back(unit_pair(result.pair));
-    collect_warnings(result.pair, warnings);
+  const auto keep = [&](std::span<const accounting::PairResult> results) {
+    for (const accounting::PairResult& result : results) {
+      pairs.push_back(unit_pair(result.pair));
+      collect_warnings(result.pair, warnings);
+    }
+  };
+  if (!r.colluders.empty()) {
+    keep(accounting::account_coalition(schedule, r.colluders, targets, options, pairwise));
+  } else {
+    // Streamed observer by observer: only the compact per-pair fields are kept.
+    const std::vector<graph::NodeId> observers =
+        r.observer ? std::vector<graph::NodeId>{*r.observer} : all_nodes(n);
+    accounting::account_pairs(schedule, observers, targets, options, pairwise, keep, progress);
   }
   return std::make_unique<GaussianAccountant>(std::move(pairs), r, static_cast<double>(r.rounds),
                                               std::move(warnings));
