@@ -16,6 +16,7 @@
 
 #include "linear_system_detail.hpp"
 #include "netdp/util/check.hpp"
+#include "noise_spectrum.hpp"
 
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
 #define NETDP_MULTIVERSION __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
@@ -32,7 +33,6 @@
 namespace netdp::accounting::detail {
 namespace {
 
-constexpr double kConditionWarning = 1e10;
 /// Targets processed together by the kernels (the vectorised dimension).
 constexpr std::size_t kChunk = 16;
 
@@ -184,26 +184,15 @@ Factor factor_noise_gram(const DenseMatrix& bbt, const RankOptions& options) {
   const Eigen::Index m = bbt.rows();
   Factor out;
   if (m == 0) return out;
-  const Eigen::SelfAdjointEigenSolver<DenseMatrix> eig(bbt);
-  require(eig.info() == Eigen::Success, "eigendecomposition of B Bᵀ ({} x {}) failed", m, m);
-  const Vector& lambda = eig.eigenvalues();
-  const double lambda_max = std::max(lambda(m - 1), 0.0);
-  const double cut = options.rank_tolerance * lambda_max;
-  Eigen::Index first_kept = m;
-  for (Eigen::Index k = 0; k < m; ++k) {
-    if (lambda(k) > cut && lambda(k) > 0.0) {
-      first_kept = k;
-      break;
-    }
-  }
-  const Eigen::Index rank = m - first_kept;
+  const NoiseSpectrum spectrum = noise_spectrum(bbt, options);
+  const Eigen::Index rank = spectrum.rank;
   out.rank = static_cast<std::size_t>(rank);
   if (rank == 0) {
     out.f.resize(0, m);
     out.warnings.push_back("B Bᵀ is zero: the view carries no noise");
     return out;
   }
-  out.condition = lambda_max / lambda(first_kept);
+  out.condition = spectrum.condition;
   if (rank == m) {
     const Eigen::LLT<DenseMatrix> llt(bbt);
     if (llt.info() == Eigen::Success) {
@@ -213,17 +202,10 @@ Factor factor_noise_gram(const DenseMatrix& bbt, const RankOptions& options) {
     }
   }
   if (!out.lower_triangular) {
-    const Vector inv_sqrt = lambda.tail(rank).cwiseSqrt().cwiseInverse();
-    out.f = inv_sqrt.asDiagonal() * eig.eigenvectors().rightCols(rank).transpose();
+    const Vector inv_sqrt = spectrum.eig.eigenvalues().tail(rank).cwiseSqrt().cwiseInverse();
+    out.f = inv_sqrt.asDiagonal() * spectrum.eig.eigenvectors().rightCols(rank).transpose();
   }
-  if (rank < m) {
-    out.warnings.push_back(fmt::format("B Bᵀ is rank deficient ({} of {} eigenvalues above {:.1e} λ_max)",
-                                       rank, m, options.rank_tolerance));
-  }
-  if (out.condition > kConditionWarning) {
-    out.warnings.push_back(
-        fmt::format("B Bᵀ is ill-conditioned (condition {:.3e} > {:.0e})", out.condition, kConditionWarning));
-  }
+  append_spectrum_warnings(spectrum, options, out.warnings);
   return out;
 }
 

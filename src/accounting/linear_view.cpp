@@ -8,17 +8,55 @@
 #include "netdp/accounting/sign_max.hpp"
 #include "netdp/dp/gdp.hpp"
 #include "netdp/util/check.hpp"
+#include "noise_spectrum.hpp"
 
 namespace netdp::accounting {
 namespace {
 
 constexpr double kResidualWarning = 1e-8;
-constexpr double kConditionWarning = 1e10;
 constexpr double kSymmetryTolerance = 1e-9;
 
 bool all_finite(const DenseMatrix& m) { return m.allFinite(); }
 
 }  // namespace
+
+namespace detail {
+
+NoiseSpectrum noise_spectrum(const DenseMatrix& gram, const RankOptions& options) {
+  NoiseSpectrum out;
+  out.size = gram.rows();
+  const Eigen::Index m = out.size;
+  out.eig.compute(gram);
+  require(out.eig.info() == Eigen::Success, "eigendecomposition of B Bᵀ ({} x {}) failed", m, m);
+  const Vector& lambda = out.eig.eigenvalues();  // increasing
+  const double lambda_max = std::max(lambda(m - 1), 0.0);
+  const double cut = options.rank_tolerance * lambda_max;
+  Eigen::Index first_kept = m;
+  for (Eigen::Index k = 0; k < m; ++k) {
+    if (lambda(k) > cut && lambda(k) > 0.0) {
+      first_kept = k;
+      break;
+    }
+  }
+  out.rank = m - first_kept;
+  if (out.rank > 0) out.condition = lambda_max / lambda(first_kept);
+  return out;
+}
+
+void append_spectrum_warnings(const NoiseSpectrum& spectrum, const RankOptions& options,
+                              std::vector<std::string>& warnings) {
+  constexpr double kConditionWarning = 1e10;
+  if (spectrum.rank < spectrum.size) {
+    warnings.push_back(fmt::format("B Bᵀ is rank deficient ({} of {} eigenvalues above {:.1e} λ_max)",
+                                   spectrum.rank, spectrum.size, options.rank_tolerance));
+  }
+  if (spectrum.condition > kConditionWarning) {
+    warnings.push_back(fmt::format("B Bᵀ is ill-conditioned (condition {:.3e} > {:.0e})", spectrum.condition,
+                                   kConditionWarning));
+  }
+}
+
+}  // namespace detail
 
 TargetGram target_gram_from_columns(const DenseMatrix& a_u, const DenseMatrix& b,
                                     const RankOptions& options) {
@@ -37,26 +75,13 @@ TargetGram target_gram_from_columns(const DenseMatrix& a_u, const DenseMatrix& b
   if (m == 0) return out;
 
   // B Bᵀ = Q Λ Qᵀ; (B Bᵀ)⁺ = Q_r Λ_r⁻¹ Q_rᵀ over eigenvalues above the tolerance.
-  const DenseMatrix gram = b * b.transpose();
-  const Eigen::SelfAdjointEigenSolver<DenseMatrix> eig(gram);
-  require(eig.info() == Eigen::Success, "eigendecomposition of B Bᵀ ({} x {}) failed", m, m);
-  const Vector& lambda = eig.eigenvalues();  // increasing
-  const double lambda_max = std::max(lambda(m - 1), 0.0);
-  const double cut = options.rank_tolerance * lambda_max;
-  Eigen::Index first_kept = m;
-  for (Eigen::Index k = 0; k < m; ++k) {
-    if (lambda(k) > cut && lambda(k) > 0.0) {
-      first_kept = k;
-      break;
-    }
-  }
-  const Eigen::Index rank = m - first_kept;
+  const detail::NoiseSpectrum spectrum = detail::noise_spectrum(b * b.transpose(), options);
+  const Eigen::Index rank = spectrum.rank;
   out.rank = static_cast<std::size_t>(rank);
-  const DenseMatrix q = eig.eigenvectors().rightCols(rank);
-
+  out.condition = spectrum.condition;
+  const DenseMatrix q = spectrum.eig.eigenvectors().rightCols(rank);
   if (rank > 0) {
-    out.condition = lambda_max / lambda(first_kept);
-    const Vector inv_sqrt = lambda.tail(rank).cwiseSqrt().cwiseInverse();
+    const Vector inv_sqrt = spectrum.eig.eigenvalues().tail(rank).cwiseSqrt().cwiseInverse();
     const DenseMatrix x = inv_sqrt.asDiagonal() * (q.transpose() * a_u);  // rank x t
     out.K = x.transpose() * x;
   }
@@ -72,14 +97,7 @@ TargetGram target_gram_from_columns(const DenseMatrix& a_u, const DenseMatrix& b
         "and K_u understates the loss",
         out.range_residual, kResidualWarning));
   }
-  if (rank < m) {
-    out.warnings.push_back(fmt::format("B Bᵀ is rank deficient ({} of {} eigenvalues above {:.1e} λ_max)",
-                                       rank, m, options.rank_tolerance));
-  }
-  if (out.condition > kConditionWarning) {
-    out.warnings.push_back(
-        fmt::format("B Bᵀ is ill-conditioned (condition {:.3e} > {:.0e})", out.condition, kConditionWarning));
-  }
+  detail::append_spectrum_warnings(spectrum, options, out.warnings);
   return out;
 }
 
