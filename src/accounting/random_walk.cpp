@@ -162,7 +162,7 @@ dp::RdpConversion RandomWalkLosses::to_dp(graph::NodeId observer, graph::NodeId 
   return dp::rdp_to_dp(rdp_curve(observer, target), delta, method);
 }
 
-DenseMatrix RandomWalkLosses::rdp_epsilon(double alpha) const {
+DenseMatrix RandomWalkLosses::loss_matrix(double alpha, double RandomWalkPairLoss::*field) const {
   check_alpha(alpha);
   const auto n = static_cast<Eigen::Index>(num_nodes());
   DenseMatrix result = DenseMatrix::Zero(n, n);
@@ -173,28 +173,18 @@ DenseMatrix RandomWalkLosses::rdp_epsilon(double alpha) const {
       const auto observer = static_cast<graph::NodeId>(v);
       const auto target = static_cast<graph::NodeId>(u);
       const double s = single_series(observer, target);
-      result(v, u) = make_loss(observer, target, alpha, std::isinf(s) ? 0.0 : s, std::isinf(s)).rdp_epsilon;
+      result(v, u) = make_loss(observer, target, alpha, std::isinf(s) ? 0.0 : s, std::isinf(s)).*field;
     }
   }
   return result;
 }
 
+DenseMatrix RandomWalkLosses::rdp_epsilon(double alpha) const {
+  return loss_matrix(alpha, &RandomWalkPairLoss::rdp_epsilon);
+}
+
 DenseMatrix RandomWalkLosses::uncapped_rdp_epsilon(double alpha) const {
-  check_alpha(alpha);
-  const auto n = static_cast<Eigen::Index>(num_nodes());
-  DenseMatrix result = DenseMatrix::Zero(n, n);
-#pragma omp parallel for schedule(static)
-  for (Eigen::Index v = 0; v < n; ++v) {
-    for (Eigen::Index u = 0; u < n; ++u) {
-      if (u == v) continue;
-      const auto observer = static_cast<graph::NodeId>(v);
-      const auto target = static_cast<graph::NodeId>(u);
-      const double s = single_series(observer, target);
-      result(v, u) =
-          make_loss(observer, target, alpha, std::isinf(s) ? 0.0 : s, std::isinf(s)).uncapped_rdp_epsilon;
-    }
-  }
-  return result;
+  return loss_matrix(alpha, &RandomWalkPairLoss::uncapped_rdp_epsilon);
 }
 
 RandomWalkPairLoss RandomWalkLosses::colluders(std::span<const graph::NodeId> coalition, graph::NodeId target,

@@ -126,6 +126,8 @@ class RandomWalkLosses {
                           dp::RdpConversionMethod method = dp::RdpConversionMethod::improved) const;
 
  private:
+  /// One field of every pair's loss as an n x n matrix (row = observer, diagonal 0).
+  DenseMatrix loss_matrix(double alpha, double RandomWalkPairLoss::*field) const;
   double single_series(graph::NodeId observer, graph::NodeId target) const;
   RandomWalkPairLoss make_loss(graph::NodeId observer, graph::NodeId target, double alpha,
                                double series_value, bool direct_from_target) const;
