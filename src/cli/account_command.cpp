@@ -206,6 +206,7 @@ void run_account(const AccountOptions& o) {
   report.local_dp = {local_mu, releases > 0 ? dp::gdp_epsilon(local_mu, request.delta) : 0.0};
   report.central_dp = {central_mu, releases > 0 ? dp::gdp_epsilon(central_mu, request.delta) : 0.0};
   report.warnings = accountant->warnings();
+  report.observer_extras = accountant->observer_extras(report.sigma);
 
   std::ofstream file;
   if (!o.out.empty()) {

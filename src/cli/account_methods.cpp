@@ -71,6 +71,23 @@ class GaussianAccountant : public Accountant {
   double releases() const override { return releases_; }
   std::vector<std::string> warnings() const override { return warnings_; }
 
+  /// Muffliato: T_v, the messages each node receives, enables eq. 7's mean loss.
+  void set_communications(std::vector<std::size_t> communications) {
+    communications_ = std::move(communications);
+  }
+
+  std::map<graph::NodeId, nlohmann::ordered_json> observer_extras(double sigma) const override {
+    std::map<graph::NodeId, nlohmann::ordered_json> extras;
+    const std::size_t n = communications_.size();
+    for (std::size_t v = 0; v < n; ++v) {
+      extras[static_cast<graph::NodeId>(v)] = {
+          {"communications", communications_[v]},
+          {"mean_rdp_epsilon_eq7",
+           accounting::mean_privacy_loss(communications_[v], n, alpha_, sensitivity_, sigma)}};
+    }
+    return extras;
+  }
+
  private:
   std::vector<UnitPair> pairs_;
   double alpha_;
@@ -78,6 +95,7 @@ class GaussianAccountant : public Accountant {
   double sensitivity_;
   double releases_;
   std::vector<std::string> warnings_;
+  std::vector<std::size_t> communications_;
 };
 
 void require_node(std::optional<graph::NodeId> node, std::size_t n, const char* flag) {
@@ -145,7 +163,13 @@ std::unique_ptr<Accountant> make_muffliato(const gossip::GossipMatrix& w, const 
   // Local-DP releases of the target: one per gradient step for Muffliato-GD, one per group member.
   double releases = r.gradient_steps > 0 ? static_cast<double>(r.gradient_steps) : 1.0;
   if (!r.group.empty()) releases = static_cast<double>(r.group.size());
-  return std::make_unique<GaussianAccountant>(std::move(pairs), r, releases, std::vector<std::string>{});
+  auto accountant =
+      std::make_unique<GaussianAccountant>(std::move(pairs), r, releases, std::vector<std::string>{});
+  if (r.gradient_steps == 0) {
+    accountant->set_communications(accounting::communication_counts(
+        make_schedule(w, gossip::parse_weighting(r.weights), r.schedule, r.rounds, r.seed)));
+  }
+  return accountant;
 }
 
 // ------------------------------------------------------- linear-view accountants

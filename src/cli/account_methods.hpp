@@ -5,7 +5,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -63,6 +65,10 @@ class Accountant {
   /// How many noisy releases of a target's data a local-DP observer would see.
   virtual double releases() const = 0;
   virtual std::vector<std::string> warnings() const { return {}; }
+  /// Extra per-observer summary fields at noise σ (e.g. Muffliato's T_v and eq. 7).
+  virtual std::map<graph::NodeId, nlohmann::ordered_json> observer_extras(double /*sigma*/) const {
+    return {};
+  }
 };
 
 /// Validates the request against the matrix (nodes in range, method-specific

@@ -110,7 +110,11 @@ Json summary_json(const AccountReport& report) {
   s["by_distance"] = std::move(distances);
   Json observers = Json::array();
   for (const auto& [observer, eps] : by_observer) {
-    observers.push_back({{"observer", observer}, {"epsilon_mean", eps.mean()}, {"epsilon_max", eps.max}});
+    Json o{{"observer", observer}, {"epsilon_mean", eps.mean()}, {"epsilon_max", eps.max}};
+    if (const auto it = report.observer_extras.find(observer); it != report.observer_extras.end()) {
+      for (const auto& item : it->second.items()) o[item.key()] = item.value();
+    }
+    observers.push_back(std::move(o));
   }
   s["per_observer"] = std::move(observers);
   s["local_dp"] = {{"mu", report.local_dp.mu}, {"epsilon", report.local_dp.epsilon}};

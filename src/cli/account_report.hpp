@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -59,6 +60,8 @@ struct AccountReport {
   nlohmann::ordered_json parameters;   ///< the resolved options, echoed
   nlohmann::ordered_json calibration;  ///< null unless --target-epsilon was given
   std::vector<std::string> warnings;
+  /// Extra fields merged into summary.per_observer[] (Muffliato: communications, mean_rdp_epsilon_eq7).
+  std::map<graph::NodeId, nlohmann::ordered_json> observer_extras;
 };
 
 /// The summary object: by_distance, per_observer, overall statistics, baselines.

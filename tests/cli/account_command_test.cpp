@@ -135,6 +135,16 @@ TEST(AccountCommand, GroupAndMuffliatoGdMatchTheLibrary) {
   }
 }
 
+TEST(AccountCommand, MuffliatoSummaryCarriesCommunicationsAndEq7) {
+  const Json j = account_json({"--graph", "ring:n=5", "--rounds", "10", "--sigma", "2", "--alpha", "3"});
+  for (const Json& o : j["summary"]["per_observer"]) {
+    // Each node of a ring hears its 2 neighbours at each of the T = 10 rounds.
+    EXPECT_EQ(o["communications"].get<std::size_t>(), 20u);
+    // eq. 7: ε̄_v = α Δ² T_v / (2 n σ²).
+    EXPECT_DOUBLE_EQ(o["mean_rdp_epsilon_eq7"].get<double>(), 3.0 * 20.0 / (2.0 * 5.0 * 4.0));
+  }
+}
+
 struct BadInput {
   std::vector<std::string> args;
   std::string message;
