@@ -37,7 +37,7 @@ build: $(BUILD)/CMakeCache.txt
 run: build
 	./$(BUILD)/bin/netdp graph --graph karate
 	./$(BUILD)/bin/netdp account --graph karate --weights hamilton --method muffliato --rounds 20 --sigma 1
-	./$(BUILD)/bin/netdp account --graph karate --weights hamilton --method random-walk --rounds 340 --sigma 5
+	./$(BUILD)/bin/netdp account --graph karate --weights hamilton --method random-walk --rounds 3400 --sigma 20
 
 test-release: .deps-installed
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DNETDP_WERROR=ON $(CMAKE_FLAGS)
