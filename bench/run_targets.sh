@@ -31,5 +31,7 @@ run "Secure sum (KK Thm 8) all pairs, facebook, T=50"  netdp_linear_system_bench
 run "Secure sum structured vs literal"                netdp_linear_system_bench 'BM_StructuredVsLiteral'
 run "MF PNDP DP-D-SGD all pairs, ego 414, T=50"        netdp_mf_accounting_bench 'BM_MfPndpDpDsgdEgo414AllPairs'
 run "MF PNDP one attacker, structured vs literal"     netdp_mf_accounting_bench 'BM_MfPndpOneAttacker'
+run "MAFALDA local Gram, ego 414, T=320 (spectral)"   netdp_mf_gram_bench 'BM_LocalGramEgo414/320/0/'
+run "MAFALDA local Gram, ego 414, T=64 (literal)"     netdp_mf_gram_bench 'BM_LocalGramEgo414/64/2/'
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 rm -f "$log" "$log.time" "$log.out"
