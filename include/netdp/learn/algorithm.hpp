@@ -1,0 +1,147 @@
+#pragma once
+// The internal interface a decentralized training algorithm implements (issue 5).
+//
+// The simulator holds every node's model as one row of θ (n × p) and calls
+// Algorithm::round(t, θ, rng) for t = 0..T−1. The shared TrainContext gives the
+// per-node data, the model, minibatch sampling, clipped gradient sums, the noise
+// scale σ·C, the step size and the gossip schedule. Privacy is attached to the
+// algorithm: privacy(ctx) returns the accountant once (expensive work done there),
+// and the simulator evaluates it for "ε so far" and calibrates σ with it.
+//
+// Noise scaling (docs/learn.md): node v's noisy gradient at step t is
+//   g_v = (1/b) (Σ_{i ∈ batch} clip(∇ℓ(θ_v; x_i), C) + σ C ξ_v),  ξ_v ~ N(0, I_p),
+// plus the L2 penalty λθ_v outside the clip (b = batch size).
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "netdp/gossip/gossip_matrix.hpp"
+#include "netdp/gossip/schedule.hpp"
+#include "netdp/gossip/types.hpp"
+#include "netdp/graph/random.hpp"
+#include "netdp/learn/dataset.hpp"
+#include "netdp/learn/model.hpp"
+#include "netdp/learn/train.hpp"
+
+namespace netdp::learn {
+
+using Rng = graph::Rng;
+
+/// A standard normal draw (Marsaglia polar method on Rng::uniform01; platform independent).
+double standard_normal(Rng& rng);
+
+/// The algorithm-level settings (the resolved `algorithm.*` / `privacy.*` keys).
+struct AlgorithmParams {
+  std::string name;
+  std::size_t rounds = 1;             ///< T gradient steps
+  double step_size = 0.1;             ///< η
+  std::size_t batch_size = 0;         ///< b per node per step; 0 = the whole local data set
+  double clip = 1.0;                  ///< C (clipping bound, also the sensitivity Δ of one record)
+  double sigma = 0.0;                 ///< noise multiplier (std of the noise is σ C)
+  std::size_t gossip_steps = 1;       ///< K gossip steps per gradient step (Muffliato, randomized gossip)
+  bool chebyshev = false;             ///< Chebyshev-accelerated gossip (Muffliato Algorithm 1)
+  std::string schedule = "fixed";     ///< fixed | er-per-round:p=P | dropout:p=P
+  std::string correlation_path;       ///< mf-d-sgd: Matrix Market file of C (T × T, lower triangular)
+  std::size_t participations = 1;     ///< mafalda: k participations of a record
+  std::size_t separation = 0;         ///< mafalda: b (0 = ⌈T/k⌉)
+  double delta = 1e-5;                ///< δ of the reported (ε, δ)
+  std::string calibrate_on = "mean";  ///< mean | max | local: which ε the report (and calibration) uses
+  std::size_t eval_every = 0;         ///< evaluation period (accountants may checkpoint there); 0 = end only
+};
+
+/// Everything an algorithm may use. Built once by the simulator; helpers reuse their buffers.
+class TrainContext {
+ public:
+  TrainContext(const Model& model, std::vector<Dataset> node_data, gossip::GossipMatrix base,
+               gossip::Schedule schedule, AlgorithmParams params, std::uint64_t seed);
+
+  const Model& model() const { return *model_; }
+  std::size_t num_nodes() const { return node_data_.size(); }
+  std::size_t num_parameters() const { return model_->num_parameters(); }
+  const Dataset& node_data(std::size_t v) const { return node_data_[v]; }
+  /// The base gossip matrix W (the network graph under network.weights).
+  const gossip::GossipMatrix& base() const { return base_; }
+  /// W_t for gradient step t (fixed, a fresh Erdős–Rényi graph, or node dropout).
+  const gossip::Schedule& schedule() const { return schedule_; }
+  const AlgorithmParams& params() const { return params_; }
+  AlgorithmParams& mutable_params() { return params_; }
+  std::uint64_t seed() const { return seed_; }
+
+  /// Row v of `grads` (resized to n × p) = node v's clipped gradient sum over its minibatch at
+  /// step t, divided by the batch size (no noise, no penalty). Batches: b examples drawn
+  /// uniformly without replacement per node per step (b = 0: all local data); with
+  /// `cyclic` the node's data is cut once into ⌈m/b⌉ batches used in turn (for participation
+  /// schemes).
+  void clipped_mean_gradients(const DenseMatrix& theta, Rng& rng, DenseMatrix& grads, bool cyclic = false,
+                              std::size_t t = 0);
+  /// The divisor of node v's gradient (its batch size).
+  double batch_divisor(std::size_t v) const;
+  /// grads(v, :) += λ θ(v, :) (the model's data-independent penalty gradient).
+  void add_penalty(const DenseMatrix& theta, DenseMatrix& grads) const;
+  /// theta ← W theta (one gossip step with a sparse W), using an internal buffer.
+  void gossip(const SparseMatrix& w, DenseMatrix& theta);
+  /// K plain or Chebyshev-accelerated gossip steps with W (Muffliato Algorithm 1; γ from the
+  /// base W's spectral gap, so Chebyshev requires the fixed schedule).
+  void gossip_k(const SparseMatrix& w, std::size_t k, DenseMatrix& theta);
+
+ private:
+  const Model* model_;
+  std::vector<Dataset> node_data_;
+  gossip::GossipMatrix base_;
+  gossip::Schedule schedule_;
+  AlgorithmParams params_;
+  std::uint64_t seed_;
+  std::vector<std::vector<std::size_t>> cyclic_order_;
+  DenseMatrix buffer_;
+  DenseMatrix batch_x_;
+  Vector batch_y_;
+  Vector row_;
+  double chebyshev_gamma_ = 0.0;  ///< γ of the base W, computed on first use
+};
+
+/// The privacy of a run as a function of σ, computed once by Algorithm::privacy.
+struct PrivacyAccount {
+  std::string accountant = "none";  ///< e.g. "muffliato-mean-pairwise", "local-gdp", "none"
+  /// μ-GDP of the reported guarantee after `rounds` steps at noise multiplier σ > 0. For pairwise
+  /// "mean" accountants this is a list of pairwise μ (ε is averaged after conversion); empty
+  /// when non-private.
+  std::function<std::vector<double>(double sigma, std::size_t rounds)> mus;
+  bool average = false;  ///< report the mean of the per-pair ε (else the max)
+  std::vector<std::string> notes;
+};
+/// ε at δ of an account (0 when non-private): each μ converted exactly (dp::gdp_epsilon), then
+/// the max (or mean), rounded up to the next multiple of 1e-9.
+double account_epsilon(const PrivacyAccount& account, double sigma, std::size_t rounds, double delta);
+
+class Algorithm {
+ public:
+  virtual ~Algorithm() = default;
+  virtual std::string_view name() const = 0;
+  /// Called once before round 0 (allocations, correlation matrices, ...).
+  virtual void prepare(TrainContext& /*ctx*/) {}
+  /// One gradient step t on every node: theta is n × p, row v = node v's model.
+  virtual void round(std::size_t t, DenseMatrix& theta, TrainContext& ctx, Rng& rng) = 0;
+  /// The privacy accountant of this algorithm under ctx (called once, before training).
+  virtual PrivacyAccount privacy(const TrainContext& ctx) const = 0;
+  /// Whether σ must be > 0 (private algorithms) — d-sgd is the only non-private one.
+  virtual bool is_private() const { return true; }
+};
+
+using AlgorithmFactory = std::unique_ptr<Algorithm> (*)();
+
+struct AlgorithmEntry {
+  std::string_view name;
+  std::string_view description;
+  AlgorithmFactory make;
+};
+/// Every registered algorithm (src/learn/algo_registry.cpp), in documentation order.
+const std::vector<AlgorithmEntry>& algorithm_registry();
+/// The algorithm called `name`; throws std::invalid_argument listing the registered names.
+std::unique_ptr<Algorithm> make_algorithm(std::string_view name);
+
+}  // namespace netdp::learn

@@ -1,0 +1,182 @@
+// run_training: builds data, graph, model, schedule and algorithm from a resolved config, calibrates
+// σ if asked, runs T rounds on the n × p parameter matrix and evaluates.
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <optional>
+
+#include "netdp/gossip/schedules.hpp"
+#include "netdp/gossip/weighting.hpp"
+#include "netdp/graph/metrics.hpp"
+#include "netdp/graph/spec.hpp"
+#include "netdp/learn/algorithm.hpp"
+#include "netdp/util/check.hpp"
+#include "simulator_internal.hpp"
+#include "train_config.hpp"
+#include "train_privacy.hpp"
+
+namespace netdp::learn {
+
+namespace {
+
+PartitionSpec partition_spec(const FlatConfig& c, std::uint64_t seed) {
+  PartitionSpec spec;
+  const std::string& kind = c.at("data.partition");
+  spec.kind = kind == "dirichlet"  ? PartitionSpec::Kind::dirichlet
+              : kind == "shards"   ? PartitionSpec::Kind::shards
+              : kind == "position" ? PartitionSpec::Kind::position
+                                   : PartitionSpec::Kind::iid;
+  spec.alpha = parse_real("data.alpha", c.at("data.alpha"));
+  spec.shards_per_node = parse_count("data.shards", c.at("data.shards"));
+  spec.seed = seed;
+  return spec;
+}
+
+gossip::Schedule make_training_schedule(const gossip::GossipMatrix& w, gossip::Weighting weighting,
+                                        const std::string& spec_text, std::size_t rounds,
+                                        std::uint64_t seed) {
+  const ScheduleSpec spec = parse_schedule("algorithm.schedule", spec_text);
+  switch (spec.kind) {
+    case ScheduleSpec::Kind::fixed:
+      return gossip::fixed_schedule(w, rounds);
+    case ScheduleSpec::Kind::er_per_round:
+      return gossip::erdos_renyi_schedule(w.num_nodes(), spec.p, weighting, rounds, seed);
+    case ScheduleSpec::Kind::dropout:
+      return gossip::dropout_schedule(w.graph(), weighting, spec.p, rounds, seed);
+  }
+  return gossip::fixed_schedule(w, rounds);
+}
+
+AlgorithmParams algorithm_params(const FlatConfig& c) {
+  AlgorithmParams p;
+  p.name = c.at("algorithm.name");
+  p.rounds = parse_count("algorithm.rounds", c.at("algorithm.rounds"));
+  p.step_size = parse_real("algorithm.step_size", c.at("algorithm.step_size"));
+  p.batch_size = parse_count("algorithm.batch_size", c.at("algorithm.batch_size"));
+  p.clip = parse_real("algorithm.clip", c.at("algorithm.clip"));
+  p.sigma = parse_real("algorithm.sigma", c.at("algorithm.sigma"));
+  p.gossip_steps = parse_count("algorithm.gossip_steps", c.at("algorithm.gossip_steps"));
+  p.chebyshev = parse_bool("algorithm.chebyshev", c.at("algorithm.chebyshev"));
+  p.schedule = c.at("algorithm.schedule");
+  p.correlation_path = c.at("algorithm.correlation");
+  p.participations = parse_count("algorithm.participations", c.at("algorithm.participations"));
+  p.separation = parse_count("algorithm.separation", c.at("algorithm.separation"));
+  p.delta = parse_real("privacy.delta", c.at("privacy.delta"));
+  p.calibrate_on = c.at("privacy.calibrate_on");
+  p.eval_every = parse_count("train.eval_every", c.at("train.eval_every"));
+  return p;
+}
+
+bool is_classification(Task task) { return task != Task::regression; }
+
+EvalRecord evaluate(std::size_t round, const DenseMatrix& theta, const TrainContext& ctx,
+                    const TrainTest& data, std::size_t eval_node) {
+  const Model& model = ctx.model();
+  EvalRecord record;
+  record.round = round;
+  const std::size_t n = ctx.num_nodes();
+  Vector row;
+  double train = 0.0;
+  for (std::size_t v = 0; v < n; ++v) {
+    row = theta.row(static_cast<Eigen::Index>(v)).transpose();
+    train += model.loss(row, ctx.node_data(v).features, ctx.node_data(v).targets);
+  }
+  record.train_loss = train / static_cast<double>(n);
+  row = theta.row(static_cast<Eigen::Index>(eval_node)).transpose();
+  record.test_loss = model.loss(row, data.test.features, data.test.targets);
+  const Vector average = theta.colwise().mean().transpose();
+  record.average_model_test_loss = model.loss(average, data.test.features, data.test.targets);
+  if (is_classification(data.test.task)) {
+    record.test_accuracy = accuracy(model, row, data.test);
+    record.average_model_accuracy = accuracy(model, average, data.test);
+  }
+  record.consensus_distance = (theta.rowwise() - average.transpose()).squaredNorm() / static_cast<double>(n);
+  require(std::isfinite(record.train_loss) && std::isfinite(record.test_loss) &&
+              std::isfinite(record.consensus_distance),
+          "training diverged by round {} (non-finite loss): reduce algorithm.step_size (= {})", round,
+          ctx.params().step_size);
+  return record;
+}
+
+}  // namespace
+
+TrainResult run_training(const FlatConfig& config, const std::function<void(const EvalRecord&)>& progress) {
+  TrainResult result;
+  result.config = resolve_config(config);
+  const FlatConfig& c = result.config;
+  const std::uint64_t seed = parse_count("train.seed", c.at("train.seed"));
+
+  TrainTest data = load_train_test(c, seed);
+  graph::Graph g = graph::from_spec(c.at("network.graph"));
+  if (parse_bool("network.lcc", c.at("network.lcc"))) g = graph::largest_connected_component(g);
+  const gossip::Weighting weighting = gossip::parse_weighting(c.at("network.weights"));
+  gossip::GossipMatrix w = gossip::make_gossip_matrix(g, weighting);
+  const std::size_t n = w.num_nodes();
+  require(data.train.size() >= n, "config network.graph = '{}': {} nodes but only {} training examples",
+          c.at("network.graph"), n, data.train.size());
+
+  const auto parts = partition(data.train, n, partition_spec(c, sub_seed(seed, 3)), &g);
+  std::vector<Dataset> shards;
+  shards.reserve(n);
+  for (const auto& rows : parts) shards.push_back(data.train.subset(rows));
+
+  ModelSpec model_spec;
+  model_spec.kind = parse_model_kind(c.at("model.kind"));
+  model_spec.l2 = parse_real("model.l2", c.at("model.l2"));
+  model_spec.hidden = parse_count("model.hidden", c.at("model.hidden"));
+  const auto model = make_model(model_spec, data.train.dim(), data.train.task, data.train.num_classes);
+
+  AlgorithmParams params = algorithm_params(c);
+  gossip::Schedule schedule =
+      make_training_schedule(w, weighting, params.schedule, params.rounds, sub_seed(seed, 4));
+  TrainContext ctx(*model, std::move(shards), std::move(w), std::move(schedule), params, seed);
+  auto algorithm = make_algorithm(params.name);
+  algorithm->prepare(ctx);
+
+  result.algorithm = params.name;
+  result.delta = params.delta;
+  PrivacyAccount account;
+  if (algorithm->is_private()) account = algorithm->privacy(ctx);
+  result.accountant = account.accountant;
+  result.warnings = account.notes;
+  if (!c.at("privacy.target_epsilon").empty()) {
+    const double target = parse_real("privacy.target_epsilon", c.at("privacy.target_epsilon"));
+    require(algorithm->is_private(), "config privacy.target_epsilon = {}: algorithm '{}' is not private",
+            target, params.name);
+    result.target_epsilon = target;
+    ctx.mutable_params().sigma = calibrate_sigma(account, params.rounds, params.delta, target);
+  }
+  result.sigma = algorithm->is_private() ? ctx.params().sigma : 0.0;
+  if (algorithm->is_private() && result.sigma == 0.0) {
+    result.warnings.push_back("algorithm.sigma = 0: no noise, the run is not private (ε = inf)");
+  }
+
+  Rng pick(sub_seed(seed, 5));
+  const std::string& node_text = c.at("train.eval_node");
+  const std::size_t eval_node =
+      node_text == "random" ? pick.uniform_below(n) : parse_count("train.eval_node", node_text);
+  require(eval_node < n, "config train.eval_node = {}: the graph has {} nodes", eval_node, n);
+
+  const Vector init = model->initial_parameters(sub_seed(seed, 6));
+  DenseMatrix theta = init.transpose().replicate(static_cast<Eigen::Index>(n), 1);
+  Rng rng(sub_seed(seed, 7));
+  for (std::size_t t = 0; t < params.rounds; ++t) {
+    algorithm->round(t, theta, ctx, rng);
+    const std::size_t done = t + 1;
+    if (done == params.rounds || (params.eval_every > 0 && done % params.eval_every == 0)) {
+      EvalRecord record = evaluate(done, theta, ctx, data, eval_node);
+      record.epsilon_so_far =
+          algorithm->is_private() ? account_epsilon(account, result.sigma, done, params.delta) : 0.0;
+      result.history.push_back(record);
+      if (progress) progress(result.history.back());
+    }
+  }
+  const EvalRecord& last = result.history.back();
+  result.epsilon = last.epsilon_so_far;
+  result.final_test_loss = last.test_loss;
+  result.final_test_accuracy = last.test_accuracy;
+  return result;
+}
+
+}  // namespace netdp::learn
