@@ -1,0 +1,152 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "netdp/gossip/schedules.hpp"
+#include "netdp/gossip/weighting.hpp"
+#include "netdp/graph/generators.hpp"
+#include "netdp/learn/algorithm.hpp"
+#include "netdp/learn/train.hpp"
+
+namespace netdp::learn {
+namespace {
+
+struct Problem {
+  std::unique_ptr<Model> model;
+  std::vector<Dataset> shards;
+  gossip::GossipMatrix w;
+  Vector planted;
+};
+
+// A noiseless planted linear regression on a ring of n nodes, iid shards.
+Problem linear_problem(std::size_t n, std::size_t examples, std::size_t features) {
+  SyntheticOptions options;
+  options.kind = SyntheticOptions::Kind::linear;
+  options.examples = examples;
+  options.features = features;
+  options.noise = 0.0;
+  options.seed = 7;
+  Vector planted;
+  const Dataset data = make_synthetic(options, &planted);
+  const auto parts = partition(data, n, PartitionSpec{});
+  std::vector<Dataset> shards;
+  for (const auto& rows : parts) shards.push_back(data.subset(rows));
+  ModelSpec spec;
+  spec.kind = ModelSpec::Kind::linear;
+  return {make_model(spec, features, Task::regression, 0), std::move(shards),
+          gossip::make_gossip_matrix(graph::ring(n), gossip::Weighting::hamilton), planted};
+}
+
+AlgorithmParams params_for(const std::string& name, std::size_t rounds, double sigma) {
+  AlgorithmParams p;
+  p.name = name;
+  p.rounds = rounds;
+  p.step_size = 0.5;
+  p.batch_size = 0;
+  p.clip = 1e6;
+  p.sigma = sigma;
+  return p;
+}
+
+DenseMatrix run(const Problem& problem, const AlgorithmParams& params, std::uint64_t seed = 3) {
+  TrainContext ctx(*problem.model, problem.shards, problem.w,
+                   gossip::fixed_schedule(problem.w, params.rounds), params, seed);
+  auto algorithm = make_algorithm(params.name);
+  algorithm->prepare(ctx);
+  DenseMatrix theta = DenseMatrix::Zero(static_cast<Eigen::Index>(ctx.num_nodes()),
+                                        static_cast<Eigen::Index>(ctx.num_parameters()));
+  Rng rng(seed);
+  for (std::size_t t = 0; t < params.rounds; ++t) algorithm->round(t, theta, ctx, rng);
+  return theta;
+}
+
+TEST(AlgoGossipTest, DSgdRoundMatchesLiteralAdaptThenCombine) {
+  const Problem problem = linear_problem(6, 120, 3);
+  AlgorithmParams p = params_for("d-sgd", 2, 0.0);
+  p.clip = std::numeric_limits<double>::infinity();
+  const DenseMatrix theta = run(problem, p);
+  // Literal: θ ← W (θ − η ∇f_v(θ_v)), twice, with dense W and the model's full gradient.
+  const DenseMatrix w = DenseMatrix(problem.w.matrix());
+  DenseMatrix expected = DenseMatrix::Zero(6, 4);
+  for (int t = 0; t < 2; ++t) {
+    DenseMatrix stepped = expected;
+    for (Eigen::Index v = 0; v < 6; ++v) {
+      const Vector row = expected.row(v).transpose();
+      const Dataset& d = problem.shards[static_cast<std::size_t>(v)];
+      stepped.row(v) = (row - p.step_size * problem.model->gradient(row, d.features, d.targets)).transpose();
+    }
+    expected = w * stepped;
+  }
+  EXPECT_LE((theta - expected).cwiseAbs().maxCoeff(), 1e-12);
+}
+
+TEST(AlgoGossipTest, EachPrivateAlgorithmAtSigmaZeroEqualsDSgd) {
+  const Problem problem = linear_problem(5, 100, 3);
+  const DenseMatrix baseline = run(problem, params_for("d-sgd", 5, 0.0));
+  for (const std::string name : {"dp-d-sgd", "muffliato-sgd", "muffliato-gd", "antipgd"}) {
+    EXPECT_EQ(run(problem, params_for(name, 5, 0.0)), baseline) << name;
+  }
+  AlgorithmParams k3 = params_for("d-sgd", 5, 0.0);
+  k3.gossip_steps = 3;
+  AlgorithmParams muffliato = k3;
+  muffliato.name = "muffliato-sgd";
+  EXPECT_EQ(run(problem, muffliato), run(problem, k3));
+}
+
+TEST(AlgoGossipTest, NoiseChangesTheModelsAndIsSeeded) {
+  const Problem problem = linear_problem(5, 100, 3);
+  const DenseMatrix clean = run(problem, params_for("dp-d-sgd", 3, 0.0));
+  const DenseMatrix noisy = run(problem, params_for("dp-d-sgd", 3, 1.0));
+  EXPECT_GT((noisy - clean).norm(), 1e-3);
+  EXPECT_EQ(run(problem, params_for("dp-d-sgd", 3, 1.0), 11),
+            run(problem, params_for("dp-d-sgd", 3, 1.0), 11));
+  EXPECT_NE(run(problem, params_for("dp-d-sgd", 3, 1.0), 11),
+            run(problem, params_for("dp-d-sgd", 3, 1.0), 12));
+}
+
+TEST(AlgoGossipTest, AntiPgdSubtractsThePreviousDraw) {
+  // Step 0 has no previous draw: antipgd and dp-d-sgd agree exactly; from step 1 on they differ.
+  const Problem problem = linear_problem(5, 100, 3);
+  AlgorithmParams anti = params_for("antipgd", 1, 1.0);
+  AlgorithmParams plain = params_for("dp-d-sgd", 1, 1.0);
+  EXPECT_EQ(run(problem, anti), run(problem, plain));
+  anti.rounds = plain.rounds = 2;
+  EXPECT_GT((run(problem, anti) - run(problem, plain)).norm(), 1e-6);
+}
+
+TEST(AlgoGossipTest, RandomizedGossipKeepsTheAverageOfItsGossip) {
+  // At σ = 0 and η → the first step only, pairwise averaging preserves Σ_v θ_v.
+  const Problem problem = linear_problem(6, 120, 3);
+  AlgorithmParams p = params_for("randomized-gossip", 1, 0.0);
+  p.gossip_steps = 50;
+  const DenseMatrix theta = run(problem, p);
+  AlgorithmParams no_gossip = params_for("randomized-gossip", 1, 0.0);
+  no_gossip.gossip_steps = 0;
+  const DenseMatrix local = run(problem, no_gossip);
+  EXPECT_LE((theta.colwise().sum() - local.colwise().sum()).cwiseAbs().maxCoeff(), 1e-12);
+  EXPECT_LT((theta.rowwise() - theta.colwise().mean()).norm(),
+            (local.rowwise() - local.colwise().mean()).norm());
+}
+
+TEST(AlgoGossipTest, ConvergesToThePlantedModel) {
+  const Problem problem = linear_problem(8, 400, 3);
+  AlgorithmParams p = params_for("d-sgd", 600, 0.0);
+  p.step_size = 1.5;
+  const DenseMatrix theta = run(problem, p);
+  const Vector average = theta.colwise().mean().transpose();
+  EXPECT_LE((average.head(3) - problem.planted).norm(), 1e-3 * (1.0 + problem.planted.norm()));
+  EXPECT_LE(std::abs(average(3)), 1e-3);
+  EXPECT_LE((theta.rowwise() - average.transpose()).norm(), 1e-3);
+}
+
+TEST(AlgoGossipTest, DpDSgdRejectsSeveralGossipSteps) {
+  const Problem problem = linear_problem(5, 100, 3);
+  AlgorithmParams p = params_for("dp-d-sgd", 2, 1.0);
+  p.gossip_steps = 2;
+  EXPECT_THROW(run(problem, p), std::invalid_argument);
+  EXPECT_THROW(make_algorithm("nope"), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace netdp::learn
