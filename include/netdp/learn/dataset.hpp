@@ -29,6 +29,8 @@ struct Dataset {
   Task task = Task::regression;
   std::size_t num_classes = 0;  ///< 2 for binary, C for multiclass, 0 for regression
   std::vector<std::string> feature_names;
+  /// Original label of each class (index = class), e.g. {"-1", "1"}; empty for regression.
+  std::vector<std::string> class_names;
 
   std::size_t size() const { return static_cast<std::size_t>(features.rows()); }
   std::size_t dim() const { return static_cast<std::size_t>(features.cols()); }
@@ -100,6 +102,7 @@ struct PartitionSpec {
 /// Every example goes to exactly one node; every node gets at least one example (throws otherwise).
 /// `graph` is required for `position` (may be null for the others).
 std::vector<std::vector<std::size_t>> partition(const Dataset& data, std::size_t nodes,
-                                                const PartitionSpec& spec, const graph::Graph* graph = nullptr);
+                                                const PartitionSpec& spec,
+                                                const graph::Graph* graph = nullptr);
 
 }  // namespace netdp::learn

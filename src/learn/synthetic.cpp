@@ -1,0 +1,51 @@
+// A planted model with a known parameter θ*, for tests that must converge to a known optimum.
+#include <cmath>
+#include <random>
+
+#include "netdp/learn/dataset.hpp"
+#include "netdp/util/check.hpp"
+
+namespace netdp::learn {
+
+Dataset make_synthetic(const SyntheticOptions& options, Vector* planted) {
+  require(options.examples > 0, "make_synthetic: examples must be ≥ 1, got 0");
+  require(options.features > 0, "make_synthetic: features must be ≥ 1, got 0");
+  require(std::isfinite(options.noise) && options.noise >= 0.0,
+          "make_synthetic: noise must be finite and ≥ 0, got {}", options.noise);
+  const bool logistic = options.kind == SyntheticOptions::Kind::logistic;
+  require(!logistic || options.noise <= 0.5,
+          "make_synthetic: logistic noise is a label-flip probability and must be in [0, 0.5], got {}",
+          options.noise);
+  const auto n = static_cast<Eigen::Index>(options.examples);
+  const auto d = static_cast<Eigen::Index>(options.features);
+
+  std::mt19937_64 rng(options.seed);
+  std::normal_distribution<double> gauss(0.0, 1.0);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  Vector theta(d);
+  for (Eigen::Index j = 0; j < d; ++j) theta(j) = gauss(rng);
+
+  Dataset data;
+  data.features.resize(n, d);
+  data.targets.resize(n);
+  const double scale = 1.0 / std::sqrt(static_cast<double>(d));  // x ~ N(0, I/d)
+  for (Eigen::Index i = 0; i < n; ++i) {
+    for (Eigen::Index j = 0; j < d; ++j) data.features(i, j) = scale * gauss(rng);
+    const double margin = data.features.row(i).dot(theta);
+    if (logistic) {
+      bool y = uniform(rng) < 1.0 / (1.0 + std::exp(-margin));
+      if (uniform(rng) < options.noise) y = !y;
+      data.targets(i) = y ? 1.0 : 0.0;
+    } else {
+      data.targets(i) = margin + options.noise * gauss(rng);
+    }
+  }
+  data.task = logistic ? Task::binary : Task::regression;
+  data.num_classes = logistic ? 2 : 0;
+  if (logistic) data.class_names = {"0", "1"};
+  for (Eigen::Index j = 0; j < d; ++j) data.feature_names.push_back(fmt::format("x{}", j));
+  if (planted != nullptr) *planted = theta;
+  return data;
+}
+
+}  // namespace netdp::learn
