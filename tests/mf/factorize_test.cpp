@@ -158,5 +158,22 @@ TEST(MfOptimal, MultiEpochIsCertifiedStationary) {
   }
 }
 
+// The reference values (an independent primal solver): T = 16: 215.57381, T = 64: 1243.4670.
+TEST(MfSignRelaxed, MatchesPublishedMultiEpochOptima) {
+  const std::pair<std::size_t, double> known[] = {{16, 215.57381}, {64, 1243.4670}};
+  for (const auto& [t, target] : known) {
+    const Participation p = make_participation(t, 4, t / 4);
+    const Factorization f = sign_relaxed_factorization(prefix_sum_gram(t), p);
+    EXPECT_LE(f.loss, target * (1.0 + 1e-7)) << "T = " << t;
+    EXPECT_GE(f.loss, target * (1.0 - 1e-6)) << "T = " << t;
+    EXPECT_LE(f.lower_bound, f.loss * (1.0 + 1e-12));
+    EXPECT_LE(f.certificate, 1e-8) << "T = " << t;
+    EXPECT_TRUE(f.sensitivity_exact);
+    EXPECT_LT(f.loss, optimal_factorization(prefix_sum_gram(t), p).loss);
+  }
+  EXPECT_THROW(sign_relaxed_factorization(prefix_sum_gram(14), make_participation(14, 14, 1)),
+               std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace netdp::mf

@@ -78,6 +78,14 @@ struct OptimizeOptions {
 Factorization optimal_factorization(const DenseMatrix& h, const Participation& p,
                                     const OptimizeOptions& options = {});
 
+/// The sign-pattern relaxation for (k, b)-cyclic participation (docs/mf.md): min tr(H X⁻¹) s.t.
+/// sᵀX_c s ≤ 1 for every class c and sign vector s (within-class entries free), by a multiplicative
+/// update of the multipliers μ_{c,s} (a generalization of Denisov et al.'s fixed point) with the
+/// dual bound 2 tr((Λ^½HΛ^½)^½) − Σμ, Λ = Σ μ_{c,s} s sᵀ. Lower loss than optimal_factorization.
+/// Throws std::invalid_argument for a class of more than 13 steps (2^(m−1) multipliers per class).
+Factorization sign_relaxed_factorization(const DenseMatrix& h, const Participation& p,
+                                         const OptimizeOptions& options = {});
+
 /// Baselines (docs/mf.md), each a T × T lower-triangular C.
 DenseMatrix identity_correlation(std::size_t rounds);     ///< independent noise
 DenseMatrix antipgd_correlation(std::size_t rounds);      ///< C⁻¹ = first difference, C = ones
