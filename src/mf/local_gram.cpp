@@ -15,6 +15,8 @@ void check_arguments(const gossip::GossipMatrix& w, std::size_t rounds, std::siz
   require(rounds >= 1, "local_gram: rounds must be >= 1, got {}", rounds);
   require(initial_power <= 1, "local_gram: initial_power must be 0 or 1, got {}", initial_power);
   require(w.num_nodes() >= 1, "local_gram: W must have at least one node, got {}", w.num_nodes());
+  require(rounds <= kLocalGramMaxRounds, "local_gram: rounds must be <= {} (H is T × T dense), got {}",
+          kLocalGramMaxRounds, rounds);
 }
 
 /// H_{s,s'} = Σ_{j=0}^{T−1−max(s,s')} G(j + |s'−s|, j), where G(a, b) = ⟨W^{a+p}, W^{b+p}⟩_F is
@@ -88,7 +90,7 @@ DenseMatrix gram_reversible(const gossip::GossipMatrix& w, std::size_t rounds, s
 DenseMatrix gram_dense_powers(const gossip::GossipMatrix& w, std::size_t rounds, std::size_t p) {
   const auto n = static_cast<Eigen::Index>(w.num_nodes());
   const std::size_t doubles = static_cast<std::size_t>(n) * static_cast<std::size_t>(n) * rounds;
-  require(doubles <= kLocalGramDensePowersLimit,
+  require(static_cast<std::size_t>(n) <= kLocalGramDensePowersLimit && doubles <= kLocalGramDensePowersLimit,
           "local_gram: dense_powers needs n² T = {} doubles, more than the limit {} (n = {}, T = {})",
           doubles, kLocalGramDensePowersLimit, n, rounds);
   const auto t_count = static_cast<Eigen::Index>(rounds);
@@ -132,7 +134,7 @@ DenseMatrix local_gram_literal(const gossip::GossipMatrix& w, std::size_t rounds
   const auto n = static_cast<Eigen::Index>(w.num_nodes());
   const auto t_count = static_cast<Eigen::Index>(rounds);
   const std::size_t side = static_cast<std::size_t>(n) * rounds;
-  require(side * side <= kLocalGramLiteralLimit,
+  require(side <= kLocalGramLiteralLimit && side * side <= kLocalGramLiteralLimit,
           "local_gram_literal: the workload has (nT)² = {} entries, more than the limit {} (n = {}, T = {})",
           side * side, kLocalGramLiteralLimit, n, rounds);
   // A = (I_T ⊗ W)^p W_T: block (t, s) = W^{t−s+p} for s ≤ t (rows and columns time-major).

@@ -201,6 +201,7 @@ TEST(LocalGram, RejectsBadArguments) {
   EXPECT_THROW(local_gram_literal(w, 0, 1), std::invalid_argument);
   EXPECT_THROW(local_gram(drifting_ring(4), 3, 1, LocalGramMethod::spectral), std::invalid_argument);
   EXPECT_THROW(local_gram_literal(w, 5000, 1), std::invalid_argument);
+  EXPECT_THROW(local_gram(w, kLocalGramMaxRounds + 1, 1), std::invalid_argument);
   try {
     local_gram(w, 3, 2);
   } catch (const std::invalid_argument& e) {

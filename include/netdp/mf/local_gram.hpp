@@ -23,8 +23,11 @@ enum class LocalGramMethod {
   dense_powers,  ///< any W: the T powers W^a as dense n × n matrices, G = XᵀX (8 n² T bytes)
 };
 
+/// Largest T accepted (H is a dense T × T matrix: 2 GiB at this size).
+inline constexpr std::size_t kLocalGramMaxRounds = 16384;
+
 /// H (T × T, symmetric positive definite) for W over `rounds` steps. initial_power ∈ {0, 1}.
-/// Throws std::invalid_argument on rounds = 0 or another initial power.
+/// Throws std::invalid_argument on rounds = 0, rounds > kLocalGramMaxRounds or another initial power.
 DenseMatrix local_gram(const gossip::GossipMatrix& w, std::size_t rounds, std::size_t initial_power = 1);
 
 /// As above with an explicit method. Throws std::invalid_argument when `spectral` is asked for a
