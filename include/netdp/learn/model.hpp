@@ -1,6 +1,10 @@
 #pragma once
 // Models for the training simulator: per-example gradients with L2 clipping.
-// Parameters are one flat vector θ (layout documented per model in docs/learn.md).
+// Parameters are one flat vector θ (layout documented per model in docs/learn-models.md).
+//
+// The L2 penalty λ/2‖θ‖² is part of loss() and gradient() but NOT of the per-example gradients
+// nor of clipped_gradient_sum(): it does not depend on the data, so a DP trainer adds
+// penalty_gradient(θ) = λθ after clipping and noising (clipping it would only bias the update).
 
 #include <cstddef>
 #include <cstdint>
@@ -32,13 +36,27 @@ class Model {
                                       double clip) const;
   /// Predictions: the class index (classification) or the value (regression), one per row.
   virtual Vector predict(const Vector& theta, const DenseMatrix& X) const = 0;
+
+  /// The task this model was built for (decides how targets are read).
+  virtual Task task() const = 0;
+  /// The L2 coefficient λ of the penalty λ/2 ‖θ‖² (applies to every entry of θ, biases included).
+  virtual double l2() const = 0;
+  /// ∇(λ/2 ‖θ‖²) = λθ: the data-independent part of the gradient, added outside the clip.
+  Vector penalty_gradient(const Vector& theta) const;
+  /// The gradient of loss(): (1/n) Σ_i ∇ℓ(θ; x_i, y_i) + λθ (no clipping).
+  Vector gradient(const Vector& theta, const DenseMatrix& X, const Vector& y) const;
 };
 
 struct ModelSpec {
   enum class Kind { logistic, linear, mlp } kind = Kind::logistic;
-  double l2 = 0.0;            ///< ridge / weight-decay coefficient λ (loss + λ/2 ‖θ‖²)
-  std::size_t hidden = 32;    ///< MLP hidden units
+  double l2 = 0.0;          ///< ridge / weight-decay coefficient λ (loss + λ/2 ‖θ‖²), ≥ 0
+  std::size_t hidden = 32;  ///< MLP hidden units, ≥ 1
 };
+
+/// "logistic", "linear" or "mlp" (the names the config files use).
+std::string_view to_string(ModelSpec::Kind kind);
+/// Inverse of to_string; throws std::invalid_argument naming the value and the accepted names.
+ModelSpec::Kind parse_model_kind(std::string_view name);
 
 /// logistic: binary (one weight vector + bias) or multinomial (C × (d+1)) by data.task;
 /// linear: least squares (½(x·w + b − y)²) with ridge λ; mlp: one ReLU hidden layer, softmax or
