@@ -1,0 +1,129 @@
+// random-walk-dp-sgd (Cyffers, Bellet & Upadhyay, random-walk DP-SGD; docs/learn-protocols.md):
+// one token model walks over the graph; at step t its holder v (if past the burn-in and under its
+// contribution cap) takes a noisy clipped minibatch step
+//   θ ← θ − η [(1/b)(Σ_{i∈batch} clip(∇ℓ(θ; x_i), C) + σ C ξ) + λ θ],   ξ ~ N(0, I),
+// with a constant step size η, then passes the token to u drawn with probability W_vu. One
+// simulator round = one token step. Every node's row of θ is the token model (the paper's metric).
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <numeric>
+#include <vector>
+
+#include "algo_protocol.hpp"
+#include "netdp/util/check.hpp"
+
+namespace netdp::learn {
+namespace {
+
+class RandomWalkDpSgd : public Algorithm {
+ public:
+  explicit RandomWalkDpSgd(const RandomWalkSgdOptions& options) : options_(options) {
+    require(options.contribution_cap >= 1, "random-walk-dp-sgd: contribution cap must be >= 1, got {}",
+            options.contribution_cap);
+  }
+  std::string_view name() const override { return "random-walk-dp-sgd"; }
+
+  void prepare(TrainContext& ctx) override {
+    require(ctx.params().schedule == "fixed",
+            "algorithm.schedule = '{}': random-walk-dp-sgd walks on the fixed W", ctx.params().schedule);
+    contributions_.assign(ctx.num_nodes(), 0);
+    started_ = false;
+  }
+
+  void round(std::size_t t, DenseMatrix& theta, TrainContext& ctx, Rng& rng) override {
+    if (!started_) {  // seeded start node; the token starts from node 0's initial model
+      holder_ = static_cast<std::size_t>(rng.uniform_below(ctx.num_nodes()));
+      token_ = theta.row(0).transpose();
+      started_ = true;
+    }
+    if (t >= options_.burn_in && contributions_[holder_] < options_.contribution_cap) {
+      step(ctx, rng);
+      ++contributions_[holder_];
+    }
+    holder_ = next_holder(ctx.schedule().at(0), rng);
+    theta.rowwise() = token_.transpose();
+  }
+
+  PrivacyAccount privacy(const TrainContext& /*ctx*/) const override {
+    // Upper bound (local GDP of one node's contributions): a node contributes at most
+    // N(T) = min(K, T − burn-in) noisy steps, each 1/σ-GDP in the clipped sum, so its whole
+    // influence on the token is √N(T)/σ-GDP whoever observes it. The random-walk paper's
+    // amplified pairwise accountant (accounting/random_walk.hpp) is not wired in yet.
+    PrivacyAccount account;
+    account.accountant = "local-gdp";
+    const RandomWalkSgdOptions options = options_;
+    account.mus = [options](double sigma, std::size_t rounds) {
+      const std::size_t active = rounds > options.burn_in ? rounds - options.burn_in : 0;
+      const auto n = static_cast<double>(std::min(options.contribution_cap, active));
+      return n > 0.0 ? std::vector<double>{std::sqrt(n) / sigma} : std::vector<double>{};
+    };
+    account.notes.push_back(
+        "random-walk-dp-sgd: local-GDP upper bound over min(cap, T - burn_in) contributions (no "
+        "amplification "
+        "by the walk)");
+    return account;
+  }
+
+ private:
+  void step(TrainContext& ctx, Rng& rng) {
+    const AlgorithmParams& p = ctx.params();
+    const Dataset& data = ctx.node_data(holder_);
+    require(data.size() > 0, "random-walk-dp-sgd: node {} has no training data", holder_);
+    const std::size_t b = p.batch_size == 0 ? data.size() : std::min(p.batch_size, data.size());
+    // b indices uniformly without replacement (partial Fisher–Yates).
+    order_.resize(data.size());
+    std::iota(order_.begin(), order_.end(), std::size_t{0});
+    for (std::size_t i = 0; i < b; ++i) std::swap(order_[i], order_[i + rng.uniform_below(data.size() - i)]);
+    batch_x_.resize(static_cast<Eigen::Index>(b), data.features.cols());
+    batch_y_.resize(static_cast<Eigen::Index>(b));
+    for (std::size_t i = 0; i < b; ++i) {
+      batch_x_.row(static_cast<Eigen::Index>(i)) = data.features.row(static_cast<Eigen::Index>(order_[i]));
+      batch_y_[static_cast<Eigen::Index>(i)] = data.targets[static_cast<Eigen::Index>(order_[i])];
+    }
+    Vector g = ctx.model().clipped_gradient_sum(token_, batch_x_, batch_y_, p.clip);
+    if (p.sigma > 0.0) {
+      for (Eigen::Index j = 0; j < g.size(); ++j) g[j] += p.sigma * p.clip * standard_normal(rng);
+    }
+    g /= static_cast<double>(b);
+    DenseMatrix one_row = token_.transpose();
+    DenseMatrix penalty = DenseMatrix::Zero(1, g.size());
+    ctx.add_penalty(one_row, penalty);
+    token_ -= p.step_size * (g + penalty.row(0).transpose());
+  }
+
+  // u with probability W_vu (row v of a row-stochastic W).
+  std::size_t next_holder(const SparseMatrix& w, Rng& rng) const {
+    const double r = rng.uniform01();
+    double cumulative = 0.0;
+    std::size_t last = holder_;
+    for (SparseMatrix::InnerIterator it(w, static_cast<Eigen::Index>(holder_)); it; ++it) {
+      if (it.value() <= 0.0) continue;
+      cumulative += it.value();
+      last = static_cast<std::size_t>(it.col());
+      if (r < cumulative) return last;
+    }
+    return last;  // rounding: Σ_u W_vu slightly below 1
+  }
+
+  RandomWalkSgdOptions options_;
+  std::vector<std::size_t> contributions_;
+  std::vector<std::size_t> order_;
+  std::size_t holder_ = 0;
+  bool started_ = false;
+  Vector token_;
+  DenseMatrix batch_x_;
+  Vector batch_y_;
+};
+
+}  // namespace
+
+std::unique_ptr<Algorithm> make_random_walk_dp_sgd(const RandomWalkSgdOptions& options) {
+  return std::make_unique<RandomWalkDpSgd>(options);
+}
+std::unique_ptr<Algorithm> make_random_walk_dp_sgd() {
+  return make_random_walk_dp_sgd(RandomWalkSgdOptions{});
+}
+
+}  // namespace netdp::learn
