@@ -15,17 +15,15 @@ namespace {
 
 // grads(v, :) += scale · ξ_v(t) / b_v, ξ ~ N(0, I): the noise σ C ξ divided by node v's batch size.
 void add_scaled_noise(const DenseMatrix& xi, double scale, const TrainContext& ctx, DenseMatrix& grads) {
-  for (Eigen::Index v = 0; v < grads.rows(); ++v) {
-    grads.row(v) += (scale / ctx.batch_divisor(static_cast<std::size_t>(v))) * xi.row(v);
-  }
+  Vector factor(grads.rows());
+  for (Eigen::Index v = 0; v < grads.rows(); ++v)
+    factor(v) = scale / ctx.batch_divisor(static_cast<std::size_t>(v));
+  grads.noalias() += factor.asDiagonal() * xi;  // column-major friendly
 }
 
 void fill_normal(DenseMatrix& xi, Eigen::Index rows, Eigen::Index cols, Rng& rng) {
   xi.resize(rows, cols);
-  // Row-major fill order (node by node) so a node's stream does not depend on p's layout.
-  for (Eigen::Index v = 0; v < rows; ++v) {
-    for (Eigen::Index j = 0; j < cols; ++j) xi(v, j) = standard_normal(rng);
-  }
+  fill_standard_normal(xi.data(), static_cast<std::size_t>(xi.size()), rng);
 }
 
 /// d-sgd, dp-d-sgd, muffliato-gd, muffliato-sgd: one (noisy) local step, then K gossip steps

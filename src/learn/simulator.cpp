@@ -68,6 +68,19 @@ AlgorithmParams algorithm_params(const FlatConfig& c) {
   return p;
 }
 
+// Eigen parallelizes even small GEMMs with OpenMP; the per-node products here are small and the
+// spin-waiting costs more than it saves, so a run uses one Eigen thread (restored afterwards).
+class SingleEigenThread {
+ public:
+  SingleEigenThread() : saved_(Eigen::nbThreads()) { Eigen::setNbThreads(1); }
+  ~SingleEigenThread() { Eigen::setNbThreads(saved_); }
+  SingleEigenThread(const SingleEigenThread&) = delete;
+  SingleEigenThread& operator=(const SingleEigenThread&) = delete;
+
+ private:
+  int saved_;
+};
+
 bool is_classification(Task task) { return task != Task::regression; }
 
 EvalRecord evaluate(std::size_t round, const DenseMatrix& theta, const TrainContext& ctx,
@@ -102,6 +115,7 @@ EvalRecord evaluate(std::size_t round, const DenseMatrix& theta, const TrainCont
 }  // namespace
 
 TrainResult run_training(const FlatConfig& config, const std::function<void(const EvalRecord&)>& progress) {
+  const SingleEigenThread single_thread;
   TrainResult result;
   result.config = resolve_config(config);
   const FlatConfig& c = result.config;

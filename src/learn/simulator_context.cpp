@@ -20,6 +20,20 @@ double standard_normal(Rng& rng) {
   }
 }
 
+void fill_standard_normal(double* out, std::size_t count, Rng& rng) {
+  // Marsaglia polar method, both outputs of each accepted pair used.
+  std::size_t i = 0;
+  while (i < count) {
+    const double u = 2.0 * rng.uniform01() - 1.0;
+    const double v = 2.0 * rng.uniform01() - 1.0;
+    const double s = u * u + v * v;
+    if (!(s > 0.0 && s < 1.0)) continue;
+    const double scale = std::sqrt(-2.0 * std::log(s) / s);
+    out[i++] = u * scale;
+    if (i < count) out[i++] = v * scale;
+  }
+}
+
 TrainContext::TrainContext(const Model& model, std::vector<Dataset> node_data, gossip::GossipMatrix base,
                            gossip::Schedule schedule, AlgorithmParams params, std::uint64_t seed)
     : model_(&model),

@@ -34,6 +34,8 @@ using Rng = graph::Rng;
 
 /// A standard normal draw (Marsaglia polar method on Rng::uniform01; platform independent).
 double standard_normal(Rng& rng);
+/// `count` standard normal draws into out[0..count) (polar method, both outputs of a pair used).
+void fill_standard_normal(double* out, std::size_t count, Rng& rng);
 
 /// The algorithm-level settings (the resolved `algorithm.*` / `privacy.*` keys).
 struct AlgorithmParams {
