@@ -18,6 +18,7 @@ int run(int argc, char** argv) {
   add_account_command(app);
   add_compare_command(app);
   add_asymptotic_command(app);
+  add_train_command(app);
   add_factorize_command(app);
   try {
     app.parse(argc, argv);

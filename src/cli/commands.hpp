@@ -13,6 +13,7 @@ void add_gossip_command(CLI::App& app);
 void add_account_command(CLI::App& app);
 void add_compare_command(CLI::App& app);
 void add_asymptotic_command(CLI::App& app);
+void add_train_command(CLI::App& app);
 void add_factorize_command(CLI::App& app);
 
 }  // namespace netdp::cli

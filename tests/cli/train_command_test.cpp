@@ -1,0 +1,284 @@
+// Tests of `netdp train`'s input and output: TOML flattening and errors, --set overrides,
+// the resolved-config round trip, and the metrics/summary files agreeing with the result.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
+#include "../../src/cli/train_config.hpp"
+#include "../../src/cli/train_output.hpp"
+#include "cli_runner.hpp"
+
+namespace netdp::cli {
+namespace {
+
+using Json = nlohmann::json;
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(TrainConfig, TablesBecomeDottedKeysAndScalarsText) {
+  const learn::FlatConfig c = parse_toml_config(
+      "name = \"run\"\n[algorithm]\nsigma = 1.5\nrounds = 500\nchebyshev = true\nname = \"dp-d-sgd\"\n"
+      "[data]\nsource = \"mnist\"\ntest_fraction = 1e-1\n",
+      "test.toml");
+  EXPECT_EQ(c.at("name"), "run");
+  EXPECT_EQ(c.at("algorithm.sigma"), "1.5");
+  EXPECT_EQ(c.at("algorithm.rounds"), "500");
+  EXPECT_EQ(c.at("algorithm.chebyshev"), "true");
+  EXPECT_EQ(c.at("algorithm.name"), "dp-d-sgd");
+  EXPECT_EQ(c.at("data.source"), "mnist");
+  EXPECT_DOUBLE_EQ(std::stod(c.at("data.test_fraction")), 0.1);
+  EXPECT_EQ(c.size(), 7u);
+}
+
+TEST(TrainConfig, DottedKeysInTomlAreTheSameAsTables) {
+  EXPECT_EQ(parse_toml_config("algorithm.sigma = 2\n", "a.toml"),
+            parse_toml_config("[algorithm]\nsigma = 2\n", "b.toml"));
+}
+
+TEST(TrainConfig, DoublesKeepFullPrecision) {
+  const learn::FlatConfig c = parse_toml_config("[x]\nv = 0.1234567890123456789\n", "p.toml");
+  EXPECT_EQ(std::stod(c.at("x.v")), 0.1234567890123456789);
+}
+
+TEST(TrainConfig, ArraysAndDeepTablesAreRejectedNamingTheKey) {
+  const std::string array = error_of([] { parse_toml_config("[network]\nnodes = [1, 2]\n", "cfg.toml"); });
+  EXPECT_NE(array.find("network.nodes"), std::string::npos) << array;
+  EXPECT_NE(array.find("cfg.toml:2"), std::string::npos) << array;
+  const std::string deep = error_of([] { parse_toml_config("[a.b]\nc = 1\n", "cfg.toml"); });
+  EXPECT_NE(deep.find("'a.b'"), std::string::npos) << deep;
+}
+
+TEST(TrainConfig, MalformedTomlNamesFileAndLine) {
+  const std::string e =
+      error_of([] { parse_toml_config("[algorithm]\nsigma = 1.5\nrounds = = 3\n", "bad.toml"); });
+  EXPECT_NE(e.find("bad.toml:3"), std::string::npos) << e;
+  EXPECT_NE(e.find("malformed TOML"), std::string::npos) << e;
+}
+
+TEST(TrainConfig, MissingFileIsAClearError) {
+  const std::string e = error_of([] { load_toml_config("/nonexistent/netdp.toml"); });
+  EXPECT_NE(e.find("/nonexistent/netdp.toml"), std::string::npos) << e;
+}
+
+TEST(TrainConfig, SetOverridesTheFileInOrder) {
+  learn::FlatConfig c = parse_toml_config("[algorithm]\nsigma = 1.5\n", "f.toml");
+  apply_overrides(c, {"algorithm.sigma=2", "train.seed=7", "algorithm.sigma=3", "data.path=a=b"});
+  EXPECT_EQ(c.at("algorithm.sigma"), "3");
+  EXPECT_EQ(c.at("train.seed"), "7");
+  EXPECT_EQ(c.at("data.path"), "a=b");
+  const std::string e = error_of([&] { apply_overrides(c, {"sigma"}); });
+  EXPECT_NE(e.find("'sigma'"), std::string::npos) << e;
+  EXPECT_NE(error_of([&] { apply_overrides(c, {"=1"}); }), "(no error)");
+}
+
+TEST(TrainConfig, ResolvedConfigRoundTripsThroughToml) {
+  const learn::FlatConfig c = {{"algorithm.sigma", "1.5"},
+                               {"algorithm.name", "dp-d-sgd"},
+                               {"algorithm.chebyshev", "false"},
+                               {"data.path", "../shared/x \"q\".csv"},
+                               {"data.csv.target", "y"},
+                               {"network.graph", "er:n=100,p=0.2"},
+                               {"train.seed", "42"},
+                               {"version", "1e-5"}};
+  const std::string text = config_to_toml(c, "line one\nline two");
+  EXPECT_EQ(text.rfind("# line one\n# line two\n", 0), 0u) << text;
+  EXPECT_EQ(parse_toml_config(text, "round-trip"), c) << text;
+}
+
+learn::TrainResult sample_result(bool classification) {
+  learn::TrainResult r;
+  r.config = {{"train.seed", "3"}, {"algorithm.name", "dp-d-sgd"}};
+  r.algorithm = "dp-d-sgd";
+  r.sigma = 1.25;
+  r.epsilon = 3.5;
+  r.delta = 1e-5;
+  r.accountant = "local-gdp";
+  r.warnings = {"a warning"};
+  for (std::size_t i = 0; i < 3; ++i) {
+    learn::EvalRecord e;
+    e.round = 10 * (i + 1);
+    e.train_loss = 0.7 / static_cast<double>(i + 1);
+    e.test_loss = 0.1 + 0.7 / static_cast<double>(i + 2);
+    e.average_model_test_loss = e.test_loss - 0.01;
+    e.consensus_distance = 1.0 / 3.0 / static_cast<double>(i + 1);
+    e.epsilon_so_far = 3.5 * static_cast<double>(i + 1) / 3.0;
+    if (classification) {
+      e.test_accuracy = 0.5 + 0.1 * static_cast<double>(i);
+      e.average_model_accuracy = 0.55 + 0.1 * static_cast<double>(i);
+    }
+    r.history.push_back(e);
+  }
+  r.final_test_loss = r.history.back().test_loss;
+  if (classification) r.final_test_accuracy = r.history.back().test_accuracy;
+  return r;
+}
+
+std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> fields;
+    std::string field;
+    std::istringstream cells(line);
+    while (std::getline(cells, field, ',')) fields.push_back(field);
+    if (!line.empty() && line.back() == ',') fields.emplace_back();
+    rows.push_back(fields);
+  }
+  return rows;
+}
+
+TEST(TrainOutput, CsvJsonAndResultAgree) {
+  const learn::TrainResult r = sample_result(true);
+  const auto rows = parse_csv(metrics_csv(r));
+  const Json json = metrics_json(r);
+  ASSERT_EQ(rows.size(), r.history.size() + 1);
+  ASSERT_EQ(json.size(), r.history.size());
+  const std::vector<std::string>& header = rows[0];
+  ASSERT_EQ(header.size(), 8u);
+  for (std::size_t i = 0; i < r.history.size(); ++i) {
+    const learn::EvalRecord& e = r.history[i];
+    const std::vector<double> expected = {static_cast<double>(e.round),
+                                          e.train_loss,
+                                          e.test_loss,
+                                          *e.test_accuracy,
+                                          e.average_model_test_loss,
+                                          *e.average_model_accuracy,
+                                          e.consensus_distance,
+                                          e.epsilon_so_far};
+    ASSERT_EQ(rows[i + 1].size(), 8u);
+    for (std::size_t k = 0; k < 8; ++k) {
+      EXPECT_EQ(std::stod(rows[i + 1][k]), expected[k]) << header[k];  // exact: shortest round-trip text
+      EXPECT_EQ(json[i][header[k]].get<double>(), expected[k]) << header[k];
+    }
+  }
+}
+
+TEST(TrainOutput, RegressionLeavesAccuracyEmptyAndNull) {
+  const learn::TrainResult r = sample_result(false);
+  const auto rows = parse_csv(metrics_csv(r));
+  EXPECT_EQ(rows[1][3], "");
+  EXPECT_EQ(rows[1][5], "");
+  EXPECT_TRUE(metrics_json(r)[0]["test_accuracy"].is_null());
+  EXPECT_TRUE(summary_json(r)["final_test_accuracy"].is_null());
+}
+
+TEST(TrainOutput, SummaryCarriesTheRequiredFields) {
+  const learn::TrainResult r = sample_result(true);
+  const Json s = summary_json(r);
+  EXPECT_EQ(s["algorithm"], "dp-d-sgd");
+  EXPECT_EQ(s["sigma"].get<double>(), 1.25);
+  EXPECT_EQ(s["epsilon"].get<double>(), 3.5);
+  EXPECT_EQ(s["delta"].get<double>(), 1e-5);
+  EXPECT_EQ(s["accountant"], "local-gdp");
+  EXPECT_TRUE(s["target_epsilon"].is_null());
+  EXPECT_EQ(s["final_test_loss"].get<double>(), r.history.back().test_loss);
+  EXPECT_EQ(s["final_test_accuracy"].get<double>(), *r.history.back().test_accuracy);
+  EXPECT_EQ(s["seed"], "3");
+  EXPECT_EQ(s["warnings"], Json({"a warning"}));
+  EXPECT_EQ(s["netdp_version"], kNetdpVersion);
+}
+
+TEST(TrainOutput, NonFiniteLossesBecomeNullWithAWarning) {
+  learn::TrainResult r = sample_result(true);
+  r.history[1].train_loss = std::nan("");
+  EXPECT_TRUE(metrics_json(r)[1]["train_loss"].is_null());
+  const Json s = summary_json(r);
+  ASSERT_EQ(s["warnings"].size(), 2u);
+  EXPECT_NE(s["warnings"][1].get<std::string>().find("round 20"), std::string::npos);
+}
+
+TEST(TrainOutput, WritesTheFourFiles) {
+  const auto dir = std::filesystem::temp_directory_path() / "netdp_train_output_test" / "nested";
+  std::filesystem::remove_all(dir.parent_path());
+  const learn::TrainResult r = sample_result(true);
+  write_training_outputs(r, dir.string());
+  for (const char* name : {"metrics.csv", "metrics.json", "summary.json", "config.toml"}) {
+    EXPECT_TRUE(std::filesystem::exists(dir / name)) << name;
+  }
+  std::ifstream summary(dir / "summary.json");
+  EXPECT_EQ(Json::parse(summary), summary_json(r));
+  EXPECT_EQ(load_toml_config((dir / "config.toml").string()), r.config);
+  std::filesystem::remove_all(dir.parent_path());
+}
+
+TEST(TrainExamples, EveryExampleConfigParses) {
+  std::size_t count = 0;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::filesystem::path(NETDP_SOURCE_DIR) / "examples")) {
+    if (entry.path().extension() != ".toml") continue;
+    ++count;
+    const learn::FlatConfig c = load_toml_config(entry.path().string());
+    for (const char* key :
+         {"data.source", "network.graph", "algorithm.name", "algorithm.rounds", "train.seed"}) {
+      EXPECT_EQ(c.count(key), 1u) << entry.path() << " lacks " << key;
+    }
+  }
+  EXPECT_GE(count, 8u);
+}
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+testing::CliResult tiny_run(const std::filesystem::path& out) {
+  return testing::run_cli({"train", "--quiet", "--out", out.string(), "--set", "network.graph=ring:n=4",
+                           "--set", "data.examples=200", "--set", "algorithm.rounds=6", "--set",
+                           "train.eval_every=2"});
+}
+
+TEST(TrainCommand, TinyRunWritesAgreeingFilesAndIsDeterministic) {
+  const auto base = std::filesystem::temp_directory_path() / "netdp_train_command_test";
+  std::filesystem::remove_all(base);
+  const auto first = tiny_run(base / "a");
+  ASSERT_EQ(first.status, 0) << first.err;
+  const auto second = tiny_run(base / "b");
+  ASSERT_EQ(second.status, 0) << second.err;
+  const std::string csv = read_file(base / "a" / "metrics.csv");
+  EXPECT_EQ(csv, read_file(base / "b" / "metrics.csv"));
+  const auto rows = parse_csv(csv);
+  const Json metrics = Json::parse(read_file(base / "a" / "metrics.json"));
+  const Json summary = Json::parse(read_file(base / "a" / "summary.json"));
+  ASSERT_EQ(rows.size(), metrics.size() + 1);
+  ASSERT_GE(metrics.size(), 2u);
+  EXPECT_EQ(std::stod(rows.back()[2]), summary["final_test_loss"].get<double>());
+  EXPECT_EQ(metrics.back()["test_loss"].get<double>(), summary["final_test_loss"].get<double>());
+  EXPECT_EQ(metrics.back()["round"].get<std::size_t>(), 6u);
+  for (const char* field : {"algorithm", "sigma", "epsilon", "delta", "final_test_loss",
+                            "final_test_accuracy", "target_epsilon", "accountant", "warnings"}) {
+    EXPECT_TRUE(summary.contains(field)) << field;
+  }
+  const learn::FlatConfig resolved = load_toml_config((base / "a" / "config.toml").string());
+  EXPECT_EQ(resolved.at("algorithm.rounds"), "6");
+  EXPECT_EQ(resolved.at("network.graph"), "ring:n=4");
+  EXPECT_EQ(resolved.count("train.seed"), 1u);
+  std::filesystem::remove_all(base);
+}
+
+TEST(TrainCommand, BadKeyExitsWithStatusTwoNamingIt) {
+  const auto result =
+      testing::run_cli({"train", "--quiet", "--set", "algorithm.sigmaa=1", "--out", "/tmp/netdp_unused"});
+  EXPECT_EQ(result.status, 2);
+  EXPECT_NE(result.err.find("algorithm.sigmaa"), std::string::npos) << result.err;
+  const auto missing = testing::run_cli({"train", "--config", "/nonexistent/x.toml"});
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.err.find("/nonexistent/x.toml"), std::string::npos) << missing.err;
+}
+
+}  // namespace
+}  // namespace netdp::cli
