@@ -34,12 +34,14 @@ std::string scalar_text(const toml::node& node, const std::string& key, const st
       "{}:{}: key '{}' is a table nested beyond one level; use [section] key = value", source, line, key));
 }
 
-// TOML for a config value: bare when it reads back as a number or boolean, else quoted.
+// TOML for a config value: bare when it reads back as the same number or boolean text, else quoted.
 std::string toml_value(const std::string& value) {
   try {
     const toml::table probe = toml::parse("v = " + value);
     const toml::node* node = probe.get("v");
-    if (node != nullptr && (node->is_number() || node->is_boolean())) return value;
+    // bare only when it reads back as the same text (so "1e-5" stays quoted, exact)
+    if (node != nullptr && (node->is_number() || node->is_boolean()) && scalar_text(*node, "v", "") == value)
+      return value;
   } catch (const toml::parse_error&) {
     // not a bare TOML scalar: quote it below
   }

@@ -22,7 +22,7 @@ learn::FlatConfig load_toml_config(const std::string& path);
 void apply_overrides(learn::FlatConfig& config, const std::vector<std::string>& overrides);
 
 /// The config as TOML: keys grouped into tables by their first component; values that read
-/// back as a TOML number or boolean are written bare, the rest as quoted strings.
+/// back as the same TOML number or boolean text are written bare, the rest as quoted strings.
 std::string config_to_toml(const learn::FlatConfig& config, const std::string& header_comment);
 
 }  // namespace netdp::cli
