@@ -11,36 +11,11 @@
 #include "dataset_internal.hpp"
 #include "netdp/learn/dataset.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/csv_fields.hpp"
 #include "netdp/util/text_lines.hpp"
 
 namespace netdp::learn {
 namespace {
-
-std::vector<std::string> split_csv(const std::string& line, const util::TextLines& lines) {
-  std::vector<std::string> fields(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        fields.back() += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        fields.back() += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      fields.emplace_back();
-    } else {
-      fields.back() += c;
-    }
-  }
-  if (quoted) lines.fail(line, "unterminated quoted field");
-  return fields;
-}
 
 bool is_missing(const std::string& field) {
   std::string t;
@@ -71,7 +46,7 @@ Dataset read_csv(const std::string& path, const CsvOptions& options) {
   util::TextLines lines(in, path);
   std::string line;
   require(lines.next(line), "{}: empty file (a header row is required)", path);
-  const std::vector<std::string> header = split_csv(line, lines);
+  const std::vector<std::string> header = util::split_csv(lines, line);
 
   const std::size_t target = column_index(header, options.target_column, path);
   std::vector<std::size_t> columns;
@@ -93,7 +68,7 @@ Dataset read_csv(const std::string& path, const CsvOptions& options) {
   std::vector<std::size_t> line_of;
   while (lines.next(line)) {
     if (util::is_blank(line)) continue;
-    std::vector<std::string> fields = split_csv(line, lines);
+    std::vector<std::string> fields = util::split_csv(lines, line);
     if (fields.size() != header.size())
       lines.fail(line, fmt::format("{} fields, the header has {}", fields.size(), header.size()));
     std::vector<std::string> row;
