@@ -7,6 +7,7 @@
 
 #include <limits>
 
+#include "learn/dataset_test_files.hpp"
 #include "learn/model_test_helpers.hpp"
 
 namespace netdp::learn {
@@ -14,16 +15,6 @@ namespace {
 
 using ::testing::HasSubstr;
 using namespace netdp::learn::testing;
-
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "no exception";
-}
 
 TEST(Model, MakeModelRejectsTasksItCannotFit) {
   EXPECT_THAT(error_of([] { make_model({ModelSpec::Kind::logistic}, 3, Task::regression, 0); }),
