@@ -3,15 +3,17 @@
 #include <exception>
 #include <iostream>
 #include <stdexcept>
+#include <string>
 
 #include "commands.hpp"
+#include "train_output.hpp"
 
 namespace netdp::cli {
 
 int run(int argc, char** argv) {
   CLI::App app{"netdp: pairwise privacy accounting for differentially private decentralized learning"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "netdp 0.1.0");
+  app.set_version_flag("--version", std::string("netdp ") + kNetdpVersion);
   add_graph_command(app);
   add_dp_command(app);
   add_gossip_command(app);

@@ -9,8 +9,9 @@
 
 namespace netdp::cli {
 
-/// The netdp version recorded with every run (as printed by `netdp --version`).
-inline constexpr const char* kNetdpVersion = "0.1.0";
+/// The netdp version recorded with every run (as printed by `netdp --version`): the CMake
+/// project version, passed as NETDP_VERSION by CMakeLists.txt.
+inline constexpr const char* kNetdpVersion = NETDP_VERSION;
 
 /// One row per evaluation: round, train_loss, test_loss, test_accuracy, average_model_test_loss,
 /// average_model_accuracy, consensus_distance, epsilon. Accuracy fields are empty for regression;
