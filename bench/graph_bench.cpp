@@ -2,13 +2,13 @@
 #include <benchmark/benchmark.h>
 
 #include <cmath>
-#include <filesystem>
 #include <string>
 
 #include "netdp/graph/classic.hpp"
 #include "netdp/graph/generators.hpp"
 #include "netdp/graph/io.hpp"
 #include "netdp/graph/metrics.hpp"
+#include "shared_data.hpp"
 
 namespace {
 
@@ -46,12 +46,9 @@ void BM_RandomRegular(benchmark::State& state) {
 BENCHMARK(BM_RandomRegular)->RangeMultiplier(10)->Range(10000, 1000000)->Unit(benchmark::kMillisecond);
 
 void BM_ReadFacebookCombined(benchmark::State& state) {
-  const std::string path = std::string(NETDP_SHARED_DIR) + "/datasets/graphs/facebook/facebook_combined.txt";
-  if (!std::filesystem::exists(path)) {
-    state.SkipWithError("data set absent");
-    return;
-  }
-  for (auto _ : state) benchmark::DoNotOptimize(read_edge_list(path));
+  const auto path = netdp::bench::shared_dataset(state, "graphs/facebook/facebook_combined.txt");
+  if (!path) return;
+  for (auto _ : state) benchmark::DoNotOptimize(read_edge_list(*path));
 }
 BENCHMARK(BM_ReadFacebookCombined)->Unit(benchmark::kMillisecond);
 

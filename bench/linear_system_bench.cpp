@@ -8,13 +8,13 @@
 #include <sys/resource.h>
 
 #include <chrono>
-#include <filesystem>
 #include <string>
 
 #include "netdp/accounting/linear_system.hpp"
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/generators.hpp"
 #include "netdp/graph/io.hpp"
+#include "shared_data.hpp"
 
 namespace {
 
@@ -95,12 +95,9 @@ BENCHMARK(BM_StructuredVsLiteral)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 /// All pairs of facebook_combined for the first state.range(0) observers (4039 = all n² pairs).
 void BM_FacebookSecureSum(benchmark::State& state) {
-  const std::string path = std::string(NETDP_SHARED_DIR) + "/datasets/graphs/facebook/facebook_combined.txt";
-  if (!std::filesystem::exists(path)) {
-    state.SkipWithError(("data set absent: " + path).c_str());
-    return;
-  }
-  const auto g = netdp::graph::read_edge_list(path);
+  const auto path = netdp::bench::shared_dataset(state, "graphs/facebook/facebook_combined.txt");
+  if (!path) return;
+  const auto g = netdp::graph::read_edge_list(*path);
   LinearSystemOptions options;
   options.rounds = 50;
   const auto schedule = netdp::gossip::Schedule::fixed(

@@ -7,7 +7,6 @@
 
 #include <benchmark/benchmark.h>
 
-#include <filesystem>
 #include <string>
 
 #include "netdp/accounting/mf_accountant.hpp"
@@ -15,12 +14,11 @@
 #include "netdp/graph/generators.hpp"
 #include "netdp/graph/io.hpp"
 #include "netdp/graph/metrics.hpp"
+#include "shared_data.hpp"
 
 namespace {
 
 using namespace netdp;
-
-const std::string kEgo414 = std::string(NETDP_SHARED_DIR) + "/datasets/graphs/facebook/414.edges";
 
 accounting::MfOptions fast_options(accounting::MfOptions::Path path) {
   accounting::MfOptions options;
@@ -30,11 +28,9 @@ accounting::MfOptions fast_options(accounting::MfOptions::Path path) {
 }
 
 void BM_MfPndpDpDsgdEgo414AllPairs(benchmark::State& state) {
-  if (!std::filesystem::exists(kEgo414)) {
-    state.SkipWithError("../shared/datasets/graphs/facebook/414.edges is absent");
-    return;
-  }
-  const auto g = graph::largest_connected_component(graph::read_edge_list(kEgo414));
+  const auto ego = bench::ego414_largest_component(state);
+  if (!ego) return;
+  const graph::Graph& g = *ego;
   const auto w = gossip::make_gossip_matrix(g, gossip::Weighting::closed_row);
   const auto rounds = static_cast<std::size_t>(state.range(0));
   const auto options = fast_options(accounting::MfOptions::Path::structured);

@@ -7,27 +7,23 @@
 
 #include <benchmark/benchmark.h>
 
-#include <filesystem>
 #include <string>
 
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/io.hpp"
 #include "netdp/graph/metrics.hpp"
 #include "netdp/mf/local_gram.hpp"
+#include "shared_data.hpp"
 
 namespace {
 
 using namespace netdp;
 
-const std::string kEgo414 = std::string(NETDP_SHARED_DIR) + "/datasets/graphs/facebook/414.edges";
-
 /// range(0) = T; range(1) = 0 automatic (spectral here), 1 dense powers, 2 literal workload.
 void BM_LocalGramEgo414(benchmark::State& state) {
-  if (!std::filesystem::exists(kEgo414)) {
-    state.SkipWithError("../shared/datasets/graphs/facebook/414.edges is absent");
-    return;
-  }
-  const auto g = graph::largest_connected_component(graph::read_edge_list(kEgo414));
+  const auto ego = bench::ego414_largest_component(state);
+  if (!ego) return;
+  const graph::Graph& g = *ego;
   const auto w = gossip::make_gossip_matrix(g, gossip::Weighting::closed_row);
   const auto rounds = static_cast<std::size_t>(state.range(0));
   for (auto _ : state) {

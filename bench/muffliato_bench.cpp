@@ -10,7 +10,6 @@
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
-#include <filesystem>
 #include <string>
 
 #include "netdp/accounting/muffliato.hpp"
@@ -18,6 +17,7 @@
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/generators.hpp"
 #include "netdp/graph/io.hpp"
+#include "shared_data.hpp"
 
 namespace {
 
@@ -105,12 +105,9 @@ BENCHMARK(BM_MuffliatoDenseHypercube)
     ->Iterations(1);
 
 void BM_MuffliatoAllPairsFacebook(benchmark::State& state) {
-  const std::string path = std::string(NETDP_SHARED_DIR) + "/datasets/graphs/facebook/facebook_combined.txt";
-  if (!std::filesystem::exists(path)) {
-    state.SkipWithError(("data set absent: " + path).c_str());
-    return;
-  }
-  run_fast(state, hamilton(netdp::graph::read_edge_list(path)), 20);
+  const auto path = netdp::bench::shared_dataset(state, "graphs/facebook/facebook_combined.txt");
+  if (!path) return;
+  run_fast(state, hamilton(netdp::graph::read_edge_list(*path)), 20);
 }
 BENCHMARK(BM_MuffliatoAllPairsFacebook)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 
