@@ -283,6 +283,28 @@ TEST(MafaldaPerNodePrivacy, LdpClosedFormIsTheWorstNodeAndMatchesTheEngine) {
   }
 }
 
+TEST(MafaldaPerNodePrivacy, OptimizedEncodersHaveUnitLdpSensitivity) {
+  // The optimizer's sens_Π (docs/mf.md) and the accountant's LDP sensitivity agree: every C_v is
+  // scaled to sens_Π(C_v) = 1, so the (k, b)-cyclic record-level LDP μ is 1/ν, engine and closed form.
+  const GossipMatrix w = from_spec("florentine", Weighting::hamilton);
+  const std::size_t rounds = 6;
+  for (const auto& [k, b] : {std::pair<std::size_t, std::size_t>{1, 6}, {2, 3}}) {
+    std::vector<DenseMatrix> cs;
+    for (const Factorization& node : mafalda_per_node_correlation(w, rounds, k, b).nodes)
+      cs.push_back(node.c);
+    MafaldaPrivacyOptions options;
+    options.participation = accounting::MfParticipation::cyclic(k, b);
+    options.noise_std = 4.0;
+    options.pndp = false;
+    for (const auto path :
+         {MafaldaPrivacyOptions::LdpPath::engine, MafaldaPrivacyOptions::LdpPath::closed_form}) {
+      options.ldp_path = path;
+      EXPECT_NEAR(mafalda_privacy(w, rounds, cs, options).ldp.privacy.mu, 1.0 / options.noise_std, 1e-9)
+          << "k = " << k;
+    }
+  }
+}
+
 TEST(MafaldaPerNodePrivacy, EqualEncodersGiveTheSharedResult) {
   const GossipMatrix w = from_spec("ring:n=4", Weighting::hamilton);
   const std::size_t rounds = 3;
