@@ -23,6 +23,9 @@ std::unique_ptr<Algorithm> make_secure_gossip();
 std::unique_ptr<Algorithm> make_random_walk_dp_sgd();
 std::unique_ptr<Algorithm> make_dp_fedavg();
 std::unique_ptr<Algorithm> make_local_dp_sgd();
+// learn-mf (src/learn/algo_mf.cpp)
+std::unique_ptr<Algorithm> make_mf_d_sgd();
+std::unique_ptr<Algorithm> make_mafalda();
 
 const std::vector<AlgorithmEntry>& algorithm_registry() {
   static const std::vector<AlgorithmEntry> table = {
@@ -38,6 +41,10 @@ const std::vector<AlgorithmEntry>& algorithm_registry() {
       {"randomized-gossip", "noisy local step, then K pairwise averagings on random edges (Muffliato Alg. 2)",
        &make_randomized_gossip},
       {"antipgd", "DP-D-SGD with anti-correlated noise z_t - z_{t-1} (MF paper A.3)", &make_antipgd},
+      {"mf-d-sgd", "DP-D-SGD with correlated noise C^-1 z from algorithm.correlation (MF paper Alg. 1)",
+       &make_mf_d_sgd},
+      {"mafalda", "MAFALDA-SGD: MF-D-SGD with C_local optimized for the network (MF paper Alg. 2)",
+       &make_mafalda},
       // learn-protocols: one row per algorithm, e.g.
       // {"random-walk-dp-sgd", "...", &make_random_walk_dp_sgd},
       {"secure-gossip",

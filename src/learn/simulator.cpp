@@ -60,6 +60,7 @@ AlgorithmParams algorithm_params(const FlatConfig& c) {
   p.chebyshev = parse_bool("algorithm.chebyshev", c.at("algorithm.chebyshev"));
   p.schedule = c.at("algorithm.schedule");
   p.correlation_path = c.at("algorithm.correlation");
+  p.correlation_method = c.at("algorithm.correlation_method");
   p.participations = parse_count("algorithm.participations", c.at("algorithm.participations"));
   p.separation = parse_count("algorithm.separation", c.at("algorithm.separation"));
   p.delta = parse_real("privacy.delta", c.at("privacy.delta"));

@@ -49,6 +49,7 @@ struct AlgorithmParams {
   bool chebyshev = false;             ///< Chebyshev-accelerated gossip (Muffliato Algorithm 1)
   std::string schedule = "fixed";     ///< fixed | er-per-round:p=P | dropout:p=P
   std::string correlation_path;       ///< mf-d-sgd: Matrix Market file of C (T × T, lower triangular)
+  std::string correlation_method = "mafalda";  ///< mafalda: mafalda | dmf | per-node (docs/learn.md)
   std::size_t participations = 1;     ///< mafalda: k participations of a record
   std::size_t separation = 0;         ///< mafalda: b (0 = ⌈T/k⌉)
   double delta = 1e-5;                ///< δ of the reported (ε, δ)

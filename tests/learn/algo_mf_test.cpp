@@ -1,0 +1,308 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "netdp/gossip/schedules.hpp"
+#include "netdp/gossip/weighting.hpp"
+#include "netdp/graph/generators.hpp"
+#include "netdp/learn/algorithm.hpp"
+#include "netdp/learn/train.hpp"
+#include "netdp/mf/factorize.hpp"
+#include "netdp/mf/mafalda_privacy.hpp"
+#include "netdp/util/matrix_market.hpp"
+
+namespace netdp::learn {
+namespace {
+
+struct Problem {
+  std::unique_ptr<Model> model;
+  std::vector<Dataset> shards;
+  gossip::GossipMatrix w;
+  Vector planted;
+};
+
+// A noiseless planted linear regression on a ring of n nodes, iid shards.
+Problem linear_problem(std::size_t n, std::size_t examples, std::size_t features) {
+  SyntheticOptions options;
+  options.kind = SyntheticOptions::Kind::linear;
+  options.examples = examples;
+  options.features = features;
+  options.noise = 0.0;
+  options.seed = 7;
+  Vector planted;
+  const Dataset data = make_synthetic(options, &planted);
+  const auto parts = partition(data, n, PartitionSpec{});
+  std::vector<Dataset> shards;
+  for (const auto& rows : parts) shards.push_back(data.subset(rows));
+  ModelSpec spec;
+  spec.kind = ModelSpec::Kind::linear;
+  return {make_model(spec, features, Task::regression, 0), std::move(shards),
+          gossip::make_gossip_matrix(graph::ring(n), gossip::Weighting::hamilton), planted};
+}
+
+AlgorithmParams params_for(const std::string& name, std::size_t rounds, double sigma) {
+  AlgorithmParams p;
+  p.name = name;
+  p.rounds = rounds;
+  p.step_size = 0.5;
+  p.batch_size = 0;
+  p.clip = 10.0;
+  p.sigma = sigma;
+  return p;
+}
+
+TrainContext context(const Problem& problem, const AlgorithmParams& params, std::uint64_t seed = 3) {
+  return TrainContext(*problem.model, problem.shards, problem.w,
+                      gossip::fixed_schedule(problem.w, params.rounds), params, seed);
+}
+
+DenseMatrix run(const Problem& problem, const AlgorithmParams& params, std::uint64_t seed = 3) {
+  TrainContext ctx = context(problem, params, seed);
+  auto algorithm = make_algorithm(params.name);
+  algorithm->prepare(ctx);
+  DenseMatrix theta = DenseMatrix::Zero(static_cast<Eigen::Index>(ctx.num_nodes()),
+                                        static_cast<Eigen::Index>(ctx.num_parameters()));
+  Rng rng(seed);
+  for (std::size_t t = 0; t < params.rounds; ++t) algorithm->round(t, theta, ctx, rng);
+  return theta;
+}
+
+// A temporary Matrix Market file, removed at scope exit.
+class TempFile {
+ public:
+  explicit TempFile(const std::string& name)
+      : path_((std::filesystem::temp_directory_path() / ("netdp_algo_mf_" + name)).string()) {}
+  ~TempFile() { std::remove(path_.c_str()); }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  const std::string& path() const { return path_; }
+  void write_text(const std::string& text) const { std::ofstream(path_) << text; }
+  void write_matrix(const DenseMatrix& c) const {
+    util::MatrixMarketHeader header;
+    header.rows = static_cast<std::uint64_t>(c.rows());
+    header.cols = static_cast<std::uint64_t>(c.cols());
+    std::vector<util::MatrixMarketEntry> entries;
+    for (Eigen::Index i = 0; i < c.rows(); ++i) {
+      for (Eigen::Index j = 0; j < c.cols(); ++j) {
+        if (c(i, j) != 0.0)
+          entries.push_back({static_cast<std::uint64_t>(i), static_cast<std::uint64_t>(j), c(i, j)});
+      }
+    }
+    util::write_matrix_market(path_, header, entries);
+  }
+
+ private:
+  std::string path_;
+};
+
+// The error message of running `params` (empty when it does not throw std::invalid_argument).
+std::string error_of(const Problem& problem, const AlgorithmParams& params) {
+  try {
+    run(problem, params);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(AlgoMfTest, WithoutCorrelationFileEqualsDpDSgd) {
+  const Problem problem = linear_problem(5, 100, 3);
+  EXPECT_EQ(run(problem, params_for("mf-d-sgd", 4, 1.0)), run(problem, params_for("dp-d-sgd", 4, 1.0)));
+}
+
+TEST(AlgoMfTest, SigmaZeroEqualsDSgd) {
+  const Problem problem = linear_problem(5, 100, 3);
+  const DenseMatrix baseline = run(problem, params_for("d-sgd", 6, 0.0));
+  TempFile file("ones.mtx");
+  file.write_matrix(mf::antipgd_correlation(6));
+  AlgorithmParams mf_file = params_for("mf-d-sgd", 6, 0.0);
+  mf_file.correlation_path = file.path();
+  EXPECT_EQ(run(problem, mf_file), baseline);
+  for (const std::string method : {"mafalda", "dmf"}) {
+    AlgorithmParams mafalda = params_for("mafalda", 6, 0.0);
+    mafalda.correlation_method = method;
+    EXPECT_EQ(run(problem, mafalda), baseline) << method;
+  }
+}
+
+TEST(AlgoMfTest, PrefixSumCorrelationReproducesAntiPgd) {
+  // C = lower-triangular ones, C⁻¹ = first differences: the noise ξ(t) − ξ(t−1) of antipgd.
+  const Problem problem = linear_problem(5, 100, 3);
+  TempFile file("antipgd.mtx");
+  file.write_matrix(mf::antipgd_correlation(7));
+  AlgorithmParams mf = params_for("mf-d-sgd", 7, 0.7);
+  mf.batch_size = 4;
+  mf.correlation_path = file.path();
+  AlgorithmParams anti = mf;
+  anti.name = "antipgd";
+  anti.correlation_path.clear();
+  const DenseMatrix expected = run(problem, anti, 5);
+  EXPECT_EQ(run(problem, mf, 5), expected);  // the same operations in the same order: bit for bit
+}
+
+TEST(AlgoMfTest, NoiseIsTheLiteralCInverseTimesTheDraws) {
+  // Gradients made negligible (clip 1e-300, noise scale σ·clip = 1): θ ← W (θ − η N_t) with the
+  // literal noise N = C⁻¹ Ξ (dense inverse) for a dense lower-triangular C, same draws per step.
+  const Problem problem = linear_problem(3, 30, 2);
+  const std::size_t rounds = 5;
+  DenseMatrix c = DenseMatrix::Zero(5, 5);
+  for (Eigen::Index i = 0; i < 5; ++i) {
+    for (Eigen::Index j = 0; j <= i; ++j)
+      c(i, j) = i == j ? 1.0 + 0.1 * static_cast<double>(i) : 0.3 / (1.0 + static_cast<double>(i - j));
+  }
+  TempFile file("dense.mtx");
+  file.write_matrix(c);
+  AlgorithmParams p = params_for("mf-d-sgd", rounds, 1e300);
+  p.clip = 1e-300;
+  p.step_size = 0.7;
+  p.correlation_path = file.path();
+  const DenseMatrix theta = run(problem, p, 9);
+
+  Rng rng(9);
+  const Eigen::Index n = 3;
+  const auto dims = static_cast<Eigen::Index>(problem.model->num_parameters());
+  std::vector<DenseMatrix> xi(rounds, DenseMatrix(n, dims));
+  for (DenseMatrix& draw : xi) fill_standard_normal(draw.data(), static_cast<std::size_t>(draw.size()), rng);
+  const DenseMatrix inverse = c.inverse();
+  const DenseMatrix w = DenseMatrix(problem.w.matrix());
+  DenseMatrix expected = DenseMatrix::Zero(n, dims);
+  for (std::size_t t = 0; t < rounds; ++t) {
+    DenseMatrix noise = DenseMatrix::Zero(n, dims);
+    for (std::size_t s = 0; s <= t; ++s)
+      noise += inverse(static_cast<Eigen::Index>(t), static_cast<Eigen::Index>(s)) * xi[s];
+    for (Eigen::Index v = 0; v < n; ++v)
+      noise.row(v) *=
+          p.sigma * p.clip / static_cast<double>(problem.shards[static_cast<std::size_t>(v)].size());
+    expected = w * (expected - p.step_size * noise);
+  }
+  EXPECT_LE((theta - expected).norm(), 1e-9 * expected.norm());
+}
+
+TEST(AlgoMfTest, MafaldaConvergesOnThePlantedProblem) {
+  const Problem problem = linear_problem(6, 240, 3);
+  AlgorithmParams p = params_for("mafalda", 80, 1e-5);
+  p.step_size = 0.3;
+  p.batch_size = 2;  // 40 examples per node: 20 cyclic batches, so b = 20 and k = 4
+  p.participations = 4;
+  p.separation = 20;
+  const DenseMatrix theta = run(problem, p);
+  const Vector average = theta.colwise().mean().transpose();
+  EXPECT_LE((average.head(3) - problem.planted).norm(), 1e-2 * (1.0 + problem.planted.norm()));
+  EXPECT_LE((theta.rowwise() - average.transpose()).norm(), 1e-2);
+}
+
+TEST(AlgoMfTest, BadCorrelationFilesGiveClearErrors) {
+  const Problem problem = linear_problem(4, 40, 2);
+  AlgorithmParams p = params_for("mf-d-sgd", 3, 1.0);
+  p.correlation_path = "/nonexistent/netdp_c.mtx";
+  EXPECT_NE(error_of(problem, p).find("/nonexistent/netdp_c.mtx"), std::string::npos) << error_of(problem, p);
+
+  TempFile file("bad.mtx");
+  p.correlation_path = file.path();
+  const std::string banner = "%%MatrixMarket matrix coordinate real general\n";
+  file.write_text(banner + "3 4 3\n1 1 1\n2 2 1\n3 3 1\n");
+  EXPECT_NE(error_of(problem, p).find("must be square"), std::string::npos) << error_of(problem, p);
+  file.write_text(banner + "4 4 4\n1 1 1\n2 2 1\n3 3 1\n4 4 1\n");
+  EXPECT_NE(error_of(problem, p).find("expected T x T = 3 x 3"), std::string::npos) << error_of(problem, p);
+  file.write_text(banner + "3 3 4\n1 1 1\n2 2 1\n3 3 1\n1 3 0.5\n");
+  EXPECT_NE(error_of(problem, p).find("entry (1, 3) = 0.5 is above the diagonal"), std::string::npos)
+      << error_of(problem, p);
+  file.write_text(banner + "3 3 3\n1 1 1\n2 1 1\n3 3 1\n");
+  EXPECT_NE(error_of(problem, p).find("diagonal entry (2, 2) = 0"), std::string::npos)
+      << error_of(problem, p);
+  EXPECT_NE(error_of(problem, p).find(file.path()), std::string::npos);
+  p.correlation_path.clear();
+  p.name = "mafalda";
+  p.correlation_path = file.path();
+  EXPECT_NE(error_of(problem, p).find("mafalda computes its own C"), std::string::npos);
+}
+
+TEST(AlgoMfTest, ParticipationAndScheduleAreChecked) {
+  const Problem problem = linear_problem(4, 80, 2);  // 20 examples per node
+  AlgorithmParams p = params_for("mafalda", 12, 1.0);
+  p.batch_size = 5;  // 4 cyclic batches
+  p.participations = 2;
+  p.separation = 4;  // ⌈12/4⌉ = 3 participations > 2
+  EXPECT_NE(error_of(problem, p).find("set algorithm.participations >= 3"), std::string::npos)
+      << error_of(problem, p);
+  p.participations = 3;
+  p.separation = 3;  // 4 batches is not a multiple of 3
+  p.participations = 4;
+  EXPECT_NE(error_of(problem, p).find("4 cyclic batches"), std::string::npos) << error_of(problem, p);
+  p.separation = 4;
+  p.participations = 3;
+  EXPECT_EQ(error_of(problem, p), "");
+  p.schedule = "dropout:p=0.5";
+  EXPECT_NE(error_of(problem, p).find("fixed gossip matrix"), std::string::npos);
+}
+
+TEST(AlgoMfTest, MafaldaAccountIsMafaldaPrivacy) {
+  const Problem problem = linear_problem(5, 100, 2);  // 20 examples per node
+  AlgorithmParams p = params_for("mafalda", 12, 1.0);
+  p.batch_size = 5;  // 4 cyclic batches = b
+  p.participations = 3;
+  p.separation = 4;
+  p.delta = 1e-6;
+  TrainContext ctx = context(problem, p);
+  auto algorithm = make_algorithm("mafalda");
+  algorithm->prepare(ctx);
+  const PrivacyAccount account = algorithm->privacy(ctx);
+  EXPECT_EQ(account.accountant, "mf-ldp");
+
+  mf::MafaldaPrivacyOptions options;
+  options.participation = accounting::MfParticipation::cyclic(3, 4);
+  options.noise_std = 2.5;
+  options.delta = 1e-6;
+  options.pndp = false;
+  const DenseMatrix c = mf::mafalda_correlation(problem.w, 12, 3, 4);
+  const mf::MafaldaPrivacy direct = mf::mafalda_privacy(problem.w, 12, c, options);
+  const std::vector<double> mus = account.mus(2.5, 12);
+  ASSERT_EQ(mus.size(), 1u);
+  EXPECT_NEAR(mus[0], direct.ldp.privacy.mu, 1e-12 * direct.ldp.privacy.mu);
+  EXPECT_GE(account_epsilon(account, 2.5, 12, 1e-6), direct.ldp.privacy.epsilon - 1e-9);
+  bool pndp_note = false;
+  for (const std::string& note : account.notes) pndp_note = pndp_note || note.find("PNDP over") == 0;
+  EXPECT_TRUE(pndp_note);  // n·T = 60: the literal PNDP engine runs
+}
+
+TEST(AlgoMfTest, PrefixSumAccountIsAntiPgdsSensitivity) {
+  // Every step may use a record: sens² of C = ones is max ‖C c‖² over |c_t| <= 1 = Σ_{k=1}^T k².
+  const Problem problem = linear_problem(4, 40, 2);
+  TempFile file("prefix.mtx");
+  file.write_matrix(mf::antipgd_correlation(6));
+  AlgorithmParams p = params_for("mf-d-sgd", 6, 1.0);
+  p.correlation_path = file.path();
+  TrainContext ctx = context(problem, p);
+  auto algorithm = make_algorithm("mf-d-sgd");
+  algorithm->prepare(ctx);
+  const PrivacyAccount account = algorithm->privacy(ctx);
+  double squares = 0.0;
+  for (int k = 1; k <= 6; ++k) squares += k * k;
+  EXPECT_NEAR(account.mus(3.0, 6)[0], std::sqrt(squares) / 3.0, 1e-9);
+}
+
+TEST(AlgoMfTest, SameSeedSameMetrics) {
+  const FlatConfig config = {{"data.examples", "240"},          {"data.features", "3"},
+                             {"network.graph", "ring:n=6"},     {"algorithm.name", "mafalda"},
+                             {"algorithm.rounds", "8"},         {"algorithm.batch_size", "8"},
+                             {"algorithm.participations", "2"}, {"algorithm.separation", "4"},
+                             {"algorithm.sigma", "0.5"},        {"train.eval_every", "4"}};
+  const TrainResult a = run_training(config);
+  const TrainResult b = run_training(config);
+  ASSERT_EQ(a.history.size(), 2u);
+  ASSERT_EQ(b.history.size(), 2u);
+  for (std::size_t i = 0; i < a.history.size(); ++i) {
+    EXPECT_EQ(a.history[i].train_loss, b.history[i].train_loss);
+    EXPECT_EQ(a.history[i].test_loss, b.history[i].test_loss);
+    EXPECT_EQ(a.history[i].epsilon_so_far, b.history[i].epsilon_so_far);
+  }
+  EXPECT_EQ(a.accountant, "mf-ldp");
+  EXPECT_GT(a.epsilon, 0.0);
+}
+
+}  // namespace
+}  // namespace netdp::learn
