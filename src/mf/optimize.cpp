@@ -18,8 +18,9 @@ namespace netdp::mf {
 namespace {
 
 struct Bounds {
-  double primal = std::numeric_limits<double>::infinity();  // tr(H X⁻¹) of the best feasible X
-  double dual = -std::numeric_limits<double>::infinity();   // best g(Λ)
+  double primal = std::numeric_limits<double>::infinity();        // tr(H X⁻¹) of the best feasible X
+  double dual = -std::numeric_limits<double>::infinity();         // best g(Λ)
+  double global_dual = -std::numeric_limits<double>::infinity();  // a bound over all X (if known)
   DenseMatrix x;
   double relative_gap() const { return std::max(0.0, (primal - dual) / primal); }
 };
@@ -59,7 +60,8 @@ Bounds fixed_point(const DenseMatrix& h, const OptimizeOptions& options, std::si
   return best;
 }
 
-// f(X) = tr(H X⁻¹) = ‖L⁻¹R‖²_F (X = LLᵀ, H = RRᵀ) and G = X⁻¹HX⁻¹ = YYᵀ with Y = X⁻¹R.
+// f(X) = tr(H X⁻¹) = ‖L⁻¹R‖²_F (X = LLᵀ, H = RRᵀ) and G = X⁻¹HX⁻¹ = YYᵀ with Y = X⁻¹R, from one
+// Cholesky of X (the two triangular solves and the rank update are the whole cost).
 struct Evaluation {
   bool ok = false;
   double f = 0.0;
@@ -80,45 +82,158 @@ Evaluation evaluate(const DenseMatrix& x, const DenseMatrix& r) {
   return e;
 }
 
-// g(Λ) for Λ = the pattern part of G; −∞ when Λ is not positive semidefinite.
-double dual_value(const DenseMatrix& g, const Eigen::Array<bool, Eigen::Dynamic, Eigen::Dynamic>& pattern,
-                  const DenseMatrix& r) {
-  const DenseMatrix lambda = pattern.select(g, 0.0);
-  Eigen::SelfAdjointEigenSolver<DenseMatrix> eig(r.transpose() * lambda * r, Eigen::EigenvaluesOnly);
-  const Vector mu = eig.eigenvalues();
-  if (mu.minCoeff() < -1e-12 * mu.cwiseAbs().maxCoeff()) return -std::numeric_limits<double>::infinity();
-  return 2.0 * mu.cwiseMax(0.0).cwiseSqrt().sum() - lambda.trace();
-}
+// The (k, b)-cyclic constraint sets (docs/mf.md, "Multi-epoch"): X_ij = 0 for i ≠ j in one class,
+// and either X_ii = 1 (unit_diagonal) or Σ_{i∈c} X_ii = 1 per class c (class_trace). Both are affine,
+// so L-BFGS runs in the tangent subspace: `project` is the Frobenius-orthogonal projection onto it.
+class Constraints {
+ public:
+  Constraints(const Participation& p, MultiEpochConstraints kind)
+      : p_(p), kind_(kind), same_(static_cast<Eigen::Index>(p.rounds), static_cast<Eigen::Index>(p.rounds)) {
+    for (Eigen::Index i = 0; i < same_.rows(); ++i) {
+      for (Eigen::Index j = 0; j < same_.cols(); ++j) same_(i, j) = p.class_of[i] == p.class_of[j];
+    }
+  }
 
-// (k, b)-cyclic: L-BFGS on the free entries of X (different classes), starting from X = I.
+  // A feasible X = D X₀ D (D diagonal > 0, so X ≻ 0 and the zero pattern of X₀ is kept) with
+  // X_ii = 1 (unit_diagonal) or tr(X_c) = 1 per class (class_trace). X₀ needs zero within-class
+  // off-diagonal entries.
+  DenseMatrix make_feasible(const DenseMatrix& x0) const {
+    Vector d(x0.rows());
+    if (kind_ == MultiEpochConstraints::unit_diagonal) {
+      d = x0.diagonal().cwiseSqrt().cwiseInverse();
+    } else {
+      const Vector trace = class_means(x0.diagonal());
+      for (Eigen::Index i = 0; i < d.size(); ++i) {
+        const auto c = p_.class_of[i];
+        d(i) =
+            1.0 / std::sqrt(trace(static_cast<Eigen::Index>(c)) * static_cast<double>(p_.classes[c].size()));
+      }
+    }
+    return d.asDiagonal() * x0 * d.asDiagonal();
+  }
+
+  DenseMatrix project(const DenseMatrix& m) const {
+    DenseMatrix out = same_.select(0.0, m);
+    if (kind_ == MultiEpochConstraints::class_trace) {
+      const Vector mean = class_means(m.diagonal());
+      for (Eigen::Index i = 0; i < m.rows(); ++i)
+        out(i, i) = m(i, i) - mean(static_cast<Eigen::Index>(p_.class_of[i]));
+    }
+    return out;
+  }
+
+  // The L-BFGS initial inverse Hessian: entrywise 1 / h_ij with h_ij = G_jj / X_ii + G_ii / X_jj
+  // (the diagonal of the Hessian D ↦ X⁻¹DG + GDX⁻¹ of tr(HX⁻¹) with (X⁻¹)_ii ≈ 1 / X_ii), restricted
+  // to the tangent subspace: on a class diagonal d_i = w_i (q_i − ν_c) with ν_c = Σ w q / Σ w, the
+  // minimizer of ½ dᵀW⁻¹d − qᵀd under Σ_{i∈c} d_i = 0 (symmetric, positive definite on the subspace).
+  DenseMatrix precondition(const DenseMatrix& q, const DenseMatrix& weight) const {
+    DenseMatrix out = q.cwiseProduct(weight);
+    if (kind_ == MultiEpochConstraints::class_trace) {
+      const Vector w = weight.diagonal();
+      const Vector num = class_means(out.diagonal());
+      const Vector den = class_means(w);
+      for (Eigen::Index i = 0; i < q.rows(); ++i) {
+        const auto c = static_cast<Eigen::Index>(p_.class_of[i]);
+        out(i, i) = w(i) * (q(i, i) - num(c) / den(c));
+      }
+    }
+    return same_.select(0.0, out) + DenseMatrix(out.diagonal().asDiagonal());
+  }
+
+  // The dual bound g(Λ) = 2 tr((Λ^½HΛ^½)^½) − Σ (multiplier · right-hand side) for the multipliers
+  // read off G = X⁻¹HX⁻¹ (at the optimum, KKT makes G equal to Λ on the pattern): Λ = the within-class
+  // off-diagonal part of G plus, on the diagonal, G_ii (unit_diagonal) or the class mean μ_c of G_ii
+  // (class_trace; cost Σ_c μ_c). −∞ when Λ is not positive semidefinite.
+  double dual_value(const DenseMatrix& g, const DenseMatrix& r) const {
+    DenseMatrix lambda = same_.select(g, 0.0);
+    double cost = lambda.trace();
+    if (kind_ == MultiEpochConstraints::class_trace) {
+      const Vector mu = class_means(g.diagonal());
+      for (Eigen::Index i = 0; i < g.rows(); ++i)
+        lambda(i, i) = mu(static_cast<Eigen::Index>(p_.class_of[i]));
+      cost = mu.sum();
+    }
+    return bound(lambda, cost, r);
+  }
+
+  // A lower bound on sens_Π² · tr(H X⁻¹) over ALL X ≻ 0 (class_trace only): Λ = diag(μ_{class(i)})
+  // with μ_c > 0 the class means of G_ii. For every X, ⟨Λ, X⟩ = Σ_c μ_c tr(X_c) = Σ_c μ_c E_s[sᵀX_c s]
+  // (s uniform on {±1}^c) ≤ Σ_c μ_c sens²(X), so g(Λ) bounds the problem with sens² ≤ 1 itself.
+  double global_dual_value(const DenseMatrix& g, const DenseMatrix& r) const {
+    if (kind_ != MultiEpochConstraints::class_trace) return -std::numeric_limits<double>::infinity();
+    const Vector mu = class_means(g.diagonal());
+    DenseMatrix lambda = DenseMatrix::Zero(g.rows(), g.cols());
+    for (Eigen::Index i = 0; i < g.rows(); ++i) lambda(i, i) = mu(static_cast<Eigen::Index>(p_.class_of[i]));
+    return bound(lambda, mu.sum(), r);
+  }
+
+ private:
+  Vector class_means(const Vector& d) const {
+    Vector mean = Vector::Zero(static_cast<Eigen::Index>(p_.classes.size()));
+    for (std::size_t c = 0; c < p_.classes.size(); ++c) {
+      for (const std::size_t i : p_.classes[c])
+        mean(static_cast<Eigen::Index>(c)) += d(static_cast<Eigen::Index>(i));
+      mean(static_cast<Eigen::Index>(c)) /= static_cast<double>(p_.classes[c].size());
+    }
+    return mean;
+  }
+
+  // 2 Σ √eig(Rᵀ Λ R) − cost = 2 tr((Λ^½HΛ^½)^½) − cost, H = R Rᵀ.
+  static double bound(const DenseMatrix& lambda, double cost, const DenseMatrix& r) {
+    const Eigen::SelfAdjointEigenSolver<DenseMatrix> eig(r.transpose() * lambda * r, Eigen::EigenvaluesOnly);
+    const Vector mu = eig.eigenvalues();
+    if (mu.minCoeff() < -1e-12 * mu.cwiseAbs().maxCoeff()) return -std::numeric_limits<double>::infinity();
+    return 2.0 * mu.cwiseMax(0.0).cwiseSqrt().sum() - cost;
+  }
+
+  const Participation& p_;
+  MultiEpochConstraints kind_;
+  Eigen::Array<bool, Eigen::Dynamic, Eigen::Dynamic> same_;
+};
+
+// (k, b)-cyclic: L-BFGS on the free entries of X, in the tangent subspace of the constraints.
 Bounds lbfgs(const DenseMatrix& h, const Participation& p, const OptimizeOptions& options,
              std::size_t& iterations) {
-  const Eigen::Index t = h.rows();
   const Eigen::LLT<DenseMatrix> h_llt(h);
   require(h_llt.info() == Eigen::Success, "the workload Gram H must be positive definite");
   const DenseMatrix r = h_llt.matrixL();
-  Eigen::Array<bool, Eigen::Dynamic, Eigen::Dynamic> pattern(t, t);
-  for (Eigen::Index i = 0; i < t; ++i) {
-    for (Eigen::Index j = 0; j < t; ++j) pattern(i, j) = p.class_of[i] == p.class_of[j];
-  }
-  const auto project = [&](const DenseMatrix& m) -> DenseMatrix { return pattern.select(0.0, m); };
+  const Constraints constraints(p, options.constraints);
   const auto inner = [](const DenseMatrix& a, const DenseMatrix& b) { return a.cwiseProduct(b).sum(); };
 
-  DenseMatrix x = DenseMatrix::Identity(t, t);
+  // Start from the better of X₀ = I and X₀ = CᵀC for the banded square root with b bands (BSR,
+  // Kalinin & Lampert 2024; bandwidth < b, so no within-class entries), made feasible.
+  DenseMatrix x = constraints.make_feasible(DenseMatrix::Identity(h.rows(), h.cols()));
   Evaluation e = evaluate(x, r);
-  DenseMatrix grad = project(-e.g);
+  {
+    const DenseMatrix band = banded_sqrt_correlation(p.rounds, p.separation);
+    DenseMatrix x_band = constraints.make_feasible(band.transpose() * band);
+    Evaluation e_band = evaluate(x_band, r);
+    if (e_band.ok && e_band.f < e.f) {
+      x = std::move(x_band);
+      e = std::move(e_band);
+    }
+  }
+  DenseMatrix grad = constraints.project(-e.g);
   Bounds best;
   std::deque<std::pair<DenseMatrix, DenseMatrix>> memory;  // (s, y)
   constexpr std::size_t kMemory = 12;
   constexpr std::size_t kCheckEvery = 25;  // a dual evaluation costs an eigen-decomposition
+  const auto check = [&] {
+    best.primal = e.f;
+    best.x = x;
+    best.dual = std::max(best.dual, constraints.dual_value(e.g, r));
+    best.global_dual = std::max(best.global_dual, constraints.global_dual_value(e.g, r));
+  };
   for (iterations = 1; iterations <= options.max_iterations; ++iterations) {
     if (iterations % kCheckEvery == 1 || memory.empty()) {
-      best.primal = e.f;
-      best.x = x;
-      best.dual = std::max(best.dual, dual_value(e.g, pattern, r));
+      check();
       if (best.relative_gap() <= options.tolerance) break;
     }
-    // Two-loop recursion: d = −H_k ∇f.
+    // Two-loop recursion: d = −H_k ∇f, with the diagonal preconditioner as initial matrix H_0
+    // (scaled by sᵀy / yᵀH_0y, the usual L-BFGS scaling).
+    const Vector xd = x.diagonal().cwiseInverse();
+    const Vector gd = e.g.diagonal();
+    const DenseMatrix weight = (xd * gd.transpose() + gd * xd.transpose()).cwiseInverse();
     DenseMatrix d = -grad;
     std::vector<double> alpha(memory.size());
     for (std::size_t i = memory.size(); i-- > 0;) {
@@ -126,11 +241,10 @@ Bounds lbfgs(const DenseMatrix& h, const Participation& p, const OptimizeOptions
       alpha[i] = inner(s, d) / inner(s, y);
       d -= alpha[i] * y;
     }
+    d = constraints.precondition(d, weight);
     if (!memory.empty()) {
       const auto& [s, y] = memory.back();
-      d *= inner(s, y) / inner(y, y);
-    } else {
-      d *= 1.0 / std::max(1.0, grad.norm());
+      d *= inner(s, y) / inner(y, constraints.precondition(y, weight));
     }
     for (std::size_t i = 0; i < memory.size(); ++i) {
       const auto& [s, y] = memory[i];
@@ -150,7 +264,7 @@ Bounds lbfgs(const DenseMatrix& h, const Participation& p, const OptimizeOptions
       next.ok = false;
     }
     if (!next.ok) break;  // no decrease at machine precision
-    DenseMatrix new_grad = project(-next.g);
+    DenseMatrix new_grad = constraints.project(-next.g);
     DenseMatrix s = step * d;
     DenseMatrix y = new_grad - grad;
     if (inner(s, y) > 1e-300) {
@@ -162,9 +276,7 @@ Bounds lbfgs(const DenseMatrix& h, const Participation& p, const OptimizeOptions
     grad = std::move(new_grad);
   }
   iterations = std::min(iterations, options.max_iterations);
-  best.primal = e.f;
-  best.x = x;
-  best.dual = std::max(best.dual, dual_value(e.g, pattern, r));
+  check();
   return best;
 }
 
@@ -186,16 +298,29 @@ Factorization optimal_factorization(const DenseMatrix& h, const Participation& p
   Factorization f = evaluate_factorization(h, lower_factor(b.x), p);
   f.iterations = iterations;
   if (std::isfinite(b.dual)) {
-    const double sens2 = f.sensitivity * f.sensitivity;
+    // The bound is on tr(H X⁻¹) over the constraint set, whose sens² is exactly 1 (single
+    // participation, class_trace) or the largest class size (unit_diagonal).
+    std::size_t largest = 1;
+    for (const auto& c : p.classes) largest = std::max(largest, c.size());
+    const bool unit = !single && options.constraints == MultiEpochConstraints::unit_diagonal;
     f.certificate_kind = CertificateKind::duality_gap;
-    f.lower_bound = sens2 * b.dual;
+    f.lower_bound = (unit ? static_cast<double>(largest) : 1.0) * b.dual;
     f.certificate = std::max(0.0, (f.loss - f.lower_bound) / f.loss);
   } else {
     f.certificate_kind = CertificateKind::none;
     f.certificate = std::numeric_limits<double>::infinity();
   }
+  if (single) {
+    f.global_lower_bound = f.lower_bound;  // singleton classes: diag(X) ≤ 1 is exactly sens² ≤ 1
+  } else if (std::isfinite(b.global_dual)) {
+    f.global_lower_bound = std::max(0.0, b.global_dual);  // already a bound on sens² · tr(HX⁻¹)
+  }
   f.converged = f.certificate <= options.tolerance;
   return f;
+}
+
+std::string to_string(MultiEpochConstraints constraints) {
+  return constraints == MultiEpochConstraints::class_trace ? "class_trace" : "unit_diagonal";
 }
 
 }  // namespace netdp::mf

@@ -98,6 +98,7 @@ Factorization sign_relaxed_factorization(const DenseMatrix& h, const Participati
   f.iterations = std::min(it, options.max_iterations);
   f.certificate_kind = CertificateKind::duality_gap;
   f.lower_bound = best_dual;  // constraint sᵀX_c s ≤ 1: the bound is on sens² · tr(H X⁻¹) itself
+  f.global_lower_bound = best_dual;  // {X : every sᵀX_c s ≤ 1} is exactly {X : sens² ≤ 1}
   f.certificate = std::max(0.0, (f.loss - f.lower_bound) / f.loss);
   f.converged = f.certificate <= options.tolerance;
   return f;

@@ -60,6 +60,9 @@ struct Factorization {
   /// Relative duality gap (loss − dual bound) / loss, or the relative projected-gradient norm.
   double certificate = 0.0;
   double lower_bound = 0.0;  ///< the dual bound on the loss (0 unless kind = duality_gap)
+  /// A lower bound on sens_Π(C)² · ‖L C⁻¹‖²_F over EVERY C (no constraint set), 0 when unknown:
+  /// single participation and class_trace (docs/mf.md, "Certificates").
+  double global_lower_bound = 0.0;
   std::size_t iterations = 0;
   bool converged = true;
 };
@@ -67,14 +70,25 @@ struct Factorization {
 /// Evaluates a given lower-triangular C (a baseline) on H under p.
 Factorization evaluate_factorization(const DenseMatrix& h, DenseMatrix c, const Participation& p);
 
+/// The constraint set optimal_factorization uses for (k, b)-cyclic participation (docs/mf.md,
+/// "Multi-epoch"). Both zero the within-class off-diagonal entries of X, so every sign vector gives
+/// sᵀX_c s = tr(X_c) and sens² = max_c tr(X_c) is exact.
+enum class MultiEpochConstraints {
+  class_trace,    ///< Σ_{i∈c} X_ii = 1 per class (the best: reaches the issue's k = 4 optima)
+  unit_diagonal,  ///< X_ii = 1 (equal column norms, Choquette-Choo et al. 2023; sens² = class size)
+};
+std::string to_string(MultiEpochConstraints constraints);
+
 struct OptimizeOptions {
   double tolerance = 1e-10;  ///< stop when the relative duality gap (or gradient) is below this
   std::size_t max_iterations = 20000;
+  MultiEpochConstraints constraints = MultiEpochConstraints::class_trace;
 };
 
 /// The optimal C for H under p (docs/mf.md): single participation (b ≥ T) by the fixed point of
-/// Denisov et al. with its explicit dual; (k, b)-cyclic by L-BFGS on X with diag(X) = 1 and zero
-/// within-class off-diagonal entries, certified by the dual of those constraints.
+/// Denisov et al. with its explicit dual; (k, b)-cyclic by L-BFGS on X with zero within-class
+/// off-diagonal entries and options.constraints on the diagonal, certified by the dual of those
+/// constraints (class_trace also reports global_lower_bound, a bound over every C).
 Factorization optimal_factorization(const DenseMatrix& h, const Participation& p,
                                     const OptimizeOptions& options = {});
 
