@@ -25,9 +25,6 @@ constexpr std::size_t kNoiseHistoryLimit = std::size_t{1} << 28;
 
 /// C from a Matrix Market file: T × T, lower triangular, nonzero diagonal, finite.
 DenseMatrix read_correlation_file(const std::string& path, std::size_t rounds) {
-  require(!path.empty(),
-          "algorithm.correlation is empty: mf-d-sgd needs a Matrix Market file of C (T × T, lower "
-          "triangular); without it use dp-d-sgd (C = I)");
   const util::MatrixMarketData data = util::read_matrix_market(path);
   require(data.header.rows == data.header.cols, "algorithm.correlation '{}': C is {} x {}, it must be square",
           path, data.header.rows, data.header.cols);
@@ -52,6 +49,14 @@ DenseMatrix read_correlation_file(const std::string& path, std::size_t rounds) {
   require(c.allFinite(), "algorithm.correlation '{}': C has a non-finite entry (duplicate entries overflow)",
           path);
   return c;
+}
+
+/// algorithm.correlation: empty or `identity` (C = I), `antipgd` (C = lower-triangular ones, C⁻¹ =
+/// first differences), else a Matrix Market file.
+DenseMatrix correlation_from_key(const std::string& value, std::size_t rounds) {
+  if (value.empty() || value == "identity") return mf::identity_correlation(rounds);
+  if (value == "antipgd") return mf::antipgd_correlation(rounds);
+  return read_correlation_file(value, rounds);
 }
 
 /// The participation the correlation is optimized for and accounted under (docs/learn.md).
@@ -172,11 +177,7 @@ class MfDSgd : public Algorithm {
     if (!participation_.every_step) check_cyclic_batches(ctx, participation_);
     encoders_.clear();
     if (!mafalda_) {
-      if (p.correlation_path.empty()) {
-        encoders_.push_back(mf::identity_correlation(p.rounds));
-      } else {
-        encoders_.push_back(read_correlation_file(p.correlation_path, p.rounds));
-      }
+      encoders_.push_back(correlation_from_key(p.correlation_path, p.rounds));
     } else {
       require(p.correlation_path.empty(),
               "algorithm.correlation = '{}': mafalda computes its own C (algorithm.correlation_method); use "

@@ -142,6 +142,8 @@ TEST(AlgoMfTest, PrefixSumCorrelationReproducesAntiPgd) {
   anti.correlation_path.clear();
   const DenseMatrix expected = run(problem, anti, 5);
   EXPECT_EQ(run(problem, mf, 5), expected);  // the same operations in the same order: bit for bit
+  mf.correlation_path = "antipgd";           // the built-in name of the same C
+  EXPECT_EQ(run(problem, mf, 5), expected);
 }
 
 TEST(AlgoMfTest, NoiseIsTheLiteralCInverseTimesTheDraws) {
