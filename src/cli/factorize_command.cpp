@@ -34,6 +34,12 @@ struct FactorizeOptions {
 mf::Factorization factorize(const FactorizeOptions& o, const DenseMatrix& h, const mf::Participation& p) {
   const bool prefix = o.workload == "prefix-sum";
   if (o.method == "optimal") return mf::optimal_factorization(h, p);
+  if (o.method == "equal-norm") {
+    mf::OptimizeOptions options;
+    options.constraints = mf::MultiEpochConstraints::unit_diagonal;
+    return mf::optimal_factorization(h, p, options);
+  }
+  if (o.method == "sign-relaxed") return mf::sign_relaxed_factorization(h, p);
   if (o.method == "dmf") return mf::dmf_factorization(h, p);
   DenseMatrix c;
   if (o.method == "identity") {
@@ -65,9 +71,12 @@ void write_correlation(const std::string& path, const DenseMatrix& c) {
 void run_factorize(const FactorizeOptions& o) {
   require(o.workload == "prefix-sum" || o.workload == "dl", "--workload '{}' is not one of: prefix-sum, dl",
           o.workload);
-  require(o.method == "optimal" || o.method == "identity" || o.method == "sqrt" || o.method == "antipgd" ||
-              o.method == "dmf" || o.method == "banded",
-          "--method '{}' is not one of: optimal, identity, sqrt, antipgd, dmf, banded", o.method);
+  require(
+      o.method == "optimal" || o.method == "equal-norm" || o.method == "sign-relaxed" ||
+          o.method == "identity" || o.method == "sqrt" || o.method == "antipgd" || o.method == "dmf" ||
+          o.method == "banded",
+      "--method '{}' is not one of: optimal, equal-norm, sign-relaxed, identity, sqrt, antipgd, dmf, banded",
+      o.method);
   require(o.rounds >= 1, "--rounds must be >= 1, got {}", o.rounds);
   require(o.initial_power <= 1, "--initial-power must be 0 or 1, got {}", o.initial_power);
   const mf::Participation p = mf::make_participation(o.rounds, o.participations, o.separation);
@@ -95,6 +104,7 @@ void run_factorize(const FactorizeOptions& o) {
   j["certificate"] = {{"kind", mf::to_string(f.certificate_kind)},
                       {"value", certified ? nlohmann::json(f.certificate) : nlohmann::json()},
                       {"lower_bound", f.lower_bound},
+                      {"global_lower_bound", f.global_lower_bound},
                       {"iterations", f.iterations},
                       {"converged", f.converged}};
   if (!o.out.empty()) {
@@ -110,6 +120,8 @@ void run_factorize(const FactorizeOptions& o) {
       fmt::print(out, "certificate {} {:.3g}, lower bound {:.12g}, {} iterations, {}\n",
                  mf::to_string(f.certificate_kind), f.certificate, f.lower_bound, f.iterations,
                  f.converged ? "converged" : "NOT converged");
+      if (f.global_lower_bound > 0.0)
+        fmt::print(out, "global lower bound {:.12g} (over every C)\n", f.global_lower_bound);
     } else {
       fmt::print(out, "certificate none (a fixed baseline, not optimized)\n");
     }
@@ -132,7 +144,8 @@ void add_factorize_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--initial-power", o->initial_power, "dl workload: 1 = (I ⊗ W) W_T (MAFALDA), 0 = W_T")
       ->capture_default_str();
-  cmd->add_option("--method", o->method, "optimal | identity | sqrt | antipgd | dmf | banded")
+  cmd->add_option("--method", o->method,
+                  "optimal | equal-norm | sign-relaxed | identity | sqrt | antipgd | dmf | banded")
       ->capture_default_str();
   cmd->add_option("--bands", o->bands, "banded: number of bands (0: the separation b)")
       ->capture_default_str();
