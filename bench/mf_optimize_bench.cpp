@@ -1,8 +1,9 @@
 // MF optimizer benchmarks (docs/mf.md, docs/performance.md "MF optimizers"):
 //  - the speed target: prefix sums, T = 320, k = 20 participations every b = 16 steps (L-BFGS to a
-//    relative duality gap ≤ 1e-10);
+//    relative duality gap ≤ 1e-10), for the default constraint set (class_trace, arg 0) and the
+//    equal-norm set (unit_diagonal, arg 1); T = 64, k = 4 for both;
 //  - single participation (Denisov fixed point) at T = 64, 256.
-// Run: build/<dir>/bench/netdp_mf_optimize_bench --benchmark_counters_tabular=true
+// Run: OMP_NUM_THREADS=1 build/<dir>/bench/netdp_mf_optimize_bench --benchmark_counters_tabular=true
 
 #include <benchmark/benchmark.h>
 
@@ -23,17 +24,23 @@ void BM_MfOptimalCyclic(benchmark::State& state) {
   const auto rounds = static_cast<std::size_t>(state.range(0));
   const auto k = static_cast<std::size_t>(state.range(1));
   const auto b = static_cast<std::size_t>(state.range(2));
+  mf::OptimizeOptions options;
+  options.constraints =
+      state.range(3) == 0 ? mf::MultiEpochConstraints::class_trace : mf::MultiEpochConstraints::unit_diagonal;
+  state.SetLabel(mf::to_string(options.constraints));
   const DenseMatrix h = mf::prefix_sum_gram(rounds);
   const mf::Participation p = mf::make_participation(rounds, k, b);
   for (auto _ : state) {
-    const mf::Factorization f = mf::optimal_factorization(h, p);
+    const mf::Factorization f = mf::optimal_factorization(h, p, options);
     benchmark::DoNotOptimize(f.loss);
     report(state, f);
   }
 }
 BENCHMARK(BM_MfOptimalCyclic)
-    ->Args({320, 20, 16})
-    ->Args({64, 4, 16})
+    ->Args({320, 20, 16, 0})
+    ->Args({320, 20, 16, 1})
+    ->Args({64, 4, 16, 0})
+    ->Args({64, 4, 16, 1})
     ->Unit(benchmark::kSecond)
     ->Iterations(1);
 
