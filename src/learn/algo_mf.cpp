@@ -12,6 +12,7 @@
 #include "netdp/learn/algorithm.hpp"
 #include "netdp/mf/factorize.hpp"
 #include "netdp/mf/local_gram.hpp"
+#include "netdp/mf/mafalda_per_node.hpp"
 #include "netdp/mf/mafalda_privacy.hpp"
 #include "netdp/util/check.hpp"
 #include "netdp/util/matrix_market.hpp"
@@ -101,13 +102,20 @@ void check_cyclic_batches(const TrainContext& ctx, const McParticipation& part) 
   }
 }
 
-/// Streams node v's noise (C_v⁻¹ ξ_v)_t: C_v⁻¹ is precomputed (T × T lower triangular) and only
-/// the last w + 1 draws ξ(s) (each n × p) are kept, w = the bandwidth of the C_v⁻¹ (1 for AntiPGD's
-/// first differences, up to T − 1 for a dense MAFALDA C⁻¹). Draws are made once per step, in step
-/// order, from the training Rng (so C = I is dp-d-sgd's stream and C⁻¹ = first differences
-/// antipgd's).
+/// Streams node v's noise (C_v⁻¹ ξ_v)_t. C_v⁻¹ is precomputed (T × T lower triangular, w = its
+/// bandwidth: 0 for C = I, 1 for AntiPGD's first differences, up to T − 1 for a dense MAFALDA C⁻¹).
+/// Draws ξ(t) (n × p) are made once per step, in step order, from the training Rng (so C = I is
+/// dp-d-sgd's stream and C⁻¹ = first differences antipgd's, bit for bit). Two paths:
+///  * window (per-node encoders, or w < kBlock): keep the last w + 1 draws and sum
+///    Σ_{s=t−w..t} C⁻¹(t, s) ξ(s), newest first;
+///  * blocked (one shared encoder with w >= kBlock): when a block of kBlock steps is complete its
+///    draws are pushed to every later step at once, pending(:, t') += Ξ_block C⁻¹(t', block)ᵀ (one
+///    GEMM per block instead of re-reading every past draw at every step); step t adds
+///    pending(:, t) plus its own block's draws so far. Memory (T + kBlock)·n·p doubles.
 class CorrelatedNoise {
  public:
+  static constexpr std::size_t kBlock = 16;
+
   /// encoders: one C shared by all nodes, or one per node.
   void reset(const std::vector<DenseMatrix>& encoders, const TrainContext& ctx) {
     inverses_.clear();
@@ -123,22 +131,36 @@ class CorrelatedNoise {
       }
       inverses_.push_back(std::move(inverse));
     }
-    const std::size_t doubles = (bandwidth_ + 1) * ctx.num_nodes() * ctx.num_parameters();
-    require(doubles <= kNoiseHistoryLimit,
-            "correlated noise: C⁻¹ has bandwidth {}, so {} past draws of n × p = {} x {} must be kept ({} "
-            "doubles > limit {}); reduce algorithm.rounds",
-            bandwidth_, bandwidth_ + 1, ctx.num_nodes(), ctx.num_parameters(), doubles, kNoiseHistoryLimit);
-    history_.assign(bandwidth_ + 1, DenseMatrix());
+    const std::size_t rounds = static_cast<std::size_t>(inverses_.front().rows());
+    const std::size_t draw = ctx.num_nodes() * ctx.num_parameters();
+    blocked_ = inverses_.size() == 1 && bandwidth_ >= kBlock;
+    const std::size_t kept = blocked_ ? rounds + kBlock : bandwidth_ + 1;
+    require(kept <= kNoiseHistoryLimit / draw,
+            "correlated noise: C⁻¹ has bandwidth {}, so {} draws of n × p = {} x {} must be kept (> {} "
+            "doubles); reduce algorithm.rounds",
+            bandwidth_, kept, ctx.num_nodes(), ctx.num_parameters(), kNoiseHistoryLimit);
+    const auto rows = static_cast<Eigen::Index>(draw);
+    if (blocked_) {
+      pending_ = DenseMatrix::Zero(rows, static_cast<Eigen::Index>(rounds));
+      block_.resize(rows, static_cast<Eigen::Index>(kBlock));
+      history_.clear();
+    } else {
+      history_.assign(bandwidth_ + 1, DenseMatrix());
+    }
   }
 
-  /// grads(v, :) += scale · (C_v⁻¹ ξ_v)_t / b_v, drawing ξ(t) now. Newest draw first.
+  /// grads(v, :) += scale · (C_v⁻¹ ξ_v)_t / b_v, drawing ξ(t) now.
   void add(std::size_t t, double scale, const TrainContext& ctx, Rng& rng, DenseMatrix& grads) {
+    factor_.resize(grads.rows());
+    if (blocked_) {
+      add_blocked(t, scale, ctx, rng, grads);
+      return;
+    }
     const std::size_t slots = bandwidth_ + 1;
     DenseMatrix& current = history_[t % slots];
     current.resize(grads.rows(), grads.cols());
     fill_standard_normal(current.data(), static_cast<std::size_t>(current.size()), rng);
     const std::size_t first = t >= bandwidth_ ? t - bandwidth_ : 0;
-    factor_.resize(grads.rows());
     for (std::size_t s = t + 1; s-- > first;) {
       bool any = false;
       for (Eigen::Index v = 0; v < grads.rows(); ++v) {
@@ -152,9 +174,32 @@ class CorrelatedNoise {
   }
 
  private:
+  void add_blocked(std::size_t t, double scale, const TrainContext& ctx, Rng& rng, DenseMatrix& grads) {
+    const DenseMatrix& inverse = inverses_.front();
+    const auto step = static_cast<Eigen::Index>(t);
+    const auto slot = static_cast<Eigen::Index>(t % kBlock);
+    const Eigen::Index start = step - slot;
+    fill_standard_normal(block_.col(slot).data(), static_cast<std::size_t>(block_.rows()), rng);
+    noise_ = pending_.col(step);
+    noise_.noalias() += block_.leftCols(slot + 1) * inverse.row(step).segment(start, slot + 1).transpose();
+    const Eigen::Index later = inverse.rows() - step - 1;
+    if (slot + 1 == static_cast<Eigen::Index>(kBlock) && later > 0) {
+      pending_.rightCols(later).noalias() +=
+          block_ * inverse.block(step + 1, start, later, static_cast<Eigen::Index>(kBlock)).transpose();
+    }
+    for (Eigen::Index v = 0; v < grads.rows(); ++v)
+      factor_(v) = scale / ctx.batch_divisor(static_cast<std::size_t>(v));
+    const Eigen::Map<const DenseMatrix> noise(noise_.data(), grads.rows(), grads.cols());
+    grads.noalias() += factor_.asDiagonal() * noise;
+  }
+
   std::vector<DenseMatrix> inverses_;
   std::size_t bandwidth_ = 0;
-  std::vector<DenseMatrix> history_;
+  bool blocked_ = false;
+  std::vector<DenseMatrix> history_;  ///< window path: the last w + 1 draws
+  DenseMatrix pending_;               ///< blocked path: (n·p) × T, completed blocks' noise per step
+  DenseMatrix block_;                 ///< blocked path: (n·p) × kBlock, the current block's draws
+  Vector noise_;
   Vector factor_;
 };
 
@@ -191,8 +236,12 @@ class MfDSgd : public Algorithm {
         const mf::Participation classes =
             mf::make_participation(p.rounds, participation_.k, participation_.b);
         encoders_.push_back(mf::dmf_factorization(mf::local_gram(ctx.base(), p.rounds, 1), classes).c);
+      } else if (method == "per-node") {
+        for (mf::Factorization& node :
+             mf::mafalda_per_node_correlation(ctx.base(), p.rounds, participation_.k, participation_.b).nodes)
+          encoders_.push_back(std::move(node.c));
       } else {
-        require(false, "algorithm.correlation_method = '{}': expected mafalda or dmf", method);
+        require(false, "algorithm.correlation_method = '{}': expected mafalda, dmf or per-node", method);
       }
     }
     noise_.reset(encoders_, ctx);
@@ -231,7 +280,9 @@ PrivacyAccount MfDSgd::privacy(const TrainContext& ctx) const {
   options.delta = p.delta;
   const std::size_t size = ctx.num_nodes() * p.rounds;
   options.pndp = size <= mf::kMafaldaEngineLimit;
-  const mf::MafaldaPrivacy result = mf::mafalda_privacy(ctx.base(), p.rounds, encoders_.front(), options);
+  const mf::MafaldaPrivacy result =
+      encoders_.size() == 1 ? mf::mafalda_privacy(ctx.base(), p.rounds, encoders_.front(), options)
+                            : mf::mafalda_privacy(ctx.base(), p.rounds, encoders_, options);
   const double mu_one = result.ldp.privacy.mu;
 
   PrivacyAccount account;
@@ -242,10 +293,11 @@ PrivacyAccount MfDSgd::privacy(const TrainContext& ctx) const {
   const std::string scheme = participation_.every_step ? std::string("a record may be in every step")
                                                        : fmt::format("({}, {})-cyclic participation",
                                                                      participation_.k, participation_.b);
-  account.notes.push_back(fmt::format(
-      "mf-ldp: record-level LDP of MF-D-SGD (MF paper Thm 7, C = C_local ⊗ I_n), {}: μ = {:.9g}/σ{}; ε so "
-      "far before step T is the full run's (an upper bound)",
-      scheme, mu_one, result.ldp.privacy.exact ? "" : " (certified upper bound on the sensitivity)"));
+  account.notes.push_back(
+      fmt::format("mf-ldp: record-level LDP of MF-D-SGD (MF paper Thm 7, {}), {}: μ = {:.9g}/σ{}; ε so "
+                  "far before step T is the full run's (an upper bound)",
+                  encoders_.size() == 1 ? "C = C_local ⊗ I_n" : "one C_v per node, the worst node", scheme,
+                  mu_one, result.ldp.privacy.exact ? "" : " (certified upper bound on the sensitivity)"));
   if (result.pndp_pairs > 0) {
     account.notes.push_back(
         fmt::format("PNDP over {} ordered pairs (not used for calibration): μ mean {:.9g}/σ, max {:.9g}/σ{}",

@@ -114,9 +114,10 @@ const std::vector<KeyRule>& rules() {
        Rule::text,
        {}},
       {{"algorithm.correlation_method", "mafalda",
-        "mafalda: mafalda (C_local optimized on the network) | dmf (centralized optimum at every node)"},
+        "mafalda: mafalda (C_local optimized on the network) | dmf (centralized optimum at every node) | "
+        "per-node (one C_v per node)"},
        Rule::choice,
-       {"mafalda", "dmf"}},
+       {"mafalda", "dmf", "per-node"}},
       {{"algorithm.participations", "1", "mf-d-sgd / mafalda: k participations of a record"},
        Rule::positive_count,
        {}},

@@ -12,6 +12,7 @@
 #include "netdp/learn/algorithm.hpp"
 #include "netdp/learn/train.hpp"
 #include "netdp/mf/factorize.hpp"
+#include "netdp/mf/mafalda_per_node.hpp"
 #include "netdp/mf/mafalda_privacy.hpp"
 #include "netdp/util/matrix_market.hpp"
 
@@ -122,7 +123,7 @@ TEST(AlgoMfTest, SigmaZeroEqualsDSgd) {
   AlgorithmParams mf_file = params_for("mf-d-sgd", 6, 0.0);
   mf_file.correlation_path = file.path();
   EXPECT_EQ(run(problem, mf_file), baseline);
-  for (const std::string method : {"mafalda", "dmf"}) {
+  for (const std::string method : {"mafalda", "dmf", "per-node"}) {
     AlgorithmParams mafalda = params_for("mafalda", 6, 0.0);
     mafalda.correlation_method = method;
     EXPECT_EQ(run(problem, mafalda), baseline) << method;
@@ -146,13 +147,13 @@ TEST(AlgoMfTest, PrefixSumCorrelationReproducesAntiPgd) {
   EXPECT_EQ(run(problem, mf, 5), expected);
 }
 
-TEST(AlgoMfTest, NoiseIsTheLiteralCInverseTimesTheDraws) {
-  // Gradients made negligible (clip 1e-300, noise scale σ·clip = 1): θ ← W (θ − η N_t) with the
-  // literal noise N = C⁻¹ Ξ (dense inverse) for a dense lower-triangular C, same draws per step.
+// Gradients made negligible (clip 1e-300, noise scale σ·clip = 1): θ ← W (θ − η N_t) with the
+// literal noise N = C⁻¹ Ξ (dense inverse) for a dense lower-triangular T × T C, same draws per step.
+void expect_literal_noise(std::size_t rounds) {
   const Problem problem = linear_problem(3, 30, 2);
-  const std::size_t rounds = 5;
-  DenseMatrix c = DenseMatrix::Zero(5, 5);
-  for (Eigen::Index i = 0; i < 5; ++i) {
+  const auto t_size = static_cast<Eigen::Index>(rounds);
+  DenseMatrix c = DenseMatrix::Zero(t_size, t_size);
+  for (Eigen::Index i = 0; i < t_size; ++i) {
     for (Eigen::Index j = 0; j <= i; ++j)
       c(i, j) = i == j ? 1.0 + 0.1 * static_cast<double>(i) : 0.3 / (1.0 + static_cast<double>(i - j));
   }
@@ -181,7 +182,12 @@ TEST(AlgoMfTest, NoiseIsTheLiteralCInverseTimesTheDraws) {
           p.sigma * p.clip / static_cast<double>(problem.shards[static_cast<std::size_t>(v)].size());
     expected = w * (expected - p.step_size * noise);
   }
-  EXPECT_LE((theta - expected).norm(), 1e-9 * expected.norm());
+  EXPECT_LE((theta - expected).norm(), 1e-9 * expected.norm()) << "T = " << rounds;
+}
+
+TEST(AlgoMfTest, NoiseIsTheLiteralCInverseTimesTheDraws) {
+  expect_literal_noise(5);   // window path (bandwidth 4)
+  expect_literal_noise(37);  // blocked path: two full blocks of 16 and a partial one
 }
 
 TEST(AlgoMfTest, MafaldaConvergesOnThePlantedProblem) {
@@ -269,6 +275,35 @@ TEST(AlgoMfTest, MafaldaAccountIsMafaldaPrivacy) {
   bool pndp_note = false;
   for (const std::string& note : account.notes) pndp_note = pndp_note || note.find("PNDP over") == 0;
   EXPECT_TRUE(pndp_note);  // n·T = 60: the literal PNDP engine runs
+}
+
+TEST(AlgoMfTest, PerNodeAccountIsPerNodeMafaldaPrivacy) {
+  const Problem problem = linear_problem(5, 100, 2);  // 20 examples per node
+  AlgorithmParams p = params_for("mafalda", 12, 1.0);
+  p.batch_size = 5;  // 4 cyclic batches = b
+  p.participations = 3;
+  p.separation = 4;
+  p.correlation_method = "per-node";
+  TrainContext ctx = context(problem, p);
+  auto algorithm = make_algorithm("mafalda");
+  algorithm->prepare(ctx);
+  const PrivacyAccount account = algorithm->privacy(ctx);
+
+  mf::MafaldaPrivacyOptions options;
+  options.participation = accounting::MfParticipation::cyclic(3, 4);
+  options.delta = p.delta;
+  options.pndp = false;
+  std::vector<DenseMatrix> cs;
+  for (mf::Factorization& node : mf::mafalda_per_node_correlation(problem.w, 12, 3, 4).nodes)
+    cs.push_back(std::move(node.c));
+  const mf::MafaldaPrivacy direct = mf::mafalda_privacy(problem.w, 12, cs, options);
+  EXPECT_NEAR(account.mus(1.0, 12)[0], direct.ldp.privacy.mu, 1e-12 * direct.ldp.privacy.mu);
+  // On the vertex-transitive ring every H_v = H/n, so each C_v is the shared (unit-sensitivity)
+  // MAFALDA C and the runs agree up to the optimizers' rounding.
+  AlgorithmParams shared = p;
+  shared.correlation_method = "mafalda";
+  const DenseMatrix per_node = run(problem, p);
+  EXPECT_LE((per_node - run(problem, shared)).norm(), 1e-8 * per_node.norm());
 }
 
 TEST(AlgoMfTest, PrefixSumAccountIsAntiPgdsSensitivity) {
