@@ -85,6 +85,12 @@ McParticipation resolve_participation(const AlgorithmParams& p) {
   return out;
 }
 
+/// The separation to pass to the mf optimizers: their classes are {t : t ≡ j mod b} and they refuse
+/// k·b > T unless b is left to resolve as ⌈T/k⌉ (0), which gives the same b whenever ⌈T/⌈T/b⌉⌉ = b.
+std::size_t mf_separation(const McParticipation& part, std::size_t rounds) {
+  return (rounds + part.k - 1) / part.k == part.b ? 0 : part.b;
+}
+
 /// Cyclic batches realize (k, b)-participation only if a record's steps j, j + m_b, j + 2 m_b, …
 /// (m_b = the node's batch count) lie in one class {j + i b}: m_b a multiple of b, or m_b >= T
 /// (a record used at most once).
@@ -230,15 +236,17 @@ class MfDSgd : public Algorithm {
               p.correlation_path);
       const std::string& method = p.correlation_method;
       if (method == "mafalda") {
-        encoders_.push_back(
-            mf::mafalda_correlation(ctx.base(), p.rounds, participation_.k, participation_.b));
+        encoders_.push_back(mf::mafalda_correlation(ctx.base(), p.rounds, participation_.k,
+                                                    mf_separation(participation_, p.rounds)));
       } else if (method == "dmf") {
         const mf::Participation classes =
-            mf::make_participation(p.rounds, participation_.k, participation_.b);
+            mf::make_participation(p.rounds, participation_.k, mf_separation(participation_, p.rounds));
         encoders_.push_back(mf::dmf_factorization(mf::local_gram(ctx.base(), p.rounds, 1), classes).c);
       } else if (method == "per-node") {
         for (mf::Factorization& node :
-             mf::mafalda_per_node_correlation(ctx.base(), p.rounds, participation_.k, participation_.b).nodes)
+             mf::mafalda_per_node_correlation(ctx.base(), p.rounds, participation_.k,
+                                              mf_separation(participation_, p.rounds))
+                 .nodes)
           encoders_.push_back(std::move(node.c));
       } else {
         require(false, "algorithm.correlation_method = '{}': expected mafalda, dmf or per-node", method);

@@ -244,6 +244,8 @@ TEST(AlgoMfTest, ParticipationAndScheduleAreChecked) {
   p.separation = 4;
   p.participations = 3;
   EXPECT_EQ(error_of(problem, p), "");
+  p.rounds = 10;  // b = 4 does not divide T: classes {0, 4, 8}, {1, 5, 9}, {2, 6}, {3, 7}
+  EXPECT_EQ(error_of(problem, p), "");
   p.schedule = "dropout:p=0.5";
   EXPECT_NE(error_of(problem, p).find("fixed gossip matrix"), std::string::npos);
 }
