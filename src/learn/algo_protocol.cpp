@@ -55,13 +55,7 @@ class SecureGossip : public Algorithm {
     theta = protocol_->run_round(theta, t);
   }
   PrivacyAccount privacy(const TrainContext& ctx) const override {
-    // Upper bound: what v sees under secure summation is a function of what its neighbours send in
-    // the clear, so the local-GDP bound holds. (The tighter Koskela–Kulkarni secure-sum view,
-    // Thm. 8, is not wired in yet — docs/learn-protocols.md.)
-    PrivacyAccount account = local_gdp_account(ctx, identity_correlation_sensitivity());
-    account.notes.push_back(
-        "secure-gossip: reported ε is the local-GDP upper bound, not the secure-sum view");
-    return account;
+    return secure_gossip_pairwise_account(ctx);
   }
 
  private:

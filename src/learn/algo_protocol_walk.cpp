@@ -13,21 +13,33 @@
 
 #include "algo_protocol.hpp"
 #include "netdp/util/check.hpp"
+#include "train_privacy.hpp"
 
 namespace netdp::learn {
 namespace {
 
 class RandomWalkDpSgd : public Algorithm {
  public:
-  explicit RandomWalkDpSgd(const RandomWalkSgdOptions& options) : options_(options) {
+  /// from_config: prepare() reads the cap and burn-in from algorithm.walk_contribution_cap / walk_burn_in.
+  explicit RandomWalkDpSgd(const RandomWalkSgdOptions& options, bool from_config = false)
+      : options_(options), from_config_(from_config) {
     require(options.contribution_cap >= 1, "random-walk-dp-sgd: contribution cap must be >= 1, got {}",
             options.contribution_cap);
   }
   std::string_view name() const override { return "random-walk-dp-sgd"; }
 
   void prepare(TrainContext& ctx) override {
-    require(ctx.params().schedule == "fixed",
-            "algorithm.schedule = '{}': random-walk-dp-sgd walks on the fixed W", ctx.params().schedule);
+    const AlgorithmParams& p = ctx.params();
+    require(p.schedule == "fixed", "algorithm.schedule = '{}': random-walk-dp-sgd walks on the fixed W",
+            p.schedule);
+    if (from_config_) {
+      options_.contribution_cap =
+          p.walk_contribution_cap == 0 ? RandomWalkSgdOptions{}.contribution_cap : p.walk_contribution_cap;
+      options_.burn_in = p.walk_burn_in;
+      require(options_.burn_in < p.rounds,
+              "algorithm.walk_burn_in = {} must be < algorithm.rounds = {} (else nobody contributes)",
+              options_.burn_in, p.rounds);
+    }
     contributions_.assign(ctx.num_nodes(), 0);
     started_ = false;
   }
@@ -46,24 +58,10 @@ class RandomWalkDpSgd : public Algorithm {
     theta.rowwise() = token_.transpose();
   }
 
-  PrivacyAccount privacy(const TrainContext& /*ctx*/) const override {
-    // Upper bound (local GDP of one node's contributions): a node contributes at most
-    // N(T) = min(K, T − burn-in) noisy steps, each 1/σ-GDP in the clipped sum, so its whole
-    // influence on the token is √N(T)/σ-GDP whoever observes it. The random-walk paper's
-    // amplified pairwise accountant (accounting/random_walk.hpp) is not wired in yet.
-    PrivacyAccount account;
-    account.accountant = "local-gdp";
-    const RandomWalkSgdOptions options = options_;
-    account.mus = [options](double sigma, std::size_t rounds) {
-      const std::size_t active = rounds > options.burn_in ? rounds - options.burn_in : 0;
-      const auto n = static_cast<double>(std::min(options.contribution_cap, active));
-      return n > 0.0 ? std::vector<double>{std::sqrt(n) / sigma} : std::vector<double>{};
-    };
-    account.notes.push_back(
-        "random-walk-dp-sgd: local-GDP upper bound over min(cap, T - burn_in) contributions (no "
-        "amplification "
-        "by the walk)");
-    return account;
+  PrivacyAccount privacy(const TrainContext& ctx) const override {
+    // A node contributes at most N(t) = min(K, t − burn-in) noisy steps (train_privacy_walk.cpp).
+    const bool capped = options_.contribution_cap != RandomWalkSgdOptions{}.contribution_cap;
+    return random_walk_account(ctx, capped ? options_.contribution_cap : 0, options_.burn_in);
   }
 
  private:
@@ -108,6 +106,7 @@ class RandomWalkDpSgd : public Algorithm {
   }
 
   RandomWalkSgdOptions options_;
+  bool from_config_ = false;
   std::vector<std::size_t> contributions_;
   std::vector<std::size_t> order_;
   std::size_t holder_ = 0;
@@ -123,7 +122,7 @@ std::unique_ptr<Algorithm> make_random_walk_dp_sgd(const RandomWalkSgdOptions& o
   return std::make_unique<RandomWalkDpSgd>(options);
 }
 std::unique_ptr<Algorithm> make_random_walk_dp_sgd() {
-  return make_random_walk_dp_sgd(RandomWalkSgdOptions{});
+  return std::make_unique<RandomWalkDpSgd>(RandomWalkSgdOptions{}, true);
 }
 
 }  // namespace netdp::learn

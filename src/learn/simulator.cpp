@@ -66,6 +66,9 @@ AlgorithmParams algorithm_params(const FlatConfig& c) {
   p.delta = parse_real("privacy.delta", c.at("privacy.delta"));
   p.calibrate_on = c.at("privacy.calibrate_on");
   p.eval_every = parse_count("train.eval_every", c.at("train.eval_every"));
+  p.walk_contribution_cap =
+      parse_count("algorithm.walk_contribution_cap", c.at("algorithm.walk_contribution_cap"));
+  p.walk_burn_in = parse_count("algorithm.walk_burn_in", c.at("algorithm.walk_burn_in"));
   return p;
 }
 

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <vector>
 
 #include "netdp/learn/algorithm.hpp"
 
@@ -26,6 +27,31 @@ PrivacyAccount local_gdp_account(const TrainContext& ctx, const SquaredSensitivi
 /// accounting::muffliato_gd_all_pairs): mean or max over all ordered pairs per
 /// params().calibrate_on ("local" gives local_gdp_account).
 PrivacyAccount muffliato_account(const TrainContext& ctx);
+
+/// dp-d-sgd: Koskela–Kulkarni Theorem 10 (linear_system.hpp view `plain`, observer noise removed
+/// per §3.5) for every ordered pair: what any node sees is post-processing of the target's own
+/// messages θ_j − η ĝ_j, so the view of e_j over the rounds (powers from 0) bounds every observer.
+/// "local" gives local_gdp_account. Throws when the all-pairs cost exceeds the guard.
+PrivacyAccount dp_d_sgd_pairwise_account(const TrainContext& ctx);
+
+/// secure-gossip: per pair the smaller of Koskela–Kulkarni Theorem 9 (view `secure-sum-adaptive`,
+/// the secure sums of the target's closed neighbourhood, adaptive) and Theorem 10 (as for
+/// dp-d-sgd; valid because every secure sum is a function of the plain messages).
+PrivacyAccount secure_gossip_pairwise_account(const TrainContext& ctx);
+
+/// antipgd: the matrix-factorization accountant (mf_accountant.hpp) under PNDP with
+/// MfAlgorithm::antipgd, every ordered (attacker, target) pair, capped by the local view.
+PrivacyAccount antipgd_pairwise_account(const TrainContext& ctx);
+
+/// random-walk-dp-sgd: the random-walk paper's pairwise Rényi bound (random_walk.hpp, sender-known
+/// view, N_u = min(cap, t − burn_in) contributions: a worst case, not the paper's expectation T/n),
+/// converted to (ε, δ) per pair and capped by the local-GDP ε of the same contributions.
+PrivacyAccount random_walk_account(const TrainContext& ctx, std::size_t contribution_cap,
+                                   std::size_t burn_in);
+
+/// The rounds at which pairwise accountants keep a checkpoint: every eval_every-th round and T.
+/// ε at round t uses the first checkpoint >= t (the view grows with t, so this is an upper bound).
+std::vector<std::size_t> checkpoint_rounds(const AlgorithmParams& params);
 
 /// The smallest σ (to relative 1e-9, by bisection on log σ) whose account_epsilon after
 /// `rounds` steps is <= target; the returned σ never exceeds the target. Throws if no σ in

@@ -189,7 +189,8 @@ TEST(AlgoProtocol, RandomWalkCapAndBurnIn) {
   auto idle = make_random_walk_dp_sgd(RandomWalkSgdOptions{std::numeric_limits<std::size_t>::max(), 20});
   EXPECT_EQ(f.run(*idle, ctx),
             DenseMatrix::Zero(kNodes, static_cast<Eigen::Index>(f.model->num_parameters())));
-  // Privacy: N = min(K, T − burn-in) contributions at most, μ = √N / σ.
+  // Privacy: N = min(K, T − burn-in) contributions at most, μ = √N / σ (the local view).
+  ctx.mutable_params().calibrate_on = "local";
   auto capped = make_random_walk_dp_sgd(RandomWalkSgdOptions{3, 5});
   const PrivacyAccount account = capped->privacy(ctx);
   EXPECT_EQ(account.mus(2.0, 100), std::vector<double>{std::sqrt(3.0) / 2.0});

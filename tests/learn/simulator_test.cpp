@@ -26,7 +26,7 @@ TEST(SimulatorTest, EvaluatesEveryPeriodAndAfterTheLastRound) {
   EXPECT_EQ(result.history[1].round, 20u);
   EXPECT_EQ(result.history[2].round, 25u);
   EXPECT_EQ(result.algorithm, "dp-d-sgd");
-  EXPECT_EQ(result.accountant, "local-gdp");
+  EXPECT_EQ(result.accountant, "kk-thm10-max-pairwise");
   EXPECT_EQ(result.final_test_loss, result.history.back().test_loss);
   EXPECT_EQ(result.epsilon, result.history.back().epsilon_so_far);
   for (const EvalRecord& r : result.history) {

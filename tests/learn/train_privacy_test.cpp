@@ -22,7 +22,9 @@ FlatConfig run_config(const std::string& algorithm) {
 }
 
 TEST(TrainPrivacyTest, DpDSgdLocalGdpIsComposedGaussian) {
-  const TrainResult result = run_training(run_config("dp-d-sgd"));
+  FlatConfig config = run_config("dp-d-sgd");
+  set(config, "privacy.calibrate_on", "local");
+  const TrainResult result = run_training(config);
   EXPECT_EQ(result.accountant, "local-gdp");
   for (const EvalRecord& r : result.history) {
     // Each step: sensitivity C/b against noise σC/b, i.e. μ = 1/σ; composed: √t/σ (Dong et al. Cor. 3.3).
@@ -34,7 +36,9 @@ TEST(TrainPrivacyTest, DpDSgdLocalGdpIsComposedGaussian) {
 
 TEST(TrainPrivacyTest, AntiPgdLocalViewPaysTheCumulativeSum) {
   // De-correlated by prefix sums L: sens² = ‖L 1‖² = Σ_{k<=T} k², checked against the literal matrix.
-  const TrainResult result = run_training(run_config("antipgd"));
+  FlatConfig config = run_config("antipgd");
+  set(config, "privacy.calibrate_on", "local");
+  const TrainResult result = run_training(config);
   const DenseMatrix lower = DenseMatrix::Ones(20, 20).triangularView<Eigen::Lower>();
   const double sens2 = (lower * Vector::Ones(20)).squaredNorm();
   const double exact = dp::gdp_epsilon(std::sqrt(sens2) / 2.0, 1e-5);

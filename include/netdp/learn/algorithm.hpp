@@ -55,6 +55,8 @@ struct AlgorithmParams {
   double delta = 1e-5;                ///< δ of the reported (ε, δ)
   std::string calibrate_on = "mean";  ///< mean | max | local: which ε the report (and calibration) uses
   std::size_t eval_every = 0;         ///< evaluation period (accountants may checkpoint there); 0 = end only
+  std::size_t walk_contribution_cap = 0;  ///< random-walk-dp-sgd: K gradient steps per node (0 = unlimited)
+  std::size_t walk_burn_in = 0;           ///< random-walk-dp-sgd: steps before anybody contributes
 };
 
 /// Everything an algorithm may use. Built once by the simulator; helpers reuse their buffers.
@@ -114,6 +116,8 @@ struct PrivacyAccount {
   /// "mean" accountants this is a list of pairwise μ (ε is averaged after conversion); empty
   /// when non-private.
   std::function<std::vector<double>(double sigma, std::size_t rounds)> mus;
+  /// For accountants that are not μ-GDP (Rényi bounds): ε at δ per pair, used instead of `mus`.
+  std::function<std::vector<double>(double sigma, std::size_t rounds, double delta)> epsilons;
   bool average = false;  ///< report the mean of the per-pair ε (else the max)
   std::vector<std::string> notes;
 };

@@ -1,0 +1,91 @@
+// The accountant of random-walk-dp-sgd (docs/learn-protocols.md): local GDP of a node's
+// contributions, or the random-walk paper's pairwise Rényi bound (Cyffers, Bellet & Upadhyay,
+// Theorem 3 through accounting::RandomWalkLosses) converted per pair and capped by local GDP.
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <vector>
+
+#include "netdp/accounting/random_walk.hpp"
+#include "netdp/dp/gdp.hpp"
+#include "netdp/util/check.hpp"
+#include "train_privacy.hpp"
+
+namespace netdp::learn {
+
+namespace {
+
+// N(t) = min(K, t − burn-in): the most gradient steps one node can have taken by round t.
+double contributions(std::size_t cap, std::size_t burn_in, std::size_t rounds) {
+  const std::size_t active = rounds > burn_in ? rounds - burn_in : 0;
+  return static_cast<double>(cap == 0 ? active : std::min(cap, active));
+}
+
+}  // namespace
+
+PrivacyAccount random_walk_account(const TrainContext& ctx, std::size_t contribution_cap,
+                                   std::size_t burn_in) {
+  const AlgorithmParams& p = ctx.params();
+  PrivacyAccount account;
+  if (p.calibrate_on == "local") {
+    // Each contribution is 1/σ-GDP in the clipped sum; N of them compose to √N/σ, whoever observes.
+    account.accountant = "local-gdp";
+    account.mus = [contribution_cap, burn_in](double sigma, std::size_t rounds) {
+      const double n = contributions(contribution_cap, burn_in, rounds);
+      return n > 0.0 ? std::vector<double>{std::sqrt(n) / sigma} : std::vector<double>{};
+    };
+    account.notes.push_back(
+        "random-walk-dp-sgd: local-GDP upper bound over min(cap, T - burn_in) contributions (no "
+        "amplification by the walk)");
+    return account;
+  }
+  const std::size_t n = ctx.num_nodes();
+  require(n >= 2, "privacy.calibrate_on = {}: pairwise privacy needs >= 2 nodes", p.calibrate_on);
+  // Every evaluation converts n(n−1) Rényi curves; calibration does ~60 evaluations.
+  constexpr std::size_t kMaxWalkNodes = 120;
+  require(n <= kMaxWalkNodes,
+          "privacy.calibrate_on = {}: the random-walk pairwise accountant on {} nodes is too expensive here "
+          "(limit {}); use privacy.calibrate_on = local (a valid upper bound)",
+          p.calibrate_on, n, kMaxWalkNodes);
+  accounting::RandomWalkOptions options;
+  options.steps = p.rounds;  // the series over all T steps bounds every shorter remainder of the walk
+  options.sigma = 1.0;
+  options.sensitivity = 1.0;  // record-level: clipped sum moves by C against noise σC
+  options.view = accounting::RandomWalkView::sender_known;
+  options.contributions = 1.0;
+  const auto series = std::make_shared<const accounting::RandomWalkLosses>(ctx.base(), options);
+  const gossip::GossipMatrix w = ctx.base();
+  account.average = p.calibrate_on == "mean";
+  account.accountant = account.average ? "random-walk-mean-pairwise" : "random-walk-max-pairwise";
+  account.epsilons = [series, w, options, contribution_cap, burn_in](double sigma, std::size_t rounds,
+                                                                     double delta) {
+    const double count = contributions(contribution_cap, burn_in, rounds);
+    if (count == 0.0) return std::vector<double>{};
+    accounting::RandomWalkOptions at = options;
+    at.sigma = sigma;
+    at.contributions = count;
+    const accounting::RandomWalkLosses losses(w, series->series(), at);
+    const double local = dp::gdp_epsilon(std::sqrt(count) / sigma, delta);
+    const std::size_t nodes = losses.num_nodes();
+    std::vector<double> eps;
+    eps.reserve(nodes * (nodes - 1));
+    for (std::size_t v = 0; v < nodes; ++v) {
+      for (std::size_t u = 0; u < nodes; ++u) {
+        if (u == v) continue;
+        const double rdp =
+            losses.to_dp(static_cast<graph::NodeId>(v), static_cast<graph::NodeId>(u), delta).epsilon;
+        eps.push_back(std::min(rdp, local));
+      }
+    }
+    return eps;
+  };
+  account.notes.push_back(
+      "random-walk: Cyffers-Bellet-Upadhyay Thm. 3 (Rényi, weak convexity factor 2, sender-known view, "
+      "App. B.1) with N = min(cap, t - burn_in) contributions per node (a worst case, not the paper's "
+      "expectation T/n), converted to (ε, δ) over a grid of orders, capped by local GDP: an upper bound");
+  account.notes.push_back("random-walk: the series runs over all T steps at every round t: an upper bound");
+  return account;
+}
+
+}  // namespace netdp::learn

@@ -1,0 +1,206 @@
+// The pairwise accountants wired into training: each equals the accounting library called directly
+// on the same small case, mean <= max <= local, calibration, and the guards' errors.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "netdp/accounting/linear_system.hpp"
+#include "netdp/accounting/mf_accountant.hpp"
+#include "netdp/accounting/random_walk.hpp"
+#include "netdp/dp/gdp.hpp"
+#include "netdp/gossip/schedules.hpp"
+#include "netdp/gossip/weighting.hpp"
+#include "netdp/graph/spec.hpp"
+#include "netdp/learn/algorithm.hpp"
+#include "netdp/learn/train.hpp"
+
+namespace netdp::learn {
+namespace {
+
+constexpr double kSigma = 2.0;
+constexpr double kDelta = 1e-5;
+constexpr std::size_t kRounds = 6;
+constexpr std::size_t kNodes = 6;
+
+void set(FlatConfig& config, const std::string& key, const std::string& value) {
+  config.erase(key);
+  config.emplace(key, value);
+}
+
+// 240 training examples IID over a ring of 6 (40 each), batches of 5: every node's divisor is 5.
+FlatConfig small_config(const std::string& algorithm, const std::string& calibrate_on) {
+  return {{"data.examples", "300"},      {"data.features", "3"},
+          {"network.graph", "ring:n=6"}, {"algorithm.name", algorithm},
+          {"algorithm.rounds", "6"},     {"algorithm.batch_size", "5"},
+          {"train.eval_every", "3"},     {"algorithm.sigma", "2"},
+          {"privacy.delta", "1e-5"},     {"privacy.calibrate_on", calibrate_on}};
+}
+
+gossip::GossipMatrix ring_w() {
+  return gossip::make_gossip_matrix(graph::from_spec("ring:n=6"), gossip::Weighting::hamilton);
+}
+
+// Reference (ε, δ) of a list of per-pair ε: the mean or the max.
+double combine(const std::vector<double>& eps, bool average) {
+  if (average) return std::accumulate(eps.begin(), eps.end(), 0.0) / static_cast<double>(eps.size());
+  return *std::max_element(eps.begin(), eps.end());
+}
+
+std::vector<double> epsilons_of_sens2(const std::vector<double>& sens2, double local_sens2) {
+  std::vector<double> eps;
+  for (const double s : sens2)
+    eps.push_back(dp::gdp_epsilon(std::sqrt(std::min(s, local_sens2)) / kSigma, kDelta));
+  return eps;
+}
+
+std::vector<double> kk_sens2(accounting::LinearSystemView view, std::size_t rounds) {
+  accounting::LinearSystemOptions options;
+  options.view = view;
+  options.rounds = rounds;
+  accounting::PairwiseOptions pairwise;
+  pairwise.sign_search = accounting::SignSearch::none;
+  std::vector<graph::NodeId> nodes(kNodes);
+  std::iota(nodes.begin(), nodes.end(), graph::NodeId{0});
+  const gossip::GossipMatrix w = ring_w();
+  const auto results =
+      accounting::account_all_pairs(gossip::fixed_schedule(w, rounds), nodes, nodes, options, pairwise);
+  std::vector<double> sens2;
+  for (const auto& r : results) sens2.push_back(r.pair.sensitivity_squared_certified);
+  return sens2;
+}
+
+void expect_close(double actual, double reference) {
+  // The account rounds ε up to the next multiple of 1e-9.
+  EXPECT_GE(actual, reference * (1.0 - 1e-9));
+  EXPECT_LE(actual, reference * (1.0 + 1e-9) + 2e-9);
+}
+
+TEST(TrainPrivacyPairwiseTest, DpDSgdEqualsKoskelaKulkarniTheorem10) {
+  for (const std::string mode : {"mean", "max"}) {
+    const TrainResult result = run_training(small_config("dp-d-sgd", mode));
+    EXPECT_EQ(result.accountant, "kk-thm10-" + mode + "-pairwise");
+    ASSERT_EQ(result.history.size(), 2u);
+    for (const EvalRecord& r : result.history) {
+      const auto t = static_cast<double>(r.round);
+      const double reference = combine(
+          epsilons_of_sens2(kk_sens2(accounting::LinearSystemView::plain, r.round), t), mode == "mean");
+      expect_close(r.epsilon_so_far, reference);
+    }
+  }
+}
+
+TEST(TrainPrivacyPairwiseTest, SecureGossipTakesTheSmallerOfTheorems9And10) {
+  const TrainResult result = run_training(small_config("secure-gossip", "mean"));
+  EXPECT_EQ(result.accountant, "kk-secure-mean-pairwise");
+  std::vector<double> sens2 = kk_sens2(accounting::LinearSystemView::plain, kRounds);
+  const std::vector<double> secure = kk_sens2(accounting::LinearSystemView::secure_sum_adaptive, kRounds);
+  ASSERT_EQ(sens2.size(), secure.size());
+  for (std::size_t i = 0; i < sens2.size(); ++i) sens2[i] = std::min(sens2[i], secure[i]);
+  expect_close(result.epsilon, combine(epsilons_of_sens2(sens2, static_cast<double>(kRounds)), true));
+}
+
+TEST(TrainPrivacyPairwiseTest, AntiPgdEqualsTheMfAccountantUnderPndp) {
+  const TrainResult result = run_training(small_config("antipgd", "max"));
+  EXPECT_EQ(result.accountant, "mf-pndp-max-pairwise");
+  accounting::MfAlgorithmSpec spec;
+  spec.algorithm = accounting::MfAlgorithm::antipgd;
+  accounting::MfOptions options;
+  options.assess.sign_search = accounting::SignSearch::none;
+  const auto direct =
+      accounting::account_mf_all_pairs(ring_w(), kRounds, spec, accounting::MfTrust::pndp, options);
+  std::vector<double> sens2;
+  for (const auto& pair : direct.pairs) sens2.push_back(pair.privacy.sensitivity_squared_certified);
+  ASSERT_EQ(sens2.size(), kNodes * (kNodes - 1));
+  const double local = kRounds * (kRounds + 1.0) * (2.0 * kRounds + 1.0) / 6.0;  // Σ k², the local cap
+  expect_close(result.epsilon, combine(epsilons_of_sens2(sens2, local), false));
+}
+
+TEST(TrainPrivacyPairwiseTest, RandomWalkEqualsTheRandomWalkAccountant) {
+  FlatConfig config = small_config("random-walk-dp-sgd", "mean");
+  set(config, "algorithm.walk_contribution_cap", "2");
+  set(config, "algorithm.walk_burn_in", "1");
+  const TrainResult result = run_training(config);
+  EXPECT_EQ(result.accountant, "random-walk-mean-pairwise");
+  accounting::RandomWalkOptions options;
+  options.steps = kRounds;
+  options.sigma = kSigma;
+  options.contributions = 2.0;  // min(cap 2, T − burn-in = 5)
+  options.view = accounting::RandomWalkView::sender_known;
+  const accounting::RandomWalkLosses losses(ring_w(), options);
+  const double local = dp::gdp_epsilon(std::sqrt(2.0) / kSigma, kDelta);
+  std::vector<double> eps;
+  for (graph::NodeId v = 0; v < kNodes; ++v) {
+    for (graph::NodeId u = 0; u < kNodes; ++u) {
+      if (u != v) eps.push_back(std::min(losses.to_dp(v, u, kDelta).epsilon, local));
+    }
+  }
+  expect_close(result.epsilon, combine(eps, true));
+}
+
+TEST(TrainPrivacyPairwiseTest, MeanIsAtMostMaxAtMostLocalForEveryAlgorithm) {
+  for (const std::string algorithm :
+       {"dp-d-sgd", "secure-gossip", "antipgd", "random-walk-dp-sgd", "muffliato-sgd", "randomized-gossip"}) {
+    SCOPED_TRACE(algorithm);
+    const TrainResult mean = run_training(small_config(algorithm, "mean"));
+    const TrainResult max = run_training(small_config(algorithm, "max"));
+    const TrainResult local = run_training(small_config(algorithm, "local"));
+    EXPECT_EQ(local.accountant, "local-gdp");
+    EXPECT_GT(mean.epsilon, 0.0);
+    EXPECT_LE(mean.epsilon, max.epsilon);
+    EXPECT_LE(max.epsilon, local.epsilon);
+    EXPECT_FALSE(mean.warnings.empty());  // every account says whether ε is exact or a bound
+  }
+}
+
+TEST(TrainPrivacyPairwiseTest, CalibrationReachesTheTargetFromBelow) {
+  for (const std::string algorithm : {"dp-d-sgd", "random-walk-dp-sgd"}) {
+    SCOPED_TRACE(algorithm);
+    FlatConfig config = small_config(algorithm, "mean");
+    set(config, "privacy.target_epsilon", "1.5");
+    const TrainResult result = run_training(config);
+    EXPECT_LE(result.epsilon, 1.5);
+    EXPECT_GE(result.epsilon, 1.5 - 1e-6);
+  }
+}
+
+TEST(TrainPrivacyPairwiseTest, BadCombinationsGiveClearErrors) {
+  const auto message_of = [](const FlatConfig& config) {
+    try {
+      (void)run_training(config);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  FlatConfig big = small_config("dp-d-sgd", "mean");
+  set(big, "network.graph", "ring:n=200");
+  set(big, "data.examples", "500");
+  set(big, "algorithm.rounds", "1000");
+  set(big, "train.eval_every", "0");
+  EXPECT_NE(message_of(big).find("privacy.calibrate_on = local"), std::string::npos) << message_of(big);
+
+  FlatConfig varying = small_config("antipgd", "mean");
+  set(varying, "algorithm.schedule", "er-per-round:p=0.5");
+  EXPECT_NE(message_of(varying).find("algorithm.schedule = fixed"), std::string::npos);
+
+  FlatConfig burn = small_config("random-walk-dp-sgd", "mean");
+  set(burn, "algorithm.walk_burn_in", "6");
+  EXPECT_NE(message_of(burn).find("algorithm.walk_burn_in = 6 must be <"), std::string::npos);
+
+  FlatConfig cap = small_config("random-walk-dp-sgd", "mean");
+  set(cap, "algorithm.walk_contribution_cap", "-1");
+  EXPECT_NE(message_of(cap).find("algorithm.walk_contribution_cap"), std::string::npos);
+
+  FlatConfig walk_big = small_config("random-walk-dp-sgd", "max");
+  set(walk_big, "network.graph", "ring:n=150");
+  set(walk_big, "data.examples", "400");
+  EXPECT_NE(message_of(walk_big).find("privacy.calibrate_on = local"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace netdp::learn
