@@ -156,14 +156,40 @@ class Constraints {
     return bound(lambda, cost, r);
   }
 
-  // A lower bound on sens_Π² · tr(H X⁻¹) over ALL X ≻ 0 (class_trace only): Λ = diag(μ_{class(i)})
-  // with μ_c > 0 the class means of G_ii. For every X, ⟨Λ, X⟩ = Σ_c μ_c tr(X_c) = Σ_c μ_c E_s[sᵀX_c s]
-  // (s uniform on {±1}^c) ≤ Σ_c μ_c sens²(X), so g(Λ) bounds the problem with sens² ≤ 1 itself.
+  // A lower bound on sens_Π² · tr(H X⁻¹) over ALL X ≻ 0 (class_trace only; docs/mf.md, "Global
+  // lower bound"). Λ_c = μ_c Y_c with Y_c = I + θ_c A_c, A_c the within-class off-diagonal part of G
+  // over μ_c (the class mean of G_ii). If |Y_ij| ≤ 1 and the entrywise sin(π/2 · Y) is positive
+  // semidefinite, i.e. a Gram matrix of unit vectors v_i, then Y = E[s sᵀ] for s_i = sign(v_iᵀz),
+  // z ~ N(0, I) (Goemans & Williamson 1995: E[s_i s_j] = (2/π) arcsin(v_iᵀv_j)): Y is in the cut
+  // polytope, so ⟨Λ_c, X_c⟩ = μ_c E[sᵀX_c s] ≤ μ_c sens²(X) for every X, and g(Λ) bounds
+  // min sens² · tr(HX⁻¹) over every C. θ_c = 1 when it passes, else the largest passing θ_c found
+  // by bisection (θ_c = 0, Λ_c = μ_c I, always passes).
   double global_dual_value(const DenseMatrix& g, const DenseMatrix& r) const {
     if (kind_ != MultiEpochConstraints::class_trace) return -std::numeric_limits<double>::infinity();
     const Vector mu = class_means(g.diagonal());
+    if (!(mu.array() > 0.0).all()) return -std::numeric_limits<double>::infinity();
     DenseMatrix lambda = DenseMatrix::Zero(g.rows(), g.cols());
-    for (Eigen::Index i = 0; i < g.rows(); ++i) lambda(i, i) = mu(static_cast<Eigen::Index>(p_.class_of[i]));
+    for (std::size_t c = 0; c < p_.classes.size(); ++c) {
+      const auto& cls = p_.classes[c];
+      const auto m = static_cast<Eigen::Index>(cls.size());
+      const double mu_c = mu(static_cast<Eigen::Index>(c));
+      DenseMatrix a(m, m);
+      for (Eigen::Index i = 0; i < m; ++i) {
+        for (Eigen::Index j = 0; j < m; ++j) {
+          const auto gi = static_cast<Eigen::Index>(cls[static_cast<std::size_t>(i)]);
+          const auto gj = static_cast<Eigen::Index>(cls[static_cast<std::size_t>(j)]);
+          a(i, j) = i == j ? 0.0 : g(gi, gj) / mu_c;
+        }
+      }
+      const double theta = largest_cut_scale(a);
+      for (Eigen::Index i = 0; i < m; ++i) {
+        for (Eigen::Index j = 0; j < m; ++j) {
+          const auto gi = static_cast<Eigen::Index>(cls[static_cast<std::size_t>(i)]);
+          const auto gj = static_cast<Eigen::Index>(cls[static_cast<std::size_t>(j)]);
+          lambda(gi, gj) = mu_c * ((i == j ? 1.0 : 0.0) + theta * a(i, j));
+        }
+      }
+    }
     return bound(lambda, mu.sum(), r);
   }
 
@@ -176,6 +202,26 @@ class Constraints {
       mean(static_cast<Eigen::Index>(c)) /= static_cast<double>(p_.classes[c].size());
     }
     return mean;
+  }
+
+  // Whether I + θA passes the arcsine test of global_dual_value (margin 1e-10 on the eigenvalues).
+  static bool in_cut_polytope(const DenseMatrix& a, double theta) {
+    if (theta * a.cwiseAbs().maxCoeff() > 1.0) return false;
+    const DenseMatrix y =
+        (theta * a + DenseMatrix::Identity(a.rows(), a.cols())).array() * (std::acos(-1.0) / 2.0);
+    const Eigen::SelfAdjointEigenSolver<DenseMatrix> eig(y.array().sin().matrix(), Eigen::EigenvaluesOnly);
+    return eig.eigenvalues().minCoeff() >= 1e-10;
+  }
+
+  static double largest_cut_scale(const DenseMatrix& a) {
+    if (in_cut_polytope(a, 1.0)) return 1.0;
+    double lo = 0.0;
+    double hi = 1.0;
+    for (int step = 0; step < 30; ++step) {
+      const double mid = 0.5 * (lo + hi);
+      (in_cut_polytope(a, mid) ? lo : hi) = mid;
+    }
+    return lo;
   }
 
   // 2 Σ √eig(Rᵀ Λ R) − cost = 2 tr((Λ^½HΛ^½)^½) − cost, H = R Rᵀ.
@@ -222,7 +268,6 @@ Bounds lbfgs(const DenseMatrix& h, const Participation& p, const OptimizeOptions
     best.primal = e.f;
     best.x = x;
     best.dual = std::max(best.dual, constraints.dual_value(e.g, r));
-    best.global_dual = std::max(best.global_dual, constraints.global_dual_value(e.g, r));
   };
   for (iterations = 1; iterations <= options.max_iterations; ++iterations) {
     if (iterations % kCheckEvery == 1 || memory.empty()) {
@@ -277,6 +322,7 @@ Bounds lbfgs(const DenseMatrix& h, const Participation& p, const OptimizeOptions
   }
   iterations = std::min(iterations, options.max_iterations);
   check();
+  best.global_dual = constraints.global_dual_value(e.g, r);
   return best;
 }
 

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <Eigen/Cholesky>
 #include <cmath>
 #include <stdexcept>
 
@@ -178,8 +179,10 @@ TEST(MfOptimal, MultiEpochReachesIssueOptima) {
     EXPECT_LE(f.lower_bound, f.loss);
     EXPECT_LE(f.certificate, 1e-10) << "T = " << t;
     EXPECT_TRUE(f.converged);
-    EXPECT_GT(f.global_lower_bound, 0.0);
-    EXPECT_LE(f.global_lower_bound, f.lower_bound);
+    // The arcsine test passes at the optimum: the bound holds over every C, so this is the optimum
+    // of the issue's problem itself (docs/mf.md, "Global lower bound").
+    EXPECT_LE(f.global_lower_bound, f.loss);
+    EXPECT_GE(f.global_lower_bound, f.loss * (1.0 - 1e-9)) << "T = " << t;
     // sens² from the literal max over all sign vectors agrees: within-class entries vanish.
     const DenseMatrix x = f.c.transpose() * f.c;
     EXPECT_TRUE(f.sensitivity_exact);
@@ -221,12 +224,42 @@ TEST(MfOptimal, MultiEpochLargeClassesAndOtherWorkload) {
   const Factorization f = optimal_factorization(h, p);
   EXPECT_LE(f.certificate, 1e-10);
   EXPECT_TRUE(f.sensitivity_exact);
+  // For a random H the arcsine test (docs/mf.md) may fail at θ = 1: the global bound is then lower.
   EXPECT_LE(f.global_lower_bound, f.loss);
+  EXPECT_GT(f.global_lower_bound, 0.0);
   EXPECT_LE(f.loss, evaluate_factorization(h, identity_correlation(t), p).loss);
   EXPECT_LE(f.loss, evaluate_factorization(h, banded_sqrt_correlation(t, 2), p).loss);
   OptimizeOptions equal_norm;
   equal_norm.constraints = MultiEpochConstraints::unit_diagonal;
   EXPECT_LE(f.loss, optimal_factorization(h, p, equal_norm).loss * (1.0 + 1e-10));
+}
+
+// The global bound holds for X with arbitrary within-class entries near the optimum (where it is
+// tight), with sens² from the literal sign enumeration (so a small case: T = 12, classes of 6).
+TEST(MfOptimal, GlobalBoundHoldsNearTheOptimum) {
+  const Participation q = make_participation(12, 6, 2);
+  const DenseMatrix hq = prefix_sum_gram(12);
+  const Factorization fq = optimal_factorization(hq, q);
+  EXPECT_GE(fq.global_lower_bound, fq.loss * (1.0 - 1e-9));
+  const DenseMatrix xq = fq.c.transpose() * fq.c;
+  int evaluated = 0;
+  for (int trial = 0; trial < 20; ++trial) {
+    DenseMatrix e = DenseMatrix::Random(12, 12);
+    e = 0.5 * (e + e.transpose()).eval();
+    if (trial % 2 == 0) {  // within-class entries only
+      for (Eigen::Index i = 0; i < 12; ++i) {
+        for (Eigen::Index j = 0; j < 12; ++j) {
+          if (q.class_of[i] != q.class_of[j] || i == j) e(i, j) = 0.0;
+        }
+      }
+    }
+    const DenseMatrix x = xq + (0.02 * (1 + trial % 5)) * e * xq.diagonal().minCoeff();
+    if (Eigen::LLT<DenseMatrix>(x).info() != Eigen::Success) continue;
+    ++evaluated;
+    const double literal_loss = literal_sensitivity_squared(x, q) * (hq * x.inverse()).trace();
+    EXPECT_GE(literal_loss, fq.global_lower_bound * (1.0 - 1e-12)) << "trial " << trial;
+  }
+  EXPECT_GE(evaluated, 10);  // most perturbations keep X positive definite
 }
 
 // The sign-vector relaxation (every sᵀX_c s ≤ 1, within-class entries free) is exactly sens² ≤ 1,

@@ -61,7 +61,8 @@ struct Factorization {
   double certificate = 0.0;
   double lower_bound = 0.0;  ///< the dual bound on the loss (0 unless kind = duality_gap)
   /// A lower bound on sens_Π(C)² · ‖L C⁻¹‖²_F over EVERY C (no constraint set), 0 when unknown:
-  /// single participation and class_trace (docs/mf.md, "Certificates").
+  /// single participation and class_trace (docs/mf.md, "Global lower bound": an arcsine test puts the
+  /// class_trace multipliers in the cut cone; equal to lower_bound for the prefix sums).
   double global_lower_bound = 0.0;
   std::size_t iterations = 0;
   bool converged = true;
