@@ -142,17 +142,22 @@ PerNodeFactorization combine(std::vector<Factorization> nodes) {
   PerNodeFactorization out;
   double trace_sum = 0.0;
   double lower_sum = 0.0;
+  double global_sum = 0.0;
   bool all_dual = true;
+  bool all_global = true;
   for (const Factorization& f : nodes) {
     out.sensitivity = std::max(out.sensitivity, f.sensitivity);
     out.sensitivity_exact = out.sensitivity_exact && f.sensitivity_exact;
     out.converged = out.converged && f.converged;
     trace_sum += f.trace;
     lower_sum += f.lower_bound;
+    global_sum += f.global_lower_bound;
+    all_global = all_global && f.global_lower_bound > 0.0;
     all_dual = all_dual && f.certificate_kind == CertificateKind::duality_gap;
   }
   out.loss = out.sensitivity * out.sensitivity * trace_sum;
   out.lower_bound = all_dual ? lower_sum : 0.0;
+  out.global_lower_bound = all_global ? global_sum : 0.0;
   out.nodes = std::move(nodes);
   return out;
 }
@@ -223,6 +228,7 @@ PerNodeFactorization per_node_factorization(const std::vector<DenseMatrix>& h_pe
     f.certificate_kind = best.certificate_kind;
     f.certificate = best.certificate;
     f.lower_bound = best.lower_bound / scale;
+    f.global_lower_bound = best.global_lower_bound / scale;
     f.iterations = best.iterations;
     f.converged = best.converged;
     nodes[i] = std::move(f);

@@ -215,6 +215,10 @@ TEST(MafaldaPerNode, BeatsSharedMafaldaWhichBeatsDmf) {
         worst_gap = std::max(worst_gap, node.certificate);
       }
       EXPECT_LE(per_node.lower_bound, shared.loss * (1.0 + 1e-12)) << spec << " k = " << k;
+      EXPECT_GT(per_node.global_lower_bound, 0.0) << spec << " k = " << k;
+      // A bound over every family (C_1, …, C_n): below the per-node loss and the shared C's.
+      EXPECT_LE(per_node.global_lower_bound, per_node.loss * (1.0 + 1e-12)) << spec << " k = " << k;
+      EXPECT_LE(per_node.global_lower_bound, shared.loss * (1.0 + 1e-12)) << spec << " k = " << k;
       EXPECT_LE(per_node.loss, shared.loss * (1.0 + worst_gap + 1e-12)) << spec << " k = " << k;
     }
   }

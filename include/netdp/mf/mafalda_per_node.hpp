@@ -45,7 +45,10 @@ struct PerNodeFactorization {
   double sensitivity = 0.0;       ///< max_v sens_Π(C_v) (an upper bound when !sensitivity_exact)
   bool sensitivity_exact = true;  ///< every node's sensitivity is exact
   double lower_bound = 0.0;       ///< Σ_v nodes[v].lower_bound (0 unless every node has a dual bound)
-  bool converged = true;          ///< every node's optimizer converged
+  /// Σ_v nodes[v].global_lower_bound: a lower bound on the loss of EVERY family (C_1, …, C_n) (0 unless
+  /// every node has one: single participation, class_trace).
+  double global_lower_bound = 0.0;
+  bool converged = true;  ///< every node's optimizer converged
 };
 
 /// Evaluates given per-node encoders (cs[v]: T × T lower triangular) on the per-node Grams.
