@@ -49,8 +49,8 @@ PrivacyAccount antipgd_pairwise_account(const TrainContext& ctx);
 PrivacyAccount random_walk_account(const TrainContext& ctx, std::size_t contribution_cap,
                                    std::size_t burn_in);
 
-/// The rounds at which pairwise accountants keep a checkpoint: every eval_every-th round and T.
-/// ε at round t uses the first checkpoint >= t (the view grows with t, so this is an upper bound).
+/// The rounds at which the pairwise accountants are computed (T only). ε at round t uses the first
+/// checkpoint >= t, capped per pair by the local sens²(t) (the view grows with t: an upper bound).
 std::vector<std::size_t> checkpoint_rounds(const AlgorithmParams& params);
 
 /// The smallest σ (to relative 1e-9, by bisection on log σ) whose account_epsilon after

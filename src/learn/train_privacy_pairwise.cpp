@@ -1,5 +1,5 @@
 // Pairwise accountants of dp-d-sgd, secure-gossip and antipgd (docs/learn.md, "Privacy"): the
-// library's linear-view accountants run once before training, at checkpoint rounds, with σ = 1;
+// library's linear-view accountants run once before training, at round T, with σ = 1;
 // μ scales as 1/σ, so every later evaluation (ε so far, calibration) is a rescaling.
 
 #include <algorithm>
@@ -21,8 +21,8 @@ namespace netdp::learn {
 namespace {
 
 // Work guards, measured on this (loaded) 2-core machine (docs/learn.md, "Privacy"):
-// Koskela–Kulkarni, Σ_checkpoints n(n−1)(r·t)³: 2.45e9 took 68 s (n = 50, T = 100);
-// MF literal (antipgd), Σ_checkpoints n·(n·t)²·(d·t): 4.1e9 took 28 s (n = 20, T = 40).
+// Koskela–Kulkarni, n(n−1)(r·T)³: 2.45e9 took 68 s (n = 50, T = 100);
+// MF literal (antipgd), n·(n·T)²·(d·T): 4.1e9 took 28 s (n = 20, T = 40).
 constexpr double kMaxPairwiseWork = 3e9;
 constexpr double kMaxMfLiteralWork = 5e9;
 
@@ -69,18 +69,17 @@ std::vector<std::size_t> pair_targets(std::size_t n) {
   return targets;
 }
 
-// Throws unless the estimated work of the checkpoints fits the guard.
+// Throws unless the estimated work fits the guard (never a silent fallback to another accountant).
 void require_affordable(const TrainContext& ctx, const std::string& what, double rows_per_round) {
   const AlgorithmParams& p = ctx.params();
   const auto n = static_cast<double>(ctx.num_nodes());
   double work = 0.0;
   for (const std::size_t t : checkpoint_rounds(p)) work += n * (n - 1.0) * std::pow(rows_per_round * t, 3.0);
   require(work <= kMaxPairwiseWork,
-          "privacy.calibrate_on = {}: the {} accountant over {} nodes, T = {} with {} checkpoint(s) "
-          "(train.eval_every = {}) needs about {:.2g} units of work, above the limit {:.2g}; use "
-          "privacy.calibrate_on = local (a valid upper bound), or fewer checkpoints (train.eval_every = 0)",
-          p.calibrate_on, what, ctx.num_nodes(), p.rounds, checkpoint_rounds(p).size(), p.eval_every, work,
-          kMaxPairwiseWork);
+          "privacy.calibrate_on = {}: the {} accountant over {} nodes and T = {} rounds needs about {:.2g} "
+          "units of work (n(n-1)(rT)^3), above the limit {:.2g}; use privacy.calibrate_on = local (a valid "
+          "upper bound)",
+          p.calibrate_on, what, ctx.num_nodes(), p.rounds, work, kMaxPairwiseWork);
 }
 
 // The account of checkpointed pairwise sens², each capped by the target's local view at t
@@ -110,8 +109,7 @@ void add_common_notes(PrivacyAccount& account, bool all_exact, bool unequal_batc
       all_exact ? "pairwise ε at T is exact for the view (every K_u >= 0 entrywise)"
                 : "pairwise ε is an upper bound: certified sens² = min(Σ|K_u|, local cap) where K_u has "
                   "negative entries");
-  account.notes.push_back(
-      "ε between checkpoints (train.eval_every) is the next checkpoint's: an upper bound");
+  account.notes.push_back("ε before round T uses min(sens²(T), local sens²(t)) per pair: an upper bound");
   if (unequal_batches) {
     account.notes.push_back("nodes have unequal batch sizes: μ scaled by b_max/b_target (an upper bound)");
   }
@@ -154,12 +152,10 @@ std::size_t max_closed_degree(const TrainContext& ctx) {
 }  // namespace
 
 std::vector<std::size_t> checkpoint_rounds(const AlgorithmParams& params) {
-  std::vector<std::size_t> rounds;
-  if (params.eval_every > 0) {
-    for (std::size_t t = params.eval_every; t < params.rounds; t += params.eval_every) rounds.push_back(t);
-  }
-  rounds.push_back(params.rounds);
-  return rounds;
+  // One checkpoint at T: the view at t <= T is a prefix of the view at T, so sens²(t) <= sens²(T), and
+  // each pair is also capped by the local sens²(t) (checkpointed_account). Checkpoints at every
+  // evaluation would be tighter before T but cost Σ t³ ≈ (evaluations / 4) · T³ instead of T³.
+  return {params.rounds};
 }
 
 PrivacyAccount dp_d_sgd_pairwise_account(const TrainContext& ctx) {
@@ -230,11 +226,12 @@ PrivacyAccount antipgd_pairwise_account(const TrainContext& ctx) {
   const auto d = static_cast<double>(max_closed_degree(ctx));
   double work = 0.0;
   for (const std::size_t t : checkpoint_rounds(p)) work += n * (n * t) * (n * t) * (d * t);
-  require(work <= kMaxMfLiteralWork,
-          "privacy.calibrate_on = {}: the antipgd MF accountant (dense, PNDP) over {} nodes, T = {} with {} "
-          "checkpoint(s) needs about {:.2g} units of work, above the limit {:.2g}; use "
-          "privacy.calibrate_on = local (a valid upper bound), or fewer checkpoints (train.eval_every = 0)",
-          p.calibrate_on, ctx.num_nodes(), p.rounds, checkpoint_rounds(p).size(), work, kMaxMfLiteralWork);
+  require(
+      work <= kMaxMfLiteralWork,
+      "privacy.calibrate_on = {}: the antipgd MF accountant (dense, PNDP) over {} nodes and T = {} rounds "
+      "needs about {:.2g} units of work (n(nT)^2 dT), above the limit {:.2g}; use privacy.calibrate_on = "
+      "local (a valid upper bound)",
+      p.calibrate_on, ctx.num_nodes(), p.rounds, work, kMaxMfLiteralWork);
   accounting::MfAlgorithmSpec spec;
   spec.algorithm = accounting::MfAlgorithm::antipgd;
   accounting::MfOptions options;
