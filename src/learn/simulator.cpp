@@ -3,8 +3,12 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cmath>
+#include <cstdint>
+#include <numeric>
 #include <optional>
+#include <vector>
 
 #include "netdp/gossip/schedules.hpp"
 #include "netdp/gossip/weighting.hpp"
@@ -73,7 +77,8 @@ AlgorithmParams algorithm_params(const FlatConfig& c) {
 }
 
 // Eigen parallelizes even small GEMMs with OpenMP; the per-node products here are small and the
-// spin-waiting costs more than it saves, so a run uses one Eigen thread (restored afterwards).
+// spin-waiting costs more than it saves, so a run uses one Eigen thread (restored afterwards) and
+// the simulator parallelizes over nodes, gossip column blocks and noise chunks itself.
 class SingleEigenThread {
  public:
   SingleEigenThread() : saved_(Eigen::nbThreads()) { Eigen::setNbThreads(1); }
@@ -93,21 +98,41 @@ EvalRecord evaluate(std::size_t round, const DenseMatrix& theta, const TrainCont
   EvalRecord record;
   record.round = round;
   const std::size_t n = ctx.num_nodes();
-  Vector row;
-  double train = 0.0;
-  for (std::size_t v = 0; v < n; ++v) {
-    row = theta.row(static_cast<Eigen::Index>(v)).transpose();
-    train += model.loss(row, ctx.node_data(v).features, ctx.node_data(v).targets);
+  // The node losses in parallel, summed in node order (the same total for any thread count).
+  std::vector<double> node_loss(n);
+  ParallelErrors errors;
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::int64_t v = 0; v < static_cast<std::int64_t>(n); ++v) {
+    errors.run(v, [&] {
+      const Dataset& local = ctx.node_data(static_cast<std::size_t>(v));
+      node_loss[static_cast<std::size_t>(v)] =
+          model.loss(theta.row(v).transpose(), local.features, local.targets);
+    });
   }
-  record.train_loss = train / static_cast<double>(n);
-  row = theta.row(static_cast<Eigen::Index>(eval_node)).transpose();
-  record.test_loss = model.loss(row, data.test.features, data.test.targets);
-  const Vector average = theta.colwise().mean().transpose();
-  record.average_model_test_loss = model.loss(average, data.test.features, data.test.targets);
-  if (is_classification(data.test.task)) {
-    record.test_accuracy = accuracy(model, row, data.test);
-    record.average_model_accuracy = accuracy(model, average, data.test);
+  errors.rethrow();
+  record.train_loss = std::accumulate(node_loss.begin(), node_loss.end(), 0.0) / static_cast<double>(n);
+  // The test set at two models (the evaluated node's and the average), one per thread.
+  const std::array<Vector, 2> models = {theta.row(static_cast<Eigen::Index>(eval_node)).transpose(),
+                                        theta.colwise().mean().transpose()};
+  std::array<double, 2> test_loss{};
+  std::array<double, 2> test_accuracy{};
+  const bool classification = is_classification(data.test.task);
+#pragma omp parallel for schedule(static, 1)
+  for (std::int64_t k = 0; k < 2; ++k) {
+    errors.run(k, [&] {
+      const auto i = static_cast<std::size_t>(k);
+      test_loss[i] = model.loss(models[i], data.test.features, data.test.targets);
+      if (classification) test_accuracy[i] = accuracy(model, models[i], data.test);
+    });
   }
+  errors.rethrow();
+  record.test_loss = test_loss[0];
+  record.average_model_test_loss = test_loss[1];
+  if (classification) {
+    record.test_accuracy = test_accuracy[0];
+    record.average_model_accuracy = test_accuracy[1];
+  }
+  const Vector& average = models[1];
   record.consensus_distance = (theta.rowwise() - average.transpose()).squaredNorm() / static_cast<double>(n);
   require(std::isfinite(record.train_loss) && std::isfinite(record.test_loss) &&
               std::isfinite(record.consensus_distance),

@@ -1,38 +1,38 @@
 // TrainContext: per-node minibatches, clipped gradient sums, gossip helpers.
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 #include <utility>
 
 #include "netdp/gossip/spectral.hpp"
 #include "netdp/learn/algorithm.hpp"
 #include "netdp/util/check.hpp"
+#include "simulator_internal.hpp"
 
 namespace netdp::learn {
 
-double standard_normal(Rng& rng) {
-  // Marsaglia polar method: exact N(0, 1) from uniform01 (one of the pair is used).
-  while (true) {
-    const double u = 2.0 * rng.uniform01() - 1.0;
-    const double v = 2.0 * rng.uniform01() - 1.0;
-    const double s = u * u + v * v;
-    if (s > 0.0 && s < 1.0) return u * std::sqrt(-2.0 * std::log(s) / s);
+namespace {
+
+using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+/// batch_x / batch_y = the examples order[first..last) of `data` (column by column: X is column-major).
+void gather_rows(const Dataset& data, const std::vector<std::size_t>& order, std::size_t first,
+                 std::size_t last, DenseMatrix& batch_x, Vector& batch_y) {
+  const auto rows = static_cast<Eigen::Index>(last - first);
+  batch_x.resize(rows, data.features.cols());
+  batch_y.resize(rows);
+  const std::size_t* index = order.data() + first;
+  for (Eigen::Index j = 0; j < data.features.cols(); ++j) {
+    const double* column = data.features.col(j).data();
+    double* out = batch_x.col(j).data();
+    for (Eigen::Index i = 0; i < rows; ++i) out[i] = column[index[i]];
   }
+  for (Eigen::Index i = 0; i < rows; ++i) batch_y(i) = data.targets(static_cast<Eigen::Index>(index[i]));
 }
 
-void fill_standard_normal(double* out, std::size_t count, Rng& rng) {
-  // Marsaglia polar method, both outputs of each accepted pair used.
-  std::size_t i = 0;
-  while (i < count) {
-    const double u = 2.0 * rng.uniform01() - 1.0;
-    const double v = 2.0 * rng.uniform01() - 1.0;
-    const double s = u * u + v * v;
-    if (!(s > 0.0 && s < 1.0)) continue;
-    const double scale = std::sqrt(-2.0 * std::log(s) / s);
-    out[i++] = u * scale;
-    if (i < count) out[i++] = v * scale;
-  }
-}
+}  // namespace
 
 TrainContext::TrainContext(const Model& model, std::vector<Dataset> node_data, gossip::GossipMatrix base,
                            gossip::Schedule schedule, AlgorithmParams params, std::uint64_t seed)
@@ -57,47 +57,66 @@ double TrainContext::batch_divisor(std::size_t v) const {
   return static_cast<double>(params_.batch_size == 0 ? m : std::min(params_.batch_size, m));
 }
 
+void TrainContext::draw_batch(std::size_t v, Rng& rng, bool cyclic, std::size_t t) {
+  const std::size_t m = node_data_[v].size();
+  const auto b = static_cast<std::size_t>(batch_divisor(v));
+  auto& order = cyclic_order_[v];
+  if (order.size() != m) {
+    order.resize(m);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+  }
+  std::size_t first = 0;
+  if (b < m) {
+    if (cyclic) {
+      // One seeded shuffle at step 0, then batches in turn (⌈m/b⌉ batches).
+      if (t == 0) {
+        for (std::size_t i = m; i > 1; --i) std::swap(order[i - 1], order[rng.uniform_below(i)]);
+      }
+      const std::size_t batches = (m + b - 1) / b;
+      first = (t % batches) * b;
+    } else {
+      // Partial Fisher–Yates: the first b entries become a uniform sample without replacement.
+      for (std::size_t i = 0; i < b; ++i) std::swap(order[i], order[i + rng.uniform_below(m - i)]);
+    }
+  }
+  batch_range_[v] = {first, std::min(first + b, m)};
+}
+
 void TrainContext::clipped_mean_gradients(const DenseMatrix& theta, Rng& rng, DenseMatrix& grads, bool cyclic,
                                           std::size_t t) {
-  const auto n = static_cast<Eigen::Index>(num_nodes());
-  const auto p = static_cast<Eigen::Index>(num_parameters());
-  grads.resize(n, p);
-  for (std::size_t v = 0; v < num_nodes(); ++v) {
-    const Dataset& data = node_data_[v];
-    const std::size_t m = data.size();
-    const std::size_t b = static_cast<std::size_t>(batch_divisor(v));
-    auto& order = cyclic_order_[v];
-    if (order.size() != m) {
-      order.resize(m);
-      std::iota(order.begin(), order.end(), std::size_t{0});
-    }
-    std::size_t first = 0;
-    if (b < m) {
-      if (cyclic) {
-        // One seeded shuffle at step 0, then batches in turn (⌈m/b⌉ batches).
-        if (t == 0) {
-          for (std::size_t i = m; i > 1; --i) std::swap(order[i - 1], order[rng.uniform_below(i)]);
+  const std::size_t n = num_nodes();
+  grads.resize(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(num_parameters()));
+  // The batches are drawn first, in node order, from the one stream (as a sequential loop would);
+  // the gradients then run in parallel over nodes, so the result is the same for any thread count.
+  batch_range_.resize(n);
+  for (std::size_t v = 0; v < n; ++v) draw_batch(v, rng, cyclic, t);
+  const auto nodes = static_cast<std::int64_t>(n);
+  ParallelErrors errors;
+#pragma omp parallel
+  {
+    DenseMatrix batch_x;
+    Vector batch_y;
+    Vector row;
+#pragma omp for schedule(dynamic, 1)
+    for (std::int64_t node = 0; node < nodes; ++node) {
+      const auto v = static_cast<std::size_t>(node);
+      const Dataset& data = node_data_[v];
+      const auto [first, last] = batch_range_[v];
+      row = theta.row(node).transpose();
+      errors.run(node, [&] {
+        Vector sum;
+        if (last - first == data.size()) {
+          // The whole local data set: the order was never shuffled (b ≥ m), use it in place.
+          sum = model_->clipped_gradient_sum(row, data.features, data.targets, params_.clip);
+        } else {
+          gather_rows(data, cyclic_order_[v], first, last, batch_x, batch_y);
+          sum = model_->clipped_gradient_sum(row, batch_x, batch_y, params_.clip);
         }
-        const std::size_t batches = (m + b - 1) / b;
-        first = (t % batches) * b;
-      } else {
-        // Partial Fisher–Yates: the first b entries become a uniform sample without replacement.
-        for (std::size_t i = 0; i < b; ++i) std::swap(order[i], order[i + rng.uniform_below(m - i)]);
-      }
+        grads.row(node) = sum.transpose() / batch_divisor(v);
+      });
     }
-    const std::size_t last = std::min(first + b, m);
-    const auto rows = static_cast<Eigen::Index>(last - first);
-    batch_x_.resize(rows, data.features.cols());
-    batch_y_.resize(rows);
-    for (Eigen::Index i = 0; i < rows; ++i) {
-      const auto r = static_cast<Eigen::Index>(order[first + static_cast<std::size_t>(i)]);
-      batch_x_.row(i) = data.features.row(r);
-      batch_y_(i) = data.targets(r);
-    }
-    row_ = theta.row(static_cast<Eigen::Index>(v)).transpose();
-    grads.row(static_cast<Eigen::Index>(v)) =
-        model_->clipped_gradient_sum(row_, batch_x_, batch_y_, params_.clip).transpose() / batch_divisor(v);
   }
+  errors.rethrow();
 }
 
 void TrainContext::add_penalty(const DenseMatrix& theta, DenseMatrix& grads) const {
@@ -106,7 +125,38 @@ void TrainContext::add_penalty(const DenseMatrix& theta, DenseMatrix& grads) con
 }
 
 void TrainContext::gossip(const SparseMatrix& w, DenseMatrix& theta) {
-  buffer_.noalias() = w * theta;
+  buffer_.resize(w.rows(), theta.cols());
+  // Many nodes and a small model: blocks of rows of W, in parallel.
+  constexpr Eigen::Index kRows = 1024;
+  if (theta.cols() < 64 && w.rows() > kRows) {
+    const Eigen::Index row_blocks = (w.rows() + kRows - 1) / kRows;
+#pragma omp parallel for schedule(static)
+    for (Eigen::Index k = 0; k < row_blocks; ++k) {
+      const Eigen::Index first = k * kRows;
+      const Eigen::Index height = std::min(kRows, w.rows() - first);
+      buffer_.middleRows(first, height).noalias() = w.middleRows(first, height) * theta;
+    }
+    theta.swap(buffer_);
+    return;
+  }
+  // Otherwise blocks of columns, each copied to row-major so that row i of W θ is a sum of
+  // contiguous rows w_ik θ_k (vectorized), instead of a gather down each column. Every output
+  // entry is the same sum in the same order for any thread count.
+  constexpr Eigen::Index kColumns = 128;
+  const Eigen::Index column_blocks = (theta.cols() + kColumns - 1) / kColumns;
+#pragma omp parallel if (column_blocks > 1)
+  {
+    RowMajorMatrix block;
+    RowMajorMatrix product;
+#pragma omp for schedule(static)
+    for (Eigen::Index k = 0; k < column_blocks; ++k) {
+      const Eigen::Index first = k * kColumns;
+      const Eigen::Index width = std::min(kColumns, theta.cols() - first);
+      block = theta.middleCols(first, width);
+      product.noalias() = w * block;
+      buffer_.middleCols(first, width) = product;
+    }
+  }
   theta.swap(buffer_);
 }
 

@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <cmath>
 
@@ -55,6 +56,27 @@ TEST(SimulatorTest, SameSeedSameMetricsOtherSeedOtherMetrics) {
   FlatConfig other = small_run();
   set(other, "train.seed", "2");
   EXPECT_NE(run_training(other).history.back().train_loss, a.history.back().train_loss);
+}
+
+TEST(SimulatorTest, SameMetricsForOneAndTwoThreads) {
+  FlatConfig full_batch = small_run();
+  set(full_batch, "algorithm.batch_size", "0");
+  for (const FlatConfig& config : {small_run(), full_batch}) {
+    const int saved = omp_get_max_threads();
+    omp_set_num_threads(1);
+    const TrainResult a = run_training(config);
+    omp_set_num_threads(2);
+    const TrainResult b = run_training(config);
+    omp_set_num_threads(saved);
+    ASSERT_EQ(a.history.size(), b.history.size());
+    for (std::size_t i = 0; i < a.history.size(); ++i) {
+      EXPECT_EQ(a.history[i].train_loss, b.history[i].train_loss);
+      EXPECT_EQ(a.history[i].test_loss, b.history[i].test_loss);
+      EXPECT_EQ(a.history[i].test_accuracy, b.history[i].test_accuracy);
+      EXPECT_EQ(a.history[i].average_model_test_loss, b.history[i].average_model_test_loss);
+      EXPECT_EQ(a.history[i].consensus_distance, b.history[i].consensus_distance);
+    }
+  }
 }
 
 TEST(SimulatorTest, NonPrivateTrainingLearnsTheSyntheticTask) {

@@ -18,6 +18,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "netdp/gossip/gossip_matrix.hpp"
@@ -34,7 +35,12 @@ using Rng = graph::Rng;
 
 /// A standard normal draw (Marsaglia polar method on Rng::uniform01; platform independent).
 double standard_normal(Rng& rng);
-/// `count` standard normal draws into out[0..count) (polar method, both outputs of a pair used).
+/// Draws per independently seeded chunk of fill_standard_normal (fixed: the output must not
+/// depend on the thread count).
+inline constexpr std::size_t kNormalChunk = 16384;
+/// `count` standard normal draws into out[0..count): ziggurat (Marsaglia–Tsang 2000, Doornik 2005)
+/// on chunks of kNormalChunk, chunk k seeded from (one rng.next(), k); filled in parallel (OpenMP),
+/// identical for any thread count. Advances `rng` by exactly one draw.
 void fill_standard_normal(double* out, std::size_t count, Rng& rng);
 
 /// The algorithm-level settings (the resolved `algorithm.*` / `privacy.*` keys).
@@ -95,6 +101,8 @@ class TrainContext {
   void gossip_k(const SparseMatrix& w, std::size_t k, DenseMatrix& theta);
 
  private:
+  /// Draws node v's minibatch for step t from rng into batch_range_[v] (and cyclic_order_[v]).
+  void draw_batch(std::size_t v, Rng& rng, bool cyclic, std::size_t t);
   const Model* model_;
   std::vector<Dataset> node_data_;
   gossip::GossipMatrix base_;
@@ -102,10 +110,9 @@ class TrainContext {
   AlgorithmParams params_;
   std::uint64_t seed_;
   std::vector<std::vector<std::size_t>> cyclic_order_;
+  /// Node v's minibatch at the current step: positions [first, last) of cyclic_order_[v].
+  std::vector<std::pair<std::size_t, std::size_t>> batch_range_;
   DenseMatrix buffer_;
-  DenseMatrix batch_x_;
-  Vector batch_y_;
-  Vector row_;
   double chebyshev_gamma_ = 0.0;  ///< γ of the base W, computed on first use
 };
 
