@@ -49,6 +49,16 @@ void normalize_rows(Dataset& data) {
   }
 }
 
+void scale_targets(TrainTest& data, double scale) {
+  require(std::isfinite(scale) && scale > 0.0, "data.target_scale = {}: must be finite and > 0", scale);
+  if (scale == 1.0) return;
+  require(data.train.task == Task::regression,
+          "data.target_scale = {}: only regression targets can be scaled (this data set is classification)",
+          scale);
+  data.train.targets /= scale;
+  data.test.targets /= scale;
+}
+
 void binarize_at_median(TrainTest& data) {
   require(data.train.task == Task::regression,
           "binarize_at_median: the targets must be real values (regression)");

@@ -98,6 +98,7 @@ TrainTest load_train_test(const FlatConfig& c, std::uint64_t seed) {
   TrainTest split =
       train_test_split(data, parse_real("data.test_fraction", c.at("data.test_fraction")), sub_seed(seed, 2));
   if (c.at("data.source") == "houses") binarize_at_median(split);
+  scale_targets(split, parse_real("data.target_scale", c.at("data.target_scale")));
   if (parse_bool("data.standardize", c.at("data.standardize"))) standardize(split);
   if (parse_bool("data.normalize", c.at("data.normalize"))) {
     normalize_rows(split.train);

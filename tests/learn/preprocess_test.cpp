@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 
 #include "netdp/learn/dataset.hpp"
 
@@ -77,6 +78,21 @@ TEST(BinarizeAtMedian, ThresholdIsTheTrainMedian) {
   binarize_at_median(data);
   EXPECT_EQ(data.train.targets, (Vector{{0, 0, 1}}));
   EXPECT_THROW(binarize_at_median(data), std::invalid_argument);  // already binary
+}
+
+TEST(ScaleTargets, DividesRegressionTargetsAndRejectsBadScales) {
+  TrainTest data;
+  data.train = numbered(4);
+  data.test = numbered(2);
+  scale_targets(data, 4.0);
+  EXPECT_EQ(data.train.targets, (Vector{{0.0, 0.25, 0.5, 0.75}}));
+  EXPECT_EQ(data.test.targets, (Vector{{0.0, 0.25}}));
+  EXPECT_EQ(data.train.features(3, 0), 3.0);  // features untouched
+  for (const double bad : {0.0, -1.0, std::numeric_limits<double>::infinity()})
+    EXPECT_THROW(scale_targets(data, bad), std::invalid_argument) << bad;
+  binarize_at_median(data);
+  scale_targets(data, 1.0);                                       // the default is a no-op on any task
+  EXPECT_THROW(scale_targets(data, 2.0), std::invalid_argument);  // classification
 }
 
 }  // namespace

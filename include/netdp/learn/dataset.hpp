@@ -83,6 +83,9 @@ TrainTest train_test_split(const Dataset& data, double test_fraction, std::uint6
 void standardize(TrainTest& data);
 /// Scales every example (row) to unit L2 norm (zero rows stay zero).
 void normalize_rows(Dataset& data);
+/// Regression targets divided by `scale` (> 0, finite), train and test alike (e.g. 1e5 puts
+/// California housing prices in sklearn's units of $100,000). Throws for classification data.
+void scale_targets(TrainTest& data, double scale);
 /// California housing "houses": binary target = (value > median of the train targets).
 void binarize_at_median(TrainTest& data);
 
