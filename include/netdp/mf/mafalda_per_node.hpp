@@ -23,8 +23,9 @@ namespace netdp::mf {
 /// H_v = A_vᵀ A_v (T × T) for every node v (index v), with
 ///     (H_v)_{s,s'} = Σ_{t ≥ max(s,s')} ⟨W^{t−s+p} e_v, W^{t−s'+p} e_v⟩      (p = initial power),
 /// from the structure, never the nT × nT workload. `spectral` (symmetric W = QΛQᵀ: the Hankel
-/// sequence Σ_k q_vk² λ_k^m; reversible W: V_vᵀ M V_v), `dense_powers` (any W: the columns
-/// W^a e_v by sparse products, one node at a time). OpenMP over nodes; results do not depend on
+/// sequence Σ_k q_vk² λ_k^m; reversible W: the columns W^a e_v from one eigen-decomposition),
+/// `dense_powers` (any W: the columns W^a e_v by sparse products, one node at a time; what
+/// `automatic` takes for reversible and general W). OpenMP over nodes; results do not depend on
 /// the thread count. Throws std::invalid_argument as local_gram does, and when n T² doubles
 /// exceed kLocalGramPerNodeLimit.
 std::vector<DenseMatrix> local_gram_per_node(const gossip::GossipMatrix& w, std::size_t rounds,
