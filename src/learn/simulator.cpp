@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <optional>
 #include <vector>
@@ -209,8 +210,9 @@ TrainResult run_training(const FlatConfig& config, const std::function<void(cons
     const std::size_t done = t + 1;
     if (done == params.rounds || (params.eval_every > 0 && done % params.eval_every == 0)) {
       EvalRecord record = evaluate(done, theta, ctx, data, eval_node);
-      record.epsilon_so_far =
-          algorithm->is_private() ? account_epsilon(account, result.sigma, done, params.delta) : 0.0;
+      // A non-private algorithm has no finite ε (reported as null in JSON, inf in CSV).
+      record.epsilon_so_far = algorithm->is_private() ? account_epsilon(account, result.sigma, done, params.delta)
+                                                      : std::numeric_limits<double>::infinity();
       result.history.push_back(record);
       if (progress) progress(result.history.back());
     }

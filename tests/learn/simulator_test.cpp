@@ -85,7 +85,7 @@ TEST(SimulatorTest, NonPrivateTrainingLearnsTheSyntheticTask) {
   set(config, "algorithm.rounds", "200");
   set(config, "algorithm.step_size", "1");
   const TrainResult result = run_training(config);
-  EXPECT_EQ(result.epsilon, 0.0);
+  EXPECT_TRUE(std::isinf(result.epsilon) && result.epsilon > 0.0) << result.epsilon;  // no DP guarantee
   EXPECT_EQ(result.accountant, "none");
   EXPECT_LT(result.history.back().train_loss, std::log(2.0));  // the loss of θ = 0
   EXPECT_GT(*result.history.back().average_model_accuracy, 0.6);
