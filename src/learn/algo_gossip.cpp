@@ -93,7 +93,9 @@ class GossipSgd : public Algorithm {
 };
 
 /// randomized-gossip: a noisy local step, then K ticks of pairwise averaging, each on one edge of the
-/// base graph drawn uniformly (Muffliato Algorithm 2's W = I − (e_v − e_w)(e_v − e_w)ᵀ/2).
+/// base graph drawn uniformly (Muffliato Algorithm 2's W = I − (e_v − e_w)(e_v − e_w)ᵀ/2). The T·K
+/// edges are drawn in prepare() from their own stream of the run's seed, so the accountant sees the
+/// schedule the run uses.
 class RandomizedGossip : public Algorithm {
  public:
   std::string_view name() const override { return "randomized-gossip"; }
@@ -104,8 +106,11 @@ class RandomizedGossip : public Algorithm {
             "algorithm.schedule = '{}': randomized-gossip draws its own edges "
             "(use fixed)",
             ctx.params().schedule);
+    Rng tick_rng(ctx.seed() ^ 0x5449434B53ULL);  // "TICKS": a stream apart from the training draws
+    ticks_.resize(ctx.params().rounds * ctx.params().gossip_steps);
+    for (graph::Edge& tick : ticks_) tick = edges_[tick_rng.uniform_below(edges_.size())];
   }
-  void round(std::size_t /*t*/, DenseMatrix& theta, TrainContext& ctx, Rng& rng) override {
+  void round(std::size_t t, DenseMatrix& theta, TrainContext& ctx, Rng& rng) override {
     const AlgorithmParams& p = ctx.params();
     ctx.clipped_mean_gradients(theta, rng, grads_);
     if (p.sigma > 0.0) {
@@ -115,7 +120,7 @@ class RandomizedGossip : public Algorithm {
     ctx.add_penalty(theta, grads_);
     theta -= p.step_size * grads_;
     for (std::size_t k = 0; k < p.gossip_steps; ++k) {
-      const graph::Edge& e = edges_[rng.uniform_below(edges_.size())];
+      const graph::Edge& e = ticks_[t * p.gossip_steps + k];
       const auto a = static_cast<Eigen::Index>(e.u);
       const auto b = static_cast<Eigen::Index>(e.v);
       row_ = 0.5 * (theta.row(a) + theta.row(b));
@@ -124,18 +129,12 @@ class RandomizedGossip : public Algorithm {
     }
   }
   PrivacyAccount privacy(const TrainContext& ctx) const override {
-    // The edges are drawn during the run, so Muffliato's Theorem 1 on a pre-drawn randomized
-    // schedule does not describe it; the local view bounds every pair.
-    PrivacyAccount account = local_gdp_account(ctx, identity_correlation_sensitivity());
-    if (ctx.params().calibrate_on != "local") {
-      account.notes.push_back("randomized-gossip has no pairwise accountant: privacy.calibrate_on = " +
-                              ctx.params().calibrate_on + " reports the local-GDP upper bound");
-    }
-    return account;
+    return randomized_gossip_account(ctx, ticks_);
   }
 
  private:
   std::vector<graph::Edge> edges_;
+  std::vector<graph::Edge> ticks_;  ///< K edges per gradient step, step-major
   DenseMatrix grads_;
   DenseMatrix xi_;
   Eigen::RowVectorXd row_;

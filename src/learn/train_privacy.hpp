@@ -6,6 +6,7 @@
 #include <functional>
 #include <vector>
 
+#include "netdp/graph/graph.hpp"
 #include "netdp/learn/algorithm.hpp"
 
 namespace netdp::learn {
@@ -27,6 +28,13 @@ PrivacyAccount local_gdp_account(const TrainContext& ctx, const SquaredSensitivi
 /// accounting::muffliato_gd_all_pairs): mean or max over all ordered pairs per
 /// params().calibrate_on ("local" gives local_gdp_account).
 PrivacyAccount muffliato_account(const TrainContext& ctx);
+
+/// randomized-gossip's pairwise accountant (Muffliato Algorithm 2 inside each gradient step): the
+/// edges are drawn before training (`ticks`: K per step, step-major), so each step is one noisy
+/// release followed by K pairwise averagings on known edges, and Muffliato's Theorem 1 applies to
+/// that step's time-varying schedule; steps compose as in Theorem 11 (each capped at the local
+/// value). Mean or max over ordered pairs per params().calibrate_on ("local": local_gdp_account).
+PrivacyAccount randomized_gossip_account(const TrainContext& ctx, const std::vector<graph::Edge>& ticks);
 
 /// dp-d-sgd: Koskela–Kulkarni Theorem 10 (linear_system.hpp view `plain`, observer noise removed
 /// per §3.5) for every ordered pair: what any node sees is post-processing of the target's own

@@ -143,6 +143,22 @@ TEST(TrainPrivacyPairwiseTest, RandomWalkEqualsTheRandomWalkAccountant) {
   expect_close(result.epsilon, combine(eps, true));
 }
 
+TEST(TrainPrivacyPairwiseTest, RandomizedGossipOneTickLeaksOnlyAcrossItsEdge) {
+  // T = 1 step, K = 1 tick on edge {a, b}: a's only message (its noisy state, sensitivity 1 against
+  // noise σ) goes to b and b's to a; no other ordered pair sees anything (Muffliato Thm. 1).
+  const double local = dp::gdp_epsilon(1.0 / kSigma, kDelta);
+  for (const std::string calibrate_on : {"mean", "max"}) {
+    SCOPED_TRACE(calibrate_on);
+    FlatConfig config = small_config("randomized-gossip", calibrate_on);
+    set(config, "algorithm.rounds", "1");
+    set(config, "algorithm.gossip_steps", "1");
+    const TrainResult result = run_training(config);
+    EXPECT_EQ(result.accountant, "randomized-gossip-" + calibrate_on + "-pairwise");
+    const double pairs = static_cast<double>(kNodes * (kNodes - 1));
+    expect_close(result.epsilon, calibrate_on == "max" ? local : 2.0 * local / pairs);
+  }
+}
+
 TEST(TrainPrivacyPairwiseTest, MeanIsAtMostMaxAtMostLocalForEveryAlgorithm) {
   for (const std::string algorithm :
        {"dp-d-sgd", "secure-gossip", "antipgd", "random-walk-dp-sgd", "muffliato-sgd", "randomized-gossip"}) {
