@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "algo_test_problem.hpp"
 #include "netdp/gossip/schedules.hpp"
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/generators.hpp"
@@ -12,41 +13,12 @@
 namespace netdp::learn {
 namespace {
 
-struct Problem {
-  std::unique_ptr<Model> model;
-  std::vector<Dataset> shards;
-  gossip::GossipMatrix w;
-  Vector planted;
-};
+using test::linear_problem;
+using test::Problem;
 
-// A noiseless planted linear regression on a ring of n nodes, iid shards.
-Problem linear_problem(std::size_t n, std::size_t examples, std::size_t features) {
-  SyntheticOptions options;
-  options.kind = SyntheticOptions::Kind::linear;
-  options.examples = examples;
-  options.features = features;
-  options.noise = 0.0;
-  options.seed = 7;
-  Vector planted;
-  const Dataset data = make_synthetic(options, &planted);
-  const auto parts = partition(data, n, PartitionSpec{});
-  std::vector<Dataset> shards;
-  for (const auto& rows : parts) shards.push_back(data.subset(rows));
-  ModelSpec spec;
-  spec.kind = ModelSpec::Kind::linear;
-  return {make_model(spec, features, Task::regression, 0), std::move(shards),
-          gossip::make_gossip_matrix(graph::ring(n), gossip::Weighting::hamilton), planted};
-}
-
+// Clipping far above every gradient: the tests compare against unclipped literal updates.
 AlgorithmParams params_for(const std::string& name, std::size_t rounds, double sigma) {
-  AlgorithmParams p;
-  p.name = name;
-  p.rounds = rounds;
-  p.step_size = 0.5;
-  p.batch_size = 0;
-  p.clip = 1e6;
-  p.sigma = sigma;
-  return p;
+  return test::params_for(name, rounds, sigma, 1e6);
 }
 
 DenseMatrix run(const Problem& problem, const AlgorithmParams& params, std::uint64_t seed = 3) {
