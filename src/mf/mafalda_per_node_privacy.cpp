@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstddef>
 
+#include "mafalda_privacy_internal.hpp"
 #include "netdp/mf/mafalda_per_node.hpp"
 #include "netdp/util/check.hpp"
 
@@ -55,21 +56,6 @@ accounting::MfPairResult ldp_closed_form(const std::vector<DenseMatrix>& c_per_n
   return worst;
 }
 
-void summarize_pndp(const accounting::MfAccounting& pndp, MafaldaPrivacy& out) {
-  out.pndp_pairs = pndp.pairs.size();
-  for (const accounting::MfPairResult& pair : pndp.pairs) {
-    out.pndp_mu_mean += pair.privacy.mu;
-    out.pndp_epsilon_mean += pair.privacy.epsilon;
-    out.pndp_mu_max = std::max(out.pndp_mu_max, pair.privacy.mu);
-    out.pndp_epsilon_max = std::max(out.pndp_epsilon_max, pair.privacy.epsilon);
-    out.pndp_exact = out.pndp_exact && pair.privacy.exact;
-  }
-  if (out.pndp_pairs > 0) {
-    out.pndp_mu_mean /= static_cast<double>(out.pndp_pairs);
-    out.pndp_epsilon_mean /= static_cast<double>(out.pndp_pairs);
-  }
-}
-
 }  // namespace
 
 MafaldaPrivacy mafalda_privacy(const gossip::GossipMatrix& w, std::size_t rounds,
@@ -91,11 +77,7 @@ MafaldaPrivacy mafalda_privacy(const gossip::GossipMatrix& w, std::size_t rounds
             cv.rows());
     require(cv.allFinite(), "mafalda_privacy: C_{} must be finite", v);
   }
-  accounting::MfOptions engine;
-  engine.participation = options.participation;
-  engine.noise_std = options.noise_std;
-  engine.delta = options.delta;
-  engine.assess = options.assess;
+  const accounting::MfOptions engine = detail::engine_options(options);
 
   MafaldaPrivacy out;
   const bool small = w.num_nodes() * rounds <= kMafaldaEngineLimit;
@@ -109,16 +91,9 @@ MafaldaPrivacy mafalda_privacy(const gossip::GossipMatrix& w, std::size_t rounds
     out.ldp = ldp_closed_form(c_per_node, engine, rounds);
     out.ldp_closed_form = true;
   } else {
-    const accounting::MfAccounting ldp =
-        accounting::account_mf_all_pairs(w, rounds, spec, accounting::MfTrust::ldp, engine);
-    require(!ldp.pairs.empty(), "mafalda_privacy: the LDP accounting returned no node");
-    out.ldp = *std::max_element(ldp.pairs.begin(), ldp.pairs.end(), [](const auto& a, const auto& b) {
-      return a.privacy.sensitivity_squared_certified < b.privacy.sensitivity_squared_certified;
-    });
+    out.ldp = detail::worst_ldp_node(w, rounds, spec, engine);
   }
-  if (options.pndp && w.num_nodes() > 1) {
-    summarize_pndp(accounting::account_mf_all_pairs(w, rounds, spec, accounting::MfTrust::pndp, engine), out);
-  }
+  if (options.pndp && w.num_nodes() > 1) detail::account_pndp(w, rounds, spec, engine, out);
   return out;
 }
 

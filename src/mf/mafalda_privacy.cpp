@@ -5,10 +5,11 @@
 #include <algorithm>
 #include <cstddef>
 
+#include "mafalda_privacy_internal.hpp"
 #include "netdp/util/check.hpp"
 
 namespace netdp::mf {
-namespace {
+namespace detail {
 
 accounting::MfOptions engine_options(const MafaldaPrivacyOptions& options) {
   accounting::MfOptions out;
@@ -18,6 +19,39 @@ accounting::MfOptions engine_options(const MafaldaPrivacyOptions& options) {
   out.assess = options.assess;
   return out;
 }
+
+accounting::MfPairResult worst_ldp_node(const gossip::GossipMatrix& w, std::size_t rounds,
+                                        const accounting::MfAlgorithmSpec& spec,
+                                        const accounting::MfOptions& engine) {
+  const accounting::MfAccounting ldp =
+      accounting::account_mf_all_pairs(w, rounds, spec, accounting::MfTrust::ldp, engine);
+  require(!ldp.pairs.empty(), "mafalda_privacy: the LDP accounting returned no node");
+  return *std::max_element(ldp.pairs.begin(), ldp.pairs.end(), [](const auto& a, const auto& b) {
+    return a.privacy.sensitivity_squared_certified < b.privacy.sensitivity_squared_certified;
+  });
+}
+
+void account_pndp(const gossip::GossipMatrix& w, std::size_t rounds, const accounting::MfAlgorithmSpec& spec,
+                  const accounting::MfOptions& engine, MafaldaPrivacy& out) {
+  const accounting::MfAccounting pndp =
+      accounting::account_mf_all_pairs(w, rounds, spec, accounting::MfTrust::pndp, engine);
+  out.pndp_pairs = pndp.pairs.size();
+  for (const accounting::MfPairResult& pair : pndp.pairs) {
+    out.pndp_mu_mean += pair.privacy.mu;
+    out.pndp_epsilon_mean += pair.privacy.epsilon;
+    out.pndp_mu_max = std::max(out.pndp_mu_max, pair.privacy.mu);
+    out.pndp_epsilon_max = std::max(out.pndp_epsilon_max, pair.privacy.epsilon);
+    out.pndp_exact = out.pndp_exact && pair.privacy.exact;
+  }
+  if (out.pndp_pairs > 0) {
+    out.pndp_mu_mean /= static_cast<double>(out.pndp_pairs);
+    out.pndp_epsilon_mean /= static_cast<double>(out.pndp_pairs);
+  }
+}
+
+}  // namespace detail
+
+namespace {
 
 /// Under LDP every message is public: A = W_T (block (t, s) = W^{t−s}, invertible), B = W_T(C†⊗I_n).
 /// With C of full column rank, A = B C and row(B) = range(C ⊗ I_n), so K = Cᵀ B⁺B C = CᵀC ⊗ I_n:
@@ -46,7 +80,7 @@ MafaldaPrivacy mafalda_privacy(const gossip::GossipMatrix& w, std::size_t rounds
   require(c_local.rows() >= c_local.cols(), "mafalda_privacy: C_local must have at least T = {} rows, got {}",
           rounds, c_local.rows());
   require(c_local.allFinite(), "mafalda_privacy: C_local must be finite");
-  const accounting::MfOptions engine = engine_options(options);
+  const accounting::MfOptions engine = detail::engine_options(options);
   accounting::MfAlgorithmSpec spec;
   spec.algorithm = accounting::MfAlgorithm::mf_d_sgd;
   spec.correlation = c_local;
@@ -59,29 +93,9 @@ MafaldaPrivacy mafalda_privacy(const gossip::GossipMatrix& w, std::size_t rounds
     out.ldp = ldp_closed_form(c_local, engine, rounds);
     out.ldp_closed_form = true;
   } else {
-    const accounting::MfAccounting ldp =
-        accounting::account_mf_all_pairs(w, rounds, spec, accounting::MfTrust::ldp, engine);
-    require(!ldp.pairs.empty(), "mafalda_privacy: the LDP accounting returned no node");
-    out.ldp = *std::max_element(ldp.pairs.begin(), ldp.pairs.end(), [](const auto& a, const auto& b) {
-      return a.privacy.sensitivity_squared_certified < b.privacy.sensitivity_squared_certified;
-    });
+    out.ldp = detail::worst_ldp_node(w, rounds, spec, engine);
   }
-  if (options.pndp && w.num_nodes() > 1) {
-    const accounting::MfAccounting pndp =
-        accounting::account_mf_all_pairs(w, rounds, spec, accounting::MfTrust::pndp, engine);
-    out.pndp_pairs = pndp.pairs.size();
-    for (const accounting::MfPairResult& pair : pndp.pairs) {
-      out.pndp_mu_mean += pair.privacy.mu;
-      out.pndp_epsilon_mean += pair.privacy.epsilon;
-      out.pndp_mu_max = std::max(out.pndp_mu_max, pair.privacy.mu);
-      out.pndp_epsilon_max = std::max(out.pndp_epsilon_max, pair.privacy.epsilon);
-      out.pndp_exact = out.pndp_exact && pair.privacy.exact;
-    }
-    if (out.pndp_pairs > 0) {
-      out.pndp_mu_mean /= static_cast<double>(out.pndp_pairs);
-      out.pndp_epsilon_mean /= static_cast<double>(out.pndp_pairs);
-    }
-  }
+  if (options.pndp && w.num_nodes() > 1) detail::account_pndp(w, rounds, spec, engine, out);
   return out;
 }
 
