@@ -2,13 +2,14 @@
 # Reproduces every number recorded in docs/experiments.md with `netdp train` and the configs in
 # examples/. Run from the repository root (the configs' data paths are relative to it):
 #
-#   bench/experiments/run_experiments.sh [smoke|muffliato|rw-table1|kk-fig3|all ...]
+#   bench/experiments/run_experiments.sh [smoke|muffliato|rw-table1|kk-fig3|mf-fig3|all ...]
 #
 # Environment: NETDP (default build/release/bin/netdp, built by `make run`), OUT (default
 # out/experiments, git-ignored), NICE (default 10), RESUME (1: keep a run whose summary.json exists).
 # Runs are sequential (one training at a time).
 # Each run writes OUT/<name>/{summary.json,metrics.csv,config.toml}; one line per run is appended
-# to OUT/results.tsv: name, algorithm, accountant, sigma, epsilon, delta, test accuracy, wall seconds.
+# to OUT/results.tsv: name, algorithm, accountant, sigma, epsilon, delta, test accuracy, wall seconds,
+# final test loss.
 set -euo pipefail
 
 NETDP=${NETDP:-build/release/bin/netdp}
@@ -27,7 +28,8 @@ d = pathlib.Path(sys.argv[1]); s = json.loads((d / "summary.json").read_text())
 wall = (d / "wall_seconds").read_text().strip()
 acc = s.get("final_test_accuracy")
 print("\t".join([sys.argv[2], s["algorithm"], s.get("accountant") or "none", f"{s['sigma']:.6g}",
-                 "inf" if s["epsilon"] is None else f"{s['epsilon']:.4g}", f"{s['delta']:g}", "null" if acc is None else f"{acc:.4f}", wall]))
+                 "inf" if s["epsilon"] is None else f"{s['epsilon']:.4g}", f"{s['delta']:g}", "null" if acc is None else f"{acc:.4f}", wall,
+                 f"{s['final_test_loss']:.6g}"]))
 EOF
 }
 
@@ -112,6 +114,29 @@ rw_table1() {
     --set privacy.target_epsilon= --set algorithm.rounds=200
 }
 
+# MF paper Fig. 3: housing MLP regression under LDP, MF-D-SGD with three encoders (C = I: DP-D-SGD;
+# AntiPGD; MAFALDA) on one accountant (mf-ldp) and one (k, b) = (20, 19) cyclic batch scheme, on the
+# Facebook ego graph 414 and the Florentine families, at ε = 1, 3 and 10 (δ = 1e-6), seeds MF_SEEDS
+# (default 1 2 3).
+mf_fig3() {
+  local graph eps algo seed extra
+  for graph in ego414 florentine; do
+    extra=()
+    [[ $graph == florentine ]] && extra=(--set network.graph=florentine --set algorithm.batch_size=58)
+    for eps in 1 3 10; do
+      for algo in dp-d-sgd antipgd mafalda; do
+        for seed in ${MF_SEEDS:-1 2 3}; do
+          run "mf3-$graph-$algo-eps$eps-s$seed" "examples/mf-fig3-housing-$algo.toml" "${extra[@]}" \
+            --set privacy.target_epsilon="$eps" --set train.seed="$seed"
+        done
+      done
+    done
+    # Non-private reference: the same runs at σ = 0 (ε = inf).
+    run "mf3-$graph-nonprivate" examples/mf-fig3-housing-dp-d-sgd.toml "${extra[@]}" \
+      --set privacy.target_epsilon= --set algorithm.sigma=0
+  done
+}
+
 # Koskela–Kulkarni Fig. 3: DP-GossipAvg vs DP-FedAvg on MNIST at mean ε = 2.
 kk_fig3() {
   run kk-gossipavg examples/kk-fig3-mnist-dp-gossipavg.toml
@@ -125,7 +150,8 @@ for what in "$@"; do
     muffliato) muffliato ;;
     rw-table1) rw_table1 ;;
     kk-fig3) kk_fig3 ;;
-    all) smoke && muffliato && rw_table1 && kk_fig3 ;;
-    *) echo "run_experiments: unknown experiment '$what' (smoke, muffliato, rw-table1, kk-fig3, all)" >&2; exit 2 ;;
+    mf-fig3) mf_fig3 ;;
+    all) smoke && muffliato && rw_table1 && kk_fig3 && mf_fig3 ;;
+    *) echo "run_experiments: unknown experiment '$what' (smoke, muffliato, rw-table1, kk-fig3, mf-fig3, all)" >&2; exit 2 ;;
   esac
 done
