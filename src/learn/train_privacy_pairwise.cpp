@@ -159,58 +159,64 @@ std::vector<std::size_t> checkpoint_rounds(const AlgorithmParams& params) {
   return {params.rounds};
 }
 
-PrivacyAccount dp_d_sgd_pairwise_account(const TrainContext& ctx) {
+namespace {
+
+// Koskela–Kulkarni all-pairs accounting at T under each of `views` (every one a valid upper bound
+// for the simulated algorithm): per pair the smallest certified sens², exact only if every view's is.
+// `rows_factor` is the rows per round of the largest view (for the cost guard).
+PrivacyAccount kk_pairwise_account(const TrainContext& ctx, const std::string& name,
+                                   const std::vector<accounting::LinearSystemView>& views, double rows_factor,
+                                   const std::string& note) {
   const AlgorithmParams& p = ctx.params();
-  if (p.calibrate_on == "local") return local_gdp_account(ctx, identity_correlation_sensitivity());
   require(ctx.num_nodes() >= 2, "privacy.calibrate_on = {}: pairwise privacy needs >= 2 nodes",
           p.calibrate_on);
-  require_affordable(ctx, "Koskela-Kulkarni Thm. 10", 1.0);
+  require_affordable(ctx, note.substr(0, note.find(':')), rows_factor);
   auto checkpoints = std::make_shared<Checkpoints>();
   bool all_exact = true;
   for (const std::size_t t : checkpoint_rounds(p)) {
-    KkResult r = kk_all_pairs(ctx, accounting::LinearSystemView::plain, t);
-    if (t == p.rounds) all_exact = r.all_exact;
-    (*checkpoints)[t] = std::move(r.sens2);
+    std::vector<double> sens2;
+    bool exact = true;
+    for (const accounting::LinearSystemView view : views) {
+      const KkResult r = kk_all_pairs(ctx, view, t);
+      if (sens2.empty()) {
+        sens2 = r.sens2;
+      } else {
+        for (std::size_t i = 0; i < sens2.size(); ++i) sens2[i] = std::min(sens2[i], r.sens2[i]);
+      }
+      exact = exact && r.all_exact;
+    }
+    if (t == p.rounds) all_exact = exact;
+    (*checkpoints)[t] = std::move(sens2);
   }
   bool unequal = false;
   auto ratios = std::make_shared<const std::vector<double>>(
       pair_ratios_squared(ctx, pair_targets(ctx.num_nodes()), unequal));
-  PrivacyAccount account = checkpointed_account("kk-thm10", p.calibrate_on == "mean", checkpoints, ratios,
+  PrivacyAccount account = checkpointed_account(name, p.calibrate_on == "mean", checkpoints, ratios,
                                                 identity_correlation_sensitivity());
-  account.notes.push_back(
-      "kk-thm10: Koskela-Kulkarni Thm. 10 (no secure summation, adaptive), observer's own noise removed "
-      "(Sec. 3.5): a bound for every observer, not only neighbours");
+  account.notes.push_back(note);
   add_common_notes(account, all_exact, unequal);
   return account;
 }
 
+}  // namespace
+
+PrivacyAccount dp_d_sgd_pairwise_account(const TrainContext& ctx) {
+  if (ctx.params().calibrate_on == "local") return local_gdp_account(ctx, identity_correlation_sensitivity());
+  return kk_pairwise_account(
+      ctx, "kk-thm10", {accounting::LinearSystemView::plain}, 1.0,
+      "Koskela-Kulkarni Thm. 10: no secure summation, adaptive, observer's own noise removed (Sec. 3.5): a "
+      "bound for every observer, not only neighbours");
+}
+
 PrivacyAccount secure_gossip_pairwise_account(const TrainContext& ctx) {
-  const AlgorithmParams& p = ctx.params();
-  if (p.calibrate_on == "local") return local_gdp_account(ctx, identity_correlation_sensitivity());
-  require(ctx.num_nodes() >= 2, "privacy.calibrate_on = {}: pairwise privacy needs >= 2 nodes",
-          p.calibrate_on);
-  require_affordable(ctx, "Koskela-Kulkarni Thm. 9 + Thm. 10", static_cast<double>(max_closed_degree(ctx)));
-  auto checkpoints = std::make_shared<Checkpoints>();
-  bool all_exact = true;
-  for (const std::size_t t : checkpoint_rounds(p)) {
-    KkResult plain = kk_all_pairs(ctx, accounting::LinearSystemView::plain, t);
-    const KkResult secure = kk_all_pairs(ctx, accounting::LinearSystemView::secure_sum_adaptive, t);
-    // Both are valid upper bounds (per pair the smaller is reported; exact only if both are).
-    for (std::size_t i = 0; i < plain.sens2.size(); ++i)
-      plain.sens2[i] = std::min(plain.sens2[i], secure.sens2[i]);
-    if (t == p.rounds) all_exact = plain.all_exact && secure.all_exact;
-    (*checkpoints)[t] = std::move(plain.sens2);
-  }
-  bool unequal = false;
-  auto ratios = std::make_shared<const std::vector<double>>(
-      pair_ratios_squared(ctx, pair_targets(ctx.num_nodes()), unequal));
-  PrivacyAccount account = checkpointed_account("kk-secure", p.calibrate_on == "mean", checkpoints, ratios,
-                                                identity_correlation_sensitivity());
-  account.notes.push_back(
-      "kk-secure: per pair min(Koskela-Kulkarni Thm. 9 secure-sum adaptive view, Thm. 10 plain view), "
-      "observer's own noise removed (Sec. 3.5)");
-  add_common_notes(account, all_exact, unequal);
-  return account;
+  if (ctx.params().calibrate_on == "local") return local_gdp_account(ctx, identity_correlation_sensitivity());
+  // Both views are valid upper bounds for secure gossip: per pair the smaller is reported.
+  return kk_pairwise_account(
+      ctx, "kk-secure",
+      {accounting::LinearSystemView::plain, accounting::LinearSystemView::secure_sum_adaptive},
+      static_cast<double>(max_closed_degree(ctx)),
+      "Koskela-Kulkarni Thm. 9 + Thm. 10: per pair min(secure-sum adaptive view, plain view), observer's "
+      "own noise removed (Sec. 3.5)");
 }
 
 PrivacyAccount antipgd_pairwise_account(const TrainContext& ctx) {
