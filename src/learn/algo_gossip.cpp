@@ -98,6 +98,7 @@ class GossipSgd : public Algorithm {
 /// schedule the run uses.
 class RandomizedGossip : public Algorithm {
  public:
+  static constexpr std::size_t kMaxTicks = 50'000'000;  ///< pre-drawn edges (16 bytes each at most)
   std::string_view name() const override { return "randomized-gossip"; }
   void prepare(TrainContext& ctx) override {
     edges_ = ctx.base().graph().edges();
@@ -106,8 +107,13 @@ class RandomizedGossip : public Algorithm {
             "algorithm.schedule = '{}': randomized-gossip draws its own edges "
             "(use fixed)",
             ctx.params().schedule);
+    const std::size_t ticks = ctx.params().rounds * ctx.params().gossip_steps;
+    require(ticks <= kMaxTicks,
+            "algorithm.rounds × algorithm.gossip_steps = {}: randomized-gossip pre-draws its edges and "
+            "keeps at most {} of them (memory); lower one of the two",
+            ticks, kMaxTicks);
     Rng tick_rng(ctx.seed() ^ 0x5449434B53ULL);  // "TICKS": a stream apart from the training draws
-    ticks_.resize(ctx.params().rounds * ctx.params().gossip_steps);
+    ticks_.resize(ticks);
     for (graph::Edge& tick : ticks_) tick = edges_[tick_rng.uniform_below(edges_.size())];
   }
   void round(std::size_t t, DenseMatrix& theta, TrainContext& ctx, Rng& rng) override {

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include "algo_test_problem.hpp"
 #include "netdp/gossip/schedules.hpp"
@@ -118,6 +119,18 @@ TEST(AlgoGossipTest, DpDSgdRejectsSeveralGossipSteps) {
   p.gossip_steps = 2;
   EXPECT_THROW(run(problem, p), std::invalid_argument);
   EXPECT_THROW(make_algorithm("nope"), std::invalid_argument);
+}
+
+TEST(AlgoGossipTest, RandomizedGossipRefusesTooManyPreDrawnTicks) {
+  const Problem problem = linear_problem(5, 100, 3);
+  AlgorithmParams p = params_for("randomized-gossip", 100'000, 0.0);
+  p.gossip_steps = 1000;  // 1e8 ticks > the 5e7 kept
+  try {
+    (void)run(problem, p);
+    ADD_FAILURE() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("100000000"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
