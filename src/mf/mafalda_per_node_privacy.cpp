@@ -77,24 +77,15 @@ MafaldaPrivacy mafalda_privacy(const gossip::GossipMatrix& w, std::size_t rounds
             cv.rows());
     require(cv.allFinite(), "mafalda_privacy: C_{} must be finite", v);
   }
-  const accounting::MfOptions engine = detail::engine_options(options);
-
-  MafaldaPrivacy out;
-  const bool small = w.num_nodes() * rounds <= kMafaldaEngineLimit;
-  const bool closed = options.ldp_path == MafaldaPrivacyOptions::LdpPath::closed_form ||
-                      (options.ldp_path == MafaldaPrivacyOptions::LdpPath::automatic && !small);
-  const bool need_engine = !closed || (options.pndp && w.num_nodes() > 1);
+  // The global encoder is only built when the engine runs (the closed form needs the C_v alone).
+  const bool need_engine =
+      !detail::ldp_closed_form_chosen(w, rounds, options) || (options.pndp && w.num_nodes() > 1);
   accounting::MfAlgorithmSpec spec;
   spec.algorithm = accounting::MfAlgorithm::mf_d_sgd;
   if (need_engine) spec.correlation = global_encoder(c_per_node);
-  if (closed) {
-    out.ldp = ldp_closed_form(c_per_node, engine, rounds);
-    out.ldp_closed_form = true;
-  } else {
-    out.ldp = detail::worst_ldp_node(w, rounds, spec, engine);
-  }
-  if (options.pndp && w.num_nodes() > 1) detail::account_pndp(w, rounds, spec, engine, out);
-  return out;
+  return detail::assemble_privacy(w, rounds, options, spec, [&] {
+    return ldp_closed_form(c_per_node, detail::engine_options(options), rounds);
+  });
 }
 
 }  // namespace netdp::mf

@@ -20,19 +20,30 @@ accounting::MfOptions engine_options(const MafaldaPrivacyOptions& options) {
   return out;
 }
 
-accounting::MfPairResult worst_ldp_node(const gossip::GossipMatrix& w, std::size_t rounds,
-                                        const accounting::MfAlgorithmSpec& spec,
-                                        const accounting::MfOptions& engine) {
-  const accounting::MfAccounting ldp =
-      accounting::account_mf_all_pairs(w, rounds, spec, accounting::MfTrust::ldp, engine);
-  require(!ldp.pairs.empty(), "mafalda_privacy: the LDP accounting returned no node");
-  return *std::max_element(ldp.pairs.begin(), ldp.pairs.end(), [](const auto& a, const auto& b) {
-    return a.privacy.sensitivity_squared_certified < b.privacy.sensitivity_squared_certified;
-  });
+bool ldp_closed_form_chosen(const gossip::GossipMatrix& w, std::size_t rounds,
+                            const MafaldaPrivacyOptions& options) {
+  const bool small = w.num_nodes() * rounds <= kMafaldaEngineLimit;
+  return options.ldp_path == MafaldaPrivacyOptions::LdpPath::closed_form ||
+         (options.ldp_path == MafaldaPrivacyOptions::LdpPath::automatic && !small);
 }
 
-void account_pndp(const gossip::GossipMatrix& w, std::size_t rounds, const accounting::MfAlgorithmSpec& spec,
-                  const accounting::MfOptions& engine, MafaldaPrivacy& out) {
+MafaldaPrivacy assemble_privacy(const gossip::GossipMatrix& w, std::size_t rounds,
+                                const MafaldaPrivacyOptions& options, const accounting::MfAlgorithmSpec& spec,
+                                const std::function<accounting::MfPairResult()>& closed_ldp) {
+  const accounting::MfOptions engine = engine_options(options);
+  MafaldaPrivacy out;
+  if (ldp_closed_form_chosen(w, rounds, options)) {
+    out.ldp = closed_ldp();
+    out.ldp_closed_form = true;
+  } else {
+    const accounting::MfAccounting ldp =
+        accounting::account_mf_all_pairs(w, rounds, spec, accounting::MfTrust::ldp, engine);
+    require(!ldp.pairs.empty(), "mafalda_privacy: the LDP accounting returned no node");
+    out.ldp = *std::max_element(ldp.pairs.begin(), ldp.pairs.end(), [](const auto& a, const auto& b) {
+      return a.privacy.sensitivity_squared_certified < b.privacy.sensitivity_squared_certified;
+    });
+  }
+  if (!options.pndp || w.num_nodes() <= 1) return out;
   const accounting::MfAccounting pndp =
       accounting::account_mf_all_pairs(w, rounds, spec, accounting::MfTrust::pndp, engine);
   out.pndp_pairs = pndp.pairs.size();
@@ -47,6 +58,7 @@ void account_pndp(const gossip::GossipMatrix& w, std::size_t rounds, const accou
     out.pndp_mu_mean /= static_cast<double>(out.pndp_pairs);
     out.pndp_epsilon_mean /= static_cast<double>(out.pndp_pairs);
   }
+  return out;
 }
 
 }  // namespace detail
@@ -80,23 +92,12 @@ MafaldaPrivacy mafalda_privacy(const gossip::GossipMatrix& w, std::size_t rounds
   require(c_local.rows() >= c_local.cols(), "mafalda_privacy: C_local must have at least T = {} rows, got {}",
           rounds, c_local.rows());
   require(c_local.allFinite(), "mafalda_privacy: C_local must be finite");
-  const accounting::MfOptions engine = detail::engine_options(options);
   accounting::MfAlgorithmSpec spec;
   spec.algorithm = accounting::MfAlgorithm::mf_d_sgd;
   spec.correlation = c_local;
-
-  MafaldaPrivacy out;
-  const bool small = w.num_nodes() * rounds <= kMafaldaEngineLimit;
-  const bool closed = options.ldp_path == MafaldaPrivacyOptions::LdpPath::closed_form ||
-                      (options.ldp_path == MafaldaPrivacyOptions::LdpPath::automatic && !small);
-  if (closed) {
-    out.ldp = ldp_closed_form(c_local, engine, rounds);
-    out.ldp_closed_form = true;
-  } else {
-    out.ldp = detail::worst_ldp_node(w, rounds, spec, engine);
-  }
-  if (options.pndp && w.num_nodes() > 1) detail::account_pndp(w, rounds, spec, engine, out);
-  return out;
+  return detail::assemble_privacy(w, rounds, options, spec, [&] {
+    return ldp_closed_form(c_local, detail::engine_options(options), rounds);
+  });
 }
 
 }  // namespace netdp::mf

@@ -3,6 +3,7 @@
 // one C per node (mafalda_privacy.cpp, mafalda_per_node_privacy.cpp).
 
 #include <cstddef>
+#include <functional>
 
 #include "netdp/accounting/mf_accountant.hpp"
 #include "netdp/mf/mafalda_privacy.hpp"
@@ -12,13 +13,15 @@ namespace netdp::mf::detail {
 /// The accountant's options for MafaldaPrivacyOptions (participation, ν/Δ, δ, assessment).
 accounting::MfOptions engine_options(const MafaldaPrivacyOptions& options);
 
-/// LDP through the engine: the node with the largest certified sensitivity.
-accounting::MfPairResult worst_ldp_node(const gossip::GossipMatrix& w, std::size_t rounds,
-                                        const accounting::MfAlgorithmSpec& spec,
-                                        const accounting::MfOptions& engine);
+/// Whether LDP takes the closed form: options.ldp_path, or `automatic` beyond kMafaldaEngineLimit.
+bool ldp_closed_form_chosen(const gossip::GossipMatrix& w, std::size_t rounds,
+                            const MafaldaPrivacyOptions& options);
 
-/// PNDP over every ordered pair (attacker, target): count, mean and max of μ and ε, exactness, into out.
-void account_pndp(const gossip::GossipMatrix& w, std::size_t rounds, const accounting::MfAlgorithmSpec& spec,
-                  const accounting::MfOptions& engine, MafaldaPrivacy& out);
+/// The result for an encoder spec: LDP from `closed_ldp` (when ldp_closed_form_chosen; spec.correlation
+/// may then be empty unless PNDP is asked) or from the engine's worst node, and PNDP over every ordered
+/// pair when options.pndp and n > 1.
+MafaldaPrivacy assemble_privacy(const gossip::GossipMatrix& w, std::size_t rounds,
+                                const MafaldaPrivacyOptions& options, const accounting::MfAlgorithmSpec& spec,
+                                const std::function<accounting::MfPairResult()>& closed_ldp);
 
 }  // namespace netdp::mf::detail
