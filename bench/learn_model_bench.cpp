@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "digit_shards.hpp"
 #include "netdp/graph/random.hpp"
 #include "netdp/learn/model.hpp"
 
@@ -15,26 +16,11 @@ using netdp::DenseMatrix;
 using netdp::Vector;
 using namespace netdp::learn;
 
-constexpr Eigen::Index kFeatures = 784;
-constexpr std::size_t kClasses = 10;
+constexpr Eigen::Index kFeatures = netdp::bench::kDigitFeatures;
+constexpr std::size_t kClasses = netdp::bench::kDigitClasses;
 
-struct Node {
-  DenseMatrix X;
-  Vector y;
-};
-
-std::vector<Node> make_nodes(std::size_t nodes, Eigen::Index batch) {
-  netdp::graph::Rng rng(1);
-  std::vector<Node> out(nodes);
-  for (auto& node : out) {
-    node.X.resize(batch, kFeatures);
-    node.y.resize(batch);
-    for (Eigen::Index i = 0; i < batch; ++i) {
-      for (Eigen::Index j = 0; j < kFeatures; ++j) node.X(i, j) = rng.uniform01();
-      node.y[i] = static_cast<double>(rng.uniform_below(kClasses));
-    }
-  }
-  return out;
+std::vector<Dataset> make_nodes(std::size_t nodes, Eigen::Index batch) {
+  return netdp::bench::random_digit_shards(nodes, batch, 1.0);
 }
 
 /// One round: every node's clipped gradient sum of its 100 examples at its own θ.
@@ -45,7 +31,8 @@ void BM_MultinomialClippedSumRound(benchmark::State& state) {
                              Vector::Constant(static_cast<Eigen::Index>(model->num_parameters()), 1e-3));
   for (auto _ : state) {
     for (std::size_t v = 0; v < nodes.size(); ++v) {
-      benchmark::DoNotOptimize(model->clipped_gradient_sum(thetas[v], nodes[v].X, nodes[v].y, 1.0));
+      benchmark::DoNotOptimize(
+          model->clipped_gradient_sum(thetas[v], nodes[v].features, nodes[v].targets, 1.0));
     }
   }
   state.SetItemsProcessed(state.iterations() * state.range(0) * 100);
@@ -58,7 +45,7 @@ void BM_MultinomialClippedSumFullBatch(benchmark::State& state) {
   const auto model = make_model({ModelSpec::Kind::logistic}, kFeatures, Task::multiclass, kClasses);
   const Vector theta = Vector::Constant(static_cast<Eigen::Index>(model->num_parameters()), 1e-3);
   for (auto _ : state) {
-    benchmark::DoNotOptimize(model->clipped_gradient_sum(theta, nodes[0].X, nodes[0].y, 1.0));
+    benchmark::DoNotOptimize(model->clipped_gradient_sum(theta, nodes[0].features, nodes[0].targets, 1.0));
   }
   state.SetItemsProcessed(state.iterations() * 10000);
 }
@@ -71,7 +58,7 @@ void BM_MultinomialPerExampleMatrixNode(benchmark::State& state) {
   const Vector theta = Vector::Constant(static_cast<Eigen::Index>(model->num_parameters()), 1e-3);
   DenseMatrix grads;
   for (auto _ : state) {
-    model->per_example_gradients(theta, nodes[0].X, nodes[0].y, grads);
+    model->per_example_gradients(theta, nodes[0].features, nodes[0].targets, grads);
     benchmark::DoNotOptimize(grads.data());
   }
   state.SetItemsProcessed(state.iterations() * 100);

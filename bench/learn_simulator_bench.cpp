@@ -9,6 +9,7 @@
 
 #include <vector>
 
+#include "digit_shards.hpp"
 #include "netdp/gossip/schedules.hpp"
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/generators.hpp"
@@ -22,8 +23,8 @@ using namespace netdp::learn;
 
 constexpr std::size_t kNodes = 100;
 constexpr Eigen::Index kPerNode = 80;
-constexpr Eigen::Index kFeatures = 784;
-constexpr std::size_t kClasses = 10;
+constexpr Eigen::Index kFeatures = netdp::bench::kDigitFeatures;
+constexpr std::size_t kClasses = netdp::bench::kDigitClasses;
 
 struct MnistShape {
   std::unique_ptr<Model> model =
@@ -32,20 +33,7 @@ struct MnistShape {
                                                                     netdp::gossip::Weighting::closed_row);
   std::vector<Dataset> shards;
 
-  MnistShape() {
-    Rng rng(1);
-    shards.resize(kNodes);
-    for (auto& d : shards) {
-      d.task = Task::multiclass;
-      d.num_classes = kClasses;
-      d.features.resize(kPerNode, kFeatures);
-      d.targets.resize(kPerNode);
-      for (Eigen::Index i = 0; i < kPerNode; ++i) {
-        for (Eigen::Index j = 0; j < kFeatures; ++j) d.features(i, j) = rng.uniform01() / 28.0;
-        d.targets(i) = static_cast<double>(rng.uniform_below(kClasses));
-      }
-    }
-  }
+  MnistShape() : shards(netdp::bench::random_digit_shards(kNodes, kPerNode, 1.0 / 28.0)) {}
   TrainContext context(std::size_t rounds) const {
     AlgorithmParams p;
     p.name = "dp-d-sgd";
