@@ -163,14 +163,16 @@ namespace {
 
 // Koskela–Kulkarni all-pairs accounting at T under each of `views` (every one a valid upper bound
 // for the simulated algorithm): per pair the smallest certified sens², exact only if every view's is.
-// `rows_factor` is the rows per round of the largest view (for the cost guard).
+// `theorem` names the accountant in the cost guard's error; `rows_factor` is the rows per round of the
+// largest view (for that guard).
 PrivacyAccount kk_pairwise_account(const TrainContext& ctx, const std::string& name,
+                                   const std::string& theorem,
                                    const std::vector<accounting::LinearSystemView>& views, double rows_factor,
                                    const std::string& note) {
   const AlgorithmParams& p = ctx.params();
   require(ctx.num_nodes() >= 2, "privacy.calibrate_on = {}: pairwise privacy needs >= 2 nodes",
           p.calibrate_on);
-  require_affordable(ctx, note.substr(0, note.find(':')), rows_factor);
+  require_affordable(ctx, theorem, rows_factor);
   auto checkpoints = std::make_shared<Checkpoints>();
   bool all_exact = true;
   for (const std::size_t t : checkpoint_rounds(p)) {
@@ -203,7 +205,7 @@ PrivacyAccount kk_pairwise_account(const TrainContext& ctx, const std::string& n
 PrivacyAccount dp_d_sgd_pairwise_account(const TrainContext& ctx) {
   if (ctx.params().calibrate_on == "local") return local_gdp_account(ctx, identity_correlation_sensitivity());
   return kk_pairwise_account(
-      ctx, "kk-thm10", {accounting::LinearSystemView::plain}, 1.0,
+      ctx, "kk-thm10", "Koskela-Kulkarni Thm. 10", {accounting::LinearSystemView::plain}, 1.0,
       "Koskela-Kulkarni Thm. 10: no secure summation, adaptive, observer's own noise removed (Sec. 3.5): a "
       "bound for every observer, not only neighbours");
 }
@@ -212,7 +214,7 @@ PrivacyAccount secure_gossip_pairwise_account(const TrainContext& ctx) {
   if (ctx.params().calibrate_on == "local") return local_gdp_account(ctx, identity_correlation_sensitivity());
   // Both views are valid upper bounds for secure gossip: per pair the smaller is reported.
   return kk_pairwise_account(
-      ctx, "kk-secure",
+      ctx, "kk-secure", "Koskela-Kulkarni Thm. 9 + Thm. 10",
       {accounting::LinearSystemView::plain, accounting::LinearSystemView::secure_sum_adaptive},
       static_cast<double>(max_closed_degree(ctx)),
       "Koskela-Kulkarni Thm. 9 + Thm. 10: per pair min(secure-sum adaptive view, plain view), observer's "
