@@ -4,35 +4,16 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
-#include <map>
 
 #include "netdp/accounting/muffliato.hpp"
 #include "netdp/accounting/muffliato_gd.hpp"
+#include "netdp/accounting/pairwise_summary.hpp"
+#include "netdp/dp/rdp.hpp"
 #include "netdp/gossip/schedule.hpp"
 #include "netdp/graph/metrics.hpp"
 #include "netdp/util/check.hpp"
 
 namespace netdp::accounting {
-namespace {
-
-struct Accumulator {
-  std::size_t pairs = 0;
-  double mf_sum = 0.0, mf_min = std::numeric_limits<double>::infinity(), mf_max = 0.0;
-  double mu_sum = 0.0, mu_min = std::numeric_limits<double>::infinity(), mu_max = 0.0;
-  void add(double mf, double muffliato) {
-    ++pairs;
-    mf_sum += mf;
-    mf_min = std::min(mf_min, mf);
-    mf_max = std::max(mf_max, mf);
-    mu_sum += muffliato;
-    mu_min = std::min(mu_min, muffliato);
-    mu_max = std::max(mu_max, muffliato);
-  }
-};
-
-}  // namespace
-
 std::vector<MfComparisonRow> compare_with_muffliato(const gossip::GossipMatrix& w, std::size_t rounds,
                                                     std::size_t gossip_steps, double alpha,
                                                     const MfOptions& options, MuffliatoVariant variant) {
@@ -65,19 +46,22 @@ std::vector<MfComparisonRow> compare_with_muffliato(const gossip::GossipMatrix& 
   }
 
   const graph::DistanceMatrix distances(w.graph());
-  std::map<std::uint32_t, Accumulator> by_distance;
+  RangesByDistance mf_rdp;
+  RangesByDistance muffliato_rdp;
   for (const MfPairResult& pair : mf.pairs) {
     const graph::NodeId attacker = pair.privacy.observers.front();
     const graph::NodeId target = pair.privacy.target;
-    const double mf_rdp = alpha * pair.privacy.mu * pair.privacy.mu / 2.0;
-    const double muffliato_rdp = alpha * muffliato_mu2(attacker, target) / 2.0;
-    by_distance[distances.at(attacker, target)].add(mf_rdp, muffliato_rdp);
+    const std::uint32_t distance = distances.at(attacker, target);
+    mf_rdp.add(distance, dp::gaussian_rdp(alpha, pair.privacy.mu));
+    muffliato_rdp.add(distance, dp::gaussian_rdp(alpha, std::sqrt(muffliato_mu2(attacker, target))));
   }
   std::vector<MfComparisonRow> rows;
-  for (const auto& [distance, acc] : by_distance) {
-    const auto count = static_cast<double>(acc.pairs);
-    rows.push_back({distance, acc.pairs, acc.mf_min, acc.mf_sum / count, acc.mf_max, acc.mu_min,
-                    acc.mu_sum / count, acc.mu_max});
+  const auto muffliato_ranges = muffliato_rdp.ranges();
+  const auto mf_ranges = mf_rdp.ranges();
+  for (std::size_t i = 0; i < mf_ranges.size(); ++i) {
+    const auto& [distance, mf] = mf_ranges[i];
+    const Range& mu = muffliato_ranges[i].second;  // the same pairs, so the same distances
+    rows.push_back({distance, mf.count, mf.min, mf.mean, mf.max, mu.min, mu.mean, mu.max});
   }
   return rows;
 }

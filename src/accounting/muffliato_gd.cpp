@@ -31,8 +31,9 @@ std::vector<std::vector<graph::NodeId>> singleton_sets(std::size_t n) {
   return sets;
 }
 
-MuffliatoLosses composed(Composition composition, std::size_t steps, std::size_t n,
+MuffliatoLosses composed(const Composition& composition_in, std::size_t steps, std::size_t n,
                          const MuffliatoOptions& options) {
+  Composition composition = composition_in;
   composition.uncapped.diagonal().setZero();
   composition.capped.diagonal().setZero();
   return MuffliatoLosses(std::move(composition.uncapped), std::move(composition.capped),
@@ -42,18 +43,50 @@ MuffliatoLosses composed(Composition composition, std::size_t steps, std::size_t
 
 }  // namespace
 
+MuffliatoLosses muffliato_gd_repeat(const MuffliatoLosses& one_step, std::size_t steps) {
+  require(steps >= 1, "the number of gradient steps T must be >= 1, got {}", steps);
+  // Theorem 6: the T steps are identical, so S = T · S_step (capped: T · min(S_step, 1)).
+  const auto t = static_cast<double>(steps);
+  DenseMatrix capped = t * one_step.sums().cwiseMin(1.0);
+  DenseMatrix uncapped = t * one_step.sums();
+  const std::size_t n = one_step.num_targets();
+  require(one_step.num_observers() == n, "muffliato_gd_repeat needs an all-pairs result, got {} x {}",
+          one_step.num_observers(), n);
+  return MuffliatoLosses(std::move(uncapped), std::move(capped), std::vector<double>(n, t), singleton_sets(n),
+                         singleton_sets(n), one_step.sensitivity(), one_step.sigma());
+}
+
 MuffliatoLosses muffliato_gd_all_pairs(const SparseMatrix& w, std::size_t gradient_steps,
                                        std::size_t gossip_rounds, const MuffliatoOptions& options) {
   require(gradient_steps >= 1, "the number of gradient steps T must be >= 1, got {}", gradient_steps);
   require(gossip_rounds >= 1, "the number of gossip rounds per step K must be >= 1, got {}", gossip_rounds);
-  const MuffliatoLosses step = muffliato_all_pairs(gossip::Schedule::fixed(w, gossip_rounds), options);
-  // Theorem 6: the T steps are identical, so S = T · S_step (capped: T · min(S_step, 1)).
-  const auto steps = static_cast<double>(gradient_steps);
-  DenseMatrix capped = steps * step.sums().cwiseMin(1.0);
-  DenseMatrix uncapped = steps * step.sums();
-  const std::size_t n = step.num_targets();
-  return MuffliatoLosses(std::move(uncapped), std::move(capped), std::vector<double>(n, steps),
-                         singleton_sets(n), singleton_sets(n), options.sensitivity, options.sigma);
+  return muffliato_gd_repeat(muffliato_all_pairs(gossip::Schedule::fixed(w, gossip_rounds), options),
+                             gradient_steps);
+}
+
+std::vector<MuffliatoLosses> muffliato_composed_checkpoints(
+    std::size_t steps, const std::function<gossip::Schedule(std::size_t step)>& step_schedule,
+    const std::vector<std::size_t>& checkpoints, const MuffliatoOptions& options) {
+  require(steps >= 1, "the number of gradient steps T must be >= 1, got {}", steps);
+  for (std::size_t i = 0; i < checkpoints.size(); ++i) {
+    require(checkpoints[i] >= 1 && checkpoints[i] <= steps && (i == 0 || checkpoints[i] > checkpoints[i - 1]),
+            "checkpoints must increase strictly within 1..{}, got {} at position {}", steps, checkpoints[i],
+            i);
+  }
+  MuffliatoOptions step_options = options;
+  step_options.require_connected = false;
+  Composition composition;
+  std::vector<MuffliatoLosses> out;
+  std::size_t next = 0;
+  for (std::size_t t = 0; t < steps && next < checkpoints.size(); ++t) {
+    composition.add(muffliato_all_pairs(step_schedule(t), step_options).sums());
+    if (t + 1 == checkpoints[next]) {
+      out.push_back(
+          composed(composition, t + 1, static_cast<std::size_t>(composition.capped.rows()), options));
+      ++next;
+    }
+  }
+  return out;
 }
 
 MuffliatoLosses muffliato_gd_all_pairs(const std::vector<SparseMatrix>& per_step, std::size_t gossip_rounds,
@@ -64,14 +97,11 @@ MuffliatoLosses muffliato_gd_all_pairs(const std::vector<SparseMatrix>& per_step
     // Theorem 11 only needs the union of the step graphs to connect the nodes.
     detail::require_connected_support(gossip::Schedule::sequence(per_step));
   }
-  MuffliatoOptions step_options = options;
-  step_options.require_connected = false;
-  Composition composition;
-  for (const SparseMatrix& w : per_step) {
-    composition.add(muffliato_all_pairs(gossip::Schedule::fixed(w, gossip_rounds), step_options).sums());
-  }
-  return composed(std::move(composition), per_step.size(), static_cast<std::size_t>(per_step.front().rows()),
-                  options);
+  const std::size_t steps = per_step.size();
+  return muffliato_composed_checkpoints(
+             steps, [&](std::size_t t) { return gossip::Schedule::fixed(per_step[t], gossip_rounds); },
+             {steps}, options)
+      .front();
 }
 
 }  // namespace netdp::accounting

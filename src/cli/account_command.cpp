@@ -8,11 +8,15 @@
 #include <iostream>
 #include <memory>
 
-#include "account_methods.hpp"
+#include "account_report.hpp"
 #include "commands.hpp"
+#include "netdp/accounting/pairwise.hpp"
+#include "netdp/accounting/pairwise_summary.hpp"
 #include "netdp/dp/gdp.hpp"
+#include "netdp/gossip/network_spec.hpp"
 #include "netdp/graph/metrics.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/matrix_market.hpp"
 #include "network_options.hpp"
 #include "output.hpp"
 #include "parse_list.hpp"
@@ -20,11 +24,42 @@
 namespace netdp::cli {
 namespace {
 
+// The flags of `netdp account`, as typed; parsed into the library's Protocol, PairQuery and the
+// accountant's own options by make_account.
 struct AccountOptions {
   NetworkOptions network;
-  AccountRequest request;
+  std::string method = "muffliato";  ///< muffliato | random-walk | linear-system | mf
+  std::size_t rounds = 10;
+  double sigma = 1.0;
+  double delta = 1e-5;
+  std::optional<double> alpha;
+  double sensitivity = 1.0;  ///< Δ
+  std::optional<graph::NodeId> observer;
+  std::optional<graph::NodeId> target;
   std::string colluders;
   std::string group;
+  std::string schedule = "fixed";
+  std::uint64_t seed = 1;
+  // muffliato
+  bool authors_convention = false;
+  bool count_observer_noise = false;
+  std::size_t gradient_steps = 0;
+  // random-walk
+  std::optional<double> contributions;
+  bool sender_known = false;
+  // linear-system
+  std::string view = "secure-sum";
+  std::optional<int> first_power;
+  std::size_t gossip_steps = 1;
+  bool keep_observer_noise = false;
+  std::string sign_search = "none";
+  // mf
+  std::string trust = "pndp";
+  std::string algorithm = "dp-d-sgd";
+  std::size_t participations = 0;
+  std::size_t separation = 0;
+  std::string correlation_path;
+  // calibration and output
   std::optional<double> target_epsilon;
   std::string calibrate_on = "mean";
   bool json = false;
@@ -34,9 +69,10 @@ struct AccountOptions {
   std::string out;
 };
 
-std::vector<graph::NodeId> parse_node_list(const std::string& list, const char* flag) {
+std::vector<graph::NodeId> parse_node_list(const std::string& list, const char* flag, std::size_t n) {
   std::vector<graph::NodeId> nodes;
   for (std::uint64_t value : parse_unsigned_list(list, flag)) {
+    require(value < n, "{}: node {} is out of range 0..{}", flag, value, n - 1);
     for (graph::NodeId seen : nodes)
       require(seen != value, "{} '{}': node {} is repeated", flag, list, value);
     nodes.push_back(static_cast<graph::NodeId>(value));
@@ -45,168 +81,187 @@ std::vector<graph::NodeId> parse_node_list(const std::string& list, const char* 
 }
 
 // Progress on stderr, only for a terminal and without --quiet.
-Progress make_progress(bool quiet, const std::string& label) {
+accounting::ProgressCallback make_progress(bool quiet, const std::string& label) {
   if (quiet || isatty(fileno(stderr)) == 0) return {};
   return [label](std::size_t done, std::size_t total) {
     std::cerr << "\r" << label << " " << done << "/" << total << (done == total ? "\n" : "") << std::flush;
   };
 }
 
-// Hop distances from each observer (a coalition: its nearest member) to each
-// target (a group: its nearest member) in the base graph.
-void fill_distances(std::vector<AccountRow>& rows, const graph::Graph& g, const AccountRequest& r) {
-  const auto nearest = [&g](const std::vector<graph::NodeId>& set) {
-    std::vector<std::uint32_t> best;
-    for (graph::NodeId member : set) {
-      const std::vector<std::uint32_t> d = graph::bfs_distances(g, member);
-      if (best.empty()) best = d;
-      for (std::size_t v = 0; v < d.size(); ++v) best[v] = std::min(best[v], d[v]);
-    }
-    return best;
-  };
-  const std::vector<std::uint32_t> from_coalition = nearest(r.colluders);
-  const std::vector<std::uint32_t> from_group = nearest(r.group);
-  std::optional<graph::NodeId> current;
-  std::vector<std::uint32_t> dist;
-  for (AccountRow& row : rows) {
-    std::uint32_t hops = 0;
-    if (!r.group.empty()) {
-      hops = from_group[row.observer];
-    } else if (!r.colluders.empty()) {
-      hops = from_coalition[row.target];
-    } else {
-      if (current != row.observer) {
-        dist = graph::bfs_distances(g, row.observer);
-        current = row.observer;
-      }
-      hops = dist[row.target];
-    }
-    if (hops != graph::kUnreachable) row.distance = hops;
+accounting::SignSearch parse_sign_search(const std::string& name) {
+  if (name == "none") return accounting::SignSearch::none;
+  if (name == "auto") return accounting::SignSearch::automatic;
+  throw std::invalid_argument(fmt::format("--sign-search '{}' is not one of: none, auto", name));
+}
+
+// The flags' values checked with the flags' names (the library checks them again in its words).
+void check_flags(const AccountOptions& o, std::size_t n) {
+  require_positive(o.sigma, "--sigma");
+  require_positive(o.sensitivity, "--sensitivity");
+  require(o.rounds >= 1, "--rounds must be >= 1, got {}", o.rounds);
+  require(o.delta > 0.0 && o.delta < 1.0, "--delta must be in (0, 1), got {}", o.delta);
+  if (o.alpha) require(std::isfinite(*o.alpha) && *o.alpha > 1.0, "--alpha must be > 1, got {}", *o.alpha);
+  for (const auto& [node, flag] : {std::pair{o.observer, "--observer"}, std::pair{o.target, "--target"}}) {
+    if (node) require(*node < n, "{} {} is out of range: the graph has nodes 0..{}", flag, *node, n - 1);
+  }
+  require(o.method == "muffliato" || (o.group.empty() && o.gradient_steps == 0),
+          "--group and --gradient-steps apply to --method muffliato only");
+  require(!(o.json && o.csv), "choose one of --json and --csv");
+  if (o.target_epsilon) {
+    require_positive(*o.target_epsilon, "--target-epsilon");
+    require(o.calibrate_on != "pair" || (o.observer && o.target),
+            "--calibrate-on pair needs --observer and --target");
   }
 }
 
-double statistic(const std::vector<AccountRow>& rows, const std::string& on) {
-  require(!rows.empty(), "calibration needs at least one pair");
-  double value = on == "mean" ? 0.0 : -1.0;
-  for (const AccountRow& row : rows)
-    value = on == "mean" ? value + row.epsilon : std::max(value, row.epsilon);
-  return on == "mean" ? value / static_cast<double>(rows.size()) : value;
+// Until the mf module owns the correlation file format: a dense matrix from Matrix Market.
+DenseMatrix read_dense_matrix(const std::string& path) {
+  const util::MatrixMarketData data = util::read_matrix_market(path);
+  DenseMatrix m = DenseMatrix::Zero(static_cast<Eigen::Index>(data.header.rows),
+                                    static_cast<Eigen::Index>(data.header.cols));
+  for (const util::MatrixMarketEntry& e : util::expand_symmetric(data)) {
+    m(static_cast<Eigen::Index>(e.row), static_cast<Eigen::Index>(e.col)) += e.value;
+  }
+  return m;
 }
 
-// The smallest σ (within 1e-9 relative, rounded up) whose statistic of ε is <= target.
-// ε decreases in σ for every accountant, so bisection on log σ is safe.
-double calibrate(const Accountant& accountant, double sigma0, double target, const std::string& on) {
-  const auto stat = [&](double sigma) { return statistic(accountant.rows(sigma), on); };
-  double lo = sigma0;
-  double hi = sigma0;
-  int steps = 0;
-  if (stat(sigma0) > target) {
-    while (stat(hi) > target) {
-      lo = hi;
-      hi *= 2.0;
-      require(++steps < 200, "--target-epsilon {} is unreachable: the {} ε stays above it for every σ",
-              target, on);
-    }
-  } else {
-    while (stat(lo) <= target) {
-      hi = lo;
-      lo /= 2.0;
-      require(++steps < 200, "--target-epsilon {}: the {} ε stays below it for every σ", target, on);
-    }
+std::unique_ptr<accounting::PairwiseAccount> make_account(const AccountOptions& o,
+                                                          const accounting::Protocol& protocol,
+                                                          const accounting::PairQuery& query) {
+  const accounting::ProgressCallback progress = make_progress(o.quiet, "netdp account: " + o.method);
+  if (o.method == "muffliato") {
+    accounting::MuffliatoOptions options;
+    options.messages = o.authors_convention ? accounting::MessageConvention::authors_code
+                                            : accounting::MessageConvention::paper;
+    options.observer_noise =
+        o.count_observer_noise ? accounting::ObserverNoise::counted : accounting::ObserverNoise::known;
+    options.progress = progress;
+    return accounting::muffliato_account(protocol, query, options, o.gradient_steps);
   }
-  while (hi - lo > 1e-10 * hi) {
-    const double mid = std::sqrt(lo * hi);
-    (stat(mid) <= target ? hi : lo) = mid;
+  if (o.method == "random-walk") {
+    accounting::RandomWalkOptions options;
+    options.contributions = o.contributions;
+    options.view = o.sender_known ? accounting::RandomWalkView::sender_known
+                                  : accounting::RandomWalkView::anonymous_sender;
+    return accounting::random_walk_account(protocol, query, options);
   }
-  return hi;
+  if (o.method == "linear-system") {
+    accounting::LinearSystemOptions options;
+    options.view = accounting::parse_linear_system_view(o.view);
+    options.first_power = o.first_power;
+    options.gossip_steps = o.gossip_steps;
+    options.keep_observer_noise = o.keep_observer_noise;
+    return accounting::linear_system_account(protocol, query, options, parse_sign_search(o.sign_search),
+                                             progress);
+  }
+  if (o.method == "mf") {
+    accounting::MfAlgorithmSpec spec;
+    spec.algorithm = accounting::parse_mf_algorithm(o.algorithm);
+    spec.gossip_steps = o.gossip_steps;
+    if (!o.correlation_path.empty()) spec.correlation = read_dense_matrix(o.correlation_path);
+    require(spec.algorithm != accounting::MfAlgorithm::mf_d_sgd || !o.correlation_path.empty(),
+            "--algorithm mf-d-sgd needs --correlation C.mtx");
+    accounting::MfOptions options;
+    options.assess.sign_search = parse_sign_search(o.sign_search);
+    if (o.participations > 0 || o.separation > 0) {
+      options.participation = accounting::MfParticipation::cyclic(o.participations, o.separation);
+    }
+    options.progress = progress;
+    return accounting::mf_account(protocol, query, spec, accounting::parse_mf_trust(o.trust), options);
+  }
+  throw std::invalid_argument(
+      fmt::format("--method '{}' is not one of: muffliato, random-walk, linear-system, mf", o.method));
 }
 
-nlohmann::ordered_json parameters_json(const AccountOptions& o, std::size_t n) {
-  const AccountRequest& r = o.request;
+nlohmann::ordered_json parameters_json(const AccountOptions& o, const accounting::PairQuery& query,
+                                       std::size_t n) {
   nlohmann::ordered_json p;
   p["graph"] = o.network.graph_spec;
   p["lcc"] = o.network.lcc;
   p["weights"] = o.network.weights;
   p["nodes"] = n;
-  p["method"] = r.method;
-  p["rounds"] = r.rounds;
-  p["schedule"] = r.schedule;
-  p["seed"] = r.seed;
-  p["sensitivity"] = r.sensitivity;
-  p["alpha"] = r.alpha ? nlohmann::ordered_json(*r.alpha) : nlohmann::ordered_json(nullptr);
-  if (r.method == "muffliato") {
-    p["messages"] = r.authors_convention ? "authors-code" : "paper";
-    p["observer_noise"] = r.count_observer_noise ? "counted" : "known";
-    p["group"] = r.group;
-    p["gradient_steps"] = r.gradient_steps;
-  } else if (r.method == "random-walk") {
+  p["method"] = o.method;
+  p["rounds"] = o.rounds;
+  p["schedule"] = o.schedule;
+  p["seed"] = o.seed;
+  p["sensitivity"] = o.sensitivity;
+  p["alpha"] = o.alpha ? nlohmann::ordered_json(*o.alpha) : nlohmann::ordered_json(nullptr);
+  if (o.method == "muffliato") {
+    p["messages"] = o.authors_convention ? "authors-code" : "paper";
+    p["observer_noise"] = o.count_observer_noise ? "counted" : "known";
+    p["group"] = query.group;
+    p["gradient_steps"] = o.gradient_steps;
+  } else if (o.method == "random-walk") {
     p["contributions"] =
-        r.contributions ? nlohmann::ordered_json(*r.contributions) : nlohmann::ordered_json("T/n");
-    p["sender_known"] = r.sender_known;
-  } else if (r.method == "linear-system") {
-    p["view"] = r.view;
+        o.contributions ? nlohmann::ordered_json(*o.contributions) : nlohmann::ordered_json("T/n");
+    p["sender_known"] = o.sender_known;
+  } else if (o.method == "linear-system") {
+    p["view"] = o.view;
     p["first_power"] =
-        r.first_power ? nlohmann::ordered_json(*r.first_power) : nlohmann::ordered_json("paper");
-    p["gossip_steps"] = r.gossip_steps;
-    p["keep_observer_noise"] = r.keep_observer_noise;
-    p["sign_search"] = r.sign_search;
-  } else if (r.method == "mf") {
-    p["sign_search"] = r.sign_search;
-    p["trust"] = r.trust;
-    p["algorithm"] = r.algorithm;
-    p["gossip_steps"] = r.gossip_steps;
-    p["participation"] = r.participations > 0
-                             ? fmt::format("cyclic:k={},b={}", r.participations, r.separation)
+        o.first_power ? nlohmann::ordered_json(*o.first_power) : nlohmann::ordered_json("paper");
+    p["gossip_steps"] = o.gossip_steps;
+    p["keep_observer_noise"] = o.keep_observer_noise;
+    p["sign_search"] = o.sign_search;
+  } else if (o.method == "mf") {
+    p["sign_search"] = o.sign_search;
+    p["trust"] = o.trust;
+    p["algorithm"] = o.algorithm;
+    p["gossip_steps"] = o.gossip_steps;
+    p["participation"] = o.participations > 0
+                             ? fmt::format("cyclic:k={},b={}", o.participations, o.separation)
                              : std::string("every-round");
   }
   return p;
 }
 
 void run_account(const AccountOptions& o) {
-  require(!(o.json && o.csv), "choose one of --json and --csv");
-  require(o.calibrate_on == "mean" || o.calibrate_on == "max" || o.calibrate_on == "pair",
-          "--calibrate-on '{}' is not one of: mean, max, pair", o.calibrate_on);
-  if (o.target_epsilon) {
-    require_positive(*o.target_epsilon, "--target-epsilon");
-    require(o.calibrate_on != "pair" || (o.request.observer && o.request.target),
-            "--calibrate-on pair needs --observer and --target");
-  }
-  AccountRequest request = o.request;
-  request.weights = o.network.weights;
-  if (!o.colluders.empty()) request.colluders = parse_node_list(o.colluders, "--colluders");
-  if (!o.group.empty()) request.group = parse_node_list(o.group, "--group");
   const gossip::GossipMatrix w = load_gossip_matrix(o.network);
+  const std::size_t n = w.num_nodes();
+  check_flags(o, n);
   require(graph::is_connected(w.graph()),
           "graph '{}' is disconnected ({} components); use --lcc or a connected graph", o.network.graph_spec,
           graph::connected_components(w.graph()).count());
-  const std::unique_ptr<Accountant> accountant =
-      make_accountant(w, request, make_progress(o.quiet, "netdp account: " + request.method));
+  const accounting::Statistic statistic = accounting::parse_statistic(o.calibrate_on);
+  accounting::Protocol protocol(w);
+  protocol.weighting = gossip::parse_weighting(o.network.weights);
+  protocol.schedule = gossip::parse_schedule_spec(o.schedule);
+  protocol.rounds = o.rounds;
+  protocol.seed = o.seed;
+  protocol.sensitivity = o.sensitivity;
+  accounting::PairQuery query;
+  query.observer = o.observer;
+  query.target = o.target;
+  if (!o.colluders.empty()) query.colluders = parse_node_list(o.colluders, "--colluders", n);
+  if (!o.group.empty()) query.group = parse_node_list(o.group, "--group", n);
+  query.alpha = o.alpha;
+  const std::unique_ptr<accounting::PairwiseAccount> account = make_account(o, protocol, query);
 
   AccountReport report;
-  report.method = request.method;
-  report.num_nodes = w.num_nodes();
-  report.delta = request.delta;
-  report.colluders = request.colluders;
-  report.parameters = parameters_json(o, w.num_nodes());
-  report.sigma = request.sigma;
+  report.method = o.method;
+  report.num_nodes = n;
+  report.delta = o.delta;
+  report.colluders = query.colluders;
+  report.parameters = parameters_json(o, query, n);
+  report.sigma = o.sigma;
   if (o.target_epsilon) {
-    report.sigma = calibrate(*accountant, request.sigma, *o.target_epsilon, o.calibrate_on);
-    report.calibration = {
-        {"target_epsilon", *o.target_epsilon}, {"calibrate_on", o.calibrate_on}, {"sigma", report.sigma}};
+    accounting::CalibrationOptions calibration_options;
+    calibration_options.sigma_start = o.sigma;
+    const accounting::Calibration c =
+        accounting::calibrate_sigma(*account, statistic, *o.target_epsilon, o.delta, calibration_options);
+    report.sigma = c.sigma;
+    report.calibration = {{"target_epsilon", *o.target_epsilon},
+                          {"calibrate_on", o.calibrate_on},
+                          {"sigma", c.sigma},
+                          {"achieved_epsilon", c.achieved_epsilon},
+                          {"closed_form", c.closed_form},
+                          {"evaluations", c.evaluations}};
   }
-  report.rows = accountant->rows(report.sigma);
-  if (o.target_epsilon) report.calibration["achieved_epsilon"] = statistic(report.rows, o.calibrate_on);
-  if (schedule_uses_base_graph(request.schedule)) fill_distances(report.rows, w.graph(), request);
-  // Baselines for the same σ: a local-DP observer sees each of the target's R
-  // releases directly (μ = √R Δ/σ); a trusted aggregator adds noise of std σ√n
-  // to the sum of n contributions (μ = √R Δ/(σ√n)). Gaussian, exact in GDP.
-  const double releases = accountant->releases();
-  const double local_mu = std::sqrt(releases) * request.sensitivity / report.sigma;
-  const double central_mu = local_mu / std::sqrt(static_cast<double>(w.num_nodes()));
-  report.local_dp = {local_mu, releases > 0 ? dp::gdp_epsilon(local_mu, request.delta) : 0.0};
-  report.central_dp = {central_mu, releases > 0 ? dp::gdp_epsilon(central_mu, request.delta) : 0.0};
-  report.warnings = accountant->warnings();
-  report.observer_extras = accountant->observer_extras(report.sigma);
+  report.rows = account->rows(report.sigma, o.delta);
+  if (gossip::uses_base_graph(protocol.schedule)) accounting::fill_distances(report.rows, w.graph(), query);
+  report.summary = accounting::summarize(report.rows, account->observer_details(report.sigma));
+  report.local_dp = accounting::local_dp_baseline(*account, report.sigma, o.delta);
+  report.central_dp = accounting::central_dp_baseline(*account, n, report.sigma, o.delta);
+  report.warnings = account->warnings();
 
   std::ofstream file;
   if (!o.out.empty()) {
@@ -234,7 +289,7 @@ void run_account(const AccountOptions& o) {
 void add_account_command(CLI::App& app) {
   auto options = std::make_shared<AccountOptions>();
   auto* cmd = app.add_subcommand("account", "Pairwise privacy loss of every (observer, target) pair");
-  AccountRequest& r = options->request;
+  AccountOptions& r = *options;
   add_network_options(cmd, options->network);
   cmd->add_option("--method", r.method, "muffliato | random-walk | linear-system | mf")
       ->capture_default_str();
@@ -250,11 +305,11 @@ void add_account_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--observer", r.observer, "Only this observer (default: every node)");
   cmd->add_option("--target", r.target, "Only this target (default: every node)");
-  cmd->add_option("--colluders", options->colluders, "A colluding set of observers, e.g. 1,5,7");
+  cmd->add_option("--colluders", r.colluders, "A colluding set of observers, e.g. 1,5,7");
   cmd->add_option("--schedule", r.schedule, "fixed | pairwise | er-per-round:p=P | dropout:p=P")
       ->capture_default_str();
   cmd->add_option("--seed", r.seed, "Seed of random schedules")->capture_default_str();
-  cmd->add_option("--group", options->group, "muffliato: a group of targets (Theorem 13), e.g. 2,3");
+  cmd->add_option("--group", r.group, "muffliato: a group of targets (Theorem 13), e.g. 2,3");
   cmd->add_option(
       "--gradient-steps", r.gradient_steps,
       "muffliato: Muffliato-GD with this many gradient steps of --rounds gossip rounds each (Thm 6/11)");

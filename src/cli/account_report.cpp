@@ -5,32 +5,18 @@
 
 #include <algorithm>
 #include <limits>
-#include <map>
 #include <ostream>
 
 namespace netdp::cli {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-// Running min / mean / max of one quantity.
-struct Stats {
-  std::size_t count = 0;
-  double sum = 0.0;
-  double min = std::numeric_limits<double>::infinity();
-  double max = -std::numeric_limits<double>::infinity();
-  void add(double x) {
-    ++count;
-    sum += x;
-    min = std::min(min, x);
-    max = std::max(max, x);
-  }
-  double mean() const { return count == 0 ? 0.0 : sum / static_cast<double>(count); }
-};
+using accounting::PairRow;
+using accounting::Range;
 
 Json optional_json(const std::optional<double>& value) { return value ? Json(*value) : Json(nullptr); }
 
-Json row_json(const AccountRow& row, double delta) {
+Json row_json(const PairRow& row, double delta) {
   Json j;
   j["observer"] = row.observer;
   j["target"] = row.target;
@@ -43,7 +29,7 @@ Json row_json(const AccountRow& row, double delta) {
   j["epsilon"] = row.epsilon;
   j["capped"] = row.capped;
   if (row.sensitivity) {
-    const SensitivityFields& s = *row.sensitivity;
+    const accounting::SensitivityFields& s = *row.sensitivity;
     j["sensitivity_squared_ones"] = s.ones;
     j["sensitivity_squared_sum_abs"] = s.sum_abs;
     j["sensitivity_squared_exact"] = optional_json(s.exact_value);
@@ -62,66 +48,63 @@ std::string csv_value(const Json& value) {
   return value.dump();
 }
 
+std::vector<std::string> shown_warnings(const AccountReport& report) {
+  const std::size_t shown = std::min(report.warnings.size(), kMaxWarningsShown);
+  return {report.warnings.begin(), report.warnings.begin() + static_cast<std::ptrdiff_t>(shown)};
+}
+
 }  // namespace
 
 Json summary_json(const AccountReport& report) {
-  std::map<std::int64_t, std::pair<Stats, Stats>> by_distance;  // distance (-1: unknown) -> (ε, μ)
-  std::map<graph::NodeId, Stats> by_observer;
-  Stats overall;
-  Stats overall_mu;
-  std::size_t capped = 0;
-  for (const AccountRow& row : report.rows) {
-    auto& [eps, mu] = by_distance[row.distance ? static_cast<std::int64_t>(*row.distance) : -1];
-    eps.add(row.epsilon);
-    if (row.mu) {
-      mu.add(*row.mu);
-      overall_mu.add(*row.mu);
-    }
-    by_observer[row.observer].add(row.epsilon);
-    overall.add(row.epsilon);
-    capped += row.capped ? 1 : 0;
-  }
+  const accounting::PairwiseSummary& summary = report.summary;
+  const auto field = [](const std::optional<Range>& r, double Range::*member) {
+    return r ? Json((*r).*member) : Json(nullptr);
+  };
   Json s;
   s["method"] = report.method;
   s["nodes"] = report.num_nodes;
   s["sigma"] = report.sigma;
   s["delta"] = report.delta;
-  s["pairs"] = overall.count;
-  s["epsilon_min"] = overall.count ? Json(overall.min) : Json(nullptr);
-  s["epsilon_mean"] = overall.count ? Json(overall.mean()) : Json(nullptr);
-  s["epsilon_max"] = overall.count ? Json(overall.max) : Json(nullptr);
-  s["mu_max"] = overall_mu.count ? Json(overall_mu.max) : Json(nullptr);
-  s["capped_pairs"] = capped;
+  s["pairs"] = summary.pairs;
+  s["epsilon_min"] = field(summary.epsilon, &Range::min);
+  s["epsilon_mean"] = field(summary.epsilon, &Range::mean);
+  s["epsilon_max"] = field(summary.epsilon, &Range::max);
+  s["epsilon_median"] = optional_json(summary.epsilon_median);
+  s["epsilon_p90"] = optional_json(summary.epsilon_p90);
+  s["epsilon_p99"] = optional_json(summary.epsilon_p99);
+  s["mu_max"] = optional_json(summary.mu_max);
+  s["capped_pairs"] = summary.capped_pairs;
   s["colluders"] = report.colluders;
   Json distances = Json::array();
-  for (const auto& [distance, stats] : by_distance) {
-    const auto& [eps, mu] = stats;
-    Json d;
-    d["distance"] = distance < 0 ? Json(nullptr) : Json(distance);
-    d["pairs"] = eps.count;
-    d["epsilon_min"] = eps.min;
-    d["epsilon_mean"] = eps.mean();
-    d["epsilon_max"] = eps.max;
-    d["mu_min"] = mu.count ? Json(mu.min) : Json(nullptr);
-    d["mu_mean"] = mu.count ? Json(mu.mean()) : Json(nullptr);
-    d["mu_max"] = mu.count ? Json(mu.max) : Json(nullptr);
-    distances.push_back(std::move(d));
+  for (const accounting::DistanceSummary& d : summary.by_distance) {
+    Json j;
+    j["distance"] = d.distance ? Json(*d.distance) : Json(nullptr);
+    j["pairs"] = d.epsilon.count;
+    j["epsilon_min"] = d.epsilon.min;
+    j["epsilon_mean"] = d.epsilon.mean;
+    j["epsilon_max"] = d.epsilon.max;
+    j["mu_min"] = field(d.mu, &Range::min);
+    j["mu_mean"] = field(d.mu, &Range::mean);
+    j["mu_max"] = field(d.mu, &Range::max);
+    distances.push_back(std::move(j));
   }
   s["by_distance"] = std::move(distances);
   Json observers = Json::array();
-  for (const auto& [observer, eps] : by_observer) {
-    Json o{{"observer", observer}, {"epsilon_mean", eps.mean()}, {"epsilon_max", eps.max}};
-    if (const auto it = report.observer_extras.find(observer); it != report.observer_extras.end()) {
-      for (const auto& item : it->second.items()) o[item.key()] = item.value();
+  for (const accounting::ObserverSummary& o : summary.per_observer) {
+    Json j{{"observer", o.observer}, {"epsilon_mean", o.epsilon_mean}, {"epsilon_max", o.epsilon_max}};
+    if (o.detail) {
+      j["communications"] = o.detail->communications;
+      j["mean_rdp_epsilon_eq7"] = o.detail->mean_rdp_epsilon_eq7;
     }
-    observers.push_back(std::move(o));
+    observers.push_back(std::move(j));
   }
   s["per_observer"] = std::move(observers);
   s["local_dp"] = {{"mu", report.local_dp.mu}, {"epsilon", report.local_dp.epsilon}};
   s["central_dp"] = {{"mu", report.central_dp.mu}, {"epsilon", report.central_dp.epsilon}};
   s["parameters"] = report.parameters;
   s["calibration"] = report.calibration;
-  s["warnings"] = report.warnings;
+  s["warnings"] = shown_warnings(report);
+  s["warnings_total"] = report.warnings.size();
   return s;
 }
 
@@ -146,7 +129,7 @@ void write_csv(std::ostream& out, const AccountReport& report) {
     first = false;
   }
   out << "\n";
-  for (const AccountRow& row : report.rows) {
+  for (const PairRow& row : report.rows) {
     first = true;
     const Json values = row_json(row, report.delta);
     for (const auto& item : values.items()) {
@@ -171,12 +154,18 @@ void write_human(std::ostream& out, const AccountReport& report) {
                d["pairs"].get<std::size_t>(), d["epsilon_min"].get<double>(), d["epsilon_mean"].get<double>(),
                d["epsilon_max"].get<double>());
   }
-  const Json& observers = s["per_observer"];
+  const auto& observers = report.summary.per_observer;
   if (observers.size() > 1) {
-    Stats means;
-    for (const Json& o : observers) means.add(o["epsilon_mean"].get<double>());
+    double lo = observers.front().epsilon_mean;
+    double hi = lo;
+    double sum = 0.0;
+    for (const accounting::ObserverSummary& o : observers) {
+      lo = std::min(lo, o.epsilon_mean);
+      hi = std::max(hi, o.epsilon_mean);
+      sum += o.epsilon_mean;
+    }
     fmt::print(out, "\nmean epsilon per observer: min {:.6g}  mean {:.6g}  max {:.6g} over {} observers\n",
-               means.min, means.mean(), means.max, means.count);
+               lo, sum / static_cast<double>(observers.size()), hi, observers.size());
   }
   fmt::print(out,
              "\nbaselines for the same sigma: local DP epsilon {:.6g} (mu {:.6g}), central DP epsilon {:.6g} "
@@ -185,7 +174,10 @@ void write_human(std::ostream& out, const AccountReport& report) {
   if (s["capped_pairs"].get<std::size_t>() > 0) {
     fmt::print(out, "{} pairs hit the local-DP cap\n", s["capped_pairs"].get<std::size_t>());
   }
-  for (const std::string& w : report.warnings) fmt::print(out, "warning: {}\n", w);
+  for (const std::string& w : shown_warnings(report)) fmt::print(out, "warning: {}\n", w);
+  if (report.warnings.size() > kMaxWarningsShown) {
+    fmt::print(out, "... and {} more warnings\n", report.warnings.size() - kMaxWarningsShown);
+  }
 }
 
 }  // namespace netdp::cli

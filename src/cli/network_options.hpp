@@ -1,13 +1,13 @@
 #pragma once
 // Private to the cli module: the options every network-level subcommand shares
-// (--graph, --lcc, --weights, --schedule, --seed) and what they build.
+// (--graph, --lcc, --weights) and what they build.
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>
 
 #include "netdp/gossip/gossip_matrix.hpp"
-#include "netdp/gossip/schedule.hpp"
+#include "netdp/gossip/network_spec.hpp"
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/graph.hpp"
 
@@ -28,13 +28,7 @@ graph::Graph load_graph(const NetworkOptions& options);
 /// The graph and its gossip matrix under --weights.
 gossip::GossipMatrix load_gossip_matrix(const NetworkOptions& options);
 
-/// A schedule SPEC: `fixed`, `pairwise`, `er-per-round:p=P`, `dropout:p=P`.
-/// Throws std::invalid_argument naming the SPEC and listing the valid forms.
-/// Time-varying schedules weight each round's graph with `weighting` (the --weights choice).
-gossip::Schedule make_schedule(const gossip::GossipMatrix& w, gossip::Weighting weighting,
-                               const std::string& spec, std::size_t rounds, std::uint64_t seed);
-
-/// Whether the schedule SPEC keeps the base graph's edges (so distances in it are meaningful).
-bool schedule_uses_base_graph(const std::string& spec);
+/// The network of --graph, --lcc and --weights as the library's NetworkSpec.
+gossip::NetworkSpec network_spec(const NetworkOptions& options);
 
 }  // namespace netdp::cli

@@ -49,10 +49,10 @@ double convert(double alpha, double rdp_epsilon, double log_delta, RdpConversion
   if (std::isinf(rdp_epsilon)) return rdp_epsilon;
   double epsilon = 0.0;
   switch (method) {
-    case RdpConversionMethod::mironov:  // Mironov 2017, Prop. 3
+    case RdpConversionMethod::mironov:  // Mironov 2017, Proposition 3
       epsilon = rdp_epsilon - log_delta / (alpha - 1.0);
       break;
-    case RdpConversionMethod::improved:  // Canonne-Kamath-Steinke 2020, Prop. 12
+    case RdpConversionMethod::improved:  // Canonne-Kamath-Steinke 2020, Proposition 12
       epsilon = rdp_epsilon + std::log1p(-1.0 / alpha) - (log_delta + std::log(alpha)) / (alpha - 1.0);
       break;
   }
@@ -149,6 +149,13 @@ RdpCurve zcdp_rdp(double rho, std::vector<double> orders) {
 RdpCurve gaussian_rdp(double mu, std::vector<double> orders) {
   require_positive(mu, "mu");
   return zcdp_rdp(0.5 * mu * mu, std::move(orders));
+}
+
+double gaussian_rdp(double alpha, double mu) {
+  require(std::isfinite(alpha) && alpha > 1.0, "the Renyi order alpha must be a finite number > 1, got {}",
+          alpha);
+  require(mu >= 0.0, "mu must be >= 0 (+inf: no guarantee), got {}", mu);
+  return alpha * mu * mu / 2.0;
 }
 
 RdpConversion rdp_to_dp(const RdpCurve& curve, double delta, RdpConversionMethod method) {

@@ -16,6 +16,7 @@
 #include "netdp/mf/mafalda_privacy.hpp"
 #include "netdp/util/check.hpp"
 #include "netdp/util/matrix_market.hpp"
+#include "train_privacy.hpp"
 
 namespace netdp::learn {
 
@@ -295,9 +296,7 @@ PrivacyAccount MfDSgd::privacy(const TrainContext& ctx) const {
 
   PrivacyAccount account;
   account.accountant = "mf-ldp";
-  account.mus = [mu_one](double sigma, std::size_t /*rounds*/) {
-    return std::vector<double>{mu_one / sigma};
-  };
+  account.at_round = [mu_one](std::size_t /*rounds*/) { return single_bound_account("mf-ldp", mu_one); };
   const std::string scheme = participation_.every_step ? std::string("a record may be in every step")
                                                        : fmt::format("({}, {})-cyclic participation",
                                                                      participation_.k, participation_.b);

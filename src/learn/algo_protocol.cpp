@@ -88,8 +88,8 @@ class DpFedAvg : public Algorithm {
   PrivacyAccount privacy(const TrainContext& /*ctx*/) const override {
     PrivacyAccount account;
     account.accountant = "central-gdp";
-    account.mus = [](double sigma, std::size_t rounds) {
-      return std::vector<double>{std::sqrt(static_cast<double>(rounds)) / sigma};
+    account.at_round = [](std::size_t rounds) {
+      return single_bound_account("central-gdp", std::sqrt(static_cast<double>(rounds)));
     };
     account.notes.push_back(
         "central-gdp: the trusted server's output, μ = √T/σ (no subsampling amplification: an upper bound)");

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "netdp/gossip/network_spec.hpp"
 #include "netdp/learn/algorithm.hpp"
 #include "netdp/learn/train.hpp"
 #include "train_config.hpp"
@@ -112,7 +113,9 @@ const std::vector<KeyRule>& rules() {
       {{"algorithm.chebyshev", "false", "Chebyshev-accelerated gossip (Muffliato Alg. 1; fixed schedule)"},
        Rule::boolean,
        {}},
-      {{"algorithm.schedule", "fixed", "fixed | er-per-round:p=P | dropout:p=P"}, Rule::schedule, {}},
+      {{"algorithm.schedule", "fixed", "fixed | pairwise | er-per-round:p=P | dropout:p=P"},
+       Rule::schedule,
+       {}},
       {{"algorithm.correlation", "",
         "mf-d-sgd: C (T × T lower triangular): identity (also when empty) | antipgd | a Matrix Market file"},
        Rule::text,
@@ -221,7 +224,11 @@ void validate(const KeyRule& r, const std::string& value) {
       }
       return;
     case Rule::schedule:
-      (void)parse_schedule(key, value);
+      try {
+        (void)gossip::parse_schedule_spec(value);
+      } catch (const std::invalid_argument& e) {
+        reject(key, value, e.what());
+      }
       return;
     case Rule::node:
       if (value != "random") (void)parse_count(key, value);
@@ -255,21 +262,6 @@ bool parse_bool(const std::string& key, const std::string& value) {
   if (value == "true" || value == "1") return true;
   if (value == "false" || value == "0") return false;
   reject(key, value, "expected true or false");
-}
-
-ScheduleSpec parse_schedule(const std::string& key, const std::string& value) {
-  constexpr std::string_view forms = "expected fixed, er-per-round:p=P or dropout:p=P with P in (0, 1]";
-  if (value == "fixed") return {ScheduleSpec::Kind::fixed, 1.0};
-  for (const auto& [prefix, kind] :
-       {std::pair<std::string_view, ScheduleSpec::Kind>{"er-per-round:p=", ScheduleSpec::Kind::er_per_round},
-        {"dropout:p=", ScheduleSpec::Kind::dropout}}) {
-    if (value.rfind(prefix, 0) == 0) {
-      const double p = parse_real(key, value.substr(prefix.size()));
-      if (!(p > 0.0 && p <= 1.0)) reject(key, value, forms);
-      return {kind, p};
-    }
-  }
-  reject(key, value, forms);
 }
 
 const std::vector<ConfigKey>& config_schema() {

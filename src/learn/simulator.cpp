@@ -11,7 +11,7 @@
 #include <optional>
 #include <vector>
 
-#include "netdp/gossip/schedules.hpp"
+#include "netdp/gossip/network_spec.hpp"
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/metrics.hpp"
 #include "netdp/graph/spec.hpp"
@@ -36,21 +36,6 @@ PartitionSpec partition_spec(const FlatConfig& c, std::uint64_t seed) {
   spec.shards_per_node = parse_count("data.shards", c.at("data.shards"));
   spec.seed = seed;
   return spec;
-}
-
-gossip::Schedule make_training_schedule(const gossip::GossipMatrix& w, gossip::Weighting weighting,
-                                        const std::string& spec_text, std::size_t rounds,
-                                        std::uint64_t seed) {
-  const ScheduleSpec spec = parse_schedule("algorithm.schedule", spec_text);
-  switch (spec.kind) {
-    case ScheduleSpec::Kind::fixed:
-      return gossip::fixed_schedule(w, rounds);
-    case ScheduleSpec::Kind::er_per_round:
-      return gossip::erdos_renyi_schedule(w.num_nodes(), spec.p, weighting, rounds, seed);
-    case ScheduleSpec::Kind::dropout:
-      return gossip::dropout_schedule(w.graph(), weighting, spec.p, rounds, seed);
-  }
-  return gossip::fixed_schedule(w, rounds);
 }
 
 AlgorithmParams algorithm_params(const FlatConfig& c) {
@@ -152,10 +137,11 @@ TrainResult run_training(const FlatConfig& config, const std::function<void(cons
   const std::uint64_t seed = parse_count("train.seed", c.at("train.seed"));
 
   TrainTest data = load_train_test(c, seed);
-  graph::Graph g = graph::from_spec(c.at("network.graph"));
-  if (parse_bool("network.lcc", c.at("network.lcc"))) g = graph::largest_connected_component(g);
-  const gossip::Weighting weighting = gossip::parse_weighting(c.at("network.weights"));
-  gossip::GossipMatrix w = gossip::make_gossip_matrix(g, weighting);
+  const gossip::NetworkSpec network{c.at("network.graph"), parse_bool("network.lcc", c.at("network.lcc")),
+                                    gossip::parse_weighting(c.at("network.weights"))};
+  const gossip::Weighting weighting = network.weighting;
+  gossip::GossipMatrix w = gossip::load_network(network);
+  const graph::Graph& g = w.graph();
   const std::size_t n = w.num_nodes();
   require(data.train.size() >= n, "config network.graph = '{}': {} nodes but only {} training examples",
           c.at("network.graph"), n, data.train.size());
@@ -172,8 +158,8 @@ TrainResult run_training(const FlatConfig& config, const std::function<void(cons
   const auto model = make_model(model_spec, data.train.dim(), data.train.task, data.train.num_classes);
 
   AlgorithmParams params = algorithm_params(c);
-  gossip::Schedule schedule =
-      make_training_schedule(w, weighting, params.schedule, params.rounds, sub_seed(seed, 4));
+  gossip::Schedule schedule = gossip::schedule_from_spec(gossip::parse_schedule_spec(params.schedule), w,
+                                                         weighting, params.rounds, sub_seed(seed, 4));
   TrainContext ctx(*model, std::move(shards), std::move(w), std::move(schedule), params, seed);
   auto algorithm = make_algorithm(params.name);
   algorithm->prepare(ctx);
@@ -189,7 +175,11 @@ TrainResult run_training(const FlatConfig& config, const std::function<void(cons
     require(algorithm->is_private(), "config privacy.target_epsilon = {}: algorithm '{}' is not private",
             target, params.name);
     result.target_epsilon = target;
-    ctx.mutable_params().sigma = calibrate_sigma(account, params.rounds, params.delta, target);
+    require(static_cast<bool>(account.at_round), "privacy.target_epsilon = {}: the algorithm is not private",
+            target);
+    ctx.mutable_params().sigma =
+        accounting::calibrate_sigma(*account.at_round(params.rounds), account.statistic, target, params.delta)
+            .sigma;
   }
   result.sigma = algorithm->is_private() ? ctx.params().sigma : 0.0;
   if (algorithm->is_private() && result.sigma == 0.0) {
@@ -211,8 +201,9 @@ TrainResult run_training(const FlatConfig& config, const std::function<void(cons
     if (done == params.rounds || (params.eval_every > 0 && done % params.eval_every == 0)) {
       EvalRecord record = evaluate(done, theta, ctx, data, eval_node);
       // A non-private algorithm has no finite ε (reported as null in JSON, inf in CSV).
-      record.epsilon_so_far = algorithm->is_private() ? account_epsilon(account, result.sigma, done, params.delta)
-                                                      : std::numeric_limits<double>::infinity();
+      record.epsilon_so_far = algorithm->is_private()
+                                  ? account_epsilon(account, result.sigma, done, params.delta)
+                                  : std::numeric_limits<double>::infinity();
       result.history.push_back(record);
       if (progress) progress(result.history.back());
     }

@@ -6,6 +6,7 @@
 #include <numeric>
 #include <utility>
 
+#include "netdp/gossip/network_spec.hpp"
 #include "netdp/gossip/spectral.hpp"
 #include "netdp/learn/algorithm.hpp"
 #include "netdp/util/check.hpp"
@@ -33,6 +34,16 @@ void gather_rows(const Dataset& data, const std::vector<std::size_t>& order, std
 }
 
 }  // namespace
+
+accounting::Protocol TrainContext::protocol() const {
+  accounting::Protocol protocol(base_);
+  protocol.schedule = gossip::parse_schedule_spec(params_.schedule);
+  protocol.rounds = params_.rounds;
+  protocol.seed = seed_;
+  protocol.sensitivity = 1.0;
+  protocol.drawn = schedule_;
+  return protocol;
+}
 
 TrainContext::TrainContext(const Model& model, std::vector<Dataset> node_data, gossip::GossipMatrix base,
                            gossip::Schedule schedule, AlgorithmParams params, std::uint64_t seed)

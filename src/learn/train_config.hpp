@@ -12,11 +12,4 @@ double parse_real(const std::string& key, const std::string& value);
 /// true/1 or false/0.
 bool parse_bool(const std::string& key, const std::string& value);
 
-struct ScheduleSpec {
-  enum class Kind { fixed, er_per_round, dropout } kind = Kind::fixed;
-  double p = 1.0;
-};
-/// fixed | er-per-round:p=P | dropout:p=P, P in (0, 1].
-ScheduleSpec parse_schedule(const std::string& key, const std::string& value);
-
 }  // namespace netdp::learn

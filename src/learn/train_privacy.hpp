@@ -1,11 +1,15 @@
 #pragma once
-// Private to the learn module: the accountants attached to the training algorithms and σ
-// calibration (docs/learn.md, "Privacy").
+// Private to the learn module: the accountants attached to the training algorithms (docs/learn.md,
+// "Privacy"). Each returns a PrivacyAccount whose at_round(t) is an accounting::PairwiseAccount;
+// the simulator reports and calibrates through accounting::epsilon_statistic / calibrate_sigma.
 
 #include <cstddef>
 #include <functional>
+#include <memory>
+#include <string>
 #include <vector>
 
+#include "netdp/accounting/pairwise.hpp"
 #include "netdp/graph/graph.hpp"
 #include "netdp/learn/algorithm.hpp"
 
@@ -20,12 +24,19 @@ SquaredSensitivity identity_correlation_sensitivity();
 /// Anti-PGD's noise ξ_t − ξ_{t−1}: de-correlated by prefix sums, sens²(t) = Σ_{k=1}^t k².
 SquaredSensitivity prefix_sum_correlation_sensitivity();
 
+/// One bound for every observer: a single-row Gaussian account with unit μ (no row when 0).
+std::shared_ptr<const accounting::PairwiseAccount> single_bound_account(const std::string& method,
+                                                                        double unit_mu);
+
+/// The statistic of privacy.calibrate_on: mean → mean, max and local → max.
+accounting::Statistic calibration_statistic(const AlgorithmParams& params);
+
 /// "local-gdp": everything node v ever sends, as seen by anybody (an upper bound on every
 /// pairwise view, which is post-processing of it). μ(σ, t) = sqrt(sens²(t)) / σ.
 PrivacyAccount local_gdp_account(const TrainContext& ctx, const SquaredSensitivity& sensitivity);
 
-/// Muffliato-GD/SGD pairwise accountant (Cyffers et al. Theorems 6 / 11 through
-/// accounting::muffliato_gd_all_pairs): mean or max over all ordered pairs per
+/// Muffliato-GD/SGD pairwise accountant (Cyffers et al. Theorem 6 for the fixed schedule,
+/// Theorem 11 for a time-varying one): mean or max over all ordered pairs per
 /// params().calibrate_on ("local" gives local_gdp_account).
 PrivacyAccount muffliato_account(const TrainContext& ctx);
 
@@ -37,9 +48,9 @@ PrivacyAccount muffliato_account(const TrainContext& ctx);
 PrivacyAccount randomized_gossip_account(const TrainContext& ctx, const std::vector<graph::Edge>& ticks);
 
 /// dp-d-sgd: Koskela–Kulkarni Theorem 10 (linear_system.hpp view `plain`, observer noise removed
-/// per §3.5) for every ordered pair: what any node sees is post-processing of the target's own
-/// messages θ_j − η ĝ_j, so the view of e_j over the rounds (powers from 0) bounds every observer.
-/// "local" gives local_gdp_account. Throws when the all-pairs cost exceeds the guard.
+/// per Section 3.5) for every ordered pair: what any node sees is post-processing of the target's
+/// own messages θ_j − η ĝ_j, so the view of e_j over the rounds (powers from 0) bounds every
+/// observer. "local" gives local_gdp_account. Throws when the all-pairs cost exceeds the guard.
 PrivacyAccount dp_d_sgd_pairwise_account(const TrainContext& ctx);
 
 /// secure-gossip: per pair the smaller of Koskela–Kulkarni Theorem 9 (view `secure-sum-adaptive`,
@@ -51,19 +62,15 @@ PrivacyAccount secure_gossip_pairwise_account(const TrainContext& ctx);
 /// MfAlgorithm::antipgd, every ordered (attacker, target) pair, capped by the local view.
 PrivacyAccount antipgd_pairwise_account(const TrainContext& ctx);
 
-/// random-walk-dp-sgd: the random-walk paper's pairwise Rényi bound (random_walk.hpp, sender-known
-/// view, N_u = min(cap, t − burn_in) contributions: a worst case, not the paper's expectation T/n),
-/// converted to (ε, δ) per pair and capped by the local-GDP ε of the same contributions.
+/// random-walk-dp-sgd: the random-walk paper's pairwise Rényi bound (accounting::random_walk_account,
+/// sender-known view, N_u = min(cap, t − burn_in) contributions: a worst case, not the paper's
+/// expectation T/n), converted to (ε, δ) per pair and capped by the local-GDP ε of the same
+/// contributions.
 PrivacyAccount random_walk_account(const TrainContext& ctx, std::size_t contribution_cap,
                                    std::size_t burn_in);
 
 /// The rounds at which the pairwise accountants are computed (T only). ε at round t uses the first
 /// checkpoint >= t, capped per pair by the local sens²(t) (the view grows with t: an upper bound).
 std::vector<std::size_t> checkpoint_rounds(const AlgorithmParams& params);
-
-/// The smallest σ (to relative 1e-9, by bisection on log σ) whose account_epsilon after
-/// `rounds` steps is <= target; the returned σ never exceeds the target. Throws if no σ in
-/// [1e-6, 1e9] meets it.
-double calibrate_sigma(const PrivacyAccount& account, std::size_t rounds, double delta, double target);
 
 }  // namespace netdp::learn

@@ -7,8 +7,8 @@
 #include <memory>
 #include <vector>
 
+#include "netdp/accounting/pairwise.hpp"
 #include "netdp/accounting/random_walk.hpp"
-#include "netdp/dp/gdp.hpp"
 #include "netdp/util/check.hpp"
 #include "train_privacy.hpp"
 
@@ -31,9 +31,8 @@ PrivacyAccount random_walk_account(const TrainContext& ctx, std::size_t contribu
   if (p.calibrate_on == "local") {
     // Each contribution is 1/σ-GDP in the clipped sum; N of them compose to √N/σ, whoever observes.
     account.accountant = "local-gdp";
-    account.mus = [contribution_cap, burn_in](double sigma, std::size_t rounds) {
-      const double n = contributions(contribution_cap, burn_in, rounds);
-      return n > 0.0 ? std::vector<double>{std::sqrt(n) / sigma} : std::vector<double>{};
+    account.at_round = [contribution_cap, burn_in](std::size_t rounds) {
+      return single_bound_account("local-gdp", std::sqrt(contributions(contribution_cap, burn_in, rounds)));
     };
     account.notes.push_back(
         "random-walk-dp-sgd: local-GDP upper bound over min(cap, T - burn_in) contributions (no "
@@ -48,41 +47,32 @@ PrivacyAccount random_walk_account(const TrainContext& ctx, std::size_t contribu
           "privacy.calibrate_on = {}: the random-walk pairwise accountant on {} nodes is too expensive here "
           "(limit {}); use privacy.calibrate_on = local (a valid upper bound)",
           p.calibrate_on, n, kMaxWalkNodes);
+  // The series over all T steps bounds every shorter remainder of the walk; it is computed once
+  // and shared by the accounts of every round count (they differ in N_u only).
+  accounting::Protocol protocol = ctx.protocol();
+  protocol.schedule = gossip::ScheduleSpec{};  // the token walks on the base W
+  protocol.drawn.reset();
   accounting::RandomWalkOptions options;
-  options.steps = p.rounds;  // the series over all T steps bounds every shorter remainder of the walk
-  options.sigma = 1.0;
-  options.sensitivity = 1.0;  // record-level: clipped sum moves by C against noise σC
   options.view = accounting::RandomWalkView::sender_known;
   options.contributions = 1.0;
-  const auto series = std::make_shared<const accounting::RandomWalkLosses>(ctx.base(), options);
-  const gossip::GossipMatrix w = ctx.base();
-  account.average = p.calibrate_on == "mean";
-  account.accountant = account.average ? "random-walk-mean-pairwise" : "random-walk-max-pairwise";
-  account.epsilons = [series, w, options, contribution_cap, burn_in](double sigma, std::size_t rounds,
-                                                                     double delta) {
+  options.steps = p.rounds;
+  options.sigma = 1.0;
+  auto series = std::make_shared<const accounting::RandomWalkSeries>(
+      accounting::RandomWalkLosses(protocol.network, options).series());
+  account.statistic = calibration_statistic(p);
+  account.accountant = account.statistic == accounting::Statistic::mean ? "random-walk-mean-pairwise"
+                                                                        : "random-walk-max-pairwise";
+  account.at_round = [protocol, options, series, contribution_cap,
+                      burn_in](std::size_t rounds) -> std::shared_ptr<const accounting::PairwiseAccount> {
     const double count = contributions(contribution_cap, burn_in, rounds);
-    if (count == 0.0) return std::vector<double>{};
+    if (count == 0.0) return single_bound_account("random-walk", 0.0);
     accounting::RandomWalkOptions at = options;
-    at.sigma = sigma;
     at.contributions = count;
-    const accounting::RandomWalkLosses losses(w, series->series(), at);
-    const double local = dp::gdp_epsilon(std::sqrt(count) / sigma, delta);
-    const std::size_t nodes = losses.num_nodes();
-    std::vector<double> eps;
-    eps.reserve(nodes * (nodes - 1));
-    for (std::size_t v = 0; v < nodes; ++v) {
-      for (std::size_t u = 0; u < nodes; ++u) {
-        if (u == v) continue;
-        const double rdp =
-            losses.to_dp(static_cast<graph::NodeId>(v), static_cast<graph::NodeId>(u), delta).epsilon;
-        eps.push_back(std::min(rdp, local));
-      }
-    }
-    return eps;
+    return accounting::random_walk_account(protocol, {}, at, series);
   };
   account.notes.push_back(
-      "random-walk: Cyffers-Bellet-Upadhyay Thm. 3 (Rényi, weak convexity factor 2, sender-known view, "
-      "App. B.1) with N = min(cap, t - burn_in) contributions per node (a worst case, not the paper's "
+      "random-walk: Cyffers-Bellet-Upadhyay Theorem 3 (Rényi, weak convexity factor 2, sender-known view, "
+      "Appendix B.1) with N = min(cap, t - burn_in) contributions per node (a worst case, not the paper's "
       "expectation T/n), converted to (ε, δ) over a grid of orders, capped by local GDP: an upper bound");
   account.notes.push_back("random-walk: the series runs over all T steps at every round t: an upper bound");
   return account;

@@ -221,3 +221,27 @@ TEST(TrainPrivacyPairwiseTest, BadCombinationsGiveClearErrors) {
 
 }  // namespace
 }  // namespace netdp::learn
+
+namespace netdp::learn {
+namespace {
+
+TEST(TrainPrivacyPairwiseTest, PairwiseScheduleRunsInTrainingWithItsAccountant) {
+  // The schedule grammar is the command line's (gossip::parse_schedule_spec): `pairwise` gossips on
+  // one random edge per step, and the pairwise accountants see that drawn schedule.
+  for (const std::string algorithm : {"dp-d-sgd", "muffliato-gd"}) {
+    SCOPED_TRACE(algorithm);
+    FlatConfig config = small_config(algorithm, "max");
+    set(config, "algorithm.schedule", "pairwise");
+    if (algorithm == std::string("muffliato-gd")) set(config, "algorithm.batch_size", "0");
+    const TrainResult pairwise = run_training(config);
+    set(config, "privacy.calibrate_on", "local");
+    const TrainResult local = run_training(config);
+    EXPECT_EQ(pairwise.config.at("algorithm.schedule"), "pairwise");
+    EXPECT_NE(pairwise.accountant.find("max-pairwise"), std::string::npos) << pairwise.accountant;
+    EXPECT_GT(pairwise.epsilon, 0.0);
+    EXPECT_LE(pairwise.epsilon, local.epsilon);
+  }
+}
+
+}  // namespace
+}  // namespace netdp::learn

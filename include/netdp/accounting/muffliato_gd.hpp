@@ -16,9 +16,11 @@
 // messages W^j y, j <= k, of the same sender (docs/accounting-muffliato.md).
 
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "netdp/accounting/muffliato.hpp"
+#include "netdp/gossip/schedule.hpp"
 #include "netdp/gossip/types.hpp"
 
 namespace netdp::accounting {
@@ -32,5 +34,18 @@ MuffliatoLosses muffliato_gd_all_pairs(const SparseMatrix& w, std::size_t gradie
 /// Theorem 11: W_t at gradient step t (one matrix per step, K rounds each).
 MuffliatoLosses muffliato_gd_all_pairs(const std::vector<SparseMatrix>& per_step, std::size_t gossip_rounds,
                                        const MuffliatoOptions& options);
+
+/// Theorem 6 from one step's losses: `steps` identical steps, S = steps · S_step and capped
+/// steps · min(S_step, 1). `one_step` must be an all-pairs result of muffliato_all_pairs.
+MuffliatoLosses muffliato_gd_repeat(const MuffliatoLosses& one_step, std::size_t steps);
+
+/// Theorem 11 composition, the one implementation: gradient step t gossips along
+/// step_schedule(t) (Theorem 1 on that schedule; each step capped at the local value 1 of its
+/// release), and the per-step sums add up. Returns the cumulative all-pairs losses after each
+/// step count in `checkpoints` (strictly increasing, each in 1..steps). options.require_connected
+/// is not applied per step (a step's graph may be disconnected).
+std::vector<MuffliatoLosses> muffliato_composed_checkpoints(
+    std::size_t steps, const std::function<gossip::Schedule(std::size_t step)>& step_schedule,
+    const std::vector<std::size_t>& checkpoints, const MuffliatoOptions& options);
 
 }  // namespace netdp::accounting

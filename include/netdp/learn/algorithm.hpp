@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "netdp/accounting/pairwise.hpp"
 #include "netdp/gossip/gossip_matrix.hpp"
 #include "netdp/gossip/schedule.hpp"
 #include "netdp/gossip/types.hpp"
@@ -46,19 +47,19 @@ void fill_standard_normal(double* out, std::size_t count, Rng& rng);
 /// The algorithm-level settings (the resolved `algorithm.*` / `privacy.*` keys).
 struct AlgorithmParams {
   std::string name;
-  std::size_t rounds = 1;             ///< T gradient steps
-  double step_size = 0.1;             ///< η
-  std::size_t batch_size = 0;         ///< b per node per step; 0 = the whole local data set
-  double clip = 1.0;                  ///< C (clipping bound, also the sensitivity Δ of one record)
-  double sigma = 0.0;                 ///< noise multiplier (std of the noise is σ C)
-  std::size_t gossip_steps = 1;       ///< K gossip steps per gradient step (Muffliato, randomized gossip)
-  bool chebyshev = false;             ///< Chebyshev-accelerated gossip (Muffliato Algorithm 1)
-  std::string schedule = "fixed";     ///< fixed | er-per-round:p=P | dropout:p=P
-  std::string correlation_path;       ///< mf-d-sgd: Matrix Market file of C (T × T, lower triangular)
+  std::size_t rounds = 1;          ///< T gradient steps
+  double step_size = 0.1;          ///< η
+  std::size_t batch_size = 0;      ///< b per node per step; 0 = the whole local data set
+  double clip = 1.0;               ///< C (clipping bound, also the sensitivity Δ of one record)
+  double sigma = 0.0;              ///< noise multiplier (std of the noise is σ C)
+  std::size_t gossip_steps = 1;    ///< K gossip steps per gradient step (Muffliato, randomized gossip)
+  bool chebyshev = false;          ///< Chebyshev-accelerated gossip (Muffliato Algorithm 1)
+  std::string schedule = "fixed";  ///< fixed | er-per-round:p=P | dropout:p=P
+  std::string correlation_path;    ///< mf-d-sgd: Matrix Market file of C (T × T, lower triangular)
   std::string correlation_method = "mafalda";  ///< mafalda: mafalda | dmf | per-node (docs/learn.md)
-  std::size_t participations = 1;     ///< mafalda: k participations of a record
-  std::size_t separation = 0;         ///< mafalda: b (0 = ⌈T/k⌉)
-  double delta = 1e-5;                ///< δ of the reported (ε, δ)
+  std::size_t participations = 1;              ///< mafalda: k participations of a record
+  std::size_t separation = 0;                  ///< mafalda: b (0 = ⌈T/k⌉)
+  double delta = 1e-5;                         ///< δ of the reported (ε, δ)
   std::string calibrate_on = "mean";  ///< mean | max | local: which ε the report (and calibration) uses
   std::size_t eval_every = 0;         ///< evaluation period (accountants may checkpoint there); 0 = end only
   std::size_t walk_contribution_cap = 0;  ///< random-walk-dp-sgd: K gradient steps per node (0 = unlimited)
@@ -80,6 +81,9 @@ class TrainContext {
   /// W_t for gradient step t (fixed, a fresh Erdős–Rényi graph, or node dropout).
   const gossip::Schedule& schedule() const { return schedule_; }
   const AlgorithmParams& params() const { return params_; }
+  /// The protocol for the pairwise accountants: the base W, the drawn schedule, T rounds,
+  /// Δ = 1 (record level: sensitivity C against noise σC).
+  accounting::Protocol protocol() const;
   AlgorithmParams& mutable_params() { return params_; }
   std::uint64_t seed() const { return seed_; }
 
@@ -116,20 +120,23 @@ class TrainContext {
   double chebyshev_gamma_ = 0.0;  ///< γ of the base W, computed on first use
 };
 
-/// The privacy of a run as a function of σ, computed once by Algorithm::privacy.
+/// The privacy of a run, computed once by Algorithm::privacy: for every round count t, the
+/// pairwise account of the first t steps (accounting/pairwise.hpp; σ-free, rows at any σ and δ),
+/// and the statistic of its ε that the run reports and calibrates on. A single-row account is a
+/// bound for every observer (local, central or LDP).
 struct PrivacyAccount {
   std::string accountant = "none";  ///< e.g. "muffliato-mean-pairwise", "local-gdp", "none"
-  /// μ-GDP of the reported guarantee after `rounds` steps at noise multiplier σ > 0. For pairwise
-  /// "mean" accountants this is a list of pairwise μ (ε is averaged after conversion); empty
-  /// when non-private.
-  std::function<std::vector<double>(double sigma, std::size_t rounds)> mus;
-  /// For accountants that are not μ-GDP (Rényi bounds): ε at δ per pair, used instead of `mus`.
-  std::function<std::vector<double>(double sigma, std::size_t rounds, double delta)> epsilons;
-  bool average = false;  ///< report the mean of the per-pair ε (else the max)
+  /// The account after `rounds` steps; empty when non-private.
+  std::function<std::shared_ptr<const accounting::PairwiseAccount>(std::size_t rounds)> at_round;
+  accounting::Statistic statistic = accounting::Statistic::max;
   std::vector<std::string> notes;
+
+  /// μ-GDP of each pair after `rounds` steps at noise multiplier σ (the Gaussian rows; empty when
+  /// non-private or when no pair has leaked yet).
+  std::vector<double> mus(double sigma, std::size_t rounds) const;
 };
-/// ε at δ of an account (0 when non-private): each μ converted exactly (dp::gdp_epsilon), then
-/// the max (or mean), rounded up to the next multiple of 1e-9.
+/// ε at δ of an account after `rounds` steps at σ (0 when non-private or rounds = 0, +inf at
+/// σ = 0): accounting::epsilon_statistic of the account's rows (rounded up).
 double account_epsilon(const PrivacyAccount& account, double sigma, std::size_t rounds, double delta);
 
 class Algorithm {

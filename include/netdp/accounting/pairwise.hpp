@@ -1,0 +1,283 @@
+#pragma once
+// One interface for a pairwise account of a protocol: how much each observer (or coalition)
+// learns about each target, for any noise σ and any δ, calibrated to a target ε. The command
+// line, training and the bindings all call this layer; docs/accounting.md shows it in use.
+//
+// An account is built once, at unit noise (σ = 1): the expensive structure (propagated gossip
+// rows, Gram matrices, the random walk's series) does not depend on σ or δ. Then
+//   rows(σ, δ)         every pair's μ-GDP / Rényi / (ε, δ) guarantee,
+//   stream_rows(σ, δ)  the same, one observer block at a time,
+//   calibrate_sigma    the smallest σ whose ε statistic meets a target.
+// For the Gaussian accountants (Muffliato, linear-system, MF) every μ scales as Δ/σ, so σ
+// changes are a rescaling and calibration has a closed form for `max` and `pair`; the random
+// walk's bound is Rényi and is re-converted at each σ.
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "netdp/accounting/linear_system.hpp"
+#include "netdp/accounting/mf_accountant.hpp"
+#include "netdp/accounting/muffliato.hpp"
+#include "netdp/accounting/random_walk.hpp"
+#include "netdp/gossip/gossip_matrix.hpp"
+#include "netdp/gossip/network_spec.hpp"
+#include "netdp/graph/graph.hpp"
+#include "netdp/util/compensated_sum.hpp"
+
+namespace netdp::accounting {
+
+/// The protocol as data, read by every accountant: the network, the gossip schedule, the
+/// number of rounds and the sensitivity of one contribution.
+struct Protocol {
+  explicit Protocol(gossip::GossipMatrix w) : network(std::move(w)) {}
+  gossip::GossipMatrix network;
+  /// Weighting of the graphs of time-varying schedules (er-per-round, dropout).
+  gossip::Weighting weighting = gossip::Weighting::hamilton;
+  gossip::ScheduleSpec schedule{};
+  /// Rounds T: gossip rounds (Muffliato, linear-system), walk steps (random walk), gradient
+  /// steps (MF). Must be >= 1.
+  std::size_t rounds = 10;
+  /// Seed of random schedules.
+  std::uint64_t seed = 1;
+  /// Δ, the L2 sensitivity of one contribution (> 0).
+  double sensitivity = 1.0;
+  /// The schedule already drawn (training draws it before the run): used instead of drawing one
+  /// from `schedule` and `seed`. Must be fixed or hold as many matrices as the accountant needs.
+  std::optional<gossip::Schedule> drawn;
+};
+
+/// The schedule W_0..W_{rounds-1} of the protocol: `drawn` when set, else
+/// gossip::schedule_from_spec(schedule, network, weighting, rounds, seed).
+gossip::Schedule protocol_schedule(const Protocol& protocol, std::size_t rounds);
+
+/// Which pairs to account and how to report them. Unset observer / target means every node.
+struct PairQuery {
+  std::optional<graph::NodeId> observer;
+  std::optional<graph::NodeId> target;
+  std::vector<graph::NodeId> colluders;  ///< a coalition observing together (instead of observer)
+  std::vector<graph::NodeId> group;      ///< Muffliato: a group of targets (Theorem 13)
+  /// Rényi order of rdp_epsilon. Gaussian accountants: 2 when unset. Random walk: when unset,
+  /// the best order of dp::default_rdp_orders() for each pair's (ε, δ).
+  std::optional<double> alpha;
+};
+
+/// Sensitivity fields of the linear-view accountants (linear-system, mf), for Δ = 1.
+struct SensitivityFields {
+  double ones = 0.0;                  ///< 1ᵀK1 (the papers' value)
+  double sum_abs = 0.0;               ///< Σ|K| (always a valid upper bound)
+  std::optional<double> exact_value;  ///< max over sign vectors, when computed
+  double certified = 0.0;             ///< the tightest proven upper bound
+  double sensitivity = 0.0;           ///< sqrt(certified)
+  bool exact = false;                 ///< certified is the true maximum
+};
+
+/// One (observer, target) guarantee, whatever the accountant.
+struct PairRow {
+  graph::NodeId observer = 0;             ///< the observer (first member of a coalition)
+  graph::NodeId target = 0;               ///< the target (first member of a group)
+  std::optional<std::uint32_t> distance;  ///< hop distance in the base graph (fill_distances)
+  double alpha = 0.0;                     ///< Rényi order of rdp_epsilon
+  double rdp_epsilon = 0.0;               ///< reported (capped) Rényi DP ε at alpha
+  double uncapped_rdp_epsilon = 0.0;
+  std::optional<double> mu;  ///< μ-GDP (empty when the bound is not Gaussian)
+  double epsilon = 0.0;      ///< ε at δ, rounded up
+  bool capped = false;       ///< the local-DP cap set the reported value
+  std::optional<SensitivityFields> sensitivity;
+  std::optional<double> contributions;  ///< random walk: N_u
+  std::optional<bool> condition_ok;     ///< random walk: σ² >= 2α(α−1)Δ²
+};
+
+/// Muffliato's per-observer facts: T_v, the messages v receives, and eq. (7)'s mean loss.
+struct ObserverDetail {
+  graph::NodeId observer = 0;
+  std::size_t communications = 0;
+  double mean_rdp_epsilon_eq7 = 0.0;
+};
+
+/// Called with the rows of one observer block, in observer order.
+using RowSink = std::function<void(std::span<const PairRow>)>;
+
+/// A pairwise account of a protocol, built once; every query is const and cheap.
+class PairwiseAccount {
+ public:
+  virtual ~PairwiseAccount() = default;
+  /// The accountant: "muffliato", "random-walk", "linear-system" or "mf".
+  virtual std::string_view method() const = 0;
+  /// Whether every row is μ-GDP with μ = unit_μ · Δ / σ (then calibration is closed-form).
+  virtual bool gaussian() const = 0;
+  /// The rows at noise σ and δ, observer block by observer block (observer-major).
+  virtual void stream_rows(double sigma, double delta, const RowSink& sink) const = 0;
+  /// How many noisy releases of a target's data a local-DP observer sees (the baselines).
+  virtual double releases() const = 0;
+  /// Δ of the protocol.
+  virtual double sensitivity() const = 0;
+  /// Numerical verdicts of the build (rank, conditioning, Theorem 7's checks), for display.
+  virtual std::vector<std::string> warnings() const { return {}; }
+  /// Muffliato with a fixed or time-varying gossip schedule: T_v and eq. (7) per observer.
+  virtual std::vector<ObserverDetail> observer_details(double /*sigma*/) const { return {}; }
+  /// Gaussian accounts: the largest and smallest unit μ over the pairs (0 when there are none).
+  virtual double max_unit_mu() const { return 0.0; }
+  virtual double min_unit_mu() const { return 0.0; }
+
+  /// All rows at (σ, δ), observer-major. Requires σ > 0 finite and δ in (0, 1).
+  std::vector<PairRow> rows(double sigma, double delta) const;
+};
+
+/// A Gaussian guarantee at σ = Δ = 1: μ = unit_mu · Δ / σ.
+struct UnitPair {
+  graph::NodeId observer = 0;
+  graph::NodeId target = 0;
+  double unit_mu = 0.0;           ///< reported (capped where a cap applies)
+  double uncapped_unit_mu = 0.0;  ///< before the local-DP cap
+  std::optional<SensitivityFields> sensitivity;
+};
+
+/// The μ-GDP account shared by Muffliato, linear-system and MF (and by training's accounts).
+class GaussianPairwiseAccount final : public PairwiseAccount {
+ public:
+  struct Info {
+    std::string method;
+    double sensitivity = 1.0;
+    double releases = 1.0;
+    std::optional<double> alpha;  ///< order of rdp_epsilon (2 when unset)
+    std::vector<std::string> warnings;
+    /// T_v per node (Muffliato's eq. 7), empty otherwise.
+    std::vector<std::size_t> communications;
+  };
+  /// `pairs` observer-major. Throws unless every unit μ is finite and >= 0, Δ > 0.
+  GaussianPairwiseAccount(std::vector<UnitPair> pairs, Info info);
+
+  std::string_view method() const override { return info_.method; }
+  bool gaussian() const override { return true; }
+  void stream_rows(double sigma, double delta, const RowSink& sink) const override;
+  double releases() const override { return info_.releases; }
+  double sensitivity() const override { return info_.sensitivity; }
+  std::vector<std::string> warnings() const override { return info_.warnings; }
+  std::vector<ObserverDetail> observer_details(double sigma) const override;
+  double max_unit_mu() const override;
+  double min_unit_mu() const override;
+
+  const std::vector<UnitPair>& unit_pairs() const { return pairs_; }
+  const Info& info() const { return info_; }
+
+ private:
+  std::vector<UnitPair> pairs_;
+  Info info_;
+};
+
+// ------------------------------------------------------------------ factories
+// Each validates the query against the protocol (nodes in range, combinations the accountant
+// supports) and throws std::invalid_argument naming the value and the rule it broke. Fields of
+// the accountant's options that the Protocol owns (σ, Δ, rounds, δ) are set from it: the
+// account is built at σ = 1.
+
+/// The μ-GDP account of Muffliato sums already computed (every defined pair selected by the
+/// query, observer-major): unit μ = sqrt(capped sum), uncapped sqrt(sum).
+std::unique_ptr<GaussianPairwiseAccount> muffliato_losses_account(const MuffliatoLosses& losses,
+                                                                  const PairQuery& query,
+                                                                  GaussianPairwiseAccount::Info info);
+
+/// Muffliato (Cyffers et al. 2022): Theorem 1 for every pair, Theorem 12 for `colluders`,
+/// Theorem 13 for `group`; with gradient_steps > 0, Muffliato-GD with that many gradient steps
+/// of protocol.rounds gossip rounds each (Theorem 6 for the fixed schedule, Theorem 11 with one
+/// matrix of the schedule per gradient step).
+std::unique_ptr<GaussianPairwiseAccount> muffliato_account(const Protocol& protocol, const PairQuery& query,
+                                                           MuffliatoOptions options,
+                                                           std::size_t gradient_steps = 0);
+
+/// The random walk (Cyffers, Bellet & Upadhyay 2024, Theorem 3; Appendix D for colluders);
+/// per pair ε is the best of the Rényi orders (or at query.alpha), capped by the local GDP of
+/// the target's N_u contributions. Needs the fixed schedule. `series` (S_T(W) for
+/// protocol.rounds steps) is computed when not given; passing one shares it between accounts that
+/// differ only in their contributions N_u.
+std::unique_ptr<PairwiseAccount> random_walk_account(
+    const Protocol& protocol, const PairQuery& query, RandomWalkOptions options,
+    std::shared_ptr<const RandomWalkSeries> series = nullptr);
+
+/// Koskela–Kulkarni linear-system views (Theorems 8, 9, 10) through the linear-view engine.
+std::unique_ptr<GaussianPairwiseAccount> linear_system_account(const Protocol& protocol,
+                                                               const PairQuery& query,
+                                                               LinearSystemOptions options,
+                                                               SignSearch sign_search = SignSearch::none,
+                                                               const ProgressCallback& progress = {});
+
+/// Matrix-factorization accounting (MF paper, Theorem 7) of `spec` under `trust`.
+std::unique_ptr<GaussianPairwiseAccount> mf_account(const Protocol& protocol, const PairQuery& query,
+                                                    const MfAlgorithmSpec& spec, MfTrust trust,
+                                                    MfOptions options);
+
+// --------------------------------------------------------------- statistics
+
+/// min / mean / max of one quantity.
+struct Range {
+  std::size_t count = 0;
+  double min = 0.0;
+  double mean = 0.0;
+  double max = 0.0;
+};
+
+/// Running min / mean / max. The mean is an upper bound on the exact mean of the values added:
+/// a compensated sum (within about an ulp) divided by the count, then two representable steps
+/// up, never above the max.
+class RangeAccumulator {
+ public:
+  void add(double x);
+  Range range() const;
+  std::size_t count() const { return count_; }
+
+ private:
+  std::size_t count_ = 0;
+  util::CompensatedSum sum_;
+  double min_ = 0.0;
+  double max_ = 0.0;
+};
+
+/// Which ε of the pairs a calibration (or a report) uses.
+enum class Statistic {
+  mean,  ///< the mean over the pairs
+  max,   ///< the worst pair
+  pair,  ///< the single pair of the account (exactly one row)
+};
+std::string_view statistic_name(Statistic statistic);
+/// "mean" | "max" | "pair"; throws std::invalid_argument listing the names.
+Statistic parse_statistic(std::string_view name);
+
+/// The statistic of the rows' ε: the max, or the mean of RangeAccumulator (rounded up). Throws
+/// when `pair` is asked of != 1 row; 0 when there are no rows.
+double epsilon_statistic(std::span<const PairRow> rows, Statistic statistic);
+/// epsilon_statistic of account.rows(σ, δ), streamed (no row kept).
+double epsilon_statistic(const PairwiseAccount& account, Statistic statistic, double sigma, double delta);
+
+// --------------------------------------------------------------- calibration
+
+struct CalibrationOptions {
+  double sigma_start = 1.0;          ///< where the search starts (any σ > 0)
+  double relative_tolerance = 1e-9;  ///< of σ
+  double sigma_min = 1e-12;          ///< the search never goes below
+  double sigma_max = 1e12;           ///< nor above
+};
+
+struct Calibration {
+  double sigma = 0.0;             ///< the smallest σ found (the conservative end of the bracket)
+  double achieved_epsilon = 0.0;  ///< the statistic at sigma (<= target, re-checked)
+  bool closed_form = false;       ///< σ from μ ∝ 1/σ (Gaussian account, max or pair)
+  std::size_t evaluations = 0;    ///< how many times the statistic was evaluated
+};
+
+/// The smallest σ whose statistic of ε at δ is <= target_epsilon, to the relative tolerance,
+/// always on the conservative side, and re-checked at the σ returned. Gaussian accounts with
+/// `max` or `pair`: σ = Δ · max unit μ / dp::gdp_mu_for(target, δ). Otherwise a bracketed
+/// bisection on log σ (ε decreases in σ for every accountant). Throws std::invalid_argument when
+/// the target is not finite and > 0, δ is outside (0, 1), the account has no pair, nothing leaks
+/// (every σ meets the target), or no σ within [sigma_min, sigma_max] meets it.
+Calibration calibrate_sigma(const PairwiseAccount& account, Statistic statistic, double target_epsilon,
+                            double delta, const CalibrationOptions& options = {});
+
+}  // namespace netdp::accounting

@@ -1,0 +1,96 @@
+#pragma once
+// Summaries of a pairwise account: ε and μ by shortest-path distance, per observer, overall
+// (with quantiles and the count at the local-DP cap), and the local-DP and central-DP baselines
+// at the same noise. Built row block by row block, so an all-pairs run need not keep its rows.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "netdp/accounting/pairwise.hpp"
+#include "netdp/graph/graph.hpp"
+
+namespace netdp::accounting {
+
+/// Hop distances from each row's observer (a coalition: its nearest member) to its target (a
+/// group: its nearest member) in g; unreachable pairs keep an empty distance. Rows of one
+/// observer should be contiguous (one BFS per observer block).
+void fill_distances(std::span<PairRow> rows, const graph::Graph& g, const PairQuery& query);
+
+/// min / mean / max of a quantity grouped by hop distance: the one grouping every distance table
+/// (netdp account, netdp compare, the MF paper's Figure 2) uses.
+class RangesByDistance {
+ public:
+  void add(std::uint32_t distance, double value);
+  /// (distance, range) for every distance that received a value, by increasing distance.
+  std::vector<std::pair<std::uint32_t, Range>> ranges() const;
+
+ private:
+  std::vector<RangeAccumulator> by_distance_;  ///< index = distance
+};
+
+struct DistanceSummary {
+  std::optional<std::uint32_t> distance;  ///< empty: pairs without a distance
+  Range epsilon;
+  std::optional<Range> mu;  ///< empty when no row of the group is Gaussian
+};
+
+struct ObserverSummary {
+  graph::NodeId observer = 0;
+  double epsilon_mean = 0.0;
+  double epsilon_max = 0.0;
+  std::optional<ObserverDetail> detail;
+};
+
+/// A guarantee of a reference mechanism, as μ-GDP and its ε(δ).
+struct Baseline {
+  double mu = 0.0;
+  double epsilon = 0.0;
+};
+
+struct PairwiseSummary {
+  std::size_t pairs = 0;
+  std::optional<Range> epsilon;  ///< empty when there are no pairs
+  std::optional<double> epsilon_median;
+  std::optional<double> epsilon_p90;
+  std::optional<double> epsilon_p99;
+  std::optional<double> mu_max;               ///< over the Gaussian rows
+  std::size_t capped_pairs = 0;               ///< rows whose reported value is the local-DP cap
+  std::vector<DistanceSummary> by_distance;   ///< by increasing distance, then the undefined one
+  std::vector<ObserverSummary> per_observer;  ///< by observer
+};
+
+/// Accumulates rows block by block (in any order) into a PairwiseSummary.
+class SummaryBuilder {
+ public:
+  void add(std::span<const PairRow> rows);
+  /// The summary of every row added; `details` (Muffliato's T_v) are attached to their observers.
+  PairwiseSummary finish(std::span<const ObserverDetail> details = {}) const;
+
+ private:
+  RangesByDistance epsilon_by_distance_;
+  RangesByDistance mu_by_distance_;
+  RangeAccumulator no_distance_epsilon_;
+  RangeAccumulator no_distance_mu_;
+  std::vector<RangeAccumulator> by_observer_;  ///< index = observer
+  RangeAccumulator overall_;
+  RangeAccumulator overall_mu_;
+  std::vector<double> epsilons_;  ///< for the quantiles
+  std::size_t capped_ = 0;
+};
+
+/// The summary of `rows` (SummaryBuilder over one block).
+PairwiseSummary summarize(std::span<const PairRow> rows, std::span<const ObserverDetail> details = {});
+
+/// Local DP at the same noise: an observer sees each of the target's R releases directly,
+/// μ = √R Δ/σ (R = account.releases()).
+Baseline local_dp_baseline(const PairwiseAccount& account, double sigma, double delta);
+/// Central DP at the same noise: a trusted aggregator adds noise of std σ√n to the sum of n
+/// contributions, μ = √R Δ / (σ √n).
+Baseline central_dp_baseline(const PairwiseAccount& account, std::size_t num_nodes, double sigma,
+                             double delta);
+
+}  // namespace netdp::accounting

@@ -1,0 +1,277 @@
+// The pairwise-account interface: rows, the Gaussian account, ε statistics and σ calibration
+// (pairwise.hpp).
+
+#include "netdp/accounting/pairwise.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "netdp/dp/gdp.hpp"
+#include "netdp/dp/rdp.hpp"
+#include "netdp/util/check.hpp"
+
+namespace netdp::accounting {
+
+gossip::Schedule protocol_schedule(const Protocol& protocol, std::size_t rounds) {
+  if (protocol.drawn) {
+    require(protocol.drawn->is_fixed() || protocol.drawn->rounds() >= rounds,
+            "the drawn schedule has {} matrices, the accountant needs {}", protocol.drawn->rounds(), rounds);
+    require(protocol.drawn->num_nodes() == protocol.network.num_nodes(),
+            "the drawn schedule is on {} nodes, the network has {}", protocol.drawn->num_nodes(),
+            protocol.network.num_nodes());
+    return protocol.drawn->is_fixed() ? gossip::Schedule::fixed(protocol.drawn->at(0), rounds)
+                                      : *protocol.drawn;
+  }
+  return gossip::schedule_from_spec(protocol.schedule, protocol.network, protocol.weighting, rounds,
+                                    protocol.seed);
+}
+
+namespace {
+
+void require_evaluation(double sigma, double delta) {
+  require(std::isfinite(sigma) && sigma > 0.0, "σ must be a finite number > 0, got {}", sigma);
+  require(delta > 0.0 && delta < 1.0, "δ must be in (0, 1), got {}", delta);
+}
+
+// ε(δ) of μ-GDP, rounded up by dp::gdp_epsilon; μ = 0 leaks nothing.
+double gdp_epsilon_or_zero(double mu, double delta) { return mu > 0.0 ? dp::gdp_epsilon(mu, delta) : 0.0; }
+
+// Rows are computed in parallel in chunks of whole observer blocks of about this many pairs.
+constexpr std::size_t kRowChunk = 1 << 15;
+
+}  // namespace
+
+std::vector<PairRow> PairwiseAccount::rows(double sigma, double delta) const {
+  std::vector<PairRow> out;
+  stream_rows(sigma, delta,
+              [&out](std::span<const PairRow> block) { out.insert(out.end(), block.begin(), block.end()); });
+  return out;
+}
+
+// ------------------------------------------------------------ Gaussian account
+
+GaussianPairwiseAccount::GaussianPairwiseAccount(std::vector<UnitPair> pairs, Info info)
+    : pairs_(std::move(pairs)), info_(std::move(info)) {
+  require_positive(info_.sensitivity, "the sensitivity Δ");
+  if (info_.alpha)
+    require(*info_.alpha > 1.0 && std::isfinite(*info_.alpha), "α must be > 1, got {}", *info_.alpha);
+  for (const UnitPair& p : pairs_) {
+    require(std::isfinite(p.unit_mu) && p.unit_mu >= 0.0 && std::isfinite(p.uncapped_unit_mu),
+            "pair ({}, {}): unit μ must be finite and >= 0, got {} (uncapped {})", p.observer, p.target,
+            p.unit_mu, p.uncapped_unit_mu);
+  }
+}
+
+void GaussianPairwiseAccount::stream_rows(double sigma, double delta, const RowSink& sink) const {
+  require_evaluation(sigma, delta);
+  const double alpha = info_.alpha.value_or(2.0);
+  const double scale = info_.sensitivity / sigma;
+  std::vector<PairRow> chunk;
+  std::size_t begin = 0;
+  while (begin < pairs_.size()) {
+    // [begin, end): whole observer blocks, at least kRowChunk pairs unless the pairs run out.
+    std::size_t end = std::min(pairs_.size(), begin + kRowChunk);
+    while (end < pairs_.size() && pairs_[end].observer == pairs_[end - 1].observer) ++end;
+    chunk.resize(end - begin);
+#pragma omp parallel for schedule(dynamic, 256)
+    for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(chunk.size()); ++i) {
+      const UnitPair& p = pairs_[begin + static_cast<std::size_t>(i)];
+      PairRow& row = chunk[static_cast<std::size_t>(i)];
+      row = PairRow{};
+      row.observer = p.observer;
+      row.target = p.target;
+      row.alpha = alpha;
+      const double mu = p.unit_mu * scale;
+      const double uncapped = p.uncapped_unit_mu * scale;
+      row.mu = mu;
+      row.rdp_epsilon = dp::gaussian_rdp(alpha, mu);
+      row.uncapped_rdp_epsilon = dp::gaussian_rdp(alpha, uncapped);
+      row.capped = uncapped > mu;
+      row.epsilon = gdp_epsilon_or_zero(mu, delta);
+      row.sensitivity = p.sensitivity;
+    }
+    // One sink call per observer block, in order.
+    std::size_t first = 0;
+    for (std::size_t i = 1; i <= chunk.size(); ++i) {
+      if (i == chunk.size() || chunk[i].observer != chunk[first].observer) {
+        sink(std::span<const PairRow>(chunk.data() + first, i - first));
+        first = i;
+      }
+    }
+    begin = end;
+  }
+}
+
+std::vector<ObserverDetail> GaussianPairwiseAccount::observer_details(double sigma) const {
+  std::vector<ObserverDetail> details;
+  const std::size_t n = info_.communications.size();
+  for (std::size_t v = 0; v < n; ++v) {
+    details.push_back(
+        {static_cast<graph::NodeId>(v), info_.communications[v],
+         mean_privacy_loss(info_.communications[v], n, info_.alpha.value_or(2.0), info_.sensitivity, sigma)});
+  }
+  return details;
+}
+
+double GaussianPairwiseAccount::max_unit_mu() const {
+  double m = 0.0;
+  for (const UnitPair& p : pairs_) m = std::max(m, p.unit_mu);
+  return m;
+}
+
+double GaussianPairwiseAccount::min_unit_mu() const {
+  double m = pairs_.empty() ? 0.0 : std::numeric_limits<double>::infinity();
+  for (const UnitPair& p : pairs_) m = std::min(m, p.unit_mu);
+  return m;
+}
+
+// ----------------------------------------------------------------- statistics
+
+std::string_view statistic_name(Statistic statistic) {
+  switch (statistic) {
+    case Statistic::mean:
+      return "mean";
+    case Statistic::max:
+      return "max";
+    case Statistic::pair:
+      return "pair";
+  }
+  return "mean";
+}
+
+Statistic parse_statistic(std::string_view name) {
+  for (const Statistic s : {Statistic::mean, Statistic::max, Statistic::pair}) {
+    if (statistic_name(s) == name) return s;
+  }
+  throw std::invalid_argument(fmt::format("statistic '{}' is not one of: mean, max, pair", name));
+}
+
+void RangeAccumulator::add(double x) {
+  min_ = count_ == 0 ? x : std::min(min_, x);
+  max_ = count_ == 0 ? x : std::max(max_, x);
+  sum_.add(x);
+  ++count_;
+}
+
+Range RangeAccumulator::range() const {
+  if (count_ == 0) return {};
+  const double inf = std::numeric_limits<double>::infinity();
+  const double mean = sum_.value() / static_cast<double>(count_);
+  // Rounded up: an upper bound on the exact mean, which is itself at most the max.
+  return {count_, min_, std::min(max_, std::nextafter(std::nextafter(mean, inf), inf)), max_};
+}
+
+namespace {
+
+// Running ε statistic over row blocks.
+class StatisticAccumulator {
+ public:
+  explicit StatisticAccumulator(Statistic statistic) : statistic_(statistic) {}
+  void add(std::span<const PairRow> rows) {
+    for (const PairRow& row : rows) epsilon_.add(row.epsilon);
+  }
+  double value() const {
+    if (statistic_ == Statistic::pair) {
+      require(epsilon_.count() == 1, "the statistic 'pair' needs exactly one pair, the account has {}",
+              epsilon_.count());
+    }
+    const Range r = epsilon_.range();
+    return statistic_ == Statistic::mean ? r.mean : r.max;
+  }
+
+ private:
+  Statistic statistic_;
+  RangeAccumulator epsilon_;
+};
+
+}  // namespace
+
+double epsilon_statistic(std::span<const PairRow> rows, Statistic statistic) {
+  StatisticAccumulator acc(statistic);
+  acc.add(rows);
+  return acc.value();
+}
+
+double epsilon_statistic(const PairwiseAccount& account, Statistic statistic, double sigma, double delta) {
+  StatisticAccumulator acc(statistic);
+  account.stream_rows(sigma, delta, [&acc](std::span<const PairRow> block) { acc.add(block); });
+  return acc.value();
+}
+
+// ---------------------------------------------------------------- calibration
+
+Calibration calibrate_sigma(const PairwiseAccount& account, Statistic statistic, double target_epsilon,
+                            double delta, const CalibrationOptions& options) {
+  require(std::isfinite(target_epsilon) && target_epsilon > 0.0,
+          "the target ε must be a finite number > 0, got {}", target_epsilon);
+  require(delta > 0.0 && delta < 1.0, "δ must be in (0, 1), got {}", delta);
+  require(
+      options.sigma_min > 0.0 && options.sigma_min < options.sigma_max && std::isfinite(options.sigma_max),
+      "calibration bounds must satisfy 0 < sigma_min < sigma_max < inf, got [{}, {}]", options.sigma_min,
+      options.sigma_max);
+  require(options.relative_tolerance > 0.0 && options.relative_tolerance < 1.0,
+          "the calibration tolerance must be in (0, 1), got {}", options.relative_tolerance);
+  Calibration result;
+  const auto stat = [&](double sigma) {
+    ++result.evaluations;
+    return epsilon_statistic(account, statistic, sigma, delta);
+  };
+  const auto met = [&](double sigma) { return stat(sigma) <= target_epsilon; };
+  const std::string name(statistic_name(statistic));
+
+  double hi = 0.0;
+  if (account.gaussian()) {
+    const double max_mu = account.max_unit_mu();
+    require(max_mu > 0.0, "calibration to ε = {}: no pair leaks (every μ is 0), so every σ meets it",
+            target_epsilon);
+    // μ = unit μ · Δ/σ, and ε(δ) grows with μ: the worst pair meets the target exactly at
+    // σ = Δ · max unit μ / μ(target); gdp_mu_for returns the conservative (lower) μ.
+    hi = account.sensitivity() * max_mu / dp::gdp_mu_for(target_epsilon, delta);
+    if (statistic != Statistic::mean) {
+      // Floating point may leave ε a hair above the target: step up until it is met.
+      for (int step = 0; !met(hi); ++step) {
+        require(step < 64, "calibration to ε = {}: the closed form σ = {} does not meet it", target_epsilon,
+                hi);
+        hi = std::nextafter(hi, std::numeric_limits<double>::infinity()) * (1.0 + 1e-15);
+      }
+      result.sigma = hi;
+      result.achieved_epsilon = stat(hi);
+      result.closed_form = true;
+      return result;
+    }
+  } else {
+    hi = options.sigma_start;
+  }
+  // Bracket [lo, hi] with the target met at hi and missed at lo, doubling / halving σ.
+  double lo = hi;
+  if (met(hi)) {
+    do {
+      lo /= 2.0;
+      require(lo >= options.sigma_min,
+              "calibration to ε = {}: the {} ε stays at or below the target for every σ >= {}",
+              target_epsilon, name, options.sigma_min);
+      if (met(lo)) hi = lo;
+    } while (hi == lo);
+  } else {
+    do {
+      lo = hi;
+      hi *= 2.0;
+      require(hi <= options.sigma_max,
+              "calibration to ε = {} is unreachable: the {} ε stays above it for every σ <= {}",
+              target_epsilon, name, options.sigma_max);
+    } while (!met(hi));
+  }
+  // Bisection on log σ (ε is monotone in σ; the geometric midpoint halves the ratio hi/lo).
+  while (hi - lo > options.relative_tolerance * hi) {
+    const double mid = std::sqrt(lo * hi);
+    (met(mid) ? hi : lo) = mid;
+  }
+  result.sigma = hi;
+  result.achieved_epsilon = stat(hi);
+  require(result.achieved_epsilon <= target_epsilon, "calibration: ε({}) = {} exceeds the target {}", hi,
+          result.achieved_epsilon, target_epsilon);
+  return result;
+}
+
+}  // namespace netdp::accounting

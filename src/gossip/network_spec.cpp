@@ -1,0 +1,94 @@
+#include "netdp/gossip/network_spec.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "netdp/gossip/schedules.hpp"
+#include "netdp/graph/metrics.hpp"
+#include "netdp/graph/spec.hpp"
+#include "netdp/util/check.hpp"
+
+namespace netdp::gossip {
+namespace {
+
+constexpr std::string_view kForms = "fixed, pairwise, er-per-round:p=P, dropout:p=P";
+
+// P of `<name>:p=P`, in (0, 1].
+double spec_probability(std::string_view text, std::string_view name) {
+  const std::string prefix = fmt::format("{}:p=", name);
+  require(text.substr(0, prefix.size()) == prefix, "schedule '{}' needs a probability: {}P (valid forms: {})",
+          text, prefix, kForms);
+  const std::string value(text.substr(prefix.size()));
+  std::size_t used = 0;
+  double p = 0.0;
+  try {
+    p = std::stod(value, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  require(!value.empty() && used == value.size(), "schedule '{}': p = '{}' is not a number (valid forms: {})",
+          text, value, kForms);
+  require(p > 0.0 && p <= 1.0, "schedule '{}': p must be in (0, 1], got {} (valid forms: {})", text, p,
+          kForms);
+  return p;
+}
+
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+}  // namespace
+
+std::string_view schedule_spec_forms() { return kForms; }
+
+ScheduleSpec parse_schedule_spec(std::string_view text) {
+  using Kind = ScheduleSpec::Kind;
+  if (text == "fixed") return {Kind::fixed, 1.0};
+  if (text == "pairwise") return {Kind::pairwise, 1.0};
+  if (starts_with(text, "er-per-round")) return {Kind::er_per_round, spec_probability(text, "er-per-round")};
+  if (starts_with(text, "dropout")) return {Kind::dropout, spec_probability(text, "dropout")};
+  throw std::invalid_argument(fmt::format("unknown schedule '{}' (valid forms: {})", text, kForms));
+}
+
+std::string schedule_spec_string(const ScheduleSpec& spec) {
+  switch (spec.kind) {
+    case ScheduleSpec::Kind::fixed:
+      return "fixed";
+    case ScheduleSpec::Kind::pairwise:
+      return "pairwise";
+    case ScheduleSpec::Kind::er_per_round:
+      return fmt::format("er-per-round:p={}", spec.probability);
+    case ScheduleSpec::Kind::dropout:
+      return fmt::format("dropout:p={}", spec.probability);
+  }
+  return "fixed";
+}
+
+bool uses_base_graph(const ScheduleSpec& spec) { return spec.kind != ScheduleSpec::Kind::er_per_round; }
+
+Schedule schedule_from_spec(const ScheduleSpec& spec, const GossipMatrix& w, Weighting weighting,
+                            std::size_t rounds, std::uint64_t seed) {
+  require(rounds >= 1, "a schedule needs rounds >= 1, got {}", rounds);
+  switch (spec.kind) {
+    case ScheduleSpec::Kind::fixed:
+      return fixed_schedule(w, rounds);
+    case ScheduleSpec::Kind::pairwise:
+      return randomized_pairwise_schedule(w, rounds, seed);
+    case ScheduleSpec::Kind::er_per_round:
+      return erdos_renyi_schedule(w.num_nodes(), spec.probability, weighting, rounds, seed);
+    case ScheduleSpec::Kind::dropout:
+      return dropout_schedule(w.graph(), weighting, spec.probability, rounds, seed);
+  }
+  return fixed_schedule(w, rounds);
+}
+
+graph::Graph load_graph(const NetworkSpec& spec) {
+  graph::Graph g = graph::from_spec(spec.graph);
+  if (spec.lcc) g = graph::largest_connected_component(g);
+  return g;
+}
+
+GossipMatrix load_network(const NetworkSpec& spec) {
+  return make_gossip_matrix(load_graph(spec), spec.weighting);
+}
+
+}  // namespace netdp::gossip

@@ -1,0 +1,287 @@
+// The pairwise-account interface: every accountant's rows against the direct library calls it
+// wraps, streaming, statistics, calibration (closed form against the bracketed search) and the
+// query checks.
+
+#include "netdp/accounting/pairwise.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+#include "netdp/accounting/muffliato_gd.hpp"
+#include "netdp/accounting/pairwise_summary.hpp"
+#include "netdp/dp/gdp.hpp"
+#include "netdp/gossip/schedules.hpp"
+#include "netdp/gossip/weighting.hpp"
+#include "netdp/graph/classic.hpp"
+#include "netdp/graph/spec.hpp"
+
+namespace netdp::accounting {
+namespace {
+
+Protocol protocol_on(const std::string& graph_spec, std::size_t rounds, double sensitivity = 1.0) {
+  Protocol p(gossip::make_gossip_matrix(graph::from_spec(graph_spec), gossip::Weighting::hamilton));
+  p.rounds = rounds;
+  p.sensitivity = sensitivity;
+  return p;
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// A non-Gaussian view of a Gaussian account: the calibrator must search instead of solving.
+class OpaqueAccount final : public PairwiseAccount {
+ public:
+  explicit OpaqueAccount(const PairwiseAccount& inner) : inner_(inner) {}
+  std::string_view method() const override { return inner_.method(); }
+  bool gaussian() const override { return false; }
+  void stream_rows(double sigma, double delta, const RowSink& sink) const override {
+    inner_.stream_rows(sigma, delta, sink);
+  }
+  double releases() const override { return inner_.releases(); }
+  double sensitivity() const override { return inner_.sensitivity(); }
+
+ private:
+  const PairwiseAccount& inner_;
+};
+
+TEST(PairwiseAccount, MuffliatoRowsEqualTheorem1AtAnySigma) {
+  const Protocol protocol = protocol_on("karate", 6, 0.7);
+  const auto account = muffliato_account(protocol, {}, MuffliatoOptions{});
+  MuffliatoOptions direct_options;
+  direct_options.sigma = 2.5;
+  direct_options.sensitivity = 0.7;
+  const MuffliatoLosses direct =
+      muffliato_all_pairs(gossip::fixed_schedule(protocol.network, protocol.rounds), direct_options);
+  const std::vector<PairRow> rows = account->rows(2.5, 1e-5);
+  ASSERT_EQ(rows.size(), 34u * 33u);
+  for (const PairRow& row : rows) {
+    const PairLoss loss = direct.pair(row.observer, row.target, 2.0);
+    ASSERT_TRUE(row.mu.has_value());
+    EXPECT_NEAR(*row.mu, loss.mu, 1e-12 * loss.mu);
+    EXPECT_NEAR(row.rdp_epsilon, loss.rdp_epsilon, 1e-12 * loss.rdp_epsilon);
+    EXPECT_NEAR(row.epsilon, gdp_epsilon(loss, 1e-5), 1e-9 * row.epsilon);
+    EXPECT_EQ(row.capped, loss.capped);
+  }
+  EXPECT_EQ(account->observer_details(2.5).size(), 34u);
+}
+
+TEST(PairwiseAccount, MuffliatoGdEqualsTheorem6) {
+  const Protocol protocol = protocol_on("ring:n=8", 3);
+  const auto account = muffliato_account(protocol, {}, MuffliatoOptions{}, 5);
+  MuffliatoOptions unit;
+  unit.sigma = 1.0;
+  const MuffliatoLosses direct = muffliato_gd_all_pairs(protocol.network.matrix(), 5, 3, unit);
+  for (const UnitPair& p : account->unit_pairs()) {
+    EXPECT_NEAR(p.unit_mu, std::sqrt(direct.capped_sum(p.observer, p.target)), 1e-14);
+  }
+  EXPECT_EQ(account->releases(), 5.0);
+}
+
+TEST(PairwiseAccount, LinearSystemRowsEqualTheEngine) {
+  const Protocol protocol = protocol_on("er:n=12,p=0.4,seed=2,connected=1", 5);
+  LinearSystemOptions options;
+  options.view = LinearSystemView::secure_sum;
+  const auto account = linear_system_account(protocol, {}, options);
+  std::vector<graph::NodeId> nodes(12);
+  std::iota(nodes.begin(), nodes.end(), graph::NodeId{0});
+  options.rounds = 5;
+  const auto direct =
+      account_all_pairs(gossip::fixed_schedule(protocol.network, 5), nodes, nodes, options, {});
+  const std::vector<PairRow> rows = account->rows(3.0, 1e-6);
+  ASSERT_EQ(rows.size(), direct.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_EQ(rows[i].observer, direct[i].pair.observers.front());
+    EXPECT_EQ(rows[i].target, direct[i].pair.target);
+    EXPECT_NEAR(*rows[i].mu, direct[i].pair.sensitivity / 3.0, 1e-12);
+    EXPECT_EQ(rows[i].sensitivity->certified, direct[i].pair.sensitivity_squared_certified);
+  }
+  EXPECT_EQ(account->releases(), 5.0);
+}
+
+TEST(PairwiseAccount, MfRowsEqualTheMfAccountant) {
+  const Protocol protocol = protocol_on("ring:n=6", 4);
+  MfAlgorithmSpec spec;
+  const auto account = mf_account(protocol, {}, spec, MfTrust::pndp, MfOptions{});
+  MfOptions options;
+  options.noise_std = 1.0;
+  const MfAccounting direct = account_mf_all_pairs(protocol.network, 4, spec, MfTrust::pndp, options);
+  ASSERT_EQ(account->unit_pairs().size(), direct.pairs.size());
+  for (std::size_t i = 0; i < direct.pairs.size(); ++i) {
+    EXPECT_EQ(account->unit_pairs()[i].unit_mu, direct.pairs[i].privacy.sensitivity);
+  }
+}
+
+TEST(PairwiseAccount, RandomWalkRowsEqualTheorem3CappedByLocalGdp) {
+  const Protocol protocol = protocol_on("complete:n=6", 60);
+  RandomWalkOptions options;
+  options.view = RandomWalkView::sender_known;
+  options.contributions = 4.0;
+  const auto account = random_walk_account(protocol, {}, options);
+  RandomWalkOptions at;
+  at.steps = 60;
+  at.sigma = 3.0;
+  at.view = RandomWalkView::sender_known;
+  at.contributions = 4.0;
+  const RandomWalkLosses losses(protocol.network, at);
+  const double local = dp::gdp_epsilon(std::sqrt(4.0) / 3.0, 1e-5);
+  for (const PairRow& row : account->rows(3.0, 1e-5)) {
+    EXPECT_FALSE(row.mu.has_value());
+    EXPECT_EQ(*row.contributions, 4.0);
+    EXPECT_DOUBLE_EQ(row.epsilon, std::min(losses.to_dp(row.observer, row.target, 1e-5).epsilon, local));
+  }
+  EXPECT_FALSE(account->gaussian());
+}
+
+TEST(PairwiseAccount, StreamsOneBlockPerObserverInOrder) {
+  const auto account = muffliato_account(protocol_on("karate", 4), {}, MuffliatoOptions{});
+  std::vector<PairRow> streamed;
+  std::optional<graph::NodeId> last;
+  account->stream_rows(1.0, 1e-5, [&](std::span<const PairRow> block) {
+    ASSERT_FALSE(block.empty());
+    for (const PairRow& row : block) EXPECT_EQ(row.observer, block.front().observer);
+    if (last) {
+      EXPECT_GT(block.front().observer, *last);
+    }
+    last = block.front().observer;
+    streamed.insert(streamed.end(), block.begin(), block.end());
+  });
+  const std::vector<PairRow> rows = account->rows(1.0, 1e-5);
+  ASSERT_EQ(streamed.size(), rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) EXPECT_EQ(streamed[i].epsilon, rows[i].epsilon);
+}
+
+TEST(PairwiseAccount, MeanStatisticIsAnUpperBoundOnTheMean) {
+  const auto account = muffliato_account(protocol_on("karate", 4), {}, MuffliatoOptions{});
+  const std::vector<PairRow> rows = account->rows(2.0, 1e-5);
+  long double sum = 0.0L;
+  double worst = 0.0;
+  for (const PairRow& row : rows) {
+    sum += row.epsilon;
+    worst = std::max(worst, row.epsilon);
+  }
+  const double mean = epsilon_statistic(*account, Statistic::mean, 2.0, 1e-5);
+  EXPECT_GE(static_cast<long double>(mean), sum / static_cast<long double>(rows.size()));
+  EXPECT_NEAR(mean, static_cast<double>(sum / static_cast<long double>(rows.size())), 1e-14 * mean);
+  EXPECT_EQ(epsilon_statistic(*account, Statistic::max, 2.0, 1e-5), worst);
+  EXPECT_NE(error_of([&] { (void)epsilon_statistic(rows, Statistic::pair); }).find("exactly one pair"),
+            std::string::npos);
+}
+
+TEST(Calibration, ClosedFormAgreesWithTheSearchAndMeetsTheTarget) {
+  const auto account = muffliato_account(protocol_on("karate", 8, 2.0), {}, MuffliatoOptions{});
+  for (const Statistic statistic : {Statistic::max, Statistic::mean}) {
+    const Calibration closed = calibrate_sigma(*account, statistic, 1.5, 1e-5);
+    const Calibration searched = calibrate_sigma(OpaqueAccount(*account), statistic, 1.5, 1e-5);
+    EXPECT_EQ(closed.closed_form, statistic == Statistic::max);
+    EXPECT_FALSE(searched.closed_form);
+    EXPECT_NEAR(closed.sigma, searched.sigma, 2e-9 * searched.sigma) << statistic_name(statistic);
+    for (const Calibration& c : {closed, searched}) {
+      EXPECT_LE(c.achieved_epsilon, 1.5);
+      EXPECT_EQ(c.achieved_epsilon, epsilon_statistic(*account, statistic, c.sigma, 1e-5));
+      // The smallest such σ: a hair lower misses the target.
+      EXPECT_GT(epsilon_statistic(*account, statistic, c.sigma * (1.0 - 1e-7), 1e-5), 1.5);
+    }
+  }
+  // Closed form: the worst pair's μ is exactly μ(target).
+  const Calibration c = calibrate_sigma(*account, Statistic::max, 1.5, 1e-5);
+  EXPECT_NEAR(2.0 * account->max_unit_mu() / c.sigma, dp::gdp_mu_for(1.5, 1e-5), 1e-12);
+  EXPECT_EQ(c.evaluations, 2u);
+}
+
+TEST(Calibration, RandomWalkSearchMeetsTheTarget) {
+  RandomWalkOptions options;
+  options.contributions = 3.0;
+  const auto account = random_walk_account(protocol_on("ring:n=8", 40), {}, options);
+  const Calibration c =
+      calibrate_sigma(*account, Statistic::max, 2.0, 1e-5, CalibrationOptions{0.3, 1e-9, 1e-12, 1e12});
+  EXPECT_FALSE(c.closed_form);
+  EXPECT_LE(c.achieved_epsilon, 2.0);
+  EXPECT_GT(epsilon_statistic(*account, Statistic::max, c.sigma * (1.0 - 1e-7), 1e-5), 2.0);
+}
+
+TEST(Calibration, RejectsWhatItCannotMeet) {
+  const auto account = muffliato_account(protocol_on("karate", 4), {}, MuffliatoOptions{});
+  EXPECT_NE(error_of([&] { calibrate_sigma(*account, Statistic::max, 0.0, 1e-5); }).find("target ε"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { calibrate_sigma(*account, Statistic::max, 1.0, 1.0); }).find("δ"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { calibrate_sigma(*account, Statistic::pair, 1.0, 1e-5); }).find("exactly one pair"),
+            std::string::npos);
+  const GaussianPairwiseAccount silent({{0, 1, 0.0, 0.0, {}}}, {});
+  EXPECT_NE(error_of([&] { calibrate_sigma(silent, Statistic::max, 1.0, 1e-5); }).find("no pair leaks"),
+            std::string::npos);
+}
+
+TEST(PairwiseQuery, ChecksNameTheValueAndTheRule) {
+  const Protocol protocol = protocol_on("karate", 3);
+  const auto muffliato = [&](const PairQuery& q) {
+    return muffliato_account(protocol, q, MuffliatoOptions{});
+  };
+  const auto query = [](std::optional<graph::NodeId> observer, std::optional<graph::NodeId> target,
+                        std::vector<graph::NodeId> colluders = {}, std::vector<graph::NodeId> group = {}) {
+    PairQuery q;
+    q.observer = observer;
+    q.target = target;
+    q.colluders = std::move(colluders);
+    q.group = std::move(group);
+    return q;
+  };
+  EXPECT_NE(error_of([&] { muffliato(query(40, {})); }).find("observer 40 is out of range"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { muffliato(query({}, 34)); }).find("target 34 is out of range"), std::string::npos);
+  EXPECT_NE(error_of([&] { muffliato(query(3, 3)); }).find("same node 3"), std::string::npos);
+  EXPECT_NE(error_of([&] {
+              muffliato(query({}, 2, {1, 2}));
+            }).find("target 2 is one of the colluders"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] {
+              muffliato(query({}, {}, {1, 1}));
+            }).find("node 1 is repeated"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] {
+              random_walk_account(protocol, query({}, {}, {}, {1, 2}), {});
+            }).find("muffliato method only"),
+            std::string::npos);
+  // All pairs, with neither observer nor target given: no optional is read (checked under
+  // _GLIBCXX_ASSERTIONS).
+  EXPECT_EQ(muffliato({}).get()->unit_pairs().size(), 34u * 33u);
+}
+
+TEST(PairwiseSummary, GroupsByDistanceAndCountsTheCap) {
+  const Protocol protocol = protocol_on("path:n=5", 4);
+  const auto account = muffliato_account(protocol, {}, MuffliatoOptions{});
+  std::vector<PairRow> rows = account->rows(1.0, 1e-5);
+  fill_distances(rows, protocol.network.graph(), {});
+  const PairwiseSummary s = summarize(rows, account->observer_details(1.0));
+  EXPECT_EQ(s.pairs, 20u);
+  std::size_t grouped = 0;
+  for (const DistanceSummary& d : s.by_distance) {
+    ASSERT_TRUE(d.distance.has_value());
+    EXPECT_EQ(d.epsilon.count, 2u * (5u - *d.distance));
+    grouped += d.epsilon.count;
+  }
+  EXPECT_EQ(grouped, 20u);
+  std::size_t capped = 0;
+  for (const PairRow& row : rows) capped += row.capped ? 1 : 0;
+  EXPECT_EQ(s.capped_pairs, capped);
+  EXPECT_LE(*s.epsilon_median, *s.epsilon_p90);
+  EXPECT_LE(*s.epsilon_p90, s.epsilon->max);
+  ASSERT_EQ(s.per_observer.size(), 5u);
+  EXPECT_TRUE(s.per_observer[2].detail.has_value());
+  const Baseline local = local_dp_baseline(*account, 1.0, 1e-5);
+  EXPECT_EQ(local.mu, 1.0);
+  EXPECT_NEAR(central_dp_baseline(*account, 5, 1.0, 1e-5).mu, 1.0 / std::sqrt(5.0), 1e-15);
+}
+
+}  // namespace
+}  // namespace netdp::accounting
