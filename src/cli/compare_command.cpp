@@ -8,11 +8,11 @@
 #include <iostream>
 #include <map>
 #include <memory>
-#include <numeric>
 
 #include "commands.hpp"
-#include "netdp/accounting/linear_system.hpp"
 #include "netdp/accounting/mf_compare.hpp"
+#include "netdp/accounting/pairwise.hpp"
+#include "netdp/accounting/pairwise_summary.hpp"
 #include "netdp/gossip/schedules.hpp"
 #include "netdp/graph/metrics.hpp"
 #include "netdp/util/check.hpp"
@@ -33,38 +33,22 @@ struct CompareOptions {
   OutputOptions output;
 };
 
-// Secure summation (Koskela–Kulkarni Thm 8, observer noise removed): min/mean/max
-// of α μ²/2 per distance, μ = √certified / σ.
-std::map<std::uint32_t, std::array<double, 4>> secure_sum_by_distance(const gossip::GossipMatrix& w,
-                                                                      const CompareOptions& o) {
-  const std::size_t n = w.num_nodes();
-  std::vector<graph::NodeId> nodes(n);
-  std::iota(nodes.begin(), nodes.end(), graph::NodeId{0});
+// Secure summation (Koskela–Kulkarni Theorem 8, observer noise removed): the Rényi ε at α of every
+// pair's μ-GDP (μ = √certified / σ), as min / mean / max per distance.
+std::vector<std::pair<std::uint32_t, accounting::Range>> secure_sum_by_distance(const gossip::GossipMatrix& w,
+                                                                                const CompareOptions& o) {
+  accounting::Protocol protocol(w);
+  protocol.rounds = o.rounds;
+  accounting::PairQuery query;
+  query.alpha = o.alpha;
   accounting::LinearSystemOptions options;
   options.view = accounting::LinearSystemView::secure_sum;
-  options.rounds = o.rounds;
-  accounting::PairwiseOptions pairwise;
-  const auto results =
-      accounting::account_all_pairs(gossip::fixed_schedule(w, o.rounds), nodes, nodes, options, pairwise);
-  std::map<std::uint32_t, std::array<double, 4>> rows;  // count, min, sum, max
-  std::vector<std::uint32_t> dist;
-  std::optional<graph::NodeId> current;
-  for (const accounting::PairResult& r : results) {
-    const graph::NodeId v = r.pair.observers.front();
-    if (current != v) {
-      dist = graph::bfs_distances(w.graph(), v);
-      current = v;
-    }
-    const double eps = o.alpha * r.pair.sensitivity_squared_certified / (2.0 * o.sigma * o.sigma);
-    auto [it, fresh] = rows.try_emplace(dist[r.pair.target], std::array<double, 4>{0.0, eps, 0.0, eps});
-    auto& s = it->second;
-    s[0] += 1;
-    s[1] = std::min(s[1], eps);
-    s[2] += eps;
-    s[3] = std::max(s[3], eps);
-    (void)fresh;
-  }
-  return rows;
+  const auto account = accounting::linear_system_account(protocol, query, options);
+  std::vector<accounting::PairRow> rows = account->rows(o.sigma, 0.5);
+  accounting::fill_distances(rows, w.graph(), query);
+  accounting::RangesByDistance by_distance;
+  for (const accounting::PairRow& row : rows) by_distance.add(*row.distance, row.rdp_epsilon);
+  return by_distance.ranges();
 }
 
 void run_compare(const CompareOptions& o) {
@@ -80,8 +64,10 @@ void run_compare(const CompareOptions& o) {
                                          o.variant == "propagated" ? accounting::MuffliatoVariant::propagated
                                                                    : accounting::MuffliatoVariant::per_step);
   const bool with_secure_sum = o.secure_sum && o.gossip_steps == 1;
-  const auto secure =
-      with_secure_sum ? secure_sum_by_distance(w, o) : decltype(secure_sum_by_distance(w, o)){};
+  std::map<std::uint32_t, accounting::Range> secure;
+  if (with_secure_sum) {
+    for (const auto& [distance, range] : secure_sum_by_distance(w, o)) secure[distance] = range;
+  }
   nlohmann::ordered_json j;
   j["nodes"] = w.num_nodes();
   j["rounds"] = o.rounds;
@@ -100,9 +86,9 @@ void run_compare(const CompareOptions& o) {
                              {"muffliato_mean", r.muffliato_mean},
                              {"muffliato_max", r.muffliato_max}};
     if (const auto it = secure.find(r.distance); it != secure.end()) {
-      d["secure_sum_min"] = it->second[1];
-      d["secure_sum_mean"] = it->second[2] / it->second[0];
-      d["secure_sum_max"] = it->second[3];
+      d["secure_sum_min"] = it->second.min;
+      d["secure_sum_mean"] = it->second.mean;
+      d["secure_sum_max"] = it->second.max;
     }
     j["by_distance"].push_back(std::move(d));
   }

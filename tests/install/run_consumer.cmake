@@ -7,6 +7,7 @@ if(NOT rc EQUAL 0)
 endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build
                         -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix -DCMAKE_BUILD_TYPE=Release
+                        -DNETDP_EXAMPLES_DIR=${EXAMPLES_DIR}
                         "-DCMAKE_CXX_FLAGS=${CONSUMER_FLAGS}"
                 RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
@@ -20,4 +21,16 @@ execute_process(COMMAND ${WORK_DIR}/build/consumer RESULT_VARIABLE rc OUTPUT_VAR
 message(STATUS "consumer printed: ${out}")
 if(NOT rc EQUAL 0 OR NOT out MATCHES "nodes=10 edges=10")
   message(FATAL_ERROR "the consumer did not run as expected (${rc}): ${out}")
+endif()
+execute_process(COMMAND ${WORK_DIR}/build/pairwise_account RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+message(STATUS "pairwise_account printed: ${out}")
+if(NOT rc EQUAL 0 OR NOT out MATCHES "pairs=1122")
+  message(FATAL_ERROR "the worked example of docs/accounting.md did not run as expected (${rc}): ${out}")
+endif()
+# docs/accounting.md shows the example verbatim: the block between its markers equals the file.
+file(READ ${EXAMPLES_DIR}/cpp/pairwise_account.cpp example)
+file(READ ${DOCS_DIR}/accounting.md doc)
+string(FIND "${doc}" "${example}" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "docs/accounting.md does not show examples/cpp/pairwise_account.cpp verbatim")
 endif()
