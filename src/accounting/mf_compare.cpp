@@ -9,6 +9,7 @@
 
 #include "netdp/accounting/muffliato.hpp"
 #include "netdp/accounting/muffliato_gd.hpp"
+#include "netdp/dp/rdp.hpp"
 #include "netdp/gossip/schedule.hpp"
 #include "netdp/graph/metrics.hpp"
 #include "netdp/util/check.hpp"
@@ -69,8 +70,8 @@ std::vector<MfComparisonRow> compare_with_muffliato(const gossip::GossipMatrix& 
   for (const MfPairResult& pair : mf.pairs) {
     const graph::NodeId attacker = pair.privacy.observers.front();
     const graph::NodeId target = pair.privacy.target;
-    const double mf_rdp = alpha * pair.privacy.mu * pair.privacy.mu / 2.0;
-    const double muffliato_rdp = alpha * muffliato_mu2(attacker, target) / 2.0;
+    const double mf_rdp = dp::gaussian_rdp(alpha, pair.privacy.mu);
+    const double muffliato_rdp = dp::gaussian_rdp(alpha, std::sqrt(muffliato_mu2(attacker, target)));
     by_distance[distances.at(attacker, target)].add(mf_rdp, muffliato_rdp);
   }
   std::vector<MfComparisonRow> rows;

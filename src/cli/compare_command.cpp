@@ -13,6 +13,7 @@
 #include "commands.hpp"
 #include "netdp/accounting/linear_system.hpp"
 #include "netdp/accounting/mf_compare.hpp"
+#include "netdp/dp/rdp.hpp"
 #include "netdp/gossip/schedules.hpp"
 #include "netdp/graph/metrics.hpp"
 #include "netdp/util/check.hpp"
@@ -55,7 +56,7 @@ std::map<std::uint32_t, std::array<double, 4>> secure_sum_by_distance(const goss
       dist = graph::bfs_distances(w.graph(), v);
       current = v;
     }
-    const double eps = o.alpha * r.pair.sensitivity_squared_certified / (2.0 * o.sigma * o.sigma);
+    const double eps = dp::gaussian_rdp(o.alpha, r.pair.sensitivity / o.sigma);
     auto [it, fresh] = rows.try_emplace(dist[r.pair.target], std::array<double, 4>{0.0, eps, 0.0, eps});
     auto& s = it->second;
     s[0] += 1;

@@ -151,6 +151,13 @@ RdpCurve gaussian_rdp(double mu, std::vector<double> orders) {
   return zcdp_rdp(0.5 * mu * mu, std::move(orders));
 }
 
+double gaussian_rdp(double alpha, double mu) {
+  require(std::isfinite(alpha) && alpha > 1.0, "the Renyi order alpha must be a finite number > 1, got {}",
+          alpha);
+  require(mu >= 0.0, "mu must be >= 0 (+inf: no guarantee), got {}", mu);
+  return alpha * mu * mu / 2.0;
+}
+
 RdpConversion rdp_to_dp(const RdpCurve& curve, double delta, RdpConversionMethod method) {
   require_delta(delta);
   const double log_delta = std::log(delta);

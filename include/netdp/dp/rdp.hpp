@@ -58,6 +58,12 @@ RdpCurve zcdp_rdp(double rho, std::vector<double> orders = default_rdp_orders())
 /// μ-GDP Gaussian mechanism as RDP: ε(α) = αμ²/2 (Mironov 2017, Prop. 7), i.e. ρ = μ²/2.
 RdpCurve gaussian_rdp(double mu, std::vector<double> orders = default_rdp_orders());
 
+/// The same at one order: ε(α) = αμ²/2 for the Gaussian mechanism with μ = sensitivity / σ
+/// (Mironov 2017, Proposition 7). Note the argument order (α first), unlike the curve overload above.
+/// Requires α > 1 finite and μ >= 0; μ = +inf (no guarantee) gives +inf, as an RdpCurve allows.
+/// Throws std::invalid_argument otherwise (NaN included).
+double gaussian_rdp(double alpha, double mu);
+
 enum class RdpConversionMethod {
   /// ε = ε(α) + log(1/δ)/(α-1)  (Mironov 2017, Prop. 3).
   mironov,
