@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include <random>
 
+#include "netdp/graph/random.hpp"
 #include "netdp/learn/dataset.hpp"
 #include "netdp/util/check.hpp"
 
@@ -20,8 +20,8 @@ TrainTest train_test_split(const Dataset& data, double test_fraction, std::uint6
           test_fraction, n, tests, n == 0 ? 0 : n - 1);
   std::vector<std::size_t> order(n);
   std::iota(order.begin(), order.end(), std::size_t{0});
-  std::mt19937_64 rng(seed);
-  std::shuffle(order.begin(), order.end(), rng);
+  graph::Rng rng(seed);
+  rng.shuffle(order.begin(), order.end());
   const std::vector<std::size_t> test(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(tests));
   const std::vector<std::size_t> train(order.begin() + static_cast<std::ptrdiff_t>(tests), order.end());
   return {data.subset(train), data.subset(test)};
