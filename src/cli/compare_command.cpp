@@ -34,7 +34,7 @@ struct CompareOptions {
   OutputOptions output;
 };
 
-// Secure summation (Koskela–Kulkarni Thm 8, observer noise removed): min/mean/max
+// Secure summation (Koskela–Kulkarni Theorem 8, observer noise removed): min/mean/max
 // of α μ²/2 per distance, μ = √certified / σ.
 std::map<std::uint32_t, std::array<double, 4>> secure_sum_by_distance(const gossip::GossipMatrix& w,
                                                                       const CompareOptions& o) {

@@ -119,7 +119,7 @@ void run_factorize(const FactorizeOptions& o) {
 
 void add_factorize_command(CLI::App& app) {
   auto o = std::make_shared<FactorizeOptions>();
-  auto* cmd = app.add_subcommand("factorize", "Optimal / baseline MF noise correlations (MAFALDA, issue 6)");
+  auto* cmd = app.add_subcommand("factorize", "Optimal / baseline MF noise correlations (MAFALDA)");
   cmd->add_option("--workload", o->workload, "prefix-sum | dl (decentralized learning, MF paper Lemma 10)")
       ->capture_default_str();
   add_network_options(cmd, o->network);

@@ -49,10 +49,10 @@ double convert(double alpha, double rdp_epsilon, double log_delta, RdpConversion
   if (std::isinf(rdp_epsilon)) return rdp_epsilon;
   double epsilon = 0.0;
   switch (method) {
-    case RdpConversionMethod::mironov:  // Mironov 2017, Prop. 3
+    case RdpConversionMethod::mironov:  // Mironov 2017, Proposition 3
       epsilon = rdp_epsilon - log_delta / (alpha - 1.0);
       break;
-    case RdpConversionMethod::improved:  // Canonne-Kamath-Steinke 2020, Prop. 12
+    case RdpConversionMethod::improved:  // Canonne-Kamath-Steinke 2020, Proposition 12
       epsilon = rdp_epsilon + std::log1p(-1.0 / alpha) - (log_delta + std::log(alpha)) / (alpha - 1.0);
       break;
   }

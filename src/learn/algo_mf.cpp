@@ -1,6 +1,6 @@
 // Matrix-factorization algorithms (MF paper, Bellet et al.): mf-d-sgd (Algorithm 1) and
 // mafalda (MAFALDA-SGD, Algorithm 2). D-SGD "adapt then combine" where node v's noise at step t
-// is σ C (C_v⁻¹ ξ_v)_t (eq. 3 / Alg. 1 line 5: the noise C⁺Z with C lower triangular and
+// is σ C (C_v⁻¹ ξ_v)_t (eq. 3 / Algorithm 1 line 5: the noise C⁺Z with C lower triangular and
 // invertible, so C⁺ = C⁻¹ and the noise of step t only needs ξ_v(0..t)), ξ_v(s) ~ N(0, I_p).
 // See docs/learn.md, "Matrix-factorization algorithms".
 
@@ -206,7 +206,7 @@ class MfDSgd : public Algorithm {
   void prepare(TrainContext& ctx) override {
     const AlgorithmParams& p = ctx.params();
     require(p.gossip_steps == 1 && !p.chebyshev,
-            "algorithm.gossip_steps = {} / chebyshev = {}: {} gossips once per step (MF paper Alg. 1)",
+            "algorithm.gossip_steps = {} / chebyshev = {}: {} gossips once per step (MF paper Algorithm 1)",
             p.gossip_steps, p.chebyshev, name());
     require(p.schedule == "fixed",
             "algorithm.schedule = '{}': {} is accounted (and MAFALDA optimized) for a fixed gossip matrix W; "
@@ -290,7 +290,7 @@ PrivacyAccount MfDSgd::privacy(const TrainContext& ctx) const {
                                                        : fmt::format("({}, {})-cyclic participation",
                                                                      participation_.k, participation_.b);
   account.notes.push_back(
-      fmt::format("mf-ldp: record-level LDP of MF-D-SGD (MF paper Thm 7, {}), {}: μ = {:.9g}/σ{}; ε so "
+      fmt::format("mf-ldp: record-level LDP of MF-D-SGD (MF paper Theorem 7, {}), {}: μ = {:.9g}/σ{}; ε so "
                   "far before step T is the full run's (an upper bound)",
                   encoders_.size() == 1 ? "C = C_local ⊗ I_n" : "one C_v per node, the worst node", scheme,
                   mu_one, result.ldp.privacy.exact ? "" : " (certified upper bound on the sensitivity)"));

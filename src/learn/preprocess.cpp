@@ -1,5 +1,5 @@
-// The papers' preprocessing (Muffliato §6 / random-walk paper §6 on Houses: standardize, normalize
-// each point to unit L2 norm, 80/20 split; Koskela–Kulkarni §5 on MNIST).
+// The papers' preprocessing (Muffliato Section 6 / random-walk paper Section 6 on Houses: standardize,
+// normalize each point to unit L2 norm, 80/20 split; Koskela–Kulkarni Section 5 on MNIST).
 #include <algorithm>
 #include <cmath>
 #include <numeric>

@@ -185,7 +185,7 @@ TEST(SignMax, NegativeEntriesMakeOnesUnderReport) {
 }
 
 // A gossip Gram matrix, built literally: path graph 0-1-2-3-4, Hamilton weights
-// W_uv = 1/max(d_u, d_v), diagonal 1 − row sum; secure-sum view of Koskela–Kulkarni Thm 8: observer 1
+// W_uv = 1/max(d_u, d_v), diagonal 1 − row sum; secure-sum view of Koskela–Kulkarni Theorem 8: observer 1
 // sees y_t = e_1ᵀθ_t = Σ_{s<t} e_1ᵀW^{t−s}(x_s + u_s), t = 1..T, its own noise removed; target 2
 // (a neighbour) participates in all T = 6 rounds. K = A_uᵀ (B Bᵀ)⁺ A_u has negative entries and
 // its worst sign pattern is about twice 1ᵀK1 (numpy cross-check: 3.662 vs 1.824).

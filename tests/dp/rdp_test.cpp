@@ -17,7 +17,7 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// Mironov 2017 Prop. 3 and Canonne-Kamath-Steinke 2020 Prop. 12, exactly as printed.
+// Mironov 2017 Proposition 3 and Canonne-Kamath-Steinke 2020 Proposition 12, exactly as printed.
 double literal_mironov(double alpha, double rdp, double delta) {
   return rdp + std::log(1.0 / delta) / (alpha - 1.0);
 }
@@ -36,7 +36,7 @@ double literal_scan_minimum(double rho, double delta, bool improved) {
   return best;
 }
 
-TEST(RdpToDp, IssueReferenceValuesForGaussianMuOne) {
+TEST(RdpToDp, ReferenceValuesForGaussianMuOne) {
   const RdpCurve curve = gaussian_rdp(1.0);
   const RdpConversion mironov = rdp_to_dp(curve, 1e-5, RdpConversionMethod::mironov);
   EXPECT_NEAR(mironov.epsilon, 5.29852591, 1e-8);
@@ -71,7 +71,8 @@ TEST(GaussianRdp, ScalarOrderMatchesTheClosedFormAndTheCurve) {
 }
 
 TEST(RdpToDp, MironovMatchesClosedFormForZcdp) {
-  // ρ-zCDP: min_α ρα + L/(α-1) = ρ + 2√(ρL) at α* = 1 + √(L/ρ), L = log(1/δ) (Bun-Steinke 2016, Prop. 1.3).
+  // ρ-zCDP: min_α ρα + L/(α-1) = ρ + 2√(ρL) at α* = 1 + √(L/ρ), L = log(1/δ) (Bun-Steinke 2016,
+  // Proposition 1.3).
   for (double rho : {0.005, 0.05, 0.5, 3.0, 40.0}) {
     for (double delta : {1e-3, 1e-6, 1e-12}) {
       const double log_inv = std::log(1.0 / delta);

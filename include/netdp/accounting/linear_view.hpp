@@ -6,8 +6,8 @@
 // (|c_t| <= 1, scaled by the clipping bound Δ). When range(A_u) ⊆ range(B)
 // the view is μ-GDP with μ = sens / ν, where
 //     sens² = max_{c ∈ [-1,1]^T} cᵀ K_u c,   K_u = A_uᵀ (B Bᵀ)⁺ A_u
-// (Bellet et al., MF paper, Def. 3.1 and Thm. 7 / eq. 8; Koskela & Kulkarni,
-// Lemma 6 and Thm. 8). This header holds the literal dense path (for tests
+// (Bellet et al., MF paper, Definition 3.1 and Theorem 7 / eq. 8; Koskela & Kulkarni,
+// Lemma 6 and Theorem 8). This header holds the literal dense path (for tests
 // and tiny inputs) and the per-pair assessment shared by every accountant.
 
 #include <cstddef>
@@ -24,7 +24,7 @@ namespace netdp::accounting {
 /// O = A G + B Z. Columns of A are input coordinates indexed t * num_nodes + v
 /// (time-major: round t, node v); columns of B are noise coordinates (any
 /// order), Z ~ N(0, ν² I). Rows are the adversary's observations, after
-/// removing what it already knows (MF paper Lemma 11; Koskela–Kulkarni §3.5).
+/// removing what it already knows (MF paper Lemma 11; Koskela–Kulkarni Section 3.5).
 struct LinearView {
   DenseMatrix A;
   DenseMatrix B;

@@ -37,7 +37,7 @@ class RdpCurve {
   /// ε(α) from the callable; throws unless has_function() and α within the grid's range.
   double operator()(double alpha) const;
 
-  /// Composition (Mironov 2017, Prop. 1): ε's add order by order. Both curves must
+  /// Composition (Mironov 2017, Proposition 1): ε's add order by order. Both curves must
   /// share the same orders; the callable is kept only when both have one.
   RdpCurve& operator+=(const RdpCurve& other);
   friend RdpCurve operator+(RdpCurve a, const RdpCurve& b) { return a += b; }
@@ -52,10 +52,10 @@ class RdpCurve {
   Function function_;
 };
 
-/// ρ-zCDP as an RDP curve: ε(α) = ρα (Bun & Steinke 2016, Def. 1.1). Requires ρ > 0.
+/// ρ-zCDP as an RDP curve: ε(α) = ρα (Bun & Steinke 2016, Definition 1.1). Requires ρ > 0.
 RdpCurve zcdp_rdp(double rho, std::vector<double> orders = default_rdp_orders());
 
-/// μ-GDP Gaussian mechanism as RDP: ε(α) = αμ²/2 (Mironov 2017, Prop. 7), i.e. ρ = μ²/2.
+/// μ-GDP Gaussian mechanism as RDP: ε(α) = αμ²/2 (Mironov 2017, Proposition 7), i.e. ρ = μ²/2.
 RdpCurve gaussian_rdp(double mu, std::vector<double> orders = default_rdp_orders());
 
 /// The same at one order: ε(α) = αμ²/2 for the Gaussian mechanism with μ = sensitivity / σ
@@ -65,10 +65,10 @@ RdpCurve gaussian_rdp(double mu, std::vector<double> orders = default_rdp_orders
 double gaussian_rdp(double alpha, double mu);
 
 enum class RdpConversionMethod {
-  /// ε = ε(α) + log(1/δ)/(α-1)  (Mironov 2017, Prop. 3).
+  /// ε = ε(α) + log(1/δ)/(α-1)  (Mironov 2017, Proposition 3).
   mironov,
   /// ε = ε(α) + log((α-1)/α) - (log δ + log α)/(α-1)  (Canonne, Kamath & Steinke
-  /// 2020, Prop. 12; Balle et al. 2020, Thm. 21). Never worse than mironov.
+  /// 2020, Proposition 12; Balle et al. 2020, Theorem 21). Never worse than mironov.
   improved,
 };
 

@@ -1,5 +1,5 @@
 #pragma once
-// Data sets for the decentralized training simulator (issue 5): an in-memory
+// Data sets for the decentralized training simulator: an in-memory
 // table of features and targets, the readers that fill it, preprocessing as in
 // the papers, and partitioning over the nodes of a graph.
 //
