@@ -12,7 +12,7 @@ namespace {
 
 using namespace netdp;
 
-/// Connected Erdős–Rényi graph with mean degree about 2 ln n (as in Muffliato Sec. 3.4, c = 2).
+/// Connected Erdős–Rényi graph with mean degree about 2 ln n (as in Muffliato Section 3.4, c = 2).
 graph::Graph er_graph(std::size_t n) {
   graph::ErdosRenyiOptions options;
   options.connected = true;

@@ -1,4 +1,4 @@
-// Muffliato accountant, all n² pairs (issue 3 speed targets):
+// Muffliato accountant, all n² pairs (speed targets of docs/performance.md):
 //   hypercube d = 11 (n = 2048, T = 19) <= 2 s; d = 13 (n = 8192, T = 23) <= 60 s and <= 4 GB;
 //   SNAP facebook_combined (n = 4039, hamilton, T = 20) <= 30 s.
 // The fast path (blocked sparse propagation) runs next to a dense implementation

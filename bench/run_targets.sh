@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the benchmarks behind the speed targets of issues 3 and 4, one case per
+# Runs the benchmarks behind the speed targets (docs/performance.md), one case per
 # process so that /usr/bin/time reports each case's peak memory, and prints a
 # table for docs/performance.md. Usage (after `make bench`):
 #   bench/run_targets.sh [BUILD_DIR]        # default build/release
@@ -27,7 +27,7 @@ run "Muffliato all pairs, hypercube d=10, T=17 (literal)" netdp_muffliato_bench 
 run "Random walk all pairs, hypercube n=2048, T=1150"  netdp_random_walk_bench 'BM_RandomWalkAllPairsFast/11/'
 run "Random walk all pairs, hypercube n=8192"          netdp_random_walk_bench 'BM_RandomWalkAllPairsFastLarge/13/' NETDP_BENCH_LARGE=1
 run "Random walk all pairs, literal vs fast (small n)" netdp_random_walk_bench 'BM_RandomWalkAllPairs(Literal|Fast)/(7|8|9)/'
-run "Secure sum (KK Thm 8) all pairs, facebook, T=50"  netdp_linear_system_bench 'BM_FacebookSecureSum/4039/'
+run "Secure sum (KK Theorem 8) all pairs, facebook, T=50"  netdp_linear_system_bench 'BM_FacebookSecureSum/4039/'
 run "Secure sum structured vs literal"                netdp_linear_system_bench 'BM_StructuredVsLiteral'
 run "MF PNDP DP-D-SGD all pairs, ego 414, T=50"        netdp_mf_accounting_bench 'BM_MfPndpDpDsgdEgo414AllPairs'
 run "MF PNDP one attacker, structured vs literal"     netdp_mf_accounting_bench 'BM_MfPndpOneAttacker'

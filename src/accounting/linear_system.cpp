@@ -16,6 +16,7 @@
 #include "netdp/gossip/gossip_matrix.hpp"
 #include "netdp/gossip/spectral.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/enum_names.hpp"
 
 namespace netdp::accounting {
 namespace {
@@ -165,25 +166,21 @@ void solve_per_target(const gossip::Schedule& schedule, const detail::Resolved& 
 
 }  // namespace
 
-std::string_view linear_system_view_name(LinearSystemView view) {
-  switch (view) {
-    case LinearSystemView::secure_sum:
-      return "secure-sum";
-    case LinearSystemView::secure_sum_adaptive:
-      return "secure-sum-adaptive";
-    case LinearSystemView::plain:
-      return "plain";
-  }
-  return "unknown";
-}
+namespace {
+
+constexpr auto kViewNames = std::to_array<util::EnumName<LinearSystemView>>({
+    {LinearSystemView::secure_sum, "secure-sum"},
+    {LinearSystemView::secure_sum_adaptive, "secure-sum-adaptive"},
+    {LinearSystemView::plain, "plain"},
+});
+static_assert(util::is_valid_enum_table(kViewNames));
+
+}  // namespace
+
+std::string_view linear_system_view_name(LinearSystemView view) { return util::name_of(kViewNames, view); }
 
 LinearSystemView parse_linear_system_view(std::string_view name) {
-  for (const auto v :
-       {LinearSystemView::secure_sum, LinearSystemView::secure_sum_adaptive, LinearSystemView::plain}) {
-    if (linear_system_view_name(v) == name) return v;
-  }
-  throw std::invalid_argument(fmt::format(
-      "unknown linear-system view '{}': expected secure-sum, secure-sum-adaptive or plain", name));
+  return util::parse_enum(kViewNames, name, "linear-system view");
 }
 
 LinearView linear_system_view_literal(const gossip::Schedule& schedule,

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "netdp/util/check.hpp"
+#include "netdp/util/enum_names.hpp"
 
 namespace netdp::accounting {
 namespace {
@@ -17,22 +18,21 @@ namespace {
 using graph::NodeId;
 using Index = Eigen::Index;
 
-constexpr std::array<std::pair<MfTrust, std::string_view>, 3> kTrustNames{
-    {{MfTrust::ldp, "ldp"}, {MfTrust::pndp, "pndp"}, {MfTrust::secldp, "secldp"}}};
-constexpr std::array<std::pair<MfAlgorithm, std::string_view>, 6> kAlgorithmNames{
-    {{MfAlgorithm::dp_d_sgd, "dp-d-sgd"},
-     {MfAlgorithm::muffliato_sgd, "muffliato-sgd"},
-     {MfAlgorithm::antipgd, "antipgd"},
-     {MfAlgorithm::decor, "decor"},
-     {MfAlgorithm::zip_dl, "zip-dl"},
-     {MfAlgorithm::mf_d_sgd, "mf-d-sgd"}}};
-
-template <typename Enum, std::size_t N>
-std::string names_of(const std::array<std::pair<Enum, std::string_view>, N>& table) {
-  std::string out;
-  for (const auto& [value, name] : table) out += (out.empty() ? "" : ", ") + std::string(name);
-  return out;
-}
+constexpr auto kTrustNames = std::to_array<util::EnumName<MfTrust>>({
+    {MfTrust::ldp, "ldp"},
+    {MfTrust::pndp, "pndp"},
+    {MfTrust::secldp, "secldp"},
+});
+static_assert(util::is_valid_enum_table(kTrustNames));
+constexpr auto kAlgorithmNames = std::to_array<util::EnumName<MfAlgorithm>>({
+    {MfAlgorithm::dp_d_sgd, "dp-d-sgd"},
+    {MfAlgorithm::muffliato_sgd, "muffliato-sgd"},
+    {MfAlgorithm::antipgd, "antipgd"},
+    {MfAlgorithm::decor, "decor"},
+    {MfAlgorithm::zip_dl, "zip-dl"},
+    {MfAlgorithm::mf_d_sgd, "mf-d-sgd"},
+});
+static_assert(util::is_valid_enum_table(kAlgorithmNames));
 
 /// How the noise enters the inputs: noise added to input (t, v) is (map Z)_{t*n+v}.
 struct NoiseModel {
@@ -372,34 +372,14 @@ MfView build_zip_dl_view(const gossip::GossipMatrix& w, std::size_t rounds, cons
 
 }  // namespace
 
-std::string_view to_string(MfTrust trust) {
-  for (const auto& [value, name] : kTrustNames) {
-    if (value == trust) return name;
-  }
-  return "unknown";
-}
+std::string_view to_string(MfTrust trust) { return util::name_of(kTrustNames, trust); }
 
-std::string_view to_string(MfAlgorithm algorithm) {
-  for (const auto& [value, name] : kAlgorithmNames) {
-    if (value == algorithm) return name;
-  }
-  return "unknown";
-}
+std::string_view to_string(MfAlgorithm algorithm) { return util::name_of(kAlgorithmNames, algorithm); }
 
-MfTrust parse_mf_trust(std::string_view name) {
-  for (const auto& [value, known] : kTrustNames) {
-    if (known == name) return value;
-  }
-  throw std::invalid_argument(
-      fmt::format("unknown trust model '{}': valid names are {}", name, names_of(kTrustNames)));
-}
+MfTrust parse_mf_trust(std::string_view name) { return util::parse_enum(kTrustNames, name, "trust model"); }
 
 MfAlgorithm parse_mf_algorithm(std::string_view name) {
-  for (const auto& [value, known] : kAlgorithmNames) {
-    if (known == name) return value;
-  }
-  throw std::invalid_argument(
-      fmt::format("unknown MF algorithm '{}': valid names are {}", name, names_of(kAlgorithmNames)));
+  return util::parse_enum(kAlgorithmNames, name, "MF algorithm");
 }
 
 MfView build_mf_view(const gossip::GossipMatrix& w, std::size_t rounds, const MfAlgorithmSpec& spec,

@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "muffliato_propagation.hpp"
+#include "netdp/dp/rdp.hpp"
 #include "netdp/util/check.hpp"
 
 namespace netdp::accounting {
@@ -145,7 +146,7 @@ RandomGraphBound random_graph_bound(std::size_t num_nodes, std::size_t observer_
           min_variance, sigma * sigma);
   RandomGraphBound bound;
   bound.neighbour_probability = neighbour_probability;
-  bound.neighbour_rdp_epsilon = alpha * sensitivity * sensitivity / (2.0 * sigma * sigma);
+  bound.neighbour_rdp_epsilon = dp::gaussian_rdp(alpha, sensitivity / sigma);
   bound.uncapped_non_neighbour_rdp_epsilon =
       alpha * sensitivity * sensitivity * static_cast<double>(rounds) * static_cast<double>(observer_degree) /
       (sigma * sigma * static_cast<double>(num_nodes - observer_degree));

@@ -5,6 +5,7 @@
 
 #include "netdp/accounting/muffliato.hpp"
 #include "netdp/dp/gdp.hpp"
+#include "netdp/dp/rdp.hpp"
 #include "netdp/util/check.hpp"
 
 namespace netdp::accounting {
@@ -96,8 +97,8 @@ PairLoss MuffliatoLosses::pair(std::size_t observer, std::size_t target, double 
   loss.alpha = alpha;
   loss.uncapped_mu = ratio * std::sqrt(uncapped);
   loss.mu = ratio * std::sqrt(capped);
-  loss.uncapped_rdp_epsilon = alpha * ratio * ratio * uncapped / 2.0;
-  loss.rdp_epsilon = alpha * ratio * ratio * capped / 2.0;
+  loss.uncapped_rdp_epsilon = dp::gaussian_rdp(alpha, loss.uncapped_mu);
+  loss.rdp_epsilon = dp::gaussian_rdp(alpha, loss.mu);
   loss.capped = capped < uncapped;
   return loss;
 }
@@ -115,8 +116,10 @@ double mean_privacy_loss(std::size_t communications, std::size_t num_nodes, doub
           alpha);
   require_positive(sensitivity, "sensitivity");
   require_positive(sigma, "sigma");
-  return alpha * sensitivity * sensitivity * static_cast<double>(communications) /
-         (2.0 * static_cast<double>(num_nodes) * sigma * sigma);
+  // A Gaussian mechanism with μ² = Δ² T_v / (n σ²).
+  return dp::gaussian_rdp(
+      alpha,
+      sensitivity / sigma * std::sqrt(static_cast<double>(communications) / static_cast<double>(num_nodes)));
 }
 
 }  // namespace netdp::accounting

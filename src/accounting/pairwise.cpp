@@ -128,25 +128,6 @@ double GaussianPairwiseAccount::min_unit_mu() const {
 
 // ----------------------------------------------------------------- statistics
 
-std::string_view statistic_name(Statistic statistic) {
-  switch (statistic) {
-    case Statistic::mean:
-      return "mean";
-    case Statistic::max:
-      return "max";
-    case Statistic::pair:
-      return "pair";
-  }
-  return "mean";
-}
-
-Statistic parse_statistic(std::string_view name) {
-  for (const Statistic s : {Statistic::mean, Statistic::max, Statistic::pair}) {
-    if (statistic_name(s) == name) return s;
-  }
-  throw std::invalid_argument(fmt::format("statistic '{}' is not one of: mean, max, pair", name));
-}
-
 void RangeAccumulator::add(double x) {
   min_ = count_ == 0 ? x : std::min(min_, x);
   max_ = count_ == 0 ? x : std::max(max_, x);

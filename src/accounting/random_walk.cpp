@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "netdp/dp/rdp.hpp"
 #include "netdp/util/check.hpp"
 
 namespace netdp::accounting {
@@ -47,7 +48,7 @@ RandomWalkPairLoss evaluate_loss(const RandomWalkOptions& options, double contri
                                  bool direct_from_target, double alpha) {
   check_alpha(alpha);
   const double ratio = options.sensitivity / options.sigma;
-  const double local = alpha * ratio * ratio / 2.0;  // one Gaussian step (Mironov 2017, Prop. 7)
+  const double local = dp::gaussian_rdp(alpha, ratio);  // one Gaussian step
   // Lemma 1 factor (1 + c): c = 1 in the paper, c = (α−1)·local in the tight variant.
   const double factor = options.weak_convexity == WeakConvexity::paper ? 2.0 : 1.0 + (alpha - 1.0) * local;
   RandomWalkPairLoss loss;

@@ -9,9 +9,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <random>
 #include <utility>
 
+#include "netdp/graph/random.hpp"
 #include "netdp/util/check.hpp"
 #include "sign_max_detail.hpp"
 
@@ -116,7 +116,7 @@ SignMaxResult maximize_over_signs(const Eigen::Ref<const DenseMatrix>& k_in, con
   // summation errs by at most n·ε·Σ|terms|), doubled for the comparisons made in the search.
   const double rounding = 4.0 * static_cast<double>((m + 2) * (m + 2)) * eps * result.sum_abs;
   const double min_gain = 1e-13 * result.sum_abs;
-  std::mt19937_64 rng(options.seed);
+  graph::Rng rng(options.seed);
   std::vector<UpperBound> uppers{{result.sum_abs + rounding, SignMaxBound::sum_abs}};
 
   // Lower bound: local search from c = 1, the sign-graph colouring, and further starts below.
@@ -155,10 +155,9 @@ SignMaxResult maximize_over_signs(const Eigen::Ref<const DenseMatrix>& k_in, con
     }
     try_start(detail::signs_of(eigen.eigenvectors().col(m - 1)));
   }
-  std::bernoulli_distribution coin(0.5);
   for (int start = 0; start < options.random_starts; ++start) {
     Vector s(m);
-    for (Eigen::Index i = 0; i < m; ++i) s(i) = coin(rng) ? 1.0 : -1.0;
+    for (Eigen::Index i = 0; i < m; ++i) s(i) = rng.bernoulli(0.5) ? 1.0 : -1.0;
     try_start(std::move(s));
   }
 
@@ -209,10 +208,9 @@ SignMaxResult maximize_over_signs(const Eigen::Ref<const DenseMatrix>& k_in, con
                       options.sdp_max_sweeps));
     }
     // Goemans–Williamson hyperplane roundings of the SDP factor as further starts.
-    std::normal_distribution<double> normal(0.0, 1.0);
     for (int start = 0; start < std::max(options.random_starts, 1); ++start) {
       Vector direction(rank);
-      for (int r = 0; r < rank; ++r) direction(r) = normal(rng);
+      for (int r = 0; r < rank; ++r) direction(r) = rng.standard_normal();
       try_start(detail::signs_of(sdp.factor * direction));
     }
     proven = lower_meets_upper();

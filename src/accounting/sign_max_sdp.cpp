@@ -36,13 +36,12 @@ double primal_objective(const DenseMatrix& k, const DenseMatrix& v) {
   return times_factor(k, v).cwiseProduct(v).sum();
 }
 
-DenseMatrix random_unit_rows(Eigen::Index m, int rank, std::mt19937_64& rng) {
-  std::normal_distribution<double> normal(0.0, 1.0);
+DenseMatrix random_unit_rows(Eigen::Index m, int rank, graph::Rng& rng) {
   DenseMatrix v(m, rank);
   for (Eigen::Index i = 0; i < m; ++i) {
     double norm = 0.0;
     while (norm == 0.0) {
-      for (int r = 0; r < rank; ++r) v(i, r) = normal(rng);
+      for (int r = 0; r < rank; ++r) v(i, r) = rng.standard_normal();
       norm = v.row(i).norm();
     }
     v.row(i) /= norm;
@@ -52,7 +51,7 @@ DenseMatrix random_unit_rows(Eigen::Index m, int rank, std::mt19937_64& rng) {
 
 }  // namespace
 
-SdpOutcome sdp_dual_bound(const DenseMatrix& k, int rank, int max_sweeps, std::mt19937_64& rng) {
+SdpOutcome sdp_dual_bound(const DenseMatrix& k, int rank, int max_sweeps, graph::Rng& rng) {
   const Eigen::Index m = k.rows();
   SdpOutcome out;
   out.factor = random_unit_rows(m, rank, rng);

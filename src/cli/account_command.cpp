@@ -16,7 +16,8 @@
 #include "netdp/gossip/network_spec.hpp"
 #include "netdp/graph/metrics.hpp"
 #include "netdp/util/check.hpp"
-#include "netdp/util/matrix_market.hpp"
+#include "netdp/mf/correlation_io.hpp"
+#include "netdp/util/enum_names.hpp"
 #include "network_options.hpp"
 #include "output.hpp"
 #include "parse_list.hpp"
@@ -88,12 +89,6 @@ accounting::ProgressCallback make_progress(bool quiet, const std::string& label)
   };
 }
 
-accounting::SignSearch parse_sign_search(const std::string& name) {
-  if (name == "none") return accounting::SignSearch::none;
-  if (name == "auto") return accounting::SignSearch::automatic;
-  throw std::invalid_argument(fmt::format("--sign-search '{}' is not one of: none, auto", name));
-}
-
 // The flags' values checked with the flags' names (the library checks them again in its words).
 void check_flags(const AccountOptions& o, std::size_t n) {
   require_positive(o.sigma, "--sigma");
@@ -112,17 +107,6 @@ void check_flags(const AccountOptions& o, std::size_t n) {
     require(o.calibrate_on != "pair" || (o.observer && o.target),
             "--calibrate-on pair needs --observer and --target");
   }
-}
-
-// Until the mf module owns the correlation file format: a dense matrix from Matrix Market.
-DenseMatrix read_dense_matrix(const std::string& path) {
-  const util::MatrixMarketData data = util::read_matrix_market(path);
-  DenseMatrix m = DenseMatrix::Zero(static_cast<Eigen::Index>(data.header.rows),
-                                    static_cast<Eigen::Index>(data.header.cols));
-  for (const util::MatrixMarketEntry& e : util::expand_symmetric(data)) {
-    m(static_cast<Eigen::Index>(e.row), static_cast<Eigen::Index>(e.col)) += e.value;
-  }
-  return m;
 }
 
 std::unique_ptr<accounting::PairwiseAccount> make_account(const AccountOptions& o,
@@ -151,18 +135,18 @@ std::unique_ptr<accounting::PairwiseAccount> make_account(const AccountOptions& 
     options.first_power = o.first_power;
     options.gossip_steps = o.gossip_steps;
     options.keep_observer_noise = o.keep_observer_noise;
-    return accounting::linear_system_account(protocol, query, options, parse_sign_search(o.sign_search),
+    return accounting::linear_system_account(protocol, query, options, util::parse_enum(accounting::kSignSearchNames, o.sign_search, "--sign-search"),
                                              progress);
   }
   if (o.method == "mf") {
     accounting::MfAlgorithmSpec spec;
     spec.algorithm = accounting::parse_mf_algorithm(o.algorithm);
     spec.gossip_steps = o.gossip_steps;
-    if (!o.correlation_path.empty()) spec.correlation = read_dense_matrix(o.correlation_path);
+    if (!o.correlation_path.empty()) spec.correlation = mf::read_correlation(o.correlation_path);
     require(spec.algorithm != accounting::MfAlgorithm::mf_d_sgd || !o.correlation_path.empty(),
             "--algorithm mf-d-sgd needs --correlation C.mtx");
     accounting::MfOptions options;
-    options.assess.sign_search = parse_sign_search(o.sign_search);
+    options.assess.sign_search = util::parse_enum(accounting::kSignSearchNames, o.sign_search, "--sign-search");
     if (o.participations > 0 || o.separation > 0) {
       options.participation = accounting::MfParticipation::cyclic(o.participations, o.separation);
     }
@@ -312,7 +296,7 @@ void add_account_command(CLI::App& app) {
   cmd->add_option("--group", r.group, "muffliato: a group of targets (Theorem 13), e.g. 2,3");
   cmd->add_option(
       "--gradient-steps", r.gradient_steps,
-      "muffliato: Muffliato-GD with this many gradient steps of --rounds gossip rounds each (Thm 6/11)");
+      "muffliato: Muffliato-GD with this many gradient steps of --rounds gossip rounds each (Theorem 6 / Theorem 11)");
   cmd->add_flag("--authors-convention", r.authors_convention,
                 "muffliato: powers 1..T, no t = 0 exchange (the authors' code)");
   cmd->add_flag("--count-observer-noise", r.count_observer_noise,
@@ -320,7 +304,7 @@ void add_account_command(CLI::App& app) {
   cmd->add_option("--contributions", r.contributions,
                   "random-walk: contributions N_u of the target (default T/n)");
   cmd->add_flag("--sender-known", r.sender_known,
-                "random-walk: the observer knows who sent the token (App. B.1)");
+                "random-walk: the observer knows who sent the token (Appendix B.1)");
   cmd->add_option("--view", r.view, "linear-system: secure-sum | secure-sum-adaptive | plain")
       ->capture_default_str();
   cmd->add_option("--first-power", r.first_power,

@@ -89,7 +89,7 @@ void add_asymptotic_command(CLI::App& app) {
   cmd->add_option("--target", o->target, "Target j")->capture_default_str();
   cmd->add_option("--rounds-grid", o->rounds_grid, "Comma-separated T values")->capture_default_str();
   cmd->add_flag("--keep-observer-noise", o->keep_observer_noise,
-                "Count the observer's own noise (the theorem's setting; default: removed, §3.5)");
+                "Count the observer's own noise (the theorem's setting; default: removed, Section 3.5)");
   add_output_options(cmd, o->output);
   cmd->callback([o] { run_asymptotic(*o); });
 }

@@ -8,10 +8,10 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "netdp/mf/correlation_io.hpp"
 #include "netdp/mf/factorize.hpp"
 #include "netdp/mf/local_gram.hpp"
 #include "netdp/util/check.hpp"
-#include "netdp/util/matrix_market.hpp"
 #include "network_options.hpp"
 #include "output.hpp"
 
@@ -54,20 +54,6 @@ mf::Factorization factorize(const FactorizeOptions& o, const DenseMatrix& h, con
   return mf::evaluate_factorization(h, std::move(c), p);
 }
 
-void write_correlation(const std::string& path, const DenseMatrix& c) {
-  util::MatrixMarketHeader header;
-  header.rows = static_cast<std::uint64_t>(c.rows());
-  header.cols = static_cast<std::uint64_t>(c.cols());
-  std::vector<util::MatrixMarketEntry> entries;
-  for (Eigen::Index j = 0; j < c.cols(); ++j) {
-    for (Eigen::Index i = j; i < c.rows(); ++i) {
-      if (c(i, j) != 0.0)
-        entries.push_back({static_cast<std::uint64_t>(i), static_cast<std::uint64_t>(j), c(i, j)});
-    }
-  }
-  util::write_matrix_market(path, header, entries);
-}
-
 void run_factorize(const FactorizeOptions& o) {
   require(o.workload == "prefix-sum" || o.workload == "dl", "--workload '{}' is not one of: prefix-sum, dl",
           o.workload);
@@ -108,7 +94,7 @@ void run_factorize(const FactorizeOptions& o) {
                       {"iterations", f.iterations},
                       {"converged", f.converged}};
   if (!o.out.empty()) {
-    write_correlation(o.out, f.c);
+    mf::write_correlation(o.out, f.c);
     j["out"] = o.out;
   }
   print_result(o.output, j, [&](std::ostream& out) {
@@ -133,7 +119,7 @@ void run_factorize(const FactorizeOptions& o) {
 
 void add_factorize_command(CLI::App& app) {
   auto o = std::make_shared<FactorizeOptions>();
-  auto* cmd = app.add_subcommand("factorize", "Optimal / baseline MF noise correlations (MAFALDA, issue 6)");
+  auto* cmd = app.add_subcommand("factorize", "Optimal / baseline MF noise correlations (MAFALDA)");
   cmd->add_option("--workload", o->workload, "prefix-sum | dl (decentralized learning, MF paper Lemma 10)")
       ->capture_default_str();
   add_network_options(cmd, o->network);

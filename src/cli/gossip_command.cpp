@@ -12,6 +12,7 @@
 #include "netdp/graph/metrics.hpp"
 #include "netdp/graph/spec.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/enum_names.hpp"
 #include "output.hpp"
 
 namespace netdp::cli {
@@ -28,25 +29,12 @@ struct GossipOptions {
   OutputOptions output;
 };
 
-gossip::SpectralMethod parse_method(const std::string& name) {
-  if (name == "auto") return gossip::SpectralMethod::automatic;
-  if (name == "dense") return gossip::SpectralMethod::dense;
-  if (name == "lanczos") return gossip::SpectralMethod::lanczos;
-  throw std::invalid_argument(
-      fmt::format("unknown --method '{}': valid names are auto, dense, lanczos", name));
-}
-
-const char* method_name(gossip::SpectralMethod method) {
-  switch (method) {
-    case gossip::SpectralMethod::automatic:
-      return "auto";
-    case gossip::SpectralMethod::dense:
-      return "dense";
-    case gossip::SpectralMethod::lanczos:
-      return "lanczos";
-  }
-  return "unknown";
-}
+constexpr auto kMethodNames = std::to_array<util::EnumName<gossip::SpectralMethod>>({
+    {gossip::SpectralMethod::automatic, "auto"},
+    {gossip::SpectralMethod::dense, "dense"},
+    {gossip::SpectralMethod::lanczos, "lanczos"},
+});
+static_assert(util::is_valid_enum_table(kMethodNames));
 
 const char* symmetry_name(gossip::SymmetryClass c) {
   switch (c) {
@@ -85,7 +73,8 @@ gossip::GossipMatrix build_matrix(const GossipOptions& options) {
 
 nlohmann::json summarize(const gossip::GossipMatrix& w, const GossipOptions& options) {
   const gossip::SymmetryClass symmetry = gossip::symmetry_class(w);
-  const gossip::SecondEigenvalue second = gossip::second_eigenvalue(w, parse_method(options.method));
+  const gossip::SecondEigenvalue second =
+      gossip::second_eigenvalue(w, util::parse_enum(kMethodNames, options.method, "--method"));
   const gossip::Stationary stationary = gossip::stationary_distribution(w);
   const gossip::Primitivity primitivity = gossip::primitivity(w);
   const double pi_min = stationary.pi.minCoeff();
@@ -105,7 +94,7 @@ nlohmann::json summarize(const gossip::GossipMatrix& w, const GossipOptions& opt
   r["primitive"] = primitivity.primitive();
   r["spectral_gap"] = second.spectral_gap;
   r["second_eigenvalue_modulus"] = second.modulus;
-  r["spectral_method"] = method_name(second.method);
+  r["spectral_method"] = util::name_of(kMethodNames, second.method);
   r["spectral_converged"] = second.converged;
   if (!second.diagnostic.empty()) r["spectral_diagnostic"] = second.diagnostic;
   r["stationary_method"] = stationary_method_name(stationary.method);
@@ -161,7 +150,7 @@ void add_gossip_command(CLI::App& app) {
   cmd->add_option("--matrix", options->matrix,
                   "Read W from a Matrix Market file instead of --graph/--weights");
   cmd->add_flag("--lcc", options->lcc, "Keep only the largest connected component of --graph");
-  cmd->add_option("--method", options->method, "Second eigenvalue: auto, dense or lanczos")
+  cmd->add_option("--method", options->method, "Second eigenvalue: " + util::names_of(kMethodNames))
       ->capture_default_str();
   cmd->add_option("--mixing-epsilon", options->mixing_epsilon, "Total-variation target of the mixing bound")
       ->capture_default_str();

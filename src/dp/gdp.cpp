@@ -15,7 +15,7 @@ namespace netdp::dp {
 namespace {
 
 // Notation: A = ε/μ - μ/2, B = ε/μ + μ/2, so δ(ε) = Φ(-A) - e^ε Φ(-B)
-// (Dong-Roth-Su 2022, Cor. 2.13). Since ε - B²/2 = -A²/2,
+// (Dong-Roth-Su 2022, Corollary 2.13). Since ε - B²/2 = -A²/2,
 //   e^ε Φ(-B) = ½ e^{-A²/2} erfcx(B/√2)   (never overflows),
 //   Φ(-A)     = ½ e^{-A²/2} erfcx(A/√2)   for A >= 0.
 // Both terms are written as e^{-scale} * (value): scale = A²/2 for A >= 0, else 0.

@@ -7,38 +7,38 @@
 
 #include "netdp/util/check.hpp"
 #include "netdp/util/compensated_sum.hpp"
+#include "netdp/util/enum_names.hpp"
 
 namespace netdp::gossip {
 
-std::string_view weighting_name(Weighting weighting) {
-  switch (weighting) {
-    case Weighting::hamilton:
-      return "hamilton";
-    case Weighting::metropolis:
-      return "metropolis";
-    case Weighting::closed_row:
-      return "closed-row";
-    case Weighting::lazy_uniform:
-      return "lazy-uniform";
-  }
-  return "unknown";
-}
+namespace {
 
-std::string weighting_names() {
-  std::string out;
-  for (const Weighting w : kAllWeightings) {
-    if (!out.empty()) out += ", ";
-    out += weighting_name(w);
+constexpr auto kWeightingNames = std::to_array<util::EnumName<Weighting>>({
+    {Weighting::hamilton, "hamilton"},
+    {Weighting::metropolis, "metropolis"},
+    {Weighting::closed_row, "closed-row"},
+    {Weighting::lazy_uniform, "lazy-uniform"},
+});
+static_assert(util::is_valid_enum_table(kWeightingNames));
+
+/// kAllWeightings lists the table's values in the same order.
+constexpr bool table_matches_all_weightings() {
+  if (kWeightingNames.size() != kAllWeightings.size()) return false;
+  for (std::size_t i = 0; i < kAllWeightings.size(); ++i) {
+    if (kWeightingNames[i].value != kAllWeightings[i]) return false;
   }
-  return out;
+  return true;
 }
+static_assert(table_matches_all_weightings());
+
+}  // namespace
+
+std::string_view weighting_name(Weighting weighting) { return util::name_of(kWeightingNames, weighting); }
+
+std::string weighting_names() { return util::names_of(kWeightingNames); }
 
 Weighting parse_weighting(std::string_view name) {
-  for (const Weighting w : kAllWeightings) {
-    if (weighting_name(w) == name) return w;
-  }
-  throw std::invalid_argument(
-      fmt::format("unknown gossip weighting '{}': valid names are {}", name, weighting_names()));
+  return util::parse_enum(kWeightingNames, name, "gossip weighting");
 }
 
 namespace {

@@ -278,7 +278,7 @@ bool try_random_regular(std::size_t n, std::size_t d, Rng& rng, std::vector<Edge
   std::vector<NodeId> leftover;
   std::size_t rounds_without_progress = 0;
   while (!stubs.empty()) {
-    for (std::size_t i = stubs.size() - 1; i > 0; --i) std::swap(stubs[i], stubs[rng.uniform_below(i + 1)]);
+    rng.shuffle(stubs.begin(), stubs.end());
     leftover.clear();
     for (std::size_t i = 0; i < stubs.size(); i += 2) {
       const NodeId u = stubs[i];

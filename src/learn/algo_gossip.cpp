@@ -1,6 +1,6 @@
 // The gossip-family algorithms: d-sgd, dp-d-sgd (Koskela–Kulkarni Algorithm 2), muffliato-gd /
 // muffliato-sgd (Cyffers et al. Algorithm 3), randomized-gossip, antipgd (MF paper A.3).
-// Every step is "adapt then combine": θ ← W_t^K (θ − η ĝ) (KK Alg. 2: local noisy step, then
+// Every step is "adapt then combine": θ ← W_t^K (θ − η ĝ) (KK Algorithm 2: local noisy step, then
 // gossip averaging), with ĝ_v = (1/b)(Σ clip(∇ℓ_i, C) + σ C ξ_v) + λ θ_v.
 
 #include <memory>
@@ -54,7 +54,7 @@ class GossipSgd : public Algorithm {
       require(
           p.gossip_steps == 1 && !p.chebyshev,
           "algorithm.gossip_steps = {} / chebyshev = {}: dp-d-sgd gossips once per step (Koskela-Kulkarni "
-          "Alg. 2); use muffliato-sgd for K > 1",
+          "Algorithm 2); use muffliato-sgd for K > 1",
           p.gossip_steps, p.chebyshev);
     }
     if (variant_ == Variant::muffliato_gd) {

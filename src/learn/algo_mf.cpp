@@ -1,21 +1,22 @@
 // Matrix-factorization algorithms (MF paper, Bellet et al.): mf-d-sgd (Algorithm 1) and
 // mafalda (MAFALDA-SGD, Algorithm 2). D-SGD "adapt then combine" where node v's noise at step t
-// is σ C (C_v⁻¹ ξ_v)_t (eq. 3 / Alg. 1 line 5: the noise C⁺Z with C lower triangular and
+// is σ C (C_v⁻¹ ξ_v)_t (eq. 3 / Algorithm 1 line 5: the noise C⁺Z with C lower triangular and
 // invertible, so C⁺ = C⁻¹ and the noise of step t only needs ξ_v(0..t)), ξ_v(s) ~ N(0, I_p).
 // See docs/learn.md, "Matrix-factorization algorithms".
 
 #include <algorithm>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "netdp/learn/algorithm.hpp"
+#include "netdp/mf/correlation_io.hpp"
 #include "netdp/mf/factorize.hpp"
 #include "netdp/mf/local_gram.hpp"
 #include "netdp/mf/mafalda_per_node.hpp"
 #include "netdp/mf/mafalda_privacy.hpp"
 #include "netdp/util/check.hpp"
-#include "netdp/util/matrix_market.hpp"
 #include "train_privacy.hpp"
 
 namespace netdp::learn {
@@ -25,31 +26,18 @@ namespace {
 /// Largest (w + 1) · n · p doubles of noise history kept (2^28 doubles = 2 GiB).
 constexpr std::size_t kNoiseHistoryLimit = std::size_t{1} << 28;
 
-/// C from a Matrix Market file: T × T, lower triangular, nonzero diagonal, finite.
+/// C from a Matrix Market file (mf::read_correlation checks it: square, finite, lower triangular,
+/// non-zero diagonal), of size T × T.
 DenseMatrix read_correlation_file(const std::string& path, std::size_t rounds) {
-  const util::MatrixMarketData data = util::read_matrix_market(path);
-  require(data.header.rows == data.header.cols, "algorithm.correlation '{}': C is {} x {}, it must be square",
-          path, data.header.rows, data.header.cols);
-  require(data.header.rows == rounds,
+  DenseMatrix c;
+  try {
+    c = mf::read_correlation(path);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(fmt::format("algorithm.correlation: {}", e.what()));
+  }
+  require(static_cast<std::size_t>(c.rows()) == rounds,
           "algorithm.correlation '{}': C is {} x {}, expected T x T = {} x {} (algorithm.rounds)", path,
-          data.header.rows, data.header.cols, rounds, rounds);
-  const auto t_size = static_cast<Eigen::Index>(rounds);
-  DenseMatrix c = DenseMatrix::Zero(t_size, t_size);
-  for (const util::MatrixMarketEntry& e : util::expand_symmetric(data)) {
-    require(e.col <= e.row || e.value == 0.0,
-            "algorithm.correlation '{}': entry ({}, {}) = {} is above the diagonal: C must be lower "
-            "triangular (so the noise C⁻¹ξ is streamable)",
-            path, e.row + 1, e.col + 1, e.value);
-    c(static_cast<Eigen::Index>(e.row), static_cast<Eigen::Index>(e.col)) += e.value;
-  }
-  for (Eigen::Index t = 0; t < t_size; ++t) {
-    require(std::isfinite(c(t, t)) && c(t, t) != 0.0,
-            "algorithm.correlation '{}': diagonal entry ({}, {}) = {}: C must have a finite nonzero diagonal "
-            "(invertible)",
-            path, t + 1, t + 1, c(t, t));
-  }
-  require(c.allFinite(), "algorithm.correlation '{}': C has a non-finite entry (duplicate entries overflow)",
-          path);
+          c.rows(), c.cols(), rounds, rounds);
   return c;
 }
 
@@ -219,7 +207,7 @@ class MfDSgd : public Algorithm {
   void prepare(TrainContext& ctx) override {
     const AlgorithmParams& p = ctx.params();
     require(p.gossip_steps == 1 && !p.chebyshev,
-            "algorithm.gossip_steps = {} / chebyshev = {}: {} gossips once per step (MF paper Alg. 1)",
+            "algorithm.gossip_steps = {} / chebyshev = {}: {} gossips once per step (MF paper Algorithm 1)",
             p.gossip_steps, p.chebyshev, name());
     require(p.schedule == "fixed",
             "algorithm.schedule = '{}': {} is accounted (and MAFALDA optimized) for a fixed gossip matrix W; "
@@ -301,7 +289,7 @@ PrivacyAccount MfDSgd::privacy(const TrainContext& ctx) const {
                                                        : fmt::format("({}, {})-cyclic participation",
                                                                      participation_.k, participation_.b);
   account.notes.push_back(
-      fmt::format("mf-ldp: record-level LDP of MF-D-SGD (MF paper Thm 7, {}), {}: μ = {:.9g}/σ{}; ε so "
+      fmt::format("mf-ldp: record-level LDP of MF-D-SGD (MF paper Theorem 7, {}), {}: μ = {:.9g}/σ{}; ε so "
                   "far before step T is the full run's (an upper bound)",
                   encoders_.size() == 1 ? "C = C_local ⊗ I_n" : "one C_v per node, the worst node", scheme,
                   mu_one, result.ldp.privacy.exact ? "" : " (certified upper bound on the sensitivity)"));

@@ -1,5 +1,5 @@
 // Protocol algorithms and baselines (docs/learn-protocols.md):
-//  * secure-gossip: DP-D-SGD (Koskela–Kulkarni Alg. 2) whose gossip step runs the pairwise-masking
+//  * secure-gossip: DP-D-SGD (Koskela–Kulkarni Algorithm 2) whose gossip step runs the pairwise-masking
 //    secure-summation protocol (netdp/learn/secure_summation.hpp) — node v learns only Σ_u W_vu x_u.
 //  * dp-fedavg: a trusted server averages the nodes' clipped minibatch gradients and adds central
 //    Gaussian noise (central DP; one local step per round, i.e. FedSGD).
@@ -41,7 +41,7 @@ class SecureGossip : public Algorithm {
     require(p.schedule == "fixed",
             "algorithm.schedule = '{}': secure-gossip runs the protocol on the fixed W", p.schedule);
     require(p.gossip_steps == 1 && !p.chebyshev,
-            "algorithm.gossip_steps = {}: secure-gossip gossips once per step (Koskela-Kulkarni Alg. 2)",
+            "algorithm.gossip_steps = {}: secure-gossip gossips once per step (Koskela-Kulkarni Algorithm 2)",
             p.gossip_steps);
     // Mask keys from the run's seed (a simulated key agreement; see secure_summation.hpp).
     protocol_.emplace(ctx.schedule().at(0), ctx.seed() ^ 0x5ec5e5ec5e5ec5eULL);
@@ -65,7 +65,7 @@ class SecureGossip : public Algorithm {
 
 /// dp-fedavg: θ̄ ← θ̄ − η [(1/n) Σ_v ḡ_v + (σ C / (n b_min)) ξ + λ θ̄], ḡ_v node v's clipped mean
 /// gradient at θ̄; every node holds θ̄. One record changes (1/n) Σ_v ḡ_v by at most C / (n b_v)
-/// ≤ C / (n b_min): μ = 1/σ per round, √T/σ after T rounds (central GDP, Dong–Roth–Su Cor. 3.3).
+/// ≤ C / (n b_min): μ = 1/σ per round, √T/σ after T rounds (central GDP, Dong–Roth–Su Corollary 3.3).
 class DpFedAvg : public Algorithm {
  public:
   std::string_view name() const override { return "dp-fedavg"; }

@@ -110,7 +110,7 @@ const std::vector<KeyRule>& rules() {
        Rule::real_nonneg,
        {}},
       {{"algorithm.gossip_steps", "1", "K gossip steps per gradient step"}, Rule::positive_count, {}},
-      {{"algorithm.chebyshev", "false", "Chebyshev-accelerated gossip (Muffliato Alg. 1; fixed schedule)"},
+      {{"algorithm.chebyshev", "false", "Chebyshev-accelerated gossip (Muffliato Algorithm 1; fixed schedule)"},
        Rule::boolean,
        {}},
       {{"algorithm.schedule", "fixed", "fixed | pairwise | er-per-round:p=P | dropout:p=P"},

@@ -7,6 +7,7 @@
 
 #include "model_common.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/enum_names.hpp"
 
 namespace netdp::learn {
 
@@ -32,40 +33,22 @@ Vector Model::gradient(const Vector& theta, const DenseMatrix& X, const Vector& 
   return g;
 }
 
-std::string_view to_string(ModelSpec::Kind kind) {
-  switch (kind) {
-    case ModelSpec::Kind::logistic:
-      return "logistic";
-    case ModelSpec::Kind::linear:
-      return "linear";
-    case ModelSpec::Kind::mlp:
-      return "mlp";
-  }
-  return "unknown";
-}
-
-ModelSpec::Kind parse_model_kind(std::string_view name) {
-  for (const auto kind : {ModelSpec::Kind::logistic, ModelSpec::Kind::linear, ModelSpec::Kind::mlp}) {
-    if (name == to_string(kind)) return kind;
-  }
-  throw std::invalid_argument(fmt::format("unknown model '{}': expected one of logistic, linear, mlp", name));
-}
-
 namespace {
 
-std::string_view task_name(Task task) {
-  switch (task) {
-    case Task::binary:
-      return "binary";
-    case Task::multiclass:
-      return "multiclass";
-    case Task::regression:
-      return "regression";
-  }
-  return "unknown";
-}
+constexpr auto kKindNames = std::to_array<util::EnumName<ModelSpec::Kind>>({
+    {ModelSpec::Kind::logistic, "logistic"},
+    {ModelSpec::Kind::linear, "linear"},
+    {ModelSpec::Kind::mlp, "mlp"},
+});
+static_assert(util::is_valid_enum_table(kKindNames));
 
 }  // namespace
+
+std::string_view to_string(ModelSpec::Kind kind) { return util::name_of(kKindNames, kind); }
+
+ModelSpec::Kind parse_model_kind(std::string_view name) {
+  return util::parse_enum(kKindNames, name, "model");
+}
 
 std::unique_ptr<Model> make_model(const ModelSpec& spec, std::size_t features, Task task,
                                   std::size_t num_classes) {
@@ -90,7 +73,7 @@ std::unique_ptr<Model> make_model(const ModelSpec& spec, std::size_t features, T
     case ModelSpec::Kind::linear:
       require(task == Task::regression,
               "linear model: fits regression tasks only, got a {} task; use model 'logistic' or 'mlp'",
-              task_name(task));
+              to_string(task));
       return detail::make_linear(features, spec.l2);
     case ModelSpec::Kind::mlp:
       require(spec.hidden >= 1, "mlp model: hidden units must be >= 1, got {}", spec.hidden);

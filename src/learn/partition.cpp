@@ -4,8 +4,8 @@
 #include <cmath>
 #include <numeric>
 #include <queue>
-#include <random>
 
+#include "netdp/graph/random.hpp"
 #include "netdp/learn/dataset.hpp"
 #include "netdp/util/check.hpp"
 
@@ -43,16 +43,16 @@ std::vector<std::size_t> sorted_by_target(const Dataset& data) {
   return order;
 }
 
-Parts partition_iid(const Dataset& data, std::size_t nodes, std::mt19937_64& rng) {
+Parts partition_iid(const Dataset& data, std::size_t nodes, graph::Rng& rng) {
   std::vector<std::size_t> order = iota_vector(data.size());
-  std::shuffle(order.begin(), order.end(), rng);
+  rng.shuffle(order.begin(), order.end());
   return cut_evenly(order, nodes);
 }
 
 // Per class c: shares p ~ Dirichlet(α) over the nodes (normalized Gamma(α, 1) draws), the class's
 // shuffled examples cut at the rounded cumulative shares. A node left empty then takes one
 // example from the currently largest node (lowest id on ties), so every node is non-empty.
-Parts partition_dirichlet(const Dataset& data, std::size_t nodes, double alpha, std::mt19937_64& rng) {
+Parts partition_dirichlet(const Dataset& data, std::size_t nodes, double alpha, graph::Rng& rng) {
   require(data.task != Task::regression && data.num_classes > 0,
           "partition: Dirichlet label skew needs class labels (task binary or multiclass)");
   require_positive(alpha, "partition: Dirichlet alpha");
@@ -64,15 +64,14 @@ Parts partition_dirichlet(const Dataset& data, std::size_t nodes, double alpha, 
             "partition: target {} of example {} is not a class in 0..{}", c, i, data.num_classes - 1);
     by_class[static_cast<std::size_t>(c)].push_back(i);
   }
-  std::gamma_distribution<double> gamma(alpha, 1.0);
   for (auto& members : by_class) {
-    std::shuffle(members.begin(), members.end(), rng);
+    rng.shuffle(members.begin(), members.end());
     std::vector<double> shares(nodes);
     double total = 0.0;
-    for (double& s : shares) total += (s = gamma(rng));
+    for (double& s : shares) total += (s = rng.gamma(alpha));
     if (!(total > 0.0)) {  // every draw underflowed (tiny α): give the class to one random node
       std::fill(shares.begin(), shares.end(), 0.0);
-      shares[std::uniform_int_distribution<std::size_t>(0, nodes - 1)(rng)] = 1.0;
+      shares[rng.uniform_below(nodes)] = 1.0;
       total = 1.0;
     }
     double cumulative = 0.0;
@@ -100,7 +99,7 @@ Parts partition_dirichlet(const Dataset& data, std::size_t nodes, double alpha, 
 
 // McMahan et al.'s pathological non-IID split: sort by label, cut into nodes·k shards, deal k
 // random shards to each node.
-Parts partition_shards(const Dataset& data, std::size_t nodes, std::size_t per_node, std::mt19937_64& rng) {
+Parts partition_shards(const Dataset& data, std::size_t nodes, std::size_t per_node, graph::Rng& rng) {
   require(per_node >= 1, "partition: shards_per_node must be ≥ 1, got 0");
   const std::size_t shards = nodes * per_node;
   require(data.size() >= shards,
@@ -108,7 +107,7 @@ Parts partition_shards(const Dataset& data, std::size_t nodes, std::size_t per_n
           nodes, per_node);
   const Parts pieces = cut_evenly(sorted_by_target(data), shards);
   std::vector<std::size_t> deal = iota_vector(shards);
-  std::shuffle(deal.begin(), deal.end(), rng);
+  rng.shuffle(deal.begin(), deal.end());
   Parts parts(nodes);
   for (std::size_t s = 0; s < shards; ++s) {
     auto& part = parts[s / per_node];
@@ -120,12 +119,12 @@ Parts partition_shards(const Dataset& data, std::size_t nodes, std::size_t per_n
 
 // Breadth-first order of the nodes from a seeded random root (neighbours in increasing id; other
 // components follow, each from its lowest id): nodes close in this order are close in the graph.
-std::vector<std::size_t> bfs_order(const graph::Graph& g, std::mt19937_64& rng) {
+std::vector<std::size_t> bfs_order(const graph::Graph& g, graph::Rng& rng) {
   const std::size_t n = g.num_nodes();
   std::vector<bool> seen(n, false);
   std::vector<std::size_t> order;
   order.reserve(n);
-  const std::size_t root = std::uniform_int_distribution<std::size_t>(0, n - 1)(rng);
+  const auto root = static_cast<std::size_t>(rng.uniform_below(n));
   for (std::size_t k = 0; k <= n; ++k) {
     const std::size_t start = k == 0 ? root : k - 1;
     if (seen[start]) continue;
@@ -150,15 +149,13 @@ std::vector<std::size_t> bfs_order(const graph::Graph& g, std::mt19937_64& rng) 
 // close nodes also have close datapoint". The appendix gives no construction; ours: sort the
 // examples by target, ties by their projection on a seeded random direction, cut the sorted list
 // into equal blocks, and hand the blocks out to the nodes in BFS order.
-Parts partition_position(const Dataset& data, std::size_t nodes, const graph::Graph* graph,
-                         std::mt19937_64& rng) {
+Parts partition_position(const Dataset& data, std::size_t nodes, const graph::Graph* graph, graph::Rng& rng) {
   require(graph != nullptr, "partition: the position-dependent partition needs the graph (got null)");
   require(graph->num_nodes() == nodes, "partition: the graph has {} nodes but {} were asked for",
           graph->num_nodes(), nodes);
   const std::vector<std::size_t> node_order = bfs_order(*graph, rng);
-  std::normal_distribution<double> gauss(0.0, 1.0);
   Vector direction(data.features.cols());
-  for (Eigen::Index j = 0; j < direction.size(); ++j) direction(j) = gauss(rng);
+  for (Eigen::Index j = 0; j < direction.size(); ++j) direction(j) = rng.standard_normal();
   const Vector projection = data.features * direction;
   std::vector<std::size_t> order = iota_vector(data.size());
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
@@ -181,7 +178,7 @@ Parts partition(const Dataset& data, std::size_t nodes, const PartitionSpec& spe
           data.size(), nodes);
   for (Eigen::Index i = 0; i < data.targets.size(); ++i)
     require(std::isfinite(data.targets(i)), "partition: target of example {} is {}", i, data.targets(i));
-  std::mt19937_64 rng(spec.seed);
+  graph::Rng rng(spec.seed);
   switch (spec.kind) {
     case PartitionSpec::Kind::iid:
       return partition_iid(data, nodes, rng);

@@ -1,10 +1,10 @@
-// The papers' preprocessing (Muffliato §6 / random-walk paper §6 on Houses: standardize, normalize
-// each point to unit L2 norm, 80/20 split; Koskela–Kulkarni §5 on MNIST).
+// The papers' preprocessing (Muffliato Section 6 / random-walk paper Section 6 on Houses: standardize,
+// normalize each point to unit L2 norm, 80/20 split; Koskela–Kulkarni Section 5 on MNIST).
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include <random>
 
+#include "netdp/graph/random.hpp"
 #include "netdp/learn/dataset.hpp"
 #include "netdp/util/check.hpp"
 
@@ -20,8 +20,8 @@ TrainTest train_test_split(const Dataset& data, double test_fraction, std::uint6
           test_fraction, n, tests, n == 0 ? 0 : n - 1);
   std::vector<std::size_t> order(n);
   std::iota(order.begin(), order.end(), std::size_t{0});
-  std::mt19937_64 rng(seed);
-  std::shuffle(order.begin(), order.end(), rng);
+  graph::Rng rng(seed);
+  rng.shuffle(order.begin(), order.end());
   const std::vector<std::size_t> test(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(tests));
   const std::vector<std::size_t> train(order.begin() + static_cast<std::ptrdiff_t>(tests), order.end());
   return {data.subset(train), data.subset(test)};

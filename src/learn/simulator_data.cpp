@@ -13,12 +13,6 @@ namespace netdp::learn {
 
 namespace {
 
-Task parse_task(const std::string& name) {
-  if (name == "binary") return Task::binary;
-  if (name == "multiclass") return Task::multiclass;
-  return Task::regression;
-}
-
 // dir/<stem> or dir/<stem>.gz, whichever exists ("" if neither).
 std::string existing(const std::filesystem::path& dir, const std::string& stem) {
   for (const std::string& name : {stem, stem + ".gz"}) {

@@ -77,15 +77,7 @@ double ziggurat_normal(Rng& rng, const ZigguratTables& t) {
 
 }  // namespace
 
-double standard_normal(Rng& rng) {
-  // Marsaglia polar method: exact N(0, 1) from uniform01 (one of the pair is used).
-  while (true) {
-    const double u = 2.0 * rng.uniform01() - 1.0;
-    const double v = 2.0 * rng.uniform01() - 1.0;
-    const double s = u * u + v * v;
-    if (s > 0.0 && s < 1.0) return u * std::sqrt(-2.0 * std::log(s) / s);
-  }
-}
+double standard_normal(Rng& rng) { return rng.standard_normal(); }
 
 void fill_standard_normal(double* out, std::size_t count, Rng& rng) {
   if (count == 0) return;

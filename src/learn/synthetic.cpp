@@ -1,7 +1,7 @@
 // A planted model with a known parameter θ*, for tests that must converge to a known optimum.
 #include <cmath>
-#include <random>
 
+#include "netdp/graph/random.hpp"
 #include "netdp/learn/dataset.hpp"
 #include "netdp/util/check.hpp"
 
@@ -19,25 +19,23 @@ Dataset make_synthetic(const SyntheticOptions& options, Vector* planted) {
   const auto n = static_cast<Eigen::Index>(options.examples);
   const auto d = static_cast<Eigen::Index>(options.features);
 
-  std::mt19937_64 rng(options.seed);
-  std::normal_distribution<double> gauss(0.0, 1.0);
-  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  graph::Rng rng(options.seed);
   Vector theta(d);
-  for (Eigen::Index j = 0; j < d; ++j) theta(j) = gauss(rng);
+  for (Eigen::Index j = 0; j < d; ++j) theta(j) = rng.standard_normal();
 
   Dataset data;
   data.features.resize(n, d);
   data.targets.resize(n);
   const double scale = 1.0 / std::sqrt(static_cast<double>(d));  // x ~ N(0, I/d)
   for (Eigen::Index i = 0; i < n; ++i) {
-    for (Eigen::Index j = 0; j < d; ++j) data.features(i, j) = scale * gauss(rng);
+    for (Eigen::Index j = 0; j < d; ++j) data.features(i, j) = scale * rng.standard_normal();
     const double margin = data.features.row(i).dot(theta);
     if (logistic) {
-      bool y = uniform(rng) < 1.0 / (1.0 + std::exp(-margin));
-      if (uniform(rng) < options.noise) y = !y;
+      bool y = rng.bernoulli(1.0 / (1.0 + std::exp(-margin)));
+      if (rng.bernoulli(options.noise)) y = !y;
       data.targets(i) = y ? 1.0 : 0.0;
     } else {
-      data.targets(i) = margin + options.noise * gauss(rng);
+      data.targets(i) = margin + options.noise * rng.standard_normal();
     }
   }
   data.task = logistic ? Task::binary : Task::regression;

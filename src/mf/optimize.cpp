@@ -3,7 +3,7 @@
 // those entries, tr(HX⁻¹) + ⟨Λ, X⟩ − tr Λ, is minimized over X ≻ 0 at
 // X = Λ^{−½}(Λ^½HΛ^½)^½Λ^{−½}, so for every Λ ⪰ 0 on the pattern
 //     g(Λ) = 2 tr((Λ^½ H Λ^½)^½) − tr Λ ≤ min tr(H X⁻¹)
-// (Denisov et al. 2022, Thm 3.1 for the diagonal case) — the certificate we report.
+// (Denisov et al. 2022, Theorem 3.1 for the diagonal case) — the certificate we report.
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <algorithm>

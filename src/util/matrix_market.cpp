@@ -8,14 +8,28 @@
 #include <cmath>
 #include <fstream>
 #include <istream>
+#include <optional>
 #include <ostream>
 #include <string_view>
 
 #include "netdp/util/check.hpp"
+#include "netdp/util/enum_names.hpp"
 #include "netdp/util/text_lines.hpp"
 
 namespace netdp::util {
 namespace {
+
+constexpr auto kFieldNames = std::to_array<EnumName<MatrixMarketField>>({
+    {MatrixMarketField::real, "real"},
+    {MatrixMarketField::integer, "integer"},
+    {MatrixMarketField::pattern, "pattern"},
+});
+static_assert(is_valid_enum_table(kFieldNames));
+constexpr auto kSymmetryNames = std::to_array<EnumName<MatrixMarketSymmetry>>({
+    {MatrixMarketSymmetry::general, "general"},
+    {MatrixMarketSymmetry::symmetric, "symmetric"},
+});
+static_assert(is_valid_enum_table(kSymmetryNames));
 
 std::string lowercase(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -43,23 +57,13 @@ MatrixMarketHeader parse_banner(TextLines& reader) {
     reader.fail(line, "expected banner '%%MatrixMarket matrix coordinate <field> <symmetry>'");
   }
   if (words[2] != "coordinate") reader.fail(line, "only the 'coordinate' format is supported");
+  const std::optional<MatrixMarketField> field = find_enum(kFieldNames, words[3]);
+  if (!field) reader.fail(line, "field must be one of: " + names_of(kFieldNames));
+  const std::optional<MatrixMarketSymmetry> symmetry = find_enum(kSymmetryNames, words[4]);
+  if (!symmetry) reader.fail(line, "symmetry must be one of: " + names_of(kSymmetryNames));
   MatrixMarketHeader header;
-  if (words[3] == "real") {
-    header.field = MatrixMarketField::real;
-  } else if (words[3] == "integer") {
-    header.field = MatrixMarketField::integer;
-  } else if (words[3] == "pattern") {
-    header.field = MatrixMarketField::pattern;
-  } else {
-    reader.fail(line, "field must be real, integer or pattern");
-  }
-  if (words[4] == "general") {
-    header.symmetry = MatrixMarketSymmetry::general;
-  } else if (words[4] == "symmetric") {
-    header.symmetry = MatrixMarketSymmetry::symmetric;
-  } else {
-    reader.fail(line, "symmetry must be general or symmetric");
-  }
+  header.field = *field;
+  header.symmetry = *symmetry;
   return header;
 }
 
@@ -107,18 +111,6 @@ MatrixMarketEntry parse_entry(TextLines& reader, const std::string& line, const 
   return entry;
 }
 
-const char* field_name(MatrixMarketField field) {
-  switch (field) {
-    case MatrixMarketField::real:
-      return "real";
-    case MatrixMarketField::integer:
-      return "integer";
-    case MatrixMarketField::pattern:
-      return "pattern";
-  }
-  return "real";
-}
-
 }  // namespace
 
 MatrixMarketData parse_matrix_market(std::istream& in, const std::string& source) {
@@ -162,8 +154,8 @@ void write_matrix_market(std::ostream& out, const MatrixMarketHeader& header,
   const bool symmetric = header.symmetry == MatrixMarketSymmetry::symmetric;
   require(!symmetric || header.rows == header.cols, "a symmetric matrix must be square, got {} x {}",
           header.rows, header.cols);
-  out << "%%MatrixMarket matrix coordinate " << field_name(header.field) << ' '
-      << (symmetric ? "symmetric" : "general") << '\n';
+  out << "%%MatrixMarket matrix coordinate " << name_of(kFieldNames, header.field) << ' '
+      << name_of(kSymmetryNames, header.symmetry) << '\n';
   out << header.rows << ' ' << header.cols << ' ' << entries.size() << '\n';
   for (const MatrixMarketEntry& e : entries) {
     require(e.row < header.rows && e.col < header.cols, "entry ({}, {}) is outside the {} x {} matrix", e.row,

@@ -224,7 +224,7 @@ TEST(LinearSystem, CompleteGraphAveragingGivesCentralSensitivity) {
 }
 
 TEST(LinearSystem, OnesIsNotTheWorstCaseButCertifiedIs) {
-  // Issue 4: on a 30-node ER graph with T = 8 some pairs have K_u with negative
+  // On a 30-node ER graph with T = 8 some pairs have K_u with negative
   // entries and the worst sign pattern exceeds the papers' c = 1 value.
   const DenseMatrix w = hamilton_dense(connected_er(30, 0.2, 1));
   const std::size_t t = 8;

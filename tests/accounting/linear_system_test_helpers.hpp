@@ -1,7 +1,7 @@
 #pragma once
 // Literal dense reference of the Koskela–Kulkarni views, written exactly as the
 // paper writes them: dense W, dense matrix products, H_T with block (r, s) =
-// S W_{r-1+p} ⋯ W_s, the observers' noise columns deleted (§3.5), and the
+// S W_{r-1+p} ⋯ W_s, the observers' noise columns deleted (Section 3.5), and the
 // Moore–Penrose pseudo-inverse by SVD. Used only by the tests.
 
 #include <Eigen/Dense>

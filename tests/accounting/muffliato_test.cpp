@@ -224,7 +224,7 @@ TEST(MuffliatoTheorem1, GdpConversionIsExactAndTighterThanThePapersRdpConversion
       const PairLoss pair = losses.pair(0, u, alpha);
       const double epsilon = gdp_epsilon(pair, delta);
       ASSERT_GT(epsilon, 0.0);
-      // Exact: the μ-GDP trade-off curve meets δ at ε (Dong, Roth & Su 2022, Cor. 2.13).
+      // Exact: the μ-GDP trade-off curve meets δ at ε (Dong, Roth & Su 2022, Corollary 2.13).
       EXPECT_NEAR(dp::gdp_delta(pair.mu, epsilon), delta, 1e-9 * delta);
       // Mironov's conversion of the same Rényi value (the paper's) is never smaller.
       EXPECT_LE(epsilon, pair.rdp_epsilon + std::log(1 / delta) / (alpha - 1));

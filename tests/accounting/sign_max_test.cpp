@@ -144,6 +144,9 @@ TEST(SignMax, TriangleLaplacianClosedForms) {
   k << 2, -1, -1, -1, 2, -1, -1, -1, 2;
   SignMaxOptions options;
   options.exact_max_dim = 0;  // so that the SDP step runs
+  // The mixing method's accuracy depends on its random start (it stops on a 1e-10 relative primal
+  // improvement): from seeds 1..9 the bound is 9 + 0.7e-6 .. 9 + 2.6e-6, from the default 9 + 4.6e-6.
+  options.seed = 1;
   const SignMaxResult r = maximize_over_signs(k, options);
   EXPECT_NEAR(r.ones, 0.0, 1e-15);
   EXPECT_NEAR(r.sum_abs, 12.0, 1e-15);
@@ -185,7 +188,7 @@ TEST(SignMax, NegativeEntriesMakeOnesUnderReport) {
 }
 
 // A gossip Gram matrix, built literally: path graph 0-1-2-3-4, Hamilton weights
-// W_uv = 1/max(d_u, d_v), diagonal 1 − row sum; secure-sum view of Koskela–Kulkarni Thm 8: observer 1
+// W_uv = 1/max(d_u, d_v), diagonal 1 − row sum; secure-sum view of Koskela–Kulkarni Theorem 8: observer 1
 // sees y_t = e_1ᵀθ_t = Σ_{s<t} e_1ᵀW^{t−s}(x_s + u_s), t = 1..T, its own noise removed; target 2
 // (a neighbour) participates in all T = 6 rounds. K = A_uᵀ (B Bᵀ)⁺ A_u has negative entries and
 // its worst sign pattern is about twice 1ᵀK1 (numpy cross-check: 3.662 vs 1.824).

@@ -46,7 +46,7 @@ TEST(FactorizeCommand, DlWorkloadMafaldaBeatsBaselines) {
   }
 }
 
-// The (k, b)-cyclic optimizers by name: `optimal` (class trace) reaches the T = 16, k = 4
+// The (k, b)-cyclic optimizers by name: `optimal` (class trace) reaches the reference T = 16, k = 4
 // value; `equal-norm` is the stricter set; `sign-relaxed`'s global bound certifies `optimal`.
 TEST(FactorizeCommand, MultiEpochMethods) {
   std::map<std::string, nlohmann::json> out;

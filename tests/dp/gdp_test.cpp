@@ -1,4 +1,4 @@
-// μ-GDP: δ(ε), ε(δ), μ for a target, composition. References: issue 2's values,
+// μ-GDP: δ(ε), ε(δ), μ for a target, composition. References: tabulated values (the ReferenceValues tests),
 // mpmath at 60 digits (/tmp-free: the script is quoted in docs/dp.md), and the
 // literal formula Φ(-ε/μ + μ/2) - e^ε Φ(-ε/μ - μ/2) evaluated with std::erfc.
 #include "netdp/dp/gdp.hpp"
@@ -16,7 +16,7 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// Dong-Roth-Su 2022 Cor. 2.13, exactly as written (fine where nothing cancels or underflows).
+// Dong-Roth-Su 2022 Corollary 2.13, exactly as written (fine where nothing cancels or underflows).
 double literal_delta(double mu, double epsilon) {
   const auto phi = [](double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); };
   return phi(-epsilon / mu + mu / 2.0) - std::exp(epsilon) * phi(-epsilon / mu - mu / 2.0);
@@ -26,7 +26,7 @@ void expect_relative(double actual, double expected, double tolerance) {
   EXPECT_NEAR(actual, expected, tolerance * std::abs(expected)) << "expected " << expected;
 }
 
-TEST(GdpDelta, IssueReferenceValues) {
+TEST(GdpDelta, ReferenceValues) {
   expect_relative(gdp_delta(1.0, 0.0), 0.3829249225, 1e-9);
   expect_relative(gdp_delta(1.0, 1.0), 0.1269367375, 1e-9);
   expect_relative(gdp_delta(1.0, 3.0), 1.537185369e-3, 1e-9);
@@ -132,7 +132,7 @@ TEST(GdpDelta, DecreasesInEpsilonAndIncreasesInMu) {
   }
 }
 
-TEST(GdpEpsilon, IssueReferenceValues) {
+TEST(GdpEpsilon, ReferenceValues) {
   expect_relative(gdp_epsilon(1.0, 1e-5), 4.3771780957, 1e-10);
   expect_relative(gdp_epsilon(0.5, 1e-5), 1.9930914044, 1e-10);
   expect_relative(gdp_epsilon(2.0, 1e-5), 9.9972561464, 1e-10);
@@ -195,7 +195,7 @@ TEST(GdpEpsilon, IncreasesInMuAndDecreasesInDelta) {
 }
 
 TEST(GdpMuFor, InvertsEpsilonAndIsConservative) {
-  // The issue's reference pairs, read backwards.
+  // The reference pairs of GdpEpsilon.ReferenceValues, read backwards.
   expect_relative(gdp_mu_for(4.3771780957, 1e-5), 1.0, 1e-9);
   expect_relative(gdp_mu_for(35.5663437141, 1e-6), 5.0, 1e-9);
   for (double epsilon : {0.0, 0.1, 1.0, 8.0, 100.0}) {

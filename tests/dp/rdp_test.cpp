@@ -17,7 +17,7 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// Mironov 2017 Prop. 3 and Canonne-Kamath-Steinke 2020 Prop. 12, exactly as printed.
+// Mironov 2017 Proposition 3 and Canonne-Kamath-Steinke 2020 Proposition 12, exactly as printed.
 double literal_mironov(double alpha, double rdp, double delta) {
   return rdp + std::log(1.0 / delta) / (alpha - 1.0);
 }
@@ -36,7 +36,7 @@ double literal_scan_minimum(double rho, double delta, bool improved) {
   return best;
 }
 
-TEST(RdpToDp, IssueReferenceValuesForGaussianMuOne) {
+TEST(RdpToDp, ReferenceValuesForGaussianMuOne) {
   const RdpCurve curve = gaussian_rdp(1.0);
   const RdpConversion mironov = rdp_to_dp(curve, 1e-5, RdpConversionMethod::mironov);
   EXPECT_NEAR(mironov.epsilon, 5.29852591, 1e-8);
@@ -46,8 +46,33 @@ TEST(RdpToDp, IssueReferenceValuesForGaussianMuOne) {
   EXPECT_GE(mironov.epsilon, improved.epsilon);
 }
 
+// ε(α) = αμ²/2 at one order (Mironov 2017, Proposition 7), and the curve overload agrees.
+TEST(GaussianRdp, ScalarOrderMatchesTheClosedFormAndTheCurve) {
+  EXPECT_EQ(gaussian_rdp(2.0, 1.0), 1.0);
+  EXPECT_EQ(gaussian_rdp(3.0, 0.5), 0.375);
+  EXPECT_EQ(gaussian_rdp(1.5, 0.0), 0.0);
+  EXPECT_EQ(gaussian_rdp(2.0, kInf), kInf);  // no guarantee, as an RdpCurve allows
+  const RdpCurve curve = gaussian_rdp(0.7);
+  for (std::size_t i = 0; i < curve.orders().size(); ++i) {
+    EXPECT_DOUBLE_EQ(gaussian_rdp(curve.orders()[i], 0.7), curve.epsilons()[i]) << curve.orders()[i];
+  }
+  EXPECT_THROW(gaussian_rdp(1.0, 1.0), std::invalid_argument);  // α must be > 1
+  EXPECT_THROW(gaussian_rdp(0.5, 1.0), std::invalid_argument);
+  EXPECT_THROW(gaussian_rdp(kInf, 1.0), std::invalid_argument);
+  EXPECT_THROW(gaussian_rdp(kNaN, 1.0), std::invalid_argument);
+  EXPECT_THROW(gaussian_rdp(2.0, -0.1), std::invalid_argument);
+  EXPECT_THROW(gaussian_rdp(2.0, kNaN), std::invalid_argument);
+  try {
+    (void)gaussian_rdp(0.5, 1.0);
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("alpha must be a finite number > 1, got 0.5"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(RdpToDp, MironovMatchesClosedFormForZcdp) {
-  // ρ-zCDP: min_α ρα + L/(α-1) = ρ + 2√(ρL) at α* = 1 + √(L/ρ), L = log(1/δ) (Bun-Steinke 2016, Prop. 1.3).
+  // ρ-zCDP: min_α ρα + L/(α-1) = ρ + 2√(ρL) at α* = 1 + √(L/ρ), L = log(1/δ) (Bun-Steinke 2016,
+  // Proposition 1.3).
   for (double rho : {0.005, 0.05, 0.5, 3.0, 40.0}) {
     for (double delta : {1e-3, 1e-6, 1e-12}) {
       const double log_inv = std::log(1.0 / delta);

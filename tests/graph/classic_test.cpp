@@ -1,4 +1,4 @@
-// Built-in graphs against published facts (counts from the issue; degrees and
+// Built-in graphs against published facts (published node and edge counts; degrees and
 // diameters as computed by NetworkX 3 on its own copies of these data).
 #include "netdp/graph/classic.hpp"
 

@@ -3,8 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <numeric>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
 namespace netdp::graph {
@@ -54,6 +58,102 @@ TEST(Rng, UniformBelowIsUniform) {
   std::vector<int> count(bound, 0);
   for (int i = 0; i < draws; ++i) ++count[rng.uniform_below(bound)];
   const double expected = draws / static_cast<double>(bound);
+  for (int c : count) EXPECT_NEAR(c, expected, 5 * std::sqrt(expected));
+}
+
+TEST(Rng, StandardNormalIsThePolarMethodOnUniform01) {
+  // Literal Marsaglia polar method on an identical stream.
+  Rng literal(11);
+  Rng rng(11);
+  for (int i = 0; i < 200; ++i) {
+    double expected = 0.0;
+    while (true) {
+      const double u = 2.0 * literal.uniform01() - 1.0;
+      const double v = 2.0 * literal.uniform01() - 1.0;
+      const double s = u * u + v * v;
+      if (s > 0.0 && s < 1.0) {
+        expected = u * std::sqrt(-2.0 * std::log(s) / s);
+        break;
+      }
+    }
+    EXPECT_EQ(rng.standard_normal(), expected);
+  }
+}
+
+TEST(Rng, StandardNormalMoments) {
+  Rng rng(5);
+  const int draws = 200000;
+  double sum = 0.0, sum2 = 0.0, sum4 = 0.0;
+  for (int i = 0; i < draws; ++i) {
+    const double x = rng.standard_normal();
+    sum += x;
+    sum2 += x * x;
+    sum4 += x * x * x * x;
+  }
+  EXPECT_NEAR(sum / draws, 0.0, 5.0 / std::sqrt(draws));
+  EXPECT_NEAR(sum2 / draws, 1.0, 5.0 * std::sqrt(2.0 / draws));
+  EXPECT_NEAR(sum4 / draws, 3.0, 5.0 * std::sqrt(96.0 / draws));
+}
+
+TEST(Rng, GammaMeanAndVariance) {
+  // Gamma(k, 1): mean k, variance k (both branches: k < 1 and k >= 1).
+  for (const double shape : {0.05, 0.3, 1.0, 2.5, 40.0}) {
+    Rng rng(17);
+    const int draws = 200000;
+    double sum = 0.0, sum2 = 0.0;
+    for (int i = 0; i < draws; ++i) {
+      const double x = rng.gamma(shape);
+      ASSERT_GE(x, 0.0);
+      sum += x;
+      sum2 += x * x;
+    }
+    const double mean = sum / draws;
+    const double variance = sum2 / draws - mean * mean;
+    // sd of the mean √(k/N); of the sample variance ≈ √((μ4 − k²)/N), μ4 = 3k² + 6k.
+    EXPECT_NEAR(mean, shape, 5.0 * std::sqrt(shape / draws)) << shape;
+    EXPECT_NEAR(variance, shape, 5.0 * std::sqrt((2.0 * shape * shape + 6.0 * shape) / draws)) << shape;
+  }
+  Rng rng(1);
+  EXPECT_THROW((void)rng.gamma(0.0), std::invalid_argument);
+  EXPECT_THROW((void)rng.gamma(-1.0), std::invalid_argument);
+  EXPECT_THROW((void)rng.gamma(std::numeric_limits<double>::quiet_NaN()), std::invalid_argument);
+  EXPECT_THROW((void)rng.gamma(std::numeric_limits<double>::infinity()), std::invalid_argument);
+}
+
+TEST(Rng, ShuffleIsFisherYatesOnUniformBelow) {
+  Rng literal(23);
+  Rng rng(23);
+  std::vector<int> expected(50);
+  std::iota(expected.begin(), expected.end(), 0);
+  std::vector<int> shuffled = expected;
+  for (std::size_t i = expected.size() - 1; i > 0; --i)
+    std::swap(expected[i], expected[literal.uniform_below(i + 1)]);
+  rng.shuffle(shuffled.begin(), shuffled.end());
+  EXPECT_EQ(shuffled, expected);
+  std::vector<int> empty;
+  rng.shuffle(empty.begin(), empty.end());
+  std::vector<int> one{7};
+  rng.shuffle(one.begin(), one.end());
+  EXPECT_EQ(one, std::vector<int>{7});
+}
+
+TEST(Rng, ShuffleIsUniform) {
+  // Each of the 3! = 6 orders of {0, 1, 2} equally often.
+  Rng rng(29);
+  const int draws = 60000;
+  std::vector<int> count(6, 0);
+  for (int i = 0; i < draws; ++i) {
+    std::vector<int> v{0, 1, 2};
+    rng.shuffle(v.begin(), v.end());
+    int rank = 0;
+    std::vector<int> sorted{0, 1, 2};
+    while (sorted != v) {
+      std::next_permutation(sorted.begin(), sorted.end());
+      ++rank;
+    }
+    ++count[rank];
+  }
+  const double expected = draws / 6.0;
   for (int c : count) EXPECT_NEAR(c, expected, 5 * std::sqrt(expected));
 }
 

@@ -12,10 +12,10 @@
 #include "netdp/graph/generators.hpp"
 #include "netdp/learn/algorithm.hpp"
 #include "netdp/learn/train.hpp"
+#include "netdp/mf/correlation_io.hpp"
 #include "netdp/mf/factorize.hpp"
 #include "netdp/mf/mafalda_per_node.hpp"
 #include "netdp/mf/mafalda_privacy.hpp"
-#include "netdp/util/matrix_market.hpp"
 
 namespace netdp::learn {
 namespace {
@@ -53,19 +53,7 @@ class TempFile {
   TempFile& operator=(const TempFile&) = delete;
   const std::string& path() const { return path_; }
   void write_text(const std::string& text) const { std::ofstream(path_) << text; }
-  void write_matrix(const DenseMatrix& c) const {
-    util::MatrixMarketHeader header;
-    header.rows = static_cast<std::uint64_t>(c.rows());
-    header.cols = static_cast<std::uint64_t>(c.cols());
-    std::vector<util::MatrixMarketEntry> entries;
-    for (Eigen::Index i = 0; i < c.rows(); ++i) {
-      for (Eigen::Index j = 0; j < c.cols(); ++j) {
-        if (c(i, j) != 0.0)
-          entries.push_back({static_cast<std::uint64_t>(i), static_cast<std::uint64_t>(j), c(i, j)});
-      }
-    }
-    util::write_matrix_market(path_, header, entries);
-  }
+  void write_matrix(const DenseMatrix& c) const { mf::write_correlation(path_, c); }
 
  private:
   std::string path_;

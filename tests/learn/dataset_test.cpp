@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+#include <string>
+
 #include "../../src/learn/dataset_internal.hpp"
 
 namespace netdp::learn {
@@ -23,6 +26,19 @@ TEST(Dataset, SubsetCopiesRowsInOrder) {
   EXPECT_EQ(s.num_classes, 3u);
   EXPECT_EQ(s.feature_names, data.feature_names);
   EXPECT_THROW(data.subset({3}), std::invalid_argument);
+}
+
+TEST(Task, NamesRoundTripAndUnknownNamesListTheValidOnes) {
+  for (const Task task : {Task::binary, Task::multiclass, Task::regression})
+    EXPECT_EQ(parse_task(to_string(task)), task);
+  EXPECT_EQ(to_string(Task::multiclass), "multiclass");
+  try {
+    parse_task("ranking");
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("'ranking'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("binary, multiclass, regression"), std::string::npos) << e.what();
+  }
 }
 
 TEST(ParseDouble, AcceptsNumbersOnly) {

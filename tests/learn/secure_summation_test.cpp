@@ -15,7 +15,7 @@
 namespace netdp::learn {
 namespace {
 
-// W_ij = 1 / max(d_i, d_j) off the diagonal, W_ii = 1 − Σ_j W_ij (Koskela–Kulkarni Sec. 5).
+// W_ij = 1 / max(d_i, d_j) off the diagonal, W_ii = 1 − Σ_j W_ij (Koskela–Kulkarni Section 5).
 SparseMatrix max_degree_gossip(int n, const std::vector<std::pair<int, int>>& edges) {
   std::vector<int> degree(static_cast<std::size_t>(n), 0);
   for (const auto& [a, b] : edges) {

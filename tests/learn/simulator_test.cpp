@@ -84,6 +84,9 @@ TEST(SimulatorTest, NonPrivateTrainingLearnsTheSyntheticTask) {
   set(config, "algorithm.name", "d-sgd");
   set(config, "algorithm.rounds", "200");
   set(config, "algorithm.step_size", "1");
+  // The planted task's signal depends on the seed's draws (|θ*| / √d sets the Bayes accuracy): with
+  // train.seed = 1 the planted θ* gives a Bayes accuracy near 0.6, too close to the bound below.
+  set(config, "train.seed", "5");
   const TrainResult result = run_training(config);
   EXPECT_TRUE(std::isinf(result.epsilon) && result.epsilon > 0.0) << result.epsilon;  // no DP guarantee
   EXPECT_EQ(result.accountant, "none");

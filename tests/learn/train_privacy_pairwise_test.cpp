@@ -145,7 +145,7 @@ TEST(TrainPrivacyPairwiseTest, RandomWalkEqualsTheRandomWalkAccountant) {
 
 TEST(TrainPrivacyPairwiseTest, RandomizedGossipOneTickLeaksOnlyAcrossItsEdge) {
   // T = 1 step, K = 1 tick on edge {a, b}: a's only message (its noisy state, sensitivity 1 against
-  // noise σ) goes to b and b's to a; no other ordered pair sees anything (Muffliato Thm. 1).
+  // noise σ) goes to b and b's to a; no other ordered pair sees anything (Muffliato Theorem 1).
   const double local = dp::gdp_epsilon(1.0 / kSigma, kDelta);
   for (const std::string calibrate_on : {"mean", "max"}) {
     SCOPED_TRACE(calibrate_on);

@@ -27,7 +27,8 @@ TEST(TrainPrivacyTest, DpDSgdLocalGdpIsComposedGaussian) {
   const TrainResult result = run_training(config);
   EXPECT_EQ(result.accountant, "local-gdp");
   for (const EvalRecord& r : result.history) {
-    // Each step: sensitivity C/b against noise σC/b, i.e. μ = 1/σ; composed: √t/σ (Dong et al. Cor. 3.3).
+    // Each step: sensitivity C/b against noise σC/b, i.e. μ = 1/σ; composed: √t/σ (Dong et al.
+    // Corollary 3.3).
     const double exact = dp::gdp_epsilon(std::sqrt(static_cast<double>(r.round)) / 2.0, 1e-5);
     EXPECT_GE(r.epsilon_so_far, exact);  // rounded up
     EXPECT_LE(r.epsilon_so_far, exact + 2e-9);

@@ -102,7 +102,7 @@ TEST(MfBaselines, DefinitionsFromTheirNoise) {
   EXPECT_THROW(banded_sqrt_correlation(8, 0), std::invalid_argument);
 }
 
-// Known single-participation optima for the prefix-sum workload (issue 6).
+// Known single-participation optima for the prefix-sum workload.
 TEST(MfOptimal, SingleParticipationKnownOptima) {
   const std::pair<std::size_t, double> known[] = {
       {2, 2.618033988750}, {3, 4.607861648440}, {16, 45.665356811985}, {64, 282.201421052}};
@@ -165,9 +165,9 @@ TEST(MfOptimal, EqualNormMultiEpochIsCertifiedStationary) {
   }
 }
 
-// The default (class_trace: zero within-class entries, tr(X_c) = 1) reaches the issue's k = 4 values
+// The default (class_trace: zero within-class entries, tr(X_c) = 1) reaches the reference k = 4 values
 // (an independent primal solver: T = 16: 215.57381, T = 64: 1243.4670) with a duality gap.
-TEST(MfOptimal, MultiEpochReachesIssueOptima) {
+TEST(MfOptimal, MultiEpochReachesReferenceOptima) {
   const std::pair<std::size_t, double> known[] = {{16, 215.57381}, {64, 1243.4670}};
   for (const auto& [t, target] : known) {
     const Participation p = make_participation(t, 4, t / 4);
@@ -180,7 +180,7 @@ TEST(MfOptimal, MultiEpochReachesIssueOptima) {
     EXPECT_LE(f.certificate, 1e-10) << "T = " << t;
     EXPECT_TRUE(f.converged);
     // The arcsine test passes at the optimum: the bound holds over every C, so this is the optimum
-    // of the issue's problem itself (docs/mf.md, "Global lower bound").
+    // of the MF problem itself (docs/mf.md, "Global lower bound").
     EXPECT_LE(f.global_lower_bound, f.loss);
     EXPECT_GE(f.global_lower_bound, f.loss * (1.0 - 1e-9)) << "T = " << t;
     // sens² from the literal max over all sign vectors agrees: within-class entries vanish.
@@ -263,7 +263,7 @@ TEST(MfOptimal, GlobalBoundHoldsNearTheOptimum) {
 }
 
 // The sign-vector relaxation (every sᵀX_c s ≤ 1, within-class entries free) is exactly sens² ≤ 1,
-// so its dual bounds every C; its optimum equals the class_trace optimum on the issue's cases.
+// so its dual bounds every C; its optimum equals the class_trace optimum on the reference cases.
 TEST(MfSignRelaxed, MatchesPublishedMultiEpochOptima) {
   const std::pair<std::size_t, double> known[] = {{16, 215.57381}, {64, 1243.4670}};
   for (const auto& [t, target] : known) {

@@ -11,7 +11,7 @@
 // An observation of node i at step m is e_iᵀ W_m ⋯ W_{sK} (x_s + u_s) summed
 // over s with sK <= m (first_power = 1, the state after the gossip step: long
 // version, Lemma 7 / eq. 3.2) or e_iᵀ W_{m−1} ⋯ W_{sK} (first_power = 0, the
-// state before it: short version eq. 3.2, and Thm. 10).
+// state before it: short version eq. 3.2, and Theorem 10).
 
 #include <cstddef>
 #include <functional>
@@ -27,9 +27,9 @@ namespace netdp::accounting {
 
 /// Threat model (`--view`).
 enum class LinearSystemView {
-  secure_sum,           ///< Thm 8: observers see their own secure-summed states (non-adaptive)
-  secure_sum_adaptive,  ///< Thm 9: view of the target's closed neighbourhood N̄_j (any observer, adaptive)
-  plain,                ///< Thm 10: no secure summation; view of the target's own states (powers from 0)
+  secure_sum,           ///< Theorem 8: observers see their own secure-summed states (non-adaptive)
+  secure_sum_adaptive,  ///< Theorem 9: view of the target's closed neighbourhood N̄_j (any observer, adaptive)
+  plain,                ///< Theorem 10: no secure summation; view of the target's own states (powers from 0)
 };
 
 std::string_view linear_system_view_name(LinearSystemView view);
@@ -41,13 +41,13 @@ struct LinearSystemOptions {
   /// Injections T (rounds). The schedule must be fixed or have >= T·K matrices.
   std::size_t rounds = 1;
   /// 0 or 1; unset = the paper's choice for the view: 1 for secure-sum and
-  /// secure-sum-adaptive (long version Lemma 7 and Thm 9), 0 for plain (Thm 10).
+  /// secure-sum-adaptive (long version Lemma 7 and Theorem 9), 0 for plain (Theorem 10).
   std::optional<int> first_power;
   /// K gossip steps per injection (secure-sum only); the observers see their
   /// state after every step. 1 = the paper.
   std::size_t gossip_steps = 1;
   /// false (default): the observers' own noise is known to them and removed
-  /// (§3.5, used in all the paper's experiments). true: the paper's first variant.
+  /// (Section 3.5, used in all the paper's experiments). true: the paper's first variant.
   bool keep_observer_noise = false;
   RankOptions rank;
 };
@@ -124,9 +124,9 @@ std::vector<PairResult> account_coalition(const gossip::Schedule& schedule,
                                           const LinearSystemOptions& options,
                                           const PairwiseOptions& pairwise);
 
-/// Theorem 13 (short version, §4): for primitive row-stochastic W,
+/// Theorem 13 (short version, Section 4): for primitive row-stochastic W,
 /// (Δ_T(j→i))² / T → π_j² / ‖π‖² (= 1/n for doubly stochastic W), with the
-/// observer's noise counted (as in the theorem). With it removed (§3.5) the
+/// observer's noise counted (as in the theorem). With it removed (Section 3.5) the
 /// same argument, with coordinate i of π deleted from the stationary row space,
 /// gives π_j² / (‖π‖² − π_i²) (our derivation, checked numerically; not in the paper).
 struct AsymptoticRatePoint {

@@ -6,10 +6,11 @@
 // (|c_t| <= 1, scaled by the clipping bound Δ). When range(A_u) ⊆ range(B)
 // the view is μ-GDP with μ = sens / ν, where
 //     sens² = max_{c ∈ [-1,1]^T} cᵀ K_u c,   K_u = A_uᵀ (B Bᵀ)⁺ A_u
-// (Bellet et al., MF paper, Def. 3.1 and Thm. 7 / eq. 8; Koskela & Kulkarni,
-// Lemma 6 and Thm. 8). This header holds the literal dense path (for tests
+// (Bellet et al., MF paper, Definition 3.1 and Theorem 7 / eq. 8; Koskela & Kulkarni,
+// Lemma 6 and Theorem 8). This header holds the literal dense path (for tests
 // and tiny inputs) and the per-pair assessment shared by every accountant.
 
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <span>
@@ -18,13 +19,14 @@
 
 #include "netdp/gossip/types.hpp"
 #include "netdp/graph/graph.hpp"
+#include "netdp/util/enum_names.hpp"
 
 namespace netdp::accounting {
 
 /// O = A G + B Z. Columns of A are input coordinates indexed t * num_nodes + v
 /// (time-major: round t, node v); columns of B are noise coordinates (any
 /// order), Z ~ N(0, ν² I). Rows are the adversary's observations, after
-/// removing what it already knows (MF paper Lemma 11; Koskela–Kulkarni §3.5).
+/// removing what it already knows (MF paper Lemma 11; Koskela–Kulkarni Section 3.5).
 struct LinearView {
   DenseMatrix A;
   DenseMatrix B;
@@ -69,6 +71,11 @@ enum class SignSearch {
   none,       ///< ones and sum_abs only; certified = sum_abs (= ones, exact, when K >= 0 entrywise)
   automatic,  ///< also maximize_over_signs (sign_max.hpp): exact when affordable, else SDP-certified bound
 };
+
+/// The names of SignSearch (`--sign-search none | auto`).
+inline constexpr auto kSignSearchNames = std::to_array<util::EnumName<SignSearch>>(
+    {{SignSearch::none, "none"}, {SignSearch::automatic, "auto"}});
+static_assert(util::is_valid_enum_table(kSignSearchNames));
 
 struct AssessOptions {
   SignSearch sign_search = SignSearch::automatic;

@@ -108,7 +108,7 @@ struct Theorem7Check {
 /// Checks Theorem 7's conditions (column-echelon A, A = B C). tolerance is relative.
 Theorem7Check check_theorem7(const MfView& view, double tolerance = 1e-9, const RankOptions& rank = {});
 
-/// Participation of a target's record over the T gradient steps (MF paper §3, Remark 8).
+/// Participation of a target's record over the T gradient steps (MF paper Section 3, Remark 8).
 struct MfParticipation {
   enum class Kind {
     every_round,  ///< node-level: the target's input may change at every step (Muffliato's setting)

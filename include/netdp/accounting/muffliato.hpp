@@ -93,7 +93,7 @@ struct PairLoss {
 };
 
 /// (ε, δ) of a pair through its reported μ-GDP value, converted exactly (Dong,
-/// Roth & Su 2022, Cor. 2.13, via dp::gdp_epsilon): tighter than the paper's
+/// Roth & Su 2022, Corollary 2.13, via dp::gdp_epsilon): tighter than the paper's
 /// RDP conversion ε(α) + log(1/δ)/(α − 1). Returns 0 when μ = 0 (nothing leaks).
 /// Requires delta in (0, 1).
 double gdp_epsilon(const PairLoss& loss, double delta);

@@ -12,6 +12,7 @@
 // changes are a rescaling and calibration has a closed form for `max` and `pair`; the random
 // walk's bound is Rényi and is re-converted at each σ.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -30,6 +31,7 @@
 #include "netdp/gossip/network_spec.hpp"
 #include "netdp/graph/graph.hpp"
 #include "netdp/util/compensated_sum.hpp"
+#include "netdp/util/enum_names.hpp"
 
 namespace netdp::accounting {
 
@@ -245,9 +247,12 @@ enum class Statistic {
   max,   ///< the worst pair
   pair,  ///< the single pair of the account (exactly one row)
 };
-std::string_view statistic_name(Statistic statistic);
+inline constexpr auto kStatisticNames = std::to_array<util::EnumName<Statistic>>(
+    {{Statistic::mean, "mean"}, {Statistic::max, "max"}, {Statistic::pair, "pair"}});
+static_assert(util::is_valid_enum_table(kStatisticNames));
+inline std::string_view statistic_name(Statistic statistic) { return util::name_of(kStatisticNames, statistic); }
 /// "mean" | "max" | "pair"; throws std::invalid_argument listing the names.
-Statistic parse_statistic(std::string_view name);
+inline Statistic parse_statistic(std::string_view name) { return util::parse_enum(kStatisticNames, name, "statistic"); }
 
 /// The statistic of the rows' ε: the max, or the mean of RangeAccumulator (rounded up). Throws
 /// when `pair` is asked of != 1 row; 0 when there are no rows.

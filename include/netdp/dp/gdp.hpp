@@ -8,8 +8,8 @@
 
 namespace netdp::dp {
 
-/// δ(ε) = Φ(-ε/μ + μ/2) - e^ε Φ(-ε/μ - μ/2)  (Dong-Roth-Su 2022, Cor. 2.13;
-/// Balle & Wang 2018, Thm. 8). Evaluated without cancellation or overflow;
+/// δ(ε) = Φ(-ε/μ + μ/2) - e^ε Φ(-ε/μ - μ/2)  (Dong-Roth-Su 2022, Corollary 2.13;
+/// Balle & Wang 2018, Theorem 8). Evaluated without cancellation or overflow;
 /// relative accuracy ~1e-13 down to δ = 1e-300 (smaller δ underflow towards 0; use gdp_log_delta).
 /// Requires μ > 0 finite, ε >= 0 finite.
 double gdp_delta(double mu, double epsilon);
@@ -33,7 +33,7 @@ double gdp_mu_for(double epsilon, double delta);
 /// Exact for the Gaussian mechanism (Balle & Wang 2018 analytic Gaussian).
 double gdp_sigma_for(double epsilon, double delta, double sensitivity);
 
-/// Composition of Gaussian mechanisms (Dong-Roth-Su 2022, Cor. 3.3):
+/// Composition of Gaussian mechanisms (Dong-Roth-Su 2022, Corollary 3.3):
 /// μ = sqrt(Σ μ_i²). Entries must be finite and >= 0 (0 = a release that leaks
 /// nothing); an empty list gives 0. Overflow-safe.
 double compose_gdp(std::span<const double> mus);

@@ -19,7 +19,7 @@ namespace netdp::gossip {
 Schedule fixed_schedule(const GossipMatrix& w, std::size_t rounds);
 
 /// Edge activation probabilities of randomized gossip derived from W (Muffliato
-/// Sec. 3.3, after Boyd et al. 2006): p_{u,v} = (W_uv + W_vu) / n for each edge
+/// Section 3.3, after Boyd et al. 2006): p_{u,v} = (W_uv + W_vu) / n for each edge
 /// u < v with positive weight (= 2 W_uv / n for symmetric W). They sum to
 /// (n - tr W) / n; the remaining probability tr(W) / n is an idle step (W_t = I).
 struct EdgeActivation {

@@ -1,10 +1,14 @@
 #pragma once
 // Platform-independent random numbers: std::mt19937_64 (whose output sequence
 // the C++ standard fixes) with netdp's own distributions. The standard
-// std::uniform_*_distribution are implementation-defined and are never used.
+// std::*_distribution and std::shuffle are implementation-defined and are never
+// used: a seed gives the same draws with every standard library. (The floating-point
+// calls std::log, std::sqrt and std::pow below are the only libm dependence.)
 
 #include <cstdint>
+#include <iterator>
 #include <random>
+#include <utility>
 
 namespace netdp::graph {
 
@@ -30,6 +34,26 @@ class Rng {
 
   /// True with probability p (uniform01() < p).
   bool bernoulli(double p) { return uniform01() < p; }
+
+  /// N(0, 1) by the Marsaglia polar method: u, v = 2·uniform01() − 1 until 0 < s = u² + v² < 1,
+  /// returns u·√(−2 ln s / s) (the second normal of the pair is discarded).
+  double standard_normal();
+
+  /// Gamma(shape, 1) by Marsaglia & Tsang (2000, "A simple method for generating gamma
+  /// variables"), on standard_normal and uniform01; shape < 1 as Gamma(shape + 1) · U^(1/shape)
+  /// (which may underflow to 0 for a tiny shape). Throws std::invalid_argument unless shape is
+  /// finite and > 0.
+  double gamma(double shape);
+
+  /// Fisher–Yates: for i = n−1 down to 1, swaps element i with element uniform_below(i + 1).
+  template <class RandomIt>
+  void shuffle(RandomIt first, RandomIt last) {
+    const auto n = static_cast<std::uint64_t>(std::distance(first, last));
+    for (std::uint64_t i = n; i > 1; --i) {
+      using std::swap;
+      swap(first[static_cast<std::ptrdiff_t>(i - 1)], first[static_cast<std::ptrdiff_t>(uniform_below(i))]);
+    }
+  }
 
  private:
   std::mt19937_64 engine_;

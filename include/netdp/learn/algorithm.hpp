@@ -1,5 +1,5 @@
 #pragma once
-// The internal interface a decentralized training algorithm implements (issue 5).
+// The internal interface a decentralized training algorithm implements.
 //
 // The simulator holds every node's model as one row of θ (n × p) and calls
 // Algorithm::round(t, θ, rng) for t = 0..T−1. The shared TrainContext gives the

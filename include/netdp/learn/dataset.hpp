@@ -1,5 +1,5 @@
 #pragma once
-// Data sets for the decentralized training simulator (issue 5): an in-memory
+// Data sets for the decentralized training simulator: an in-memory
 // table of features and targets, the readers that fill it, preprocessing as in
 // the papers, and partitioning over the nodes of a graph.
 //
@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "netdp/gossip/types.hpp"
@@ -22,6 +23,11 @@ enum class Task {
   multiclass,  ///< targets in {0, ..., num_classes − 1}
   regression,  ///< real targets
 };
+
+/// "binary", "multiclass" or "regression" (the names of `data.task`).
+std::string_view to_string(Task task);
+/// Inverse of to_string; throws std::invalid_argument naming the value and the accepted names.
+Task parse_task(std::string_view name);
 
 struct Dataset {
   DenseMatrix features;  ///< examples × features

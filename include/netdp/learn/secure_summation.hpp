@@ -1,6 +1,6 @@
 #pragma once
 // Secure summation over each node's neighbourhood (Koskela & Kulkarni, "gossip averaging with
-// secure summation", Sec. 3.2–3.3): node v learns only Σ_u W_vu x_u, never a single x_u.
+// secure summation", Sections 3.2–3.3): node v learns only Σ_u W_vu x_u, never a single x_u.
 //
 // Protocol simulated here (pairwise additive masking, Bonawitz et al. 2017, restricted to one
 // receiver's neighbourhood; docs/learn-protocols.md):

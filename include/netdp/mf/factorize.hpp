@@ -1,5 +1,5 @@
 #pragma once
-// Matrix-factorization noise correlation (issue 6): the MF problem
+// Matrix-factorization noise correlation: the MF problem
 // min_C sens_Π(C)² · ‖L C⁺‖²_F, solved as min tr(H X⁻¹) over X = CᵀC ≻ 0
 // (H = LᵀL, the workload Gram) under the participation constraints of Π.
 // See docs/mf.md for the formulas, certificates and paper references.
@@ -75,7 +75,7 @@ Factorization evaluate_factorization(const DenseMatrix& h, DenseMatrix c, const 
 /// "Multi-epoch"). Both zero the within-class off-diagonal entries of X, so every sign vector gives
 /// sᵀX_c s = tr(X_c) and sens² = max_c tr(X_c) is exact.
 enum class MultiEpochConstraints {
-  class_trace,    ///< Σ_{i∈c} X_ii = 1 per class (the best: reaches the issue's k = 4 optima)
+  class_trace,    ///< Σ_{i∈c} X_ii = 1 per class (the best: reaches the known k = 4 optima, docs/mf.md)
   unit_diagonal,  ///< X_ii = 1 (equal column norms, Choquette-Choo et al. 2023; sens² = class size)
 };
 std::string to_string(MultiEpochConstraints constraints);

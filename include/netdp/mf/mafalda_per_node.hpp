@@ -1,5 +1,5 @@
 #pragma once
-// MAFALDA with one local correlation C_v per node (issue 6; MF paper, Section 5 and Lemma 10,
+// MAFALDA with one local correlation C_v per node (MF paper, Section 5 and Lemma 10,
 // generalized from C = C_local ⊗ I_n to a block-diagonal C with one block per node).
 //
 // Node v adds the noise C_v⁻¹ z_v over the T steps. With A the (I_T ⊗ W)^p 𝐖_T workload,

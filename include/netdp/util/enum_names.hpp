@@ -1,0 +1,83 @@
+#pragma once
+// One table per enum gives its names: the printer (name_of), the parser (parse_enum, find_enum)
+// and the list for help texts and errors (names_of) all read it, so they cannot disagree.
+//
+//   inline constexpr auto kColourNames = std::to_array<util::EnumName<Colour>>(
+//       {{Colour::red, "red"}, {Colour::dark_blue, "dark-blue"}});
+//   static_assert(util::is_valid_enum_table(kColourNames));
+//   name_of(kColourNames, Colour::red)              // "red"
+//   parse_enum(kColourNames, "blue", "colour")      // throws: unknown colour 'blue'; expected one
+//                                                   //         of: red, dark-blue
+//
+// A table replaces a `switch`, so the compiler no longer warns about an enumerator left out: test
+// that every enumerator round-trips (name_of then parse_enum).
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace netdp::util {
+
+/// One enumerator and its name.
+template <class E>
+struct EnumName {
+  E value;
+  std::string_view name;
+};
+
+/// Whether the table is usable: non-empty names, no value or name listed twice.
+template <class E, std::size_t N>
+constexpr bool is_valid_enum_table(const std::array<EnumName<E>, N>& table) {
+  for (std::size_t i = 0; i < N; ++i) {
+    if (table[i].name.empty()) return false;
+    for (std::size_t j = 0; j < i; ++j) {
+      if (table[i].value == table[j].value || table[i].name == table[j].name) return false;
+    }
+  }
+  return true;
+}
+
+/// The name of `value`, or "unknown" if the table does not list it (an out-of-range cast).
+template <class E, std::size_t N>
+constexpr std::string_view name_of(const std::array<EnumName<E>, N>& table, E value) {
+  for (const EnumName<E>& entry : table) {
+    if (entry.value == value) return entry.name;
+  }
+  return "unknown";
+}
+
+/// The value named exactly `text` (case-sensitive), if any.
+template <class E, std::size_t N>
+constexpr std::optional<E> find_enum(const std::array<EnumName<E>, N>& table, std::string_view text) {
+  for (const EnumName<E>& entry : table) {
+    if (entry.name == text) return entry.value;
+  }
+  return std::nullopt;
+}
+
+/// The names in table order, joined by `separator` (default ", "), for help texts and errors.
+template <class E, std::size_t N>
+std::string names_of(const std::array<EnumName<E>, N>& table, std::string_view separator = ", ") {
+  std::string out;
+  for (const EnumName<E>& entry : table) {
+    if (!out.empty()) out += separator;
+    out += entry.name;
+  }
+  return out;
+}
+
+/// The value named exactly `text`. Throws std::invalid_argument
+/// "unknown <what> '<text>'; expected one of: <names_of(table)>".
+template <class E, std::size_t N>
+E parse_enum(const std::array<EnumName<E>, N>& table, std::string_view text, std::string_view what) {
+  if (const std::optional<E> value = find_enum(table, text)) return *value;
+  throw std::invalid_argument(
+      fmt::format("unknown {} '{}'; expected one of: {}", what, text, names_of(table)));
+}
+
+}  // namespace netdp::util
