@@ -29,7 +29,7 @@ void BM_GdpMuFor(benchmark::State& state) {
 BENCHMARK(BM_GdpMuFor);
 
 void BM_RdpToDpGaussian(benchmark::State& state) {
-  const netdp::dp::RdpCurve curve = netdp::dp::gaussian_rdp(1.0);
+  const netdp::dp::RdpCurve curve = netdp::dp::gaussian_rdp_curve(1.0);
   for (auto _ : state) benchmark::DoNotOptimize(netdp::dp::rdp_to_dp(curve, 1e-6).epsilon);
 }
 BENCHMARK(BM_RdpToDpGaussian);

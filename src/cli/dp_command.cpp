@@ -56,7 +56,7 @@ nlohmann::json convert(const DpOptions& o) {
   }
   if (o.rdp) {
     require(o.delta.has_value(), "netdp dp: --rdp converts at a given --delta");
-    const dp::RdpCurve curve = dp::gaussian_rdp(mu, gaussian_orders());
+    const dp::RdpCurve curve = dp::gaussian_rdp_curve(mu, gaussian_orders());
     result["rdp"] = {
         {"rho", 0.5 * mu * mu},
         {"mironov", rdp_json(dp::rdp_to_dp(curve, *o.delta, dp::RdpConversionMethod::mironov))},
@@ -79,7 +79,7 @@ nlohmann::json calibrate(const DpOptions& o) {
                         {"mu", dp::gdp_mu_for(epsilon, delta)},
                         {"sigma", dp::gdp_sigma_for(epsilon, delta, o.sensitivity)}};
   if (o.rdp) {
-    const dp::RdpCurve unit = dp::gaussian_rdp(1.0, gaussian_orders());
+    const dp::RdpCurve unit = dp::gaussian_rdp_curve(1.0, gaussian_orders());
     result["rdp"] = {{"mironov",
                       {{"sigma", dp::rdp_sigma_for(unit, epsilon, delta, o.sensitivity,
                                                    dp::RdpConversionMethod::mironov)}}},

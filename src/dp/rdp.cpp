@@ -146,7 +146,7 @@ RdpCurve zcdp_rdp(double rho, std::vector<double> orders) {
   return RdpCurve::from_function([rho](double alpha) { return rho * alpha; }, std::move(orders));
 }
 
-RdpCurve gaussian_rdp(double mu, std::vector<double> orders) {
+RdpCurve gaussian_rdp_curve(double mu, std::vector<double> orders) {
   require_positive(mu, "mu");
   return zcdp_rdp(0.5 * mu * mu, std::move(orders));
 }

@@ -37,7 +37,7 @@ double literal_scan_minimum(double rho, double delta, bool improved) {
 }
 
 TEST(RdpToDp, ReferenceValuesForGaussianMuOne) {
-  const RdpCurve curve = gaussian_rdp(1.0);
+  const RdpCurve curve = gaussian_rdp_curve(1.0);
   const RdpConversion mironov = rdp_to_dp(curve, 1e-5, RdpConversionMethod::mironov);
   EXPECT_NEAR(mironov.epsilon, 5.29852591, 1e-8);
   EXPECT_NEAR(mironov.alpha, 5.7985, 1e-4);
@@ -52,7 +52,7 @@ TEST(GaussianRdp, ScalarOrderMatchesTheClosedFormAndTheCurve) {
   EXPECT_EQ(gaussian_rdp(3.0, 0.5), 0.375);
   EXPECT_EQ(gaussian_rdp(1.5, 0.0), 0.0);
   EXPECT_EQ(gaussian_rdp(2.0, kInf), kInf);  // no guarantee, as an RdpCurve allows
-  const RdpCurve curve = gaussian_rdp(0.7);
+  const RdpCurve curve = gaussian_rdp_curve(0.7);
   for (std::size_t i = 0; i < curve.orders().size(); ++i) {
     EXPECT_DOUBLE_EQ(gaussian_rdp(curve.orders()[i], 0.7), curve.epsilons()[i]) << curve.orders()[i];
   }
@@ -125,7 +125,7 @@ TEST(RdpToDp, TabulatedCurveUsesGridMinimumOnly) {
 TEST(RdpToDp, NeverBelowExactGdpAndInfiniteOrdersAreSkipped) {
   for (double mu : {0.05, 0.3, 1.0, 3.0, 10.0}) {
     const double exact = gdp_epsilon(mu, 1e-6);
-    const RdpConversion rdp = rdp_to_dp(gaussian_rdp(mu), 1e-6);
+    const RdpConversion rdp = rdp_to_dp(gaussian_rdp_curve(mu), 1e-6);
     EXPECT_GE(rdp.epsilon, exact) << "mu = " << mu;  // RDP is a bound on the exact GDP curve
     EXPECT_LT(rdp.epsilon, 1.5 * exact + 0.5) << "mu = " << mu;
   }
@@ -137,10 +137,10 @@ TEST(RdpToDp, NeverBelowExactGdpAndInfiniteOrdersAreSkipped) {
 }
 
 TEST(RdpCurve, CompositionAddsAndMatchesComposedGaussian) {
-  const RdpCurve a = gaussian_rdp(0.6);
-  const RdpCurve b = gaussian_rdp(0.8);
+  const RdpCurve a = gaussian_rdp_curve(0.6);
+  const RdpCurve b = gaussian_rdp_curve(0.8);
   const RdpCurve sum = a + b;
-  const RdpCurve composed = gaussian_rdp(1.0);  // 0.6² + 0.8² = 1
+  const RdpCurve composed = gaussian_rdp_curve(1.0);  // 0.6² + 0.8² = 1
   ASSERT_EQ(sum.orders(), composed.orders());
   for (std::size_t i = 0; i < sum.orders().size(); ++i) {
     EXPECT_NEAR(sum.epsilons()[i], composed.epsilons()[i], 1e-13 * composed.epsilons()[i]);
@@ -156,14 +156,14 @@ TEST(RdpCurve, CompositionAddsAndMatchesComposedGaussian) {
 }
 
 TEST(RdpCurve, TimesIsRepeatedComposition) {
-  const RdpCurve one = gaussian_rdp(0.25);
+  const RdpCurve one = gaussian_rdp_curve(0.25);
   const RdpCurve sixteen = one.times(16.0);
   const RdpCurve by_hand =
       one + one + one + one + one + one + one + one + one + one + one + one + one + one + one + one;
   for (std::size_t i = 0; i < one.orders().size(); ++i) {
     EXPECT_NEAR(sixteen.epsilons()[i], by_hand.epsilons()[i], 1e-13 * by_hand.epsilons()[i]);
   }
-  EXPECT_NEAR(sixteen(3.0), gaussian_rdp(1.0)(3.0), 1e-14);
+  EXPECT_NEAR(sixteen(3.0), gaussian_rdp_curve(1.0)(3.0), 1e-14);
   EXPECT_EQ(RdpCurve({2.0}, {kInf}).times(0.0).epsilons()[0], 0.0);
 }
 
@@ -177,7 +177,7 @@ TEST(RdpCurve, DefaultOrdersAreIncreasingAndCoverBothEnds) {
 
 TEST(RdpSigmaFor, MatchesMironovClosedFormAndIsConservative) {
   // Unit curve: Gaussian with sensitivity 1 and σ = 1, so at σ the curve is α/(2σ²).
-  const RdpCurve unit = gaussian_rdp(1.0);
+  const RdpCurve unit = gaussian_rdp_curve(1.0);
   for (double target : {0.5, 2.0, 8.0}) {
     const double delta = 1e-5;
     const double sigma = rdp_sigma_for(unit, target, delta, 3.0, RdpConversionMethod::mironov);
@@ -187,9 +187,9 @@ TEST(RdpSigmaFor, MatchesMironovClosedFormAndIsConservative) {
     const double exact = 3.0 / (root_rho * std::sqrt(2.0));
     SCOPED_TRACE(testing::Message() << "target = " << target);
     EXPECT_NEAR(sigma, exact, 1e-9 * exact);
-    EXPECT_LE(rdp_to_dp(gaussian_rdp(3.0 / sigma), delta, RdpConversionMethod::mironov).epsilon, target);
+    EXPECT_LE(rdp_to_dp(gaussian_rdp_curve(3.0 / sigma), delta, RdpConversionMethod::mironov).epsilon, target);
     EXPECT_GT(
-        rdp_to_dp(gaussian_rdp(3.0 / (sigma * (1.0 - 1e-10))), delta, RdpConversionMethod::mironov).epsilon,
+        rdp_to_dp(gaussian_rdp_curve(3.0 / (sigma * (1.0 - 1e-10))), delta, RdpConversionMethod::mironov).epsilon,
         target);
   }
   // The improved conversion needs less noise; exact GDP calibration needs less still.
@@ -213,20 +213,20 @@ TEST(RdpInputs, BadValuesThrowNamingTheValue) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("0.9"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(gaussian_rdp(0.0), std::invalid_argument);
-  EXPECT_THROW(gaussian_rdp(kNaN), std::invalid_argument);
+  EXPECT_THROW(gaussian_rdp_curve(0.0), std::invalid_argument);
+  EXPECT_THROW(gaussian_rdp_curve(kNaN), std::invalid_argument);
   EXPECT_THROW(zcdp_rdp(-1.0), std::invalid_argument);
-  EXPECT_THROW(rdp_to_dp(gaussian_rdp(1.0), 0.0), std::invalid_argument);
-  EXPECT_THROW(rdp_to_dp(gaussian_rdp(1.0), 1.0), std::invalid_argument);
-  EXPECT_THROW(rdp_to_dp(gaussian_rdp(1.0), kNaN), std::invalid_argument);
-  EXPECT_THROW(gaussian_rdp(1.0) + RdpCurve({2.0}, {1.0}), std::invalid_argument);
-  EXPECT_THROW(gaussian_rdp(1.0)(0.5), std::invalid_argument);
+  EXPECT_THROW(rdp_to_dp(gaussian_rdp_curve(1.0), 0.0), std::invalid_argument);
+  EXPECT_THROW(rdp_to_dp(gaussian_rdp_curve(1.0), 1.0), std::invalid_argument);
+  EXPECT_THROW(rdp_to_dp(gaussian_rdp_curve(1.0), kNaN), std::invalid_argument);
+  EXPECT_THROW(gaussian_rdp_curve(1.0) + RdpCurve({2.0}, {1.0}), std::invalid_argument);
+  EXPECT_THROW(gaussian_rdp_curve(1.0)(0.5), std::invalid_argument);
   EXPECT_THROW(RdpCurve({2.0}, {1.0})(2.0), std::invalid_argument);  // tabulated only
-  EXPECT_THROW(gaussian_rdp(1.0).times(-1.0), std::invalid_argument);
+  EXPECT_THROW(gaussian_rdp_curve(1.0).times(-1.0), std::invalid_argument);
   EXPECT_THROW(RdpCurve::from_function([](double) { return kNaN; }), std::invalid_argument);
   // Unreachable: on orders <= 3 the δ term alone is log(1/δ)/2 > 1 for δ = 1e-5.
-  EXPECT_THROW(rdp_sigma_for(gaussian_rdp(1.0, {2.0, 3.0}), 1.0, 1e-5), std::invalid_argument);
-  EXPECT_THROW(rdp_sigma_for(gaussian_rdp(1.0), 0.0, 1e-5), std::invalid_argument);
+  EXPECT_THROW(rdp_sigma_for(gaussian_rdp_curve(1.0, {2.0, 3.0}), 1.0, 1e-5), std::invalid_argument);
+  EXPECT_THROW(rdp_sigma_for(gaussian_rdp_curve(1.0), 0.0, 1e-5), std::invalid_argument);
 }
 
 }  // namespace

@@ -56,10 +56,10 @@ class RdpCurve {
 RdpCurve zcdp_rdp(double rho, std::vector<double> orders = default_rdp_orders());
 
 /// μ-GDP Gaussian mechanism as RDP: ε(α) = αμ²/2 (Mironov 2017, Proposition 7), i.e. ρ = μ²/2.
-RdpCurve gaussian_rdp(double mu, std::vector<double> orders = default_rdp_orders());
+RdpCurve gaussian_rdp_curve(double mu, std::vector<double> orders = default_rdp_orders());
 
 /// The same at one order: ε(α) = αμ²/2 for the Gaussian mechanism with μ = sensitivity / σ
-/// (Mironov 2017, Proposition 7). Note the argument order (α first), unlike the curve overload above.
+/// (Mironov 2017, Proposition 7).
 /// Requires α > 1 finite and μ >= 0; μ = +inf (no guarantee) gives +inf, as an RdpCurve allows.
 /// Throws std::invalid_argument otherwise (NaN included).
 double gaussian_rdp(double alpha, double mu);
