@@ -49,6 +49,22 @@ std::vector<PairRow> PairwiseAccount::rows(double sigma, double delta) const {
   return out;
 }
 
+std::vector<PairRow> PairwiseAccount::rows(double sigma, double delta,
+                                           std::span<const graph::NodeId> observers,
+                                           std::span<const graph::NodeId> targets) const {
+  const auto selected = [](std::span<const graph::NodeId> set, graph::NodeId node) {
+    return set.empty() || std::find(set.begin(), set.end(), node) != set.end();
+  };
+  std::vector<PairRow> out;
+  stream_rows(sigma, delta, [&](std::span<const PairRow> block) {
+    if (!selected(observers, block.front().observer)) return;
+    for (const PairRow& row : block) {
+      if (selected(targets, row.target)) out.push_back(row);
+    }
+  });
+  return out;
+}
+
 // ------------------------------------------------------------ Gaussian account
 
 GaussianPairwiseAccount::GaussianPairwiseAccount(std::vector<UnitPair> pairs, Info info)
@@ -112,6 +128,17 @@ std::vector<ObserverDetail> GaussianPairwiseAccount::observer_details(double sig
          mean_privacy_loss(info_.communications[v], n, info_.alpha.value_or(2.0), info_.sensitivity, sigma)});
   }
   return details;
+}
+
+dp::RdpCurve GaussianPairwiseAccount::rdp_curve(graph::NodeId observer, graph::NodeId target,
+                                                double sigma) const {
+  require(std::isfinite(sigma) && sigma > 0.0, "σ must be a finite number > 0, got {}", sigma);
+  for (const UnitPair& p : pairs_) {
+    if (p.observer == observer && p.target == target) {
+      return dp::gaussian_rdp_curve(p.unit_mu * info_.sensitivity / sigma);
+    }
+  }
+  throw std::invalid_argument(fmt::format("({}, {}) is not a pair of this account", observer, target));
 }
 
 double GaussianPairwiseAccount::max_unit_mu() const {

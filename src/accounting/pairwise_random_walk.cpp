@@ -45,6 +45,16 @@ class RandomWalkAccount final : public PairwiseAccount {
   double releases() const override { return releases_; }
   double sensitivity() const override { return options_.sensitivity; }
 
+  dp::RdpCurve rdp_curve(graph::NodeId observer, graph::NodeId target, double sigma) const override {
+    require(std::find(pairs_.begin(), pairs_.end(), std::pair{observer, target}) != pairs_.end(),
+            "({}, {}) is not a pair of this account", observer, target);
+    const RandomWalkLosses losses(network_, *series_, options_at(sigma));
+    std::vector<double> orders = dp::default_rdp_orders();
+    std::vector<double> values;
+    for (const double alpha : orders) values.push_back(loss(losses, observer, target, alpha).rdp_epsilon);
+    return dp::RdpCurve(std::move(orders), std::move(values));
+  }
+
   void stream_rows(double sigma, double delta, const RowSink& sink) const override {
     require(std::isfinite(sigma) && sigma > 0.0, "σ must be a finite number > 0, got {}", sigma);
     require(delta > 0.0 && delta < 1.0, "δ must be in (0, 1), got {}", delta);

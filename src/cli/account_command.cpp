@@ -15,8 +15,8 @@
 #include "netdp/dp/gdp.hpp"
 #include "netdp/gossip/network_spec.hpp"
 #include "netdp/graph/metrics.hpp"
-#include "netdp/util/check.hpp"
 #include "netdp/mf/correlation_io.hpp"
+#include "netdp/util/check.hpp"
 #include "netdp/util/enum_names.hpp"
 #include "network_options.hpp"
 #include "output.hpp"
@@ -135,8 +135,9 @@ std::unique_ptr<accounting::PairwiseAccount> make_account(const AccountOptions& 
     options.first_power = o.first_power;
     options.gossip_steps = o.gossip_steps;
     options.keep_observer_noise = o.keep_observer_noise;
-    return accounting::linear_system_account(protocol, query, options, util::parse_enum(accounting::kSignSearchNames, o.sign_search, "--sign-search"),
-                                             progress);
+    return accounting::linear_system_account(
+        protocol, query, options,
+        util::parse_enum(accounting::kSignSearchNames, o.sign_search, "--sign-search"), progress);
   }
   if (o.method == "mf") {
     accounting::MfAlgorithmSpec spec;
@@ -146,7 +147,8 @@ std::unique_ptr<accounting::PairwiseAccount> make_account(const AccountOptions& 
     require(spec.algorithm != accounting::MfAlgorithm::mf_d_sgd || !o.correlation_path.empty(),
             "--algorithm mf-d-sgd needs --correlation C.mtx");
     accounting::MfOptions options;
-    options.assess.sign_search = util::parse_enum(accounting::kSignSearchNames, o.sign_search, "--sign-search");
+    options.assess.sign_search =
+        util::parse_enum(accounting::kSignSearchNames, o.sign_search, "--sign-search");
     if (o.participations > 0 || o.separation > 0) {
       options.participation = accounting::MfParticipation::cyclic(o.participations, o.separation);
     }
@@ -294,9 +296,9 @@ void add_account_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--seed", r.seed, "Seed of random schedules")->capture_default_str();
   cmd->add_option("--group", r.group, "muffliato: a group of targets (Theorem 13), e.g. 2,3");
-  cmd->add_option(
-      "--gradient-steps", r.gradient_steps,
-      "muffliato: Muffliato-GD with this many gradient steps of --rounds gossip rounds each (Theorem 6 / Theorem 11)");
+  cmd->add_option("--gradient-steps", r.gradient_steps,
+                  "muffliato: Muffliato-GD with this many gradient steps of --rounds gossip rounds each "
+                  "(Theorem 6 / Theorem 11)");
   cmd->add_flag("--authors-convention", r.authors_convention,
                 "muffliato: powers 1..T, no t = 0 exchange (the authors' code)");
   cmd->add_flag("--count-observer-noise", r.count_observer_noise,

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -49,6 +50,9 @@ class OpaqueAccount final : public PairwiseAccount {
   }
   double releases() const override { return inner_.releases(); }
   double sensitivity() const override { return inner_.sensitivity(); }
+  dp::RdpCurve rdp_curve(graph::NodeId observer, graph::NodeId target, double sigma) const override {
+    return inner_.rdp_curve(observer, target, sigma);
+  }
 
  private:
   const PairwiseAccount& inner_;
@@ -282,6 +286,103 @@ TEST(PairwiseSummary, GroupsByDistanceAndCountsTheCap) {
   EXPECT_EQ(local.mu, 1.0);
   EXPECT_NEAR(central_dp_baseline(*account, 5, 1.0, 1e-5).mu, 1.0 / std::sqrt(5.0), 1e-15);
 }
+
+}  // namespace
+}  // namespace netdp::accounting
+
+namespace netdp::accounting {
+namespace {
+
+TEST(PairwiseAccount, SubsetsOfPairsAndRenyiCurves) {
+  Protocol protocol(gossip::make_gossip_matrix(graph::from_spec("ring:n=8"), gossip::Weighting::hamilton));
+  protocol.rounds = 30;
+  const auto gaussian = muffliato_account(protocol, {}, MuffliatoOptions{});
+  const std::vector<graph::NodeId> observers = {1, 5};
+  const std::vector<graph::NodeId> targets = {0, 2, 5};
+  const std::vector<PairRow> rows = gaussian->rows(2.0, 1e-5, observers, targets);
+  ASSERT_EQ(rows.size(), 5u);  // (1,0) (1,2) (1,5) (5,0) (5,2)
+  for (const PairRow& row : rows) {
+    const dp::RdpCurve curve = gaussian->rdp_curve(row.observer, row.target, 2.0);
+    EXPECT_NEAR(curve.epsilons()[0], dp::gaussian_rdp(curve.orders()[0], *row.mu), 1e-15);
+  }
+  RandomWalkOptions options;
+  options.contributions = 2.0;
+  const auto walk = random_walk_account(protocol, {}, options);
+  for (const PairRow& row : walk->rows(3.0, 1e-5, observers, targets)) {
+    // The row's ε is the curve's conversion (refined between orders), capped by local GDP.
+    const dp::RdpConversion grid = dp::rdp_to_dp(walk->rdp_curve(row.observer, row.target, 3.0), 1e-5);
+    EXPECT_LE(row.epsilon, grid.epsilon + 1e-12);
+  }
+  EXPECT_THROW((void)gaussian->rdp_curve(3, 3, 1.0), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace netdp::accounting
+
+namespace netdp::accounting {
+namespace {
+
+// One conformance suite every accountant passes: ε never rises with σ, the calibrated σ meets the
+// target and is the smallest that does, and every reported ε is finite and >= 0.
+struct Conformance {
+  std::string name;
+  std::function<std::unique_ptr<PairwiseAccount>(const Protocol&)> make;
+};
+
+class PairwiseConformance : public ::testing::TestWithParam<Conformance> {};
+
+TEST_P(PairwiseConformance, EpsilonFallsWithSigmaAndCalibrationMeetsTheTarget) {
+  Protocol protocol(gossip::make_gossip_matrix(graph::from_spec("er:n=10,p=0.4,seed=4,connected=1"),
+                                               gossip::Weighting::hamilton));
+  protocol.rounds = 5;
+  const auto account = GetParam().make(protocol);
+  double previous_max = std::numeric_limits<double>::infinity();
+  for (const double sigma : {0.5, 1.0, 2.0, 4.0, 8.0}) {
+    double max = 0.0;
+    for (const PairRow& row : account->rows(sigma, 1e-5)) {
+      ASSERT_TRUE(std::isfinite(row.epsilon) && row.epsilon >= 0.0) << row.observer << "," << row.target;
+      max = std::max(max, row.epsilon);
+    }
+    EXPECT_LE(max, previous_max) << "σ = " << sigma;
+    previous_max = max;
+  }
+  for (const Statistic statistic : {Statistic::mean, Statistic::max}) {
+    const Calibration c = calibrate_sigma(*account, statistic, 0.8, 1e-5);
+    EXPECT_LE(epsilon_statistic(*account, statistic, c.sigma, 1e-5), 0.8);
+    EXPECT_GT(epsilon_statistic(*account, statistic, c.sigma * (1.0 - 1e-7), 1e-5), 0.8);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EveryAccountant, PairwiseConformance,
+    ::testing::Values(
+        Conformance{"muffliato",
+                    [](const Protocol& p) { return muffliato_account(p, {}, MuffliatoOptions{}); }},
+        Conformance{"muffliato_gd",
+                    [](const Protocol& p) { return muffliato_account(p, {}, MuffliatoOptions{}, 3); }},
+        Conformance{"random_walk",
+                    [](const Protocol& p) {
+                      RandomWalkOptions options;
+                      options.contributions = 2.0;
+                      return random_walk_account(p, {}, options);
+                    }},
+        Conformance{"linear_system_secure_sum",
+                    [](const Protocol& p) { return linear_system_account(p, {}, LinearSystemOptions{}); }},
+        Conformance{"linear_system_plain",
+                    [](const Protocol& p) {
+                      LinearSystemOptions options;
+                      options.view = LinearSystemView::plain;
+                      return linear_system_account(p, {}, options, SignSearch::automatic);
+                    }},
+        Conformance{"mf_pndp",
+                    [](const Protocol& p) {
+                      return mf_account(p, {}, MfAlgorithmSpec{}, MfTrust::pndp, MfOptions{});
+                    }},
+        Conformance{"mf_ldp",
+                    [](const Protocol& p) {
+                      return mf_account(p, {}, MfAlgorithmSpec{}, MfTrust::ldp, MfOptions{});
+                    }}),
+    [](const ::testing::TestParamInfo<Conformance>& info) { return info.param.name; });
 
 }  // namespace
 }  // namespace netdp::accounting

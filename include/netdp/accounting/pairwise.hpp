@@ -27,6 +27,7 @@
 #include "netdp/accounting/mf_accountant.hpp"
 #include "netdp/accounting/muffliato.hpp"
 #include "netdp/accounting/random_walk.hpp"
+#include "netdp/dp/rdp.hpp"
 #include "netdp/gossip/gossip_matrix.hpp"
 #include "netdp/gossip/network_spec.hpp"
 #include "netdp/graph/graph.hpp"
@@ -128,8 +129,15 @@ class PairwiseAccount {
   virtual double max_unit_mu() const { return 0.0; }
   virtual double min_unit_mu() const { return 0.0; }
 
+  /// The Rényi curve ε(α) of one pair of the account at noise σ (Gaussian: αμ²/2; random walk:
+  /// Theorem 3 at every order, capped). Throws unless (observer, target) is a pair of the account.
+  virtual dp::RdpCurve rdp_curve(graph::NodeId observer, graph::NodeId target, double sigma) const = 0;
+
   /// All rows at (σ, δ), observer-major. Requires σ > 0 finite and δ in (0, 1).
   std::vector<PairRow> rows(double sigma, double delta) const;
+  /// The rows whose observer is in `observers` and target in `targets` (an empty set: all).
+  std::vector<PairRow> rows(double sigma, double delta, std::span<const graph::NodeId> observers,
+                            std::span<const graph::NodeId> targets) const;
 };
 
 /// A Gaussian guarantee at σ = Δ = 1: μ = unit_mu · Δ / σ.
@@ -163,6 +171,7 @@ class GaussianPairwiseAccount final : public PairwiseAccount {
   double sensitivity() const override { return info_.sensitivity; }
   std::vector<std::string> warnings() const override { return info_.warnings; }
   std::vector<ObserverDetail> observer_details(double sigma) const override;
+  dp::RdpCurve rdp_curve(graph::NodeId observer, graph::NodeId target, double sigma) const override;
   double max_unit_mu() const override;
   double min_unit_mu() const override;
 
@@ -250,9 +259,13 @@ enum class Statistic {
 inline constexpr auto kStatisticNames = std::to_array<util::EnumName<Statistic>>(
     {{Statistic::mean, "mean"}, {Statistic::max, "max"}, {Statistic::pair, "pair"}});
 static_assert(util::is_valid_enum_table(kStatisticNames));
-inline std::string_view statistic_name(Statistic statistic) { return util::name_of(kStatisticNames, statistic); }
+inline std::string_view statistic_name(Statistic statistic) {
+  return util::name_of(kStatisticNames, statistic);
+}
 /// "mean" | "max" | "pair"; throws std::invalid_argument listing the names.
-inline Statistic parse_statistic(std::string_view name) { return util::parse_enum(kStatisticNames, name, "statistic"); }
+inline Statistic parse_statistic(std::string_view name) {
+  return util::parse_enum(kStatisticNames, name, "statistic");
+}
 
 /// The statistic of the rows' ε: the max, or the mean of RangeAccumulator (rounded up). Throws
 /// when `pair` is asked of != 1 row; 0 when there are no rows.
