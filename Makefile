@@ -30,7 +30,7 @@ $(BUILD)/CMakeCache.txt: .deps-installed
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
 
 build: $(BUILD)/CMakeCache.txt
-	cmake --build $(BUILD) -j $(JOBS)
+	cmake --build $(BUILD) -j $(JOBS) --target netdp_app
 
 # The main job: pairwise privacy on Zachary's karate club under both accountants
 # of issue 3 (Muffliato gossip averaging, random-walk DP-SGD), as distance tables.
@@ -39,8 +39,9 @@ run: build
 	./$(BUILD)/bin/netdp account --graph karate --weights hamilton --method muffliato --rounds 20 --sigma 1
 	./$(BUILD)/bin/netdp account --graph karate --weights hamilton --method random-walk --rounds 3400 --sigma 20
 
+# No benchmarks here: no test runs them (`make bench` builds them).
 test-release: .deps-installed
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DNETDP_WERROR=ON $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DNETDP_WERROR=ON -DNETDP_BUILD_BENCH=OFF $(CMAKE_FLAGS)
 	cmake --build $(BUILD) -j $(JOBS)
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
@@ -51,7 +52,8 @@ test-asan: .deps-installed
 
 test: test-release test-asan
 
-bench: build
+bench: $(BUILD)/CMakeCache.txt
+	cmake -S . -B $(BUILD) -DNETDP_BUILD_BENCH=ON
 	cmake --build $(BUILD) -j $(JOBS) --target netdp_benchmarks
 
 format:
