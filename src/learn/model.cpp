@@ -32,41 +32,6 @@ Vector Model::gradient(const Vector& theta, const DenseMatrix& X, const Vector& 
   return g;
 }
 
-std::string_view to_string(ModelSpec::Kind kind) {
-  switch (kind) {
-    case ModelSpec::Kind::logistic:
-      return "logistic";
-    case ModelSpec::Kind::linear:
-      return "linear";
-    case ModelSpec::Kind::mlp:
-      return "mlp";
-  }
-  return "unknown";
-}
-
-ModelSpec::Kind parse_model_kind(std::string_view name) {
-  for (const auto kind : {ModelSpec::Kind::logistic, ModelSpec::Kind::linear, ModelSpec::Kind::mlp}) {
-    if (name == to_string(kind)) return kind;
-  }
-  throw std::invalid_argument(fmt::format("unknown model '{}': expected one of logistic, linear, mlp", name));
-}
-
-namespace {
-
-std::string_view task_name(Task task) {
-  switch (task) {
-    case Task::binary:
-      return "binary";
-    case Task::multiclass:
-      return "multiclass";
-    case Task::regression:
-      return "regression";
-  }
-  return "unknown";
-}
-
-}  // namespace
-
 std::unique_ptr<Model> make_model(const ModelSpec& spec, std::size_t features, Task task,
                                   std::size_t num_classes) {
   const auto kind = to_string(spec.kind);
@@ -90,7 +55,7 @@ std::unique_ptr<Model> make_model(const ModelSpec& spec, std::size_t features, T
     case ModelSpec::Kind::linear:
       require(task == Task::regression,
               "linear model: fits regression tasks only, got a {} task; use model 'logistic' or 'mlp'",
-              task_name(task));
+              to_string(task));
       return detail::make_linear(features, spec.l2);
     case ModelSpec::Kind::mlp:
       require(spec.hidden >= 1, "mlp model: hidden units must be >= 1, got {}", spec.hidden);
