@@ -478,7 +478,7 @@ TrainConfig parse_train_config(const FlatConfig& given) {
   return config;
 }
 
-void validate(const TrainConfig& config) {
+void validate_train_config(const TrainConfig& config) {
   for (const Entry& entry : table()) {
     if (const auto why = entry.violation(config)) reject(entry.key, entry.format(config), *why);
   }

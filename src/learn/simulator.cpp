@@ -126,7 +126,7 @@ EvalRecord evaluate(std::size_t round, const DenseMatrix& theta, const TrainCont
 }  // namespace
 
 TrainResult run_training(const TrainConfig& c, const std::function<void(const EvalRecord&)>& progress) {
-  validate(c);
+  validate_train_config(c);
   const SingleEigenThread single_thread;
   TrainResult result;
   result.config = to_flat_config(c);

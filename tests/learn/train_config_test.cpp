@@ -187,26 +187,28 @@ TEST(TrainConfigTest, EveryChoiceNameParsesAndPrintsBack) {
 }
 
 TEST(TrainConfigTest, ValidateChecksAStructBuiltInCode) {
-  EXPECT_NO_THROW(validate(TrainConfig{}));
+  EXPECT_NO_THROW(validate_train_config(TrainConfig{}));
   TrainConfig c;
   c.algorithm.sigma = -1.0;
-  std::string message = error_of([&] { validate(c); });
+  std::string message = error_of([&] { validate_train_config(c); });
   EXPECT_NE(message.find("config algorithm.sigma = '-1': must be finite and >= 0"), std::string::npos)
       << message;
 
   c = TrainConfig{};
   c.algorithm.schedule = {gossip::ScheduleSpec::Kind::er_per_round, 2.0};
-  message = error_of([&] { validate(c); });
+  message = error_of([&] { validate_train_config(c); });
   EXPECT_NE(message.find("algorithm.schedule = 'er-per-round:p=2'"), std::string::npos) << message;
   EXPECT_NE(message.find("(0, 1]"), std::string::npos) << message;
 
   c = TrainConfig{};
   c.algorithm.name = "sgd";
-  EXPECT_NE(error_of([&] { validate(c); }).find("expected one of d-sgd, dp-d-sgd"), std::string::npos);
+  EXPECT_NE(error_of([&] { validate_train_config(c); }).find("expected one of d-sgd, dp-d-sgd"),
+            std::string::npos);
 
   c = TrainConfig{};
   c.privacy.target_epsilon = 0.0;
-  EXPECT_NE(error_of([&] { validate(c); }).find("must be empty or a finite number > 0"), std::string::npos);
+  EXPECT_NE(error_of([&] { validate_train_config(c); }).find("must be empty or a finite number > 0"),
+            std::string::npos);
 
   c = TrainConfig{};
   c.algorithm.clip = std::numeric_limits<double>::infinity();

@@ -41,7 +41,8 @@ struct TrainResult {
 };
 
 /// Runs the configured experiment. Deterministic given config.train.seed. `progress` is called
-/// after each evaluation. Throws std::invalid_argument on a bad configuration (validate) or data.
+/// after each evaluation. Throws std::invalid_argument on a bad configuration (validate_train_config) or
+/// data.
 TrainResult run_training(const TrainConfig& config,
                          const std::function<void(const EvalRecord&)>& progress = {});
 

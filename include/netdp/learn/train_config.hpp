@@ -156,7 +156,7 @@ FlatConfig to_flat_config(const TrainConfig& config);
 
 /// Throws std::invalid_argument as parse_train_config would for a value out of range (checked
 /// rule by rule in schema order, then the rules that tie keys together).
-void validate(const TrainConfig& config);
+void validate_train_config(const TrainConfig& config);
 
 /// One key of the schema.
 struct ConfigKey {
