@@ -23,6 +23,7 @@ struct TrainOptions {
   std::vector<std::string> overrides;
   std::string out;
   bool quiet = false;
+  bool print_schema = false;
   OutputOptions output;
 };
 
@@ -49,10 +50,14 @@ void print_progress(const learn::EvalRecord& r) {
 }
 
 void run_train(const TrainOptions& options) {
+  if (options.print_schema) {
+    std::cout << learn::config_schema_markdown();
+    return;
+  }
   learn::FlatConfig given;
   if (!options.config_path.empty()) given = load_toml_config(options.config_path);
   apply_overrides(given, options.overrides);
-  const learn::FlatConfig config = learn::resolve_config(given);
+  const learn::TrainConfig config = learn::parse_train_config(given);
   const std::string out = options.out.empty() ? default_out_dir(options.config_path) : options.out;
   std::function<void(const learn::EvalRecord&)> progress;
   if (!options.quiet) progress = print_progress;
@@ -81,6 +86,9 @@ void add_train_command(CLI::App& app) {
       ->allow_extra_args(false);
   cmd->add_option("--out", options->out, "Output folder (created); default runs/<config name>-<UTC time>");
   cmd->add_flag("--quiet", options->quiet, "No per-evaluation progress on stderr");
+  cmd->add_flag("--print-schema", options->print_schema,
+                "Print every config key (default, accepted values, meaning) as the Markdown table of "
+                "docs/learn.md, and exit");
   add_output_options(cmd, options->output);
   cmd->callback([options] { run_train(*options); });
 }

@@ -1,7 +1,7 @@
 #pragma once
 // Private to the cli module: `netdp train` configuration input. A TOML file's
 // one-level tables become dotted keys ([algorithm] sigma = 1.5 → "algorithm.sigma"
-// → "1.5"), then --set key=value overrides; learn::resolve_config validates.
+// → "1.5"), then --set key=value overrides; learn::parse_train_config makes a TrainConfig of them.
 
 #include <string>
 #include <vector>

@@ -62,10 +62,10 @@ class GossipSgd : public Algorithm {
               p.batch_size);
     }
     require(
-        !p.chebyshev || p.schedule == "fixed",
+        !p.chebyshev || p.fixed_schedule(),
         "algorithm.chebyshev = true needs algorithm.schedule = fixed (got '{}'): γ comes from the fixed W's "
         "spectral gap",
-        p.schedule);
+        gossip::schedule_spec_string(p.schedule));
   }
 
   void round(std::size_t t, DenseMatrix& theta, TrainContext& ctx, Rng& rng) override {
@@ -98,20 +98,18 @@ class GossipSgd : public Algorithm {
 /// schedule the run uses.
 class RandomizedGossip : public Algorithm {
  public:
-  static constexpr std::size_t kMaxTicks = 50'000'000;  ///< pre-drawn edges (16 bytes each at most)
   std::string_view name() const override { return "randomized-gossip"; }
   void prepare(TrainContext& ctx) override {
     edges_ = ctx.base().graph().edges();
     require(!edges_.empty(), "randomized-gossip needs a graph with at least one edge");
-    require(ctx.params().schedule == "fixed",
-            "algorithm.schedule = '{}': randomized-gossip draws its own edges "
-            "(use fixed)",
-            ctx.params().schedule);
-    const std::size_t ticks = ctx.params().rounds * ctx.params().gossip_steps;
-    require(ticks <= kMaxTicks,
+    const AlgorithmParams& p = ctx.params();
+    require_fixed_schedule(p, "randomized-gossip draws its own edges (use fixed)");
+    const std::size_t ticks = p.rounds * p.gossip_steps;
+    require(ticks <= p.limits.gossip_ticks,
             "algorithm.rounds × algorithm.gossip_steps = {}: randomized-gossip pre-draws its edges and "
-            "keeps at most {} of them (memory); lower one of the two",
-            ticks, kMaxTicks);
+            "keeps at most limits.gossip_ticks = {} of them (memory); lower one of the two or raise "
+            "limits.gossip_ticks",
+            ticks, p.limits.gossip_ticks);
     Rng tick_rng(ctx.seed() ^ 0x5449434B53ULL);  // "TICKS": a stream apart from the training draws
     ticks_.resize(ticks);
     for (graph::Edge& tick : ticks_) tick = edges_[tick_rng.uniform_below(edges_.size())];

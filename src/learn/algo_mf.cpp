@@ -209,10 +209,9 @@ class MfDSgd : public Algorithm {
     require(p.gossip_steps == 1 && !p.chebyshev,
             "algorithm.gossip_steps = {} / chebyshev = {}: {} gossips once per step (MF paper Algorithm 1)",
             p.gossip_steps, p.chebyshev, name());
-    require(p.schedule == "fixed",
-            "algorithm.schedule = '{}': {} is accounted (and MAFALDA optimized) for a fixed gossip matrix W; "
-            "use fixed",
-            p.schedule, name());
+    require_fixed_schedule(
+        p, fmt::format("{} is accounted (and MAFALDA optimized) for a fixed gossip matrix W; use fixed",
+                       name()));
     participation_ = resolve_participation(p);
     if (!participation_.every_step) check_cyclic_batches(ctx, participation_);
     encoders_.clear();
@@ -223,22 +222,22 @@ class MfDSgd : public Algorithm {
               "algorithm.correlation = '{}': mafalda computes its own C (algorithm.correlation_method); use "
               "mf-d-sgd to train with a given C",
               p.correlation_path);
-      const std::string& method = p.correlation_method;
-      if (method == "mafalda") {
-        encoders_.push_back(mf::mafalda_correlation(ctx.base(), p.rounds, participation_.k,
-                                                    mf_separation(participation_, p.rounds)));
-      } else if (method == "dmf") {
-        const mf::Participation classes =
-            mf::make_participation(p.rounds, participation_.k, mf_separation(participation_, p.rounds));
-        encoders_.push_back(mf::dmf_factorization(mf::local_gram(ctx.base(), p.rounds, 1), classes).c);
-      } else if (method == "per-node") {
-        for (mf::Factorization& node :
-             mf::mafalda_per_node_correlation(ctx.base(), p.rounds, participation_.k,
-                                              mf_separation(participation_, p.rounds))
-                 .nodes)
-          encoders_.push_back(std::move(node.c));
-      } else {
-        require(false, "algorithm.correlation_method = '{}': expected mafalda, dmf or per-node", method);
+      const std::size_t separation = mf_separation(participation_, p.rounds);
+      switch (p.correlation_method) {
+        case CorrelationMethod::mafalda:
+          encoders_.push_back(mf::mafalda_correlation(ctx.base(), p.rounds, participation_.k, separation));
+          break;
+        case CorrelationMethod::dmf:
+          encoders_.push_back(
+              mf::dmf_factorization(mf::local_gram(ctx.base(), p.rounds, 1),
+                                    mf::make_participation(p.rounds, participation_.k, separation))
+                  .c);
+          break;
+        case CorrelationMethod::per_node:
+          for (mf::Factorization& node :
+               mf::mafalda_per_node_correlation(ctx.base(), p.rounds, participation_.k, separation).nodes)
+            encoders_.push_back(std::move(node.c));
+          break;
       }
     }
     noise_.reset(encoders_, ctx);
@@ -302,10 +301,10 @@ PrivacyAccount MfDSgd::privacy(const TrainContext& ctx) const {
     account.notes.push_back(
         fmt::format("PNDP not computed: n·T = {} > {} (literal engine only)", size, mf::kMafaldaEngineLimit));
   }
-  if (p.calibrate_on != "local") {
+  if (p.calibrate_on != CalibrateOn::local) {
     account.notes.push_back(fmt::format(
         "privacy.calibrate_on = {}: {} reports and calibrates LDP (an upper bound on every pairwise view)",
-        p.calibrate_on, name()));
+        to_string(p.calibrate_on), name()));
   }
   return account;
 }

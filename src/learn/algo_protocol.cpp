@@ -38,8 +38,7 @@ class SecureGossip : public Algorithm {
   std::string_view name() const override { return "secure-gossip"; }
   void prepare(TrainContext& ctx) override {
     const AlgorithmParams& p = ctx.params();
-    require(p.schedule == "fixed",
-            "algorithm.schedule = '{}': secure-gossip runs the protocol on the fixed W", p.schedule);
+    require_fixed_schedule(p, "secure-gossip runs the protocol on the fixed W");
     require(p.gossip_steps == 1 && !p.chebyshev,
             "algorithm.gossip_steps = {}: secure-gossip gossips once per step (Koskela-Kulkarni Algorithm 2)",
             p.gossip_steps);

@@ -30,8 +30,7 @@ class RandomWalkDpSgd : public Algorithm {
 
   void prepare(TrainContext& ctx) override {
     const AlgorithmParams& p = ctx.params();
-    require(p.schedule == "fixed", "algorithm.schedule = '{}': random-walk-dp-sgd walks on the fixed W",
-            p.schedule);
+    require_fixed_schedule(p, "random-walk-dp-sgd walks on the fixed W");
     if (from_config_) {
       options_.contribution_cap =
           p.walk_contribution_cap == 0 ? RandomWalkSgdOptions{}.contribution_cap : p.walk_contribution_cap;

@@ -1,164 +1,421 @@
-// The training configuration schema (keys, defaults, descriptions) and its validation.
+// The training configuration's one table: for every key its struct member, rule, default and
+// description. It drives parse_train_config, to_flat_config, validate, config_schema and the key
+// table of docs/learn.md (config_schema_markdown).
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <functional>
 #include <limits>
+#include <optional>
 #include <stdexcept>
+#include <string>
 #include <string_view>
+#include <vector>
 
+#include "enum_names.hpp"
 #include "netdp/gossip/network_spec.hpp"
 #include "netdp/learn/algorithm.hpp"
-#include "netdp/learn/train.hpp"
-#include "train_config.hpp"
+#include "netdp/learn/train_config.hpp"
 
 namespace netdp::learn {
 
 namespace {
 
-enum class Rule {
-  text,
-  choice,
-  count,
-  positive_count,
-  real_nonneg,
-  real_positive,
-  probability_open,
-  boolean,
-  schedule,
-  optional_positive,
-  delta,
-  node
+[[noreturn]] void reject(std::string_view key, std::string_view value, std::string_view rule) {
+  throw std::invalid_argument(fmt::format("config {} = '{}': {}", key, value, rule));
+}
+
+// "1e-05" → "1e-5", "1.2e+10" → "1.2e10" (text without an exponent is returned as is).
+std::string compact_exponent(const std::string& text) {
+  const auto e = text.find('e');
+  if (e == std::string::npos) return text;
+  std::string out = text.substr(0, e + 1);
+  std::size_t i = e + 1;
+  if (text[i] == '-') out += '-';
+  if (text[i] == '-' || text[i] == '+') ++i;
+  while (i + 1 < text.size() && text[i] == '0') ++i;
+  return out + text.substr(i);
+}
+
+// The shorter of the shortest fixed and the shortest scientific text that reads back as x
+// (0.1, 1e-5, 1.2e10, inf).
+std::string format_real(double x) {
+  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+  const std::string plain = compact_exponent(fmt::format("{}", x));
+  std::string scientific;
+  for (int digits = 0; digits <= std::numeric_limits<double>::max_digits10; ++digits) {
+    scientific = fmt::format("{:.{}e}", x, digits);
+    if (std::strtod(scientific.c_str(), nullptr) == x) break;
+  }
+  scientific = compact_exponent(scientific);
+  return scientific.size() < plain.size() ? scientific : plain;
+}
+
+// ---- The rules: how the text of a key becomes its typed value and which values are valid.
+// Each has value_type; parse(key, text), which throws on text that is no value of the type;
+// violation(value), the rule a parsed value breaks (if any); format(value), the canonical text;
+// and accepted(), the values it takes (for the documentation).
+
+struct Text {
+  using value_type = std::string;
+  std::string_view what;
+  std::string parse(std::string_view /*key*/, const std::string& text) const { return text; }
+  std::optional<std::string> violation(const std::string& /*value*/) const { return std::nullopt; }
+  std::string format(const std::string& value) const { return value; }
+  std::string accepted() const { return std::string(what); }
 };
 
-struct KeyRule {
-  ConfigKey key;
-  Rule rule;
-  std::vector<std::string_view> choices;  // Rule::choice
+// A comma-separated list of names (empty items dropped).
+struct TextList {
+  using value_type = std::vector<std::string>;
+  std::vector<std::string> parse(std::string_view /*key*/, const std::string& text) const {
+    std::vector<std::string> out;
+    for (std::size_t start = 0; start < text.size();) {
+      const std::size_t comma = std::min(text.find(',', start), text.size());
+      if (comma > start) out.push_back(text.substr(start, comma - start));
+      start = comma + 1;
+    }
+    return out;
+  }
+  std::optional<std::string> violation(const std::vector<std::string>& /*value*/) const {
+    return std::nullopt;
+  }
+  std::string format(const std::vector<std::string>& value) const {
+    return fmt::format("{}", fmt::join(value, ","));
+  }
+  std::string accepted() const { return "comma-separated names"; }
 };
 
-const std::vector<KeyRule>& rules() {
-  static const std::vector<KeyRule> table = {
-      {{"data.source", "synthetic-logistic",
-        "synthetic-logistic | synthetic-linear | mnist | idx | csv | libsvm | housing | houses"},
-       Rule::choice,
-       {"synthetic-logistic", "synthetic-linear", "mnist", "idx", "csv", "libsvm", "housing", "houses"}},
-      {{"data.path", "",
-        "mnist: directory of train-images-idx3-ubyte(.gz) / train-labels-idx1-ubyte(.gz); csv, "
-        "libsvm, housing, houses: the file"},
-       Rule::text,
-       {}},
-      {{"data.images", "", "idx: the images file"}, Rule::text, {}},
-      {{"data.labels", "", "idx: the labels file"}, Rule::text, {}},
-      {{"data.task", "binary", "csv / libsvm: binary | multiclass | regression"},
-       Rule::choice,
-       {"binary", "multiclass", "regression"}},
-      {{"data.csv_target", "", "csv: the target column (housing/houses: median_house_value when empty)"},
-       Rule::text,
-       {}},
-      {{"data.csv_features", "", "csv: comma-separated feature columns (empty: all but the target)"},
-       Rule::text,
-       {}},
-      {{"data.csv_missing", "error", "csv: error | drop_row | mean_impute"},
-       Rule::choice,
-       {"error", "drop_row", "mean_impute"}},
-      {{"data.csv_categorical", "error", "csv: error | one_hot | drop"},
-       Rule::choice,
-       {"error", "one_hot", "drop"}},
-      {{"data.examples", "2000", "synthetic: number of examples"}, Rule::positive_count, {}},
-      {{"data.features", "10", "synthetic: number of features"}, Rule::positive_count, {}},
-      {{"data.noise", "0.1", "synthetic: label noise (linear: std of the additive noise)"},
-       Rule::real_nonneg,
-       {}},
-      {{"data.max_examples", "0", "keep the first N examples after loading (0: all)"}, Rule::count, {}},
-      {{"data.test_fraction", "0.2", "fraction held out for testing, in (0, 1)"}, Rule::probability_open, {}},
-      {{"data.standardize", "true", "standardize features with the train set's mean and std"},
-       Rule::boolean,
-       {}},
-      {{"data.normalize", "false", "scale every example to unit L2 norm (after standardizing)"},
-       Rule::boolean,
-       {}},
-      {{"data.target_scale", "1",
-        "regression: divide every target by this > 0 (housing: 1e5 gives sklearn's units of $100,000)"},
-       Rule::real_positive,
-       {}},
-      {{"data.partition", "iid", "iid | dirichlet | shards | position"},
-       Rule::choice,
-       {"iid", "dirichlet", "shards", "position"}},
-      {{"data.alpha", "0.5", "dirichlet: concentration α > 0"}, Rule::real_positive, {}},
-      {{"data.shards", "2", "shards: shards per node"}, Rule::positive_count, {}},
-      {{"network.graph", "er:n=20,p=0.3,connected=1", "graph SPEC as in `netdp graph --graph`"},
-       Rule::text,
-       {}},
-      {{"network.lcc", "false", "restrict the graph to its largest connected component"}, Rule::boolean, {}},
-      {{"network.weights", "hamilton", "gossip weighting: hamilton | metropolis | closed-row | lazy-uniform"},
-       Rule::choice,
-       {"hamilton", "metropolis", "closed-row", "lazy-uniform"}},
-      {{"model.kind", "logistic", "logistic | linear | mlp"}, Rule::choice, {"logistic", "linear", "mlp"}},
-      {{"model.l2", "0", "L2 coefficient λ of λ/2‖θ‖²"}, Rule::real_nonneg, {}},
-      {{"model.hidden", "32", "mlp: hidden units"}, Rule::positive_count, {}},
-      {{"algorithm.name", "dp-d-sgd", "the training algorithm (see docs/learn.md)"}, Rule::text, {}},
-      {{"algorithm.rounds", "100", "T, gradient steps"}, Rule::positive_count, {}},
-      {{"algorithm.step_size", "0.1", "η > 0"}, Rule::real_positive, {}},
-      {{"algorithm.batch_size", "32", "b per node per step (0: the whole local data set)"}, Rule::count, {}},
-      {{"algorithm.clip", "1", "clipping bound C > 0 (inf: no clipping, non-private algorithms only)"},
-       Rule::real_positive,
-       {}},
-      {{"algorithm.sigma", "1",
-        "noise multiplier σ >= 0 (noise std σ C); ignored with privacy.target_epsilon"},
-       Rule::real_nonneg,
-       {}},
-      {{"algorithm.gossip_steps", "1", "K gossip steps per gradient step"}, Rule::positive_count, {}},
-      {{"algorithm.chebyshev", "false", "Chebyshev-accelerated gossip (Muffliato Algorithm 1; fixed schedule)"},
-       Rule::boolean,
-       {}},
-      {{"algorithm.schedule", "fixed", "fixed | pairwise | er-per-round:p=P | dropout:p=P"},
-       Rule::schedule,
-       {}},
-      {{"algorithm.correlation", "",
-        "mf-d-sgd: C (T × T lower triangular): identity (also when empty) | antipgd | a Matrix Market file"},
-       Rule::text,
-       {}},
-      {{"algorithm.correlation_method", "mafalda",
-        "mafalda: mafalda (C_local optimized on the network) | dmf (centralized optimum at every node) | "
-        "per-node (one C_v per node)"},
-       Rule::choice,
-       {"mafalda", "dmf", "per-node"}},
-      {{"algorithm.participations", "1", "mf-d-sgd / mafalda: k participations of a record"},
-       Rule::positive_count,
-       {}},
-      {{"algorithm.separation", "0", "mf-d-sgd / mafalda: b steps between participations (0: ⌈T/k⌉)"},
-       Rule::count,
-       {}},
-      {{"algorithm.walk_contribution_cap", "0",
-        "random-walk-dp-sgd: a node takes at most K gradient steps, then passes the token on (0: no cap)"},
-       Rule::count,
-       {}},
-      {{"algorithm.walk_burn_in", "0",
-        "random-walk-dp-sgd: steps the token only walks before anybody contributes"},
-       Rule::count,
-       {}},
-      {{"privacy.target_epsilon", "", "calibrate σ to this ε (empty: use algorithm.sigma)"},
-       Rule::optional_positive,
-       {}},
-      {{"privacy.delta", "1e-5", "δ of the reported (ε, δ), in (0, 1)"}, Rule::delta, {}},
-      {{"privacy.calibrate_on", "mean",
-        "mean | max (pairwise, where the algorithm has a pairwise accountant) | "
-        "local"},
-       Rule::choice,
-       {"mean", "max", "local"}},
-      {{"train.seed", "1", "seed of everything random (data, partition, graph, batches, noise)"},
-       Rule::count,
-       {}},
-      {{"train.eval_every", "10", "evaluate every N rounds (and after the last); 0: only after the last"},
-       Rule::count,
-       {}},
-      {{"train.eval_node", "random", "node whose model is tested: random (seeded) or a node index"},
-       Rule::node,
-       {}},
+template <class T>
+struct Integer {
+  using value_type = T;
+  T min = 0;
+  T parse(std::string_view key, const std::string& text) const {
+    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 18) {
+      reject(key, text, "must be a non-negative integer");
+    }
+    return static_cast<T>(std::stoull(text));
+  }
+  std::string requirement() const { return fmt::format(">= {}", min); }
+  std::optional<std::string> violation(T value) const {
+    if (value < min) return "must be " + requirement();
+    return std::nullopt;
+  }
+  std::string format(T value) const { return fmt::format("{}", value); }
+  std::string accepted() const { return "integer " + requirement(); }
+};
+using Count = Integer<std::size_t>;
+
+struct Real {
+  using value_type = double;
+  enum class Range { nonnegative, positive, positive_or_inf, open_unit } range;
+  double parse(std::string_view key, const std::string& text) const {
+    if (text == "inf") return std::numeric_limits<double>::infinity();
+    std::size_t used = 0;
+    double x = 0.0;
+    try {
+      x = std::stod(text, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (text.empty() || used != text.size() || std::isnan(x)) reject(key, text, "is not a number");
+    return x;
+  }
+  // What the rule asks of a value ("must be ..."), and the values it accepts (documentation).
+  struct Wording {
+    std::string_view requirement;
+    std::string_view accepted;
   };
-  return table;
+  Wording wording() const {
+    switch (range) {
+      case Range::nonnegative:
+        return {"finite and >= 0", "real >= 0"};
+      case Range::positive:
+        return {"a finite number > 0", "real > 0"};
+      case Range::positive_or_inf:
+        return {"a number > 0 or inf", "real > 0, or inf"};
+      case Range::open_unit:
+        return {"in (0, 1)", "real in (0, 1)"};
+    }
+    return {};
+  }
+  std::string requirement() const { return std::string(wording().requirement); }
+  bool admits(double x) const {
+    switch (range) {
+      case Range::nonnegative:
+        return x >= 0.0 && std::isfinite(x);
+      case Range::positive:
+        return x > 0.0 && std::isfinite(x);
+      case Range::positive_or_inf:
+        return x > 0.0;
+      case Range::open_unit:
+        return x > 0.0 && x < 1.0;
+    }
+    return false;
+  }
+  std::optional<std::string> violation(double x) const {
+    if (admits(x)) return std::nullopt;
+    return "must be " + requirement();
+  }
+  std::string format(double x) const { return format_real(x); }
+  std::string accepted() const { return std::string(wording().accepted); }
+};
+
+// An optional value: the text `empty` (e.g. "" or "random") stands for none.
+template <class Inner>
+struct Optional {
+  using value_type = std::optional<typename Inner::value_type>;
+  Inner inner;
+  std::string_view empty;
+  std::string empty_label() const { return empty.empty() ? "empty" : std::string(empty); }
+  value_type parse(std::string_view key, const std::string& text) const {
+    if (text == empty) return std::nullopt;
+    return inner.parse(key, text);
+  }
+  std::optional<std::string> violation(const value_type& value) const {
+    if (!value || !inner.violation(*value)) return std::nullopt;
+    return fmt::format("must be {} or {}", empty_label(), inner.requirement());
+  }
+  std::string format(const value_type& value) const {
+    return value ? inner.format(*value) : std::string(empty);
+  }
+  std::string accepted() const { return empty_label() + " | " + inner.accepted(); }
+};
+
+struct Flag {
+  using value_type = bool;
+  bool parse(std::string_view key, const std::string& text) const {
+    if (text == "true" || text == "1") return true;
+    if (text == "false" || text == "0") return false;
+    reject(key, text, "expected true or false");
+  }
+  std::optional<std::string> violation(bool /*value*/) const { return std::nullopt; }
+  std::string format(bool value) const { return value ? "true" : "false"; }
+  std::string accepted() const { return "true | false"; }
+};
+
+template <class E>
+struct Choice {
+  using value_type = E;
+  E parse(std::string_view key, const std::string& text) const {
+    if (const auto value = value_named<E>(text)) return *value;
+    reject(key, text, "expected one of " + joined_names<E>(", "));
+  }
+  std::optional<std::string> violation(E value) const {
+    if (value_named<E>(name_of(value))) return std::nullopt;
+    return "expected one of " + joined_names<E>(", ");
+  }
+  std::string format(E value) const { return std::string(name_of(value)); }
+  std::string accepted() const { return joined_names<E>(" | "); }
+};
+
+struct Schedule {
+  using value_type = gossip::ScheduleSpec;
+  gossip::ScheduleSpec parse(std::string_view key, const std::string& text) const {
+    try {
+      return gossip::parse_schedule_spec(text);
+    } catch (const std::invalid_argument& e) {
+      reject(key, text, e.what());
+    }
+  }
+  std::optional<std::string> violation(const gossip::ScheduleSpec& value) const {
+    try {
+      (void)gossip::parse_schedule_spec(format(value));
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return std::nullopt;
+  }
+  std::string format(const gossip::ScheduleSpec& value) const { return gossip::schedule_spec_string(value); }
+  std::string accepted() const {
+    std::string forms(gossip::schedule_spec_forms());
+    for (std::size_t at = forms.find(", "); at != std::string::npos; at = forms.find(", ", at))
+      forms.replace(at, 2, " | ");
+    return forms;
+  }
+};
+
+// A name of algorithm_registry().
+struct AlgorithmName {
+  using value_type = std::string;
+  static std::string names(std::string_view separator) {
+    std::string out;
+    for (const AlgorithmEntry& entry : algorithm_registry()) {
+      if (!out.empty()) out += separator;
+      out += entry.name;
+    }
+    return out;
+  }
+  std::string parse(std::string_view /*key*/, const std::string& text) const { return text; }
+  std::optional<std::string> violation(const std::string& value) const {
+    for (const AlgorithmEntry& entry : algorithm_registry()) {
+      if (entry.name == value) return std::nullopt;
+    }
+    return "expected one of " + names(", ");
+  }
+  std::string format(const std::string& value) const { return value; }
+  std::string accepted() const { return names(" | "); }
+};
+
+// ---- The table.
+
+struct Entry {
+  std::string_view key;
+  std::string_view description;
+  std::string accepted;
+  std::function<void(TrainConfig&, const std::string&)> parse;  ///< parse, check, store
+  std::function<std::string(const TrainConfig&)> format;
+  std::function<std::optional<std::string>(const TrainConfig&)> violation;
+};
+
+// The entry of key `key` = member `member` of section `section` under `rule`.
+template <class Section, class Rule>
+Entry bind_key(std::string_view key, Section TrainConfig::*section,
+               typename Rule::value_type Section::*member, Rule rule, std::string_view description) {
+  Entry entry{key, description, rule.accepted(), {}, {}, {}};
+  entry.parse = [=](TrainConfig& config, const std::string& text) {
+    typename Rule::value_type value = rule.parse(key, text);
+    if (const auto why = rule.violation(value)) reject(key, text, *why);
+    (config.*section).*member = std::move(value);
+  };
+  entry.format = [=](const TrainConfig& config) { return rule.format((config.*section).*member); };
+  entry.violation = [=](const TrainConfig& config) { return rule.violation((config.*section).*member); };
+  return entry;
+}
+
+const std::vector<Entry>& table() {
+  using Range = Real::Range;
+  constexpr auto data = &TrainConfig::data;
+  constexpr auto network = &TrainConfig::network;
+  constexpr auto model = &TrainConfig::model;
+  constexpr auto algorithm = &TrainConfig::algorithm;
+  constexpr auto privacy = &TrainConfig::privacy;
+  constexpr auto train = &TrainConfig::train;
+  constexpr auto limits = &TrainConfig::limits;
+  using A = AlgorithmConfig;
+  static const std::vector<Entry> entries = {
+      bind_key("data.source", data, &DataConfig::source, Choice<DataSource>{},
+               "where the examples come from (synthetic-*: generated, no files; docs/learn-data.md)"),
+      bind_key(
+          "data.path", data, &DataConfig::path, Text{"path"},
+          "mnist: directory of train-images-idx3-ubyte(.gz) / train-labels-idx1-ubyte(.gz); csv, libsvm, "
+          "housing, houses: the file"),
+      bind_key("data.images", data, &DataConfig::images, Text{"path"}, "idx: the images file"),
+      bind_key("data.labels", data, &DataConfig::labels, Text{"path"}, "idx: the labels file"),
+      bind_key("data.task", data, &DataConfig::task, Choice<Task>{}, "csv / libsvm: what the target is"),
+      bind_key("data.csv_target", data, &DataConfig::csv_target, Text{"column name"},
+               "csv: the target column (housing/houses: median_house_value when empty)"),
+      bind_key("data.csv_features", data, &DataConfig::csv_features, TextList{},
+               "csv: the feature columns (empty: all but the target)"),
+      bind_key("data.csv_missing", data, &DataConfig::csv_missing, Choice<CsvOptions::Missing>{},
+               "csv: what to do with an empty field"),
+      bind_key("data.csv_categorical", data, &DataConfig::csv_categorical, Choice<CsvOptions::Categorical>{},
+               "csv: what to do with a non-numeric column"),
+      bind_key("data.examples", data, &DataConfig::examples, Count{1}, "synthetic: number of examples"),
+      bind_key("data.features", data, &DataConfig::features, Count{1}, "synthetic: number of features"),
+      bind_key("data.noise", data, &DataConfig::noise, Real{Range::nonnegative},
+               "synthetic: label noise (linear: std of the additive noise)"),
+      bind_key("data.max_examples", data, &DataConfig::max_examples, Count{0},
+               "keep the first N examples after loading (0: all)"),
+      bind_key("data.test_fraction", data, &DataConfig::test_fraction, Real{Range::open_unit},
+               "fraction held out for testing"),
+      bind_key("data.standardize", data, &DataConfig::standardize, Flag{},
+               "standardize features with the train set's mean and std"),
+      bind_key("data.normalize", data, &DataConfig::normalize, Flag{},
+               "scale every example to unit L2 norm (after standardizing)"),
+      bind_key("data.target_scale", data, &DataConfig::target_scale, Real{Range::positive},
+               "regression: divide every target by this (housing: 1e5 gives sklearn's units of $100,000, the "
+               "scale of the MF paper's Fig. 3 losses)"),
+      bind_key("data.partition", data, &DataConfig::partition, Choice<PartitionSpec::Kind>{},
+               "how the training examples are spread over the nodes"),
+      bind_key("data.alpha", data, &DataConfig::alpha, Real{Range::positive}, "dirichlet: concentration α"),
+      bind_key("data.shards", data, &DataConfig::shards, Count{1}, "shards: shards per node"),
+      bind_key("network.graph", network, &gossip::NetworkSpec::graph, Text{"graph SPEC"},
+               "the graph, as in `netdp graph --graph`"),
+      bind_key("network.lcc", network, &gossip::NetworkSpec::lcc, Flag{},
+               "restrict the graph to its largest connected component"),
+      bind_key("network.weights", network, &gossip::NetworkSpec::weighting, Choice<gossip::Weighting>{},
+               "gossip weighting (docs/gossip.md)"),
+      bind_key("model.kind", model, &ModelSpec::kind, Choice<ModelSpec::Kind>{},
+               "the model (docs/learn-models.md)"),
+      bind_key("model.l2", model, &ModelSpec::l2, Real{Range::nonnegative}, "L2 coefficient λ of λ/2‖θ‖²"),
+      bind_key("model.hidden", model, &ModelSpec::hidden, Count{1}, "mlp: hidden units"),
+      bind_key("algorithm.name", algorithm, &A::name, AlgorithmName{},
+               "the training algorithm (docs/learn.md, \"Algorithms\")"),
+      bind_key("algorithm.rounds", algorithm, &A::rounds, Count{1}, "T, gradient steps"),
+      bind_key("algorithm.step_size", algorithm, &A::step_size, Real{Range::positive}, "η"),
+      bind_key("algorithm.batch_size", algorithm, &A::batch_size, Count{0},
+               "b per node per step (0: the whole local data set)"),
+      bind_key("algorithm.clip", algorithm, &A::clip, Real{Range::positive_or_inf},
+               "clipping bound C (inf: no clipping, non-private algorithms only)"),
+      bind_key("algorithm.sigma", algorithm, &A::sigma, Real{Range::nonnegative},
+               "noise multiplier σ (noise std σ C); ignored with privacy.target_epsilon"),
+      bind_key("algorithm.gossip_steps", algorithm, &A::gossip_steps, Count{1},
+               "K gossip steps per gradient step"),
+      bind_key("algorithm.chebyshev", algorithm, &A::chebyshev, Flag{},
+               "Chebyshev-accelerated gossip (Muffliato Algorithm 1; fixed schedule)"),
+      bind_key("algorithm.schedule", algorithm, &A::schedule, Schedule{},
+               "W_t of each gradient step (gossip schedule SPEC, as `netdp account --schedule`)"),
+      bind_key(
+          "algorithm.correlation", algorithm, &A::correlation, Text{"identity, antipgd or a file"},
+          "mf-d-sgd: C (T × T lower triangular): identity (also when empty), antipgd, or a Matrix Market "
+          "file"),
+      bind_key(
+          "algorithm.correlation_method", algorithm, &A::correlation_method, Choice<CorrelationMethod>{},
+          "mafalda: mafalda (C_local optimized on the network), dmf (centralized optimum at every node), "
+          "per-node (one C_v per node)"),
+      bind_key("algorithm.participations", algorithm, &A::participations, Count{1},
+               "mf-d-sgd / mafalda: k participations of a record"),
+      bind_key("algorithm.separation", algorithm, &A::separation, Count{0},
+               "mf-d-sgd / mafalda: b steps between participations (0: ⌈T/k⌉)"),
+      bind_key(
+          "algorithm.walk_contribution_cap", algorithm, &A::walk_contribution_cap, Count{0},
+          "random-walk-dp-sgd: a node takes at most K gradient steps, then passes the token on (0: no cap)"),
+      bind_key("algorithm.walk_burn_in", algorithm, &A::walk_burn_in, Count{0},
+               "random-walk-dp-sgd: steps the token only walks before anybody contributes (must be < "
+               "algorithm.rounds)"),
+      bind_key("privacy.target_epsilon", privacy, &PrivacyConfig::target_epsilon,
+               Optional<Real>{Real{Range::positive}, ""},
+               "calibrate σ to this ε (empty: use algorithm.sigma)"),
+      bind_key("privacy.delta", privacy, &PrivacyConfig::delta, Real{Range::open_unit},
+               "δ of the reported (ε, δ)"),
+      bind_key("privacy.calibrate_on", privacy, &PrivacyConfig::calibrate_on, Choice<CalibrateOn>{},
+               "the ε reported and calibrated: mean or max over pairs (where the algorithm has a pairwise "
+               "accountant), or local (everything a node sends)"),
+      bind_key("train.seed", train, &RunConfig::seed, Integer<std::uint64_t>{0},
+               "seed of everything random (data, partition, graph, batches, noise)"),
+      bind_key("train.eval_every", train, &RunConfig::eval_every, Count{0},
+               "evaluate every N rounds (and after the last); 0: only after the last"),
+      bind_key("train.eval_node", train, &RunConfig::eval_node, Optional<Count>{Count{0}, "random"},
+               "node whose model is tested: random (drawn from the seed) or a node index"),
+      bind_key(
+          "limits.pairwise_work", limits, &ResourceLimits::pairwise_work, Real{Range::positive_or_inf},
+          "Koskela-Kulkarni pairwise accountants (dp-d-sgd, secure-gossip): largest admitted estimate of "
+          "work n(n-1)(rT)^3"),
+      bind_key("limits.mf_literal_work", limits, &ResourceLimits::mf_literal_work,
+               Real{Range::positive_or_inf},
+               "antipgd's pairwise MF accountant (dense): largest admitted estimate of work n(nT)^2 dT"),
+      bind_key(
+          "limits.muffliato_nodes", limits, &ResourceLimits::muffliato_nodes, Count{1},
+          "Muffliato and randomized-gossip pairwise accountants: largest admitted number of nodes (memory "
+          "n² per checkpoint)"),
+      bind_key("limits.walk_nodes", limits, &ResourceLimits::walk_nodes, Count{1},
+               "random-walk pairwise accountant: largest admitted number of nodes (n(n-1) Rényi curves per "
+               "evaluation)"),
+      bind_key("limits.gossip_ticks", limits, &ResourceLimits::gossip_ticks, Count{1},
+               "randomized-gossip: largest admitted T·K (edges drawn before training, 16 bytes each)"),
+  };
+  return entries;
+}
+
+const Entry* find_entry(std::string_view key) {
+  for (const Entry& entry : table()) {
+    if (entry.key == key) return &entry;
+  }
+  return nullptr;
 }
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
@@ -176,134 +433,85 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
-[[noreturn]] void reject(const std::string& key, const std::string& value, std::string_view rule) {
-  throw std::invalid_argument(fmt::format("config {} = '{}': {}", key, value, rule));
+[[noreturn]] void reject_unknown_key(const std::string& key) {
+  std::string_view best;
+  std::size_t best_distance = std::numeric_limits<std::size_t>::max();
+  for (const Entry& entry : table()) {
+    const std::size_t d = edit_distance(key, entry.key);
+    if (d < best_distance) {
+      best_distance = d;
+      best = entry.key;
+    }
+  }
+  throw std::invalid_argument(fmt::format("unknown config key '{}' (did you mean '{}'?)", key, best));
 }
 
-void validate(const KeyRule& r, const std::string& value) {
-  const std::string& key = r.key.key;
-  switch (r.rule) {
-    case Rule::text:
-      return;
-    case Rule::choice:
-      if (std::find(r.choices.begin(), r.choices.end(), value) == r.choices.end()) {
-        reject(key, value, fmt::format("expected one of {}", fmt::join(r.choices, ", ")));
-      }
-      return;
-    case Rule::count:
-      (void)parse_count(key, value);
-      return;
-    case Rule::positive_count:
-      if (parse_count(key, value) == 0) reject(key, value, "must be >= 1");
-      return;
-    case Rule::real_nonneg:
-      if (const double x = parse_real(key, value); !(x >= 0.0) || std::isinf(x))
-        reject(key, value, "must be finite and >= 0");
-      return;
-    case Rule::real_positive:
-      if (const double x = parse_real(key, value); !(x > 0.0) || (std::isinf(x) && key != "algorithm.clip")) {
-        reject(key, value, "must be a finite number > 0");
-      }
-      return;
-    case Rule::probability_open:
-      if (const double x = parse_real(key, value); !(x > 0.0 && x < 1.0))
-        reject(key, value, "must be in (0, 1)");
-      return;
-    case Rule::delta:
-      if (const double x = parse_real(key, value); !(x > 0.0 && x < 1.0))
-        reject(key, value, "must be in (0, 1)");
-      return;
-    case Rule::boolean:
-      (void)parse_bool(key, value);
-      return;
-    case Rule::optional_positive:
-      if (!value.empty()) {
-        if (const double x = parse_real(key, value); !(x > 0.0) || std::isinf(x)) {
-          reject(key, value, "must be empty or a finite number > 0");
-        }
-      }
-      return;
-    case Rule::schedule:
-      try {
-        (void)gossip::parse_schedule_spec(value);
-      } catch (const std::invalid_argument& e) {
-        reject(key, value, e.what());
-      }
-      return;
-    case Rule::node:
-      if (value != "random") (void)parse_count(key, value);
-      return;
+// The rules that tie keys together (each key's own rule already holds).
+void check_across_keys(const TrainConfig& config) {
+  if (std::isinf(config.algorithm.clip) && make_algorithm(config.algorithm.name)->is_private()) {
+    reject("algorithm.clip", format_real(config.algorithm.clip),
+           "a private algorithm needs a finite clipping bound");
   }
+}
+
+std::string markdown_cell(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out;
 }
 
 }  // namespace
 
-std::size_t parse_count(const std::string& key, const std::string& value) {
-  if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos || value.size() > 18) {
-    reject(key, value, "must be a non-negative integer");
+TrainConfig parse_train_config(const FlatConfig& given) {
+  for (const auto& item : given) {
+    if (find_entry(item.first) == nullptr) reject_unknown_key(item.first);
   }
-  return static_cast<std::size_t>(std::stoull(value));
+  TrainConfig config;
+  for (const Entry& entry : table()) {
+    const auto it = given.find(std::string(entry.key));
+    if (it != given.end()) entry.parse(config, it->second);
+  }
+  check_across_keys(config);
+  return config;
 }
 
-double parse_real(const std::string& key, const std::string& value) {
-  if (value == "inf") return std::numeric_limits<double>::infinity();
-  std::size_t used = 0;
-  double x = 0.0;
-  try {
-    x = std::stod(value, &used);
-  } catch (const std::exception&) {
-    used = 0;
+void validate_train_config(const TrainConfig& config) {
+  for (const Entry& entry : table()) {
+    if (const auto why = entry.violation(config)) reject(entry.key, entry.format(config), *why);
   }
-  if (value.empty() || used != value.size() || std::isnan(x)) reject(key, value, "is not a number");
-  return x;
+  check_across_keys(config);
 }
 
-bool parse_bool(const std::string& key, const std::string& value) {
-  if (value == "true" || value == "1") return true;
-  if (value == "false" || value == "0") return false;
-  reject(key, value, "expected true or false");
+FlatConfig to_flat_config(const TrainConfig& config) {
+  FlatConfig out;
+  for (const Entry& entry : table()) out.emplace(entry.key, entry.format(config));
+  return out;
 }
+
+FlatConfig resolve_config(const FlatConfig& given) { return to_flat_config(parse_train_config(given)); }
 
 const std::vector<ConfigKey>& config_schema() {
   static const std::vector<ConfigKey> keys = [] {
+    const TrainConfig defaults;
     std::vector<ConfigKey> out;
-    for (const auto& r : rules()) out.push_back(r.key);
+    for (const Entry& entry : table()) {
+      out.push_back(
+          {std::string(entry.key), entry.format(defaults), std::string(entry.description), entry.accepted});
+    }
     return out;
   }();
   return keys;
 }
 
-FlatConfig resolve_config(const FlatConfig& given) {
-  FlatConfig out;
-  for (const auto& r : rules()) out[r.key.key] = r.key.default_value;
-  for (const auto& [key, value] : given) {
-    if (out.find(key) == out.end()) {
-      std::string best;
-      std::size_t best_distance = std::numeric_limits<std::size_t>::max();
-      for (const auto& r : rules()) {
-        const std::size_t d = edit_distance(key, r.key.key);
-        if (d < best_distance) {
-          best_distance = d;
-          best = r.key.key;
-        }
-      }
-      throw std::invalid_argument(fmt::format("unknown config key '{}' (did you mean '{}'?)", key, best));
-    }
-    out[key] = value;
-  }
-  for (const auto& r : rules()) validate(r, out[r.key.key]);
-  // Cross-key rules.
-  const std::string& name = out["algorithm.name"];
-  bool known = false;
-  for (const auto& entry : algorithm_registry()) known = known || entry.name == name;
-  if (!known) {
-    std::string names;
-    for (const auto& entry : algorithm_registry())
-      names += (names.empty() ? "" : ", ") + std::string(entry.name);
-    reject("algorithm.name", name, "expected one of " + names);
-  }
-  if (std::isinf(parse_real("algorithm.clip", out["algorithm.clip"])) && name != "d-sgd") {
-    reject("algorithm.clip", out["algorithm.clip"], "a private algorithm needs a finite clipping bound");
+std::string config_schema_markdown() {
+  std::string out = "| key | default | accepted | meaning |\n|---|---|---|---|\n";
+  for (const ConfigKey& key : config_schema()) {
+    out += fmt::format("| `{}` | {} | {} | {} |\n", key.key,
+                       key.default_value.empty() ? std::string() : "`" + key.default_value + "`",
+                       markdown_cell(key.rule), markdown_cell(key.description));
   }
   return out;
 }

@@ -7,24 +7,8 @@
 
 #include "dataset_internal.hpp"
 #include "netdp/util/check.hpp"
-#include "netdp/util/enum_names.hpp"
 
 namespace netdp::learn {
-
-namespace {
-
-constexpr auto kTaskNames = std::to_array<util::EnumName<Task>>({
-    {Task::binary, "binary"},
-    {Task::multiclass, "multiclass"},
-    {Task::regression, "regression"},
-});
-static_assert(util::is_valid_enum_table(kTaskNames));
-
-}  // namespace
-
-std::string_view to_string(Task task) { return util::name_of(kTaskNames, task); }
-
-Task parse_task(std::string_view name) { return util::parse_enum(kTaskNames, name, "task"); }
 
 Dataset Dataset::subset(const std::vector<std::size_t>& rows) const {
   Dataset out;

@@ -7,7 +7,6 @@
 
 #include "model_common.hpp"
 #include "netdp/util/check.hpp"
-#include "netdp/util/enum_names.hpp"
 
 namespace netdp::learn {
 
@@ -31,23 +30,6 @@ Vector Model::gradient(const Vector& theta, const DenseMatrix& X, const Vector& 
   g /= static_cast<double>(X.rows());
   g += penalty_gradient(theta);
   return g;
-}
-
-namespace {
-
-constexpr auto kKindNames = std::to_array<util::EnumName<ModelSpec::Kind>>({
-    {ModelSpec::Kind::logistic, "logistic"},
-    {ModelSpec::Kind::linear, "linear"},
-    {ModelSpec::Kind::mlp, "mlp"},
-});
-static_assert(util::is_valid_enum_table(kKindNames));
-
-}  // namespace
-
-std::string_view to_string(ModelSpec::Kind kind) { return util::name_of(kKindNames, kind); }
-
-ModelSpec::Kind parse_model_kind(std::string_view name) {
-  return util::parse_enum(kKindNames, name, "model");
 }
 
 std::unique_ptr<Model> make_model(const ModelSpec& spec, std::size_t features, Task task,

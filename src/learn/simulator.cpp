@@ -1,4 +1,4 @@
-// run_training: builds data, graph, model, schedule and algorithm from a resolved config, calibrates
+// run_training: builds data, graph, model, schedule and algorithm from a TrainConfig, calibrates
 // σ if asked, runs T rounds on the n × p parameter matrix and evaluates.
 
 #include <fmt/format.h>
@@ -18,47 +18,43 @@
 #include "netdp/learn/algorithm.hpp"
 #include "netdp/util/check.hpp"
 #include "simulator_internal.hpp"
-#include "train_config.hpp"
 #include "train_privacy.hpp"
 
 namespace netdp::learn {
 
 namespace {
 
-PartitionSpec partition_spec(const FlatConfig& c, std::uint64_t seed) {
+PartitionSpec partition_spec(const DataConfig& data, std::uint64_t seed) {
   PartitionSpec spec;
-  const std::string& kind = c.at("data.partition");
-  spec.kind = kind == "dirichlet"  ? PartitionSpec::Kind::dirichlet
-              : kind == "shards"   ? PartitionSpec::Kind::shards
-              : kind == "position" ? PartitionSpec::Kind::position
-                                   : PartitionSpec::Kind::iid;
-  spec.alpha = parse_real("data.alpha", c.at("data.alpha"));
-  spec.shards_per_node = parse_count("data.shards", c.at("data.shards"));
+  spec.kind = data.partition;
+  spec.alpha = data.alpha;
+  spec.shards_per_node = data.shards;
   spec.seed = seed;
   return spec;
 }
 
-AlgorithmParams algorithm_params(const FlatConfig& c) {
+AlgorithmParams algorithm_params(const TrainConfig& c) {
+  const AlgorithmConfig& a = c.algorithm;
   AlgorithmParams p;
-  p.name = c.at("algorithm.name");
-  p.rounds = parse_count("algorithm.rounds", c.at("algorithm.rounds"));
-  p.step_size = parse_real("algorithm.step_size", c.at("algorithm.step_size"));
-  p.batch_size = parse_count("algorithm.batch_size", c.at("algorithm.batch_size"));
-  p.clip = parse_real("algorithm.clip", c.at("algorithm.clip"));
-  p.sigma = parse_real("algorithm.sigma", c.at("algorithm.sigma"));
-  p.gossip_steps = parse_count("algorithm.gossip_steps", c.at("algorithm.gossip_steps"));
-  p.chebyshev = parse_bool("algorithm.chebyshev", c.at("algorithm.chebyshev"));
-  p.schedule = c.at("algorithm.schedule");
-  p.correlation_path = c.at("algorithm.correlation");
-  p.correlation_method = c.at("algorithm.correlation_method");
-  p.participations = parse_count("algorithm.participations", c.at("algorithm.participations"));
-  p.separation = parse_count("algorithm.separation", c.at("algorithm.separation"));
-  p.delta = parse_real("privacy.delta", c.at("privacy.delta"));
-  p.calibrate_on = c.at("privacy.calibrate_on");
-  p.eval_every = parse_count("train.eval_every", c.at("train.eval_every"));
-  p.walk_contribution_cap =
-      parse_count("algorithm.walk_contribution_cap", c.at("algorithm.walk_contribution_cap"));
-  p.walk_burn_in = parse_count("algorithm.walk_burn_in", c.at("algorithm.walk_burn_in"));
+  p.name = a.name;
+  p.rounds = a.rounds;
+  p.step_size = a.step_size;
+  p.batch_size = a.batch_size;
+  p.clip = a.clip;
+  p.sigma = a.sigma;
+  p.gossip_steps = a.gossip_steps;
+  p.chebyshev = a.chebyshev;
+  p.schedule = a.schedule;
+  p.correlation_path = a.correlation;
+  p.correlation_method = a.correlation_method;
+  p.participations = a.participations;
+  p.separation = a.separation;
+  p.delta = c.privacy.delta;
+  p.calibrate_on = c.privacy.calibrate_on;
+  p.eval_every = c.train.eval_every;
+  p.walk_contribution_cap = a.walk_contribution_cap;
+  p.walk_burn_in = a.walk_burn_in;
+  p.limits = c.limits;
   return p;
 }
 
@@ -129,37 +125,30 @@ EvalRecord evaluate(std::size_t round, const DenseMatrix& theta, const TrainCont
 
 }  // namespace
 
-TrainResult run_training(const FlatConfig& config, const std::function<void(const EvalRecord&)>& progress) {
+TrainResult run_training(const TrainConfig& c, const std::function<void(const EvalRecord&)>& progress) {
+  validate_train_config(c);
   const SingleEigenThread single_thread;
   TrainResult result;
-  result.config = resolve_config(config);
-  const FlatConfig& c = result.config;
-  const std::uint64_t seed = parse_count("train.seed", c.at("train.seed"));
+  result.config = to_flat_config(c);
+  const std::uint64_t seed = c.train.seed;
 
-  TrainTest data = load_train_test(c, seed);
-  const gossip::NetworkSpec network{c.at("network.graph"), parse_bool("network.lcc", c.at("network.lcc")),
-                                    gossip::parse_weighting(c.at("network.weights"))};
-  const gossip::Weighting weighting = network.weighting;
-  gossip::GossipMatrix w = gossip::load_network(network);
+  TrainTest data = load_train_test(c.data, seed);
+  gossip::GossipMatrix w = gossip::load_network(c.network);
   const graph::Graph& g = w.graph();
   const std::size_t n = w.num_nodes();
   require(data.train.size() >= n, "config network.graph = '{}': {} nodes but only {} training examples",
-          c.at("network.graph"), n, data.train.size());
+          c.network.graph, n, data.train.size());
 
-  const auto parts = partition(data.train, n, partition_spec(c, sub_seed(seed, 3)), &g);
+  const auto parts = partition(data.train, n, partition_spec(c.data, sub_seed(seed, 3)), &g);
   std::vector<Dataset> shards;
   shards.reserve(n);
   for (const auto& rows : parts) shards.push_back(data.train.subset(rows));
 
-  ModelSpec model_spec;
-  model_spec.kind = parse_model_kind(c.at("model.kind"));
-  model_spec.l2 = parse_real("model.l2", c.at("model.l2"));
-  model_spec.hidden = parse_count("model.hidden", c.at("model.hidden"));
-  const auto model = make_model(model_spec, data.train.dim(), data.train.task, data.train.num_classes);
+  const auto model = make_model(c.model, data.train.dim(), data.train.task, data.train.num_classes);
 
   AlgorithmParams params = algorithm_params(c);
-  gossip::Schedule schedule = gossip::schedule_from_spec(gossip::parse_schedule_spec(params.schedule), w,
-                                                         weighting, params.rounds, sub_seed(seed, 4));
+  gossip::Schedule schedule =
+      gossip::schedule_from_spec(params.schedule, w, c.network.weighting, params.rounds, sub_seed(seed, 4));
   TrainContext ctx(*model, std::move(shards), std::move(w), std::move(schedule), params, seed);
   auto algorithm = make_algorithm(params.name);
   algorithm->prepare(ctx);
@@ -170,8 +159,8 @@ TrainResult run_training(const FlatConfig& config, const std::function<void(cons
   if (algorithm->is_private()) account = algorithm->privacy(ctx);
   result.accountant = account.accountant;
   result.warnings = account.notes;
-  if (!c.at("privacy.target_epsilon").empty()) {
-    const double target = parse_real("privacy.target_epsilon", c.at("privacy.target_epsilon"));
+  if (c.privacy.target_epsilon) {
+    const double target = *c.privacy.target_epsilon;
     require(algorithm->is_private(), "config privacy.target_epsilon = {}: algorithm '{}' is not private",
             target, params.name);
     result.target_epsilon = target;
@@ -187,9 +176,7 @@ TrainResult run_training(const FlatConfig& config, const std::function<void(cons
   }
 
   Rng pick(sub_seed(seed, 5));
-  const std::string& node_text = c.at("train.eval_node");
-  const std::size_t eval_node =
-      node_text == "random" ? pick.uniform_below(n) : parse_count("train.eval_node", node_text);
+  const std::size_t eval_node = c.train.eval_node ? *c.train.eval_node : pick.uniform_below(n);
   require(eval_node < n, "config train.eval_node = {}: the graph has {} nodes", eval_node, n);
 
   const Vector init = model->initial_parameters(sub_seed(seed, 6));
@@ -213,6 +200,10 @@ TrainResult run_training(const FlatConfig& config, const std::function<void(cons
   result.final_test_loss = last.test_loss;
   result.final_test_accuracy = last.test_accuracy;
   return result;
+}
+
+TrainResult run_training(const FlatConfig& config, const std::function<void(const EvalRecord&)>& progress) {
+  return run_training(parse_train_config(config), progress);
 }
 
 }  // namespace netdp::learn

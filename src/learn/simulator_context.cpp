@@ -35,9 +35,14 @@ void gather_rows(const Dataset& data, const std::vector<std::size_t>& order, std
 
 }  // namespace
 
+void require_fixed_schedule(const AlgorithmParams& params, std::string_view why) {
+  require(params.fixed_schedule(), "algorithm.schedule = '{}': {}",
+          gossip::schedule_spec_string(params.schedule), why);
+}
+
 accounting::Protocol TrainContext::protocol() const {
   accounting::Protocol protocol(base_);
-  protocol.schedule = gossip::parse_schedule_spec(params_.schedule);
+  protocol.schedule = params_.schedule;
   protocol.rounds = params_.rounds;
   protocol.seed = seed_;
   protocol.sensitivity = 1.0;

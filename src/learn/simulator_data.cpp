@@ -1,4 +1,4 @@
-// Loading and preparing the data set of a training run from the resolved `data.*` keys.
+// Loading and preparing the data set of a training run from its DataConfig (`data.*`).
 
 #include <fmt/format.h>
 
@@ -7,7 +7,6 @@
 
 #include "netdp/util/check.hpp"
 #include "simulator_internal.hpp"
-#include "train_config.hpp"
 
 namespace netdp::learn {
 
@@ -32,69 +31,63 @@ Dataset read_mnist_directory(const std::string& dir) {
       "config data.path = '{}': no train-/t10k-images-idx3-ubyte[.gz] with its labels file there", dir));
 }
 
-Dataset read_source(const FlatConfig& c, std::uint64_t seed) {
-  const std::string& source = c.at("data.source");
-  if (source == "synthetic-logistic" || source == "synthetic-linear") {
-    SyntheticOptions options;
-    options.kind =
-        source == "synthetic-linear" ? SyntheticOptions::Kind::linear : SyntheticOptions::Kind::logistic;
-    options.examples = parse_count("data.examples", c.at("data.examples"));
-    options.features = parse_count("data.features", c.at("data.features"));
-    options.noise = parse_real("data.noise", c.at("data.noise"));
-    options.seed = seed;
-    return make_synthetic(options);
+Dataset read_source(const DataConfig& c, std::uint64_t seed) {
+  switch (c.source) {
+    case DataSource::synthetic_logistic:
+    case DataSource::synthetic_linear: {
+      SyntheticOptions options;
+      options.kind = c.source == DataSource::synthetic_linear ? SyntheticOptions::Kind::linear
+                                                              : SyntheticOptions::Kind::logistic;
+      options.examples = c.examples;
+      options.features = c.features;
+      options.noise = c.noise;
+      options.seed = seed;
+      return make_synthetic(options);
+    }
+    case DataSource::mnist:
+      return read_mnist_directory(c.path);
+    case DataSource::idx:
+      require(!c.images.empty() && !c.labels.empty(),
+              "config data.source = 'idx' needs data.images and data.labels");
+      return read_idx(c.images, c.labels);
+    case DataSource::libsvm:
+    case DataSource::csv:
+    case DataSource::housing:
+    case DataSource::houses:
+      break;
   }
-  if (source == "mnist") return read_mnist_directory(c.at("data.path"));
-  if (source == "idx") {
-    require(!c.at("data.images").empty() && !c.at("data.labels").empty(),
-            "config data.source = 'idx' needs data.images and data.labels");
-    return read_idx(c.at("data.images"), c.at("data.labels"));
-  }
-  require(!c.at("data.path").empty(), "config data.source = '{}' needs data.path", source);
-  if (source == "libsvm") return read_libsvm(c.at("data.path"), parse_task(c.at("data.task")));
+  require(!c.path.empty(), "config data.source = '{}' needs data.path", to_string(c.source));
+  if (c.source == DataSource::libsvm) return read_libsvm(c.path, c.task);
   CsvOptions options;
-  options.target_column = c.at("data.csv_target");
-  const std::string& features = c.at("data.csv_features");
-  for (std::size_t start = 0; start < features.size();) {
-    const std::size_t comma = std::min(features.find(',', start), features.size());
-    if (comma > start) options.feature_columns.push_back(features.substr(start, comma - start));
-    start = comma + 1;
-  }
-  const std::string& missing = c.at("data.csv_missing");
-  options.missing = missing == "drop_row"      ? CsvOptions::Missing::drop_row
-                    : missing == "mean_impute" ? CsvOptions::Missing::mean_impute
-                                               : CsvOptions::Missing::error;
-  const std::string& categorical = c.at("data.csv_categorical");
-  options.categorical = categorical == "one_hot" ? CsvOptions::Categorical::one_hot
-                        : categorical == "drop"  ? CsvOptions::Categorical::drop
-                                                 : CsvOptions::Categorical::error;
-  options.task = parse_task(c.at("data.task"));
-  if (source == "housing" || source == "houses") {
+  options.target_column = c.csv_target;
+  options.feature_columns = c.csv_features;
+  options.missing = c.csv_missing;
+  options.categorical = c.csv_categorical;
+  options.task = c.task;
+  if (c.source == DataSource::housing || c.source == DataSource::houses) {
     // California housing: regression on median_house_value (houses binarizes it at the train median).
     if (options.target_column.empty()) options.target_column = "median_house_value";
     options.task = Task::regression;
   } else {
     require(!options.target_column.empty(), "config data.source = 'csv' needs data.csv_target");
   }
-  return read_csv(c.at("data.path"), options);
+  return read_csv(c.path, options);
 }
 
 }  // namespace
 
-TrainTest load_train_test(const FlatConfig& c, std::uint64_t seed) {
+TrainTest load_train_test(const DataConfig& c, std::uint64_t seed) {
   Dataset data = read_source(c, sub_seed(seed, 1));
-  const std::size_t max_examples = parse_count("data.max_examples", c.at("data.max_examples"));
-  if (max_examples > 0 && max_examples < data.size()) {
-    std::vector<std::size_t> rows(max_examples);
+  if (c.max_examples > 0 && c.max_examples < data.size()) {
+    std::vector<std::size_t> rows(c.max_examples);
     std::iota(rows.begin(), rows.end(), std::size_t{0});
     data = data.subset(rows);
   }
-  TrainTest split =
-      train_test_split(data, parse_real("data.test_fraction", c.at("data.test_fraction")), sub_seed(seed, 2));
-  if (c.at("data.source") == "houses") binarize_at_median(split);
-  scale_targets(split, parse_real("data.target_scale", c.at("data.target_scale")));
-  if (parse_bool("data.standardize", c.at("data.standardize"))) standardize(split);
-  if (parse_bool("data.normalize", c.at("data.normalize"))) {
+  TrainTest split = train_test_split(data, c.test_fraction, sub_seed(seed, 2));
+  if (c.source == DataSource::houses) binarize_at_median(split);
+  scale_targets(split, c.target_scale);
+  if (c.standardize) standardize(split);
+  if (c.normalize) {
     normalize_rows(split.train);
     normalize_rows(split.test);
   }

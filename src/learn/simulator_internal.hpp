@@ -12,8 +12,8 @@ namespace netdp::learn {
 
 /// A seed for component `stream` of a run seeded with `seed` (splitmix64).
 std::uint64_t sub_seed(std::uint64_t seed, std::uint64_t stream);
-/// The train/test data of a resolved config: read, truncated, split, (binarized), standardized, normalized.
-TrainTest load_train_test(const FlatConfig& config, std::uint64_t seed);
+/// The train/test data of a run: read, truncated, split, (binarized), standardized, normalized.
+TrainTest load_train_test(const DataConfig& config, std::uint64_t seed);
 
 /// Exceptions thrown inside an OpenMP loop (where they must not escape): run(i, f) calls f and
 /// keeps the exception of the lowest index i; rethrow() throws it after the loop, so the error

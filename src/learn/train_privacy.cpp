@@ -3,6 +3,8 @@
 
 #include "train_privacy.hpp"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <limits>
 #include <map>
@@ -54,7 +56,21 @@ std::shared_ptr<const accounting::PairwiseAccount> single_bound_account(const st
 }
 
 accounting::Statistic calibration_statistic(const AlgorithmParams& params) {
-  return params.calibrate_on == "mean" ? accounting::Statistic::mean : accounting::Statistic::max;
+  return params.calibrate_on == CalibrateOn::mean ? accounting::Statistic::mean : accounting::Statistic::max;
+}
+
+void require_within_limit(const AlgorithmParams& params, const std::string& what, double amount,
+                          std::string_view unit, double limit, std::string_view limit_key) {
+  require(
+      amount <= limit,
+      "privacy.calibrate_on = {}: {} is too expensive: {:.6g} {} > {} = {:.6g}; use privacy.calibrate_on = "
+      "local (a valid upper bound) or raise {}",
+      to_string(params.calibrate_on), what, amount, unit, limit_key, limit, limit_key);
+}
+
+void require_pairwise_nodes(const TrainContext& ctx) {
+  require(ctx.num_nodes() >= 2, "privacy.calibrate_on = {}: pairwise privacy needs >= 2 nodes",
+          to_string(ctx.params().calibrate_on));
 }
 
 PrivacyAccount local_gdp_account(const TrainContext& /*ctx*/, const SquaredSensitivity& sensitivity) {
@@ -71,13 +87,10 @@ PrivacyAccount local_gdp_account(const TrainContext& /*ctx*/, const SquaredSensi
 
 namespace {
 
-constexpr std::size_t kMaxPairwiseNodes = 2000;
-
 void require_muffliato_size(const TrainContext& ctx) {
-  require(ctx.num_nodes() <= kMaxPairwiseNodes,
-          "privacy.calibrate_on = {}: the Muffliato all-pairs accountant on {} nodes is too expensive here "
-          "(limit {}); use privacy.calibrate_on = local (a valid upper bound)",
-          ctx.params().calibrate_on, ctx.num_nodes(), kMaxPairwiseNodes);
+  const AlgorithmParams& p = ctx.params();
+  require_within_limit(p, "the Muffliato all-pairs accountant", static_cast<double>(ctx.num_nodes()), "nodes",
+                       static_cast<double>(p.limits.muffliato_nodes), "limits.muffliato_nodes");
 }
 
 accounting::MuffliatoOptions unit_muffliato_options() {
@@ -133,7 +146,7 @@ void compose_steps(PrivacyAccount& account, const AlgorithmParams& p,
 
 PrivacyAccount muffliato_account(const TrainContext& ctx) {
   const AlgorithmParams& p = ctx.params();
-  if (p.calibrate_on == "local") return local_gdp_account(ctx, identity_correlation_sensitivity());
+  if (p.calibrate_on == CalibrateOn::local) return local_gdp_account(ctx, identity_correlation_sensitivity());
   require_muffliato_size(ctx);
   PrivacyAccount account = muffliato_base_account(p, "muffliato");
   if (ctx.schedule().is_fixed()) {
@@ -154,7 +167,7 @@ PrivacyAccount muffliato_account(const TrainContext& ctx) {
 
 PrivacyAccount randomized_gossip_account(const TrainContext& ctx, const std::vector<graph::Edge>& ticks) {
   const AlgorithmParams& p = ctx.params();
-  if (p.calibrate_on == "local") return local_gdp_account(ctx, identity_correlation_sensitivity());
+  if (p.calibrate_on == CalibrateOn::local) return local_gdp_account(ctx, identity_correlation_sensitivity());
   require_muffliato_size(ctx);
   const std::size_t n = ctx.num_nodes();
   const std::size_t k = p.gossip_steps;

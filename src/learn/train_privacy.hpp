@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "netdp/accounting/pairwise.hpp"
@@ -30,6 +31,16 @@ std::shared_ptr<const accounting::PairwiseAccount> single_bound_account(const st
 
 /// The statistic of privacy.calibrate_on: mean → mean, max and local → max.
 accounting::Statistic calibration_statistic(const AlgorithmParams& params);
+
+/// The guard of an expensive pairwise accountant (never a silent fallback to another one): throws
+/// std::invalid_argument unless amount <= limit, "privacy.calibrate_on = <c>: <what> is too
+/// expensive: <amount> <unit> > <limit_key> = <limit>; use privacy.calibrate_on = local (...) or
+/// raise <limit_key>".
+void require_within_limit(const AlgorithmParams& params, const std::string& what, double amount,
+                          std::string_view unit, double limit, std::string_view limit_key);
+
+/// Throws std::invalid_argument unless the graph has >= 2 nodes (pairwise privacy needs pairs).
+void require_pairwise_nodes(const TrainContext& ctx);
 
 /// "local-gdp": everything node v ever sends, as seen by anybody (an upper bound on every
 /// pairwise view, which is post-processing of it). μ(σ, t) = sqrt(sens²(t)) / σ.

@@ -2,6 +2,8 @@
 // library's pairwise accounts (accounting/pairwise.hpp) are built once before training, at round T
 // and σ = 1; μ scales as 1/σ, so every later evaluation (ε so far, calibration) is a rescaling.
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -18,13 +20,6 @@
 namespace netdp::learn {
 
 namespace {
-
-// Work guards, measured on this (loaded) 2-core machine (docs/learn.md, "Privacy"):
-// Koskela–Kulkarni, n(n−1)(r·T)³: 2.45e9 took 68 s (n = 50, T = 100);
-// MF literal (antipgd), n·(n·T)²·(d·T): 4.1e9 took 28 s (n = 20, T = 40).
-// The limit admits the KK Fig. 3 example (n = 100, T = 100: 9.9e9, a few minutes under load).
-constexpr double kMaxPairwiseWork = 1.2e10;
-constexpr double kMaxMfLiteralWork = 5e9;
 
 // (b_max / b_u)² for the target u of each pair: node w's noise std is σC/b_w and a record of u
 // moves its input by C/b_u. The view with every noise std lowered to σC/b_max is at least as
@@ -53,11 +48,9 @@ void require_affordable(const TrainContext& ctx, const std::string& what, double
   const auto n = static_cast<double>(ctx.num_nodes());
   double work = 0.0;
   for (const std::size_t t : checkpoint_rounds(p)) work += n * (n - 1.0) * std::pow(rows_per_round * t, 3.0);
-  require(work <= kMaxPairwiseWork,
-          "privacy.calibrate_on = {}: the {} accountant over {} nodes and T = {} rounds needs about {:.2g} "
-          "units of work (n(n-1)(rT)^3), above the limit {:.2g}; use privacy.calibrate_on = local (a valid "
-          "upper bound)",
-          p.calibrate_on, what, ctx.num_nodes(), p.rounds, work, kMaxPairwiseWork);
+  require_within_limit(
+      p, fmt::format("the {} accountant over {} nodes and T = {} rounds", what, ctx.num_nodes(), p.rounds),
+      work, "units of work n(n-1)(rT)^3", p.limits.pairwise_work, "limits.pairwise_work");
 }
 
 // The account at round t of pairwise sens² computed at T: each pair's sens² times its target's
@@ -146,9 +139,7 @@ PrivacyAccount kk_pairwise_account(const TrainContext& ctx, const std::string& n
                                    const std::string& theorem,
                                    const std::vector<accounting::LinearSystemView>& views, double rows_factor,
                                    const std::string& note) {
-  const AlgorithmParams& p = ctx.params();
-  require(ctx.num_nodes() >= 2, "privacy.calibrate_on = {}: pairwise privacy needs >= 2 nodes",
-          p.calibrate_on);
+  require_pairwise_nodes(ctx);
   require_affordable(ctx, theorem, rows_factor);
   std::vector<accounting::UnitPair> pairs;
   for (const accounting::LinearSystemView view : views) {
@@ -172,7 +163,8 @@ PrivacyAccount kk_pairwise_account(const TrainContext& ctx, const std::string& n
 }  // namespace
 
 PrivacyAccount dp_d_sgd_pairwise_account(const TrainContext& ctx) {
-  if (ctx.params().calibrate_on == "local") return local_gdp_account(ctx, identity_correlation_sensitivity());
+  if (ctx.params().calibrate_on == CalibrateOn::local)
+    return local_gdp_account(ctx, identity_correlation_sensitivity());
   return kk_pairwise_account(ctx, "kk-thm10", "Koskela-Kulkarni Theorem 10",
                              {accounting::LinearSystemView::plain}, 1.0,
                              "Koskela-Kulkarni Theorem 10: no secure summation, adaptive, observer's own "
@@ -181,7 +173,8 @@ PrivacyAccount dp_d_sgd_pairwise_account(const TrainContext& ctx) {
 }
 
 PrivacyAccount secure_gossip_pairwise_account(const TrainContext& ctx) {
-  if (ctx.params().calibrate_on == "local") return local_gdp_account(ctx, identity_correlation_sensitivity());
+  if (ctx.params().calibrate_on == CalibrateOn::local)
+    return local_gdp_account(ctx, identity_correlation_sensitivity());
   // Both views are valid upper bounds for secure gossip: per pair the smaller is reported.
   return kk_pairwise_account(
       ctx, "kk-secure", "Koskela-Kulkarni Theorem 9 + Theorem 10",
@@ -194,24 +187,22 @@ PrivacyAccount secure_gossip_pairwise_account(const TrainContext& ctx) {
 
 PrivacyAccount antipgd_pairwise_account(const TrainContext& ctx) {
   const AlgorithmParams& p = ctx.params();
-  if (p.calibrate_on == "local") return local_gdp_account(ctx, prefix_sum_correlation_sensitivity());
-  require(ctx.num_nodes() >= 2, "privacy.calibrate_on = {}: pairwise privacy needs >= 2 nodes",
-          p.calibrate_on);
+  if (p.calibrate_on == CalibrateOn::local)
+    return local_gdp_account(ctx, prefix_sum_correlation_sensitivity());
+  require_pairwise_nodes(ctx);
   require(ctx.schedule().is_fixed(),
           "privacy.calibrate_on = {}: the antipgd pairwise accountant (MF paper, PNDP) needs "
           "algorithm.schedule = fixed (got '{}'); use privacy.calibrate_on = local",
-          p.calibrate_on, p.schedule);
+          to_string(p.calibrate_on), gossip::schedule_spec_string(p.schedule));
   // The MF literal path builds a dense (d·T) × (n·T) view per attacker: work ~ n · (n·T)² · d·T.
   const auto n = static_cast<double>(ctx.num_nodes());
   const auto d = static_cast<double>(max_closed_degree(ctx));
   double work = 0.0;
   for (const std::size_t t : checkpoint_rounds(p)) work += n * (n * t) * (n * t) * (d * t);
-  require(
-      work <= kMaxMfLiteralWork,
-      "privacy.calibrate_on = {}: the antipgd MF accountant (dense, PNDP) over {} nodes and T = {} rounds "
-      "needs about {:.2g} units of work (n(nT)^2 dT), above the limit {:.2g}; use privacy.calibrate_on = "
-      "local (a valid upper bound)",
-      p.calibrate_on, ctx.num_nodes(), p.rounds, work, kMaxMfLiteralWork);
+  require_within_limit(p,
+                       fmt::format("the antipgd MF accountant (dense, PNDP) over {} nodes and T = {} rounds",
+                                   ctx.num_nodes(), p.rounds),
+                       work, "units of work n(nT)^2 dT", p.limits.mf_literal_work, "limits.mf_literal_work");
   accounting::MfAlgorithmSpec spec;
   spec.algorithm = accounting::MfAlgorithm::antipgd;
   accounting::MfOptions options;

@@ -2,6 +2,8 @@
 // contributions, or the random-walk paper's pairwise Rényi bound (Cyffers, Bellet & Upadhyay,
 // Theorem 3 through accounting::RandomWalkLosses) converted per pair and capped by local GDP.
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -28,7 +30,7 @@ PrivacyAccount random_walk_account(const TrainContext& ctx, std::size_t contribu
                                    std::size_t burn_in) {
   const AlgorithmParams& p = ctx.params();
   PrivacyAccount account;
-  if (p.calibrate_on == "local") {
+  if (p.calibrate_on == CalibrateOn::local) {
     // Each contribution is 1/σ-GDP in the clipped sum; N of them compose to √N/σ, whoever observes.
     account.accountant = "local-gdp";
     account.at_round = [contribution_cap, burn_in](std::size_t rounds) {
@@ -40,13 +42,10 @@ PrivacyAccount random_walk_account(const TrainContext& ctx, std::size_t contribu
     return account;
   }
   const std::size_t n = ctx.num_nodes();
-  require(n >= 2, "privacy.calibrate_on = {}: pairwise privacy needs >= 2 nodes", p.calibrate_on);
+  require_pairwise_nodes(ctx);
   // Every evaluation converts n(n−1) Rényi curves; calibration does ~60 evaluations.
-  constexpr std::size_t kMaxWalkNodes = 120;
-  require(n <= kMaxWalkNodes,
-          "privacy.calibrate_on = {}: the random-walk pairwise accountant on {} nodes is too expensive here "
-          "(limit {}); use privacy.calibrate_on = local (a valid upper bound)",
-          p.calibrate_on, n, kMaxWalkNodes);
+  require_within_limit(p, "the random-walk pairwise accountant", static_cast<double>(n), "nodes",
+                       static_cast<double>(p.limits.walk_nodes), "limits.walk_nodes");
   // The series over all T steps bounds every shorter remainder of the walk; it is computed once
   // and shared by the accounts of every round count (they differ in N_u only).
   accounting::Protocol protocol = ctx.protocol();

@@ -329,6 +329,8 @@ struct Conformance {
   std::function<std::unique_ptr<PairwiseAccount>(const Protocol&)> make;
 };
 
+void PrintTo(const Conformance& c, std::ostream* out) { *out << c.name; }
+
 class PairwiseConformance : public ::testing::TestWithParam<Conformance> {};
 
 TEST_P(PairwiseConformance, EpsilonFallsWithSigmaAndCalibrationMeetsTheTarget) {

@@ -280,5 +280,11 @@ TEST(TrainCommand, BadKeyExitsWithStatusTwoNamingIt) {
   EXPECT_NE(missing.err.find("/nonexistent/x.toml"), std::string::npos) << missing.err;
 }
 
+TEST(TrainCommand, PrintSchemaIsTheDocsTable) {
+  const auto result = testing::run_cli({"train", "--print-schema"});
+  EXPECT_EQ(result.status, 0) << result.err;
+  EXPECT_EQ(result.out, learn::config_schema_markdown());
+}
+
 }  // namespace
 }  // namespace netdp::cli

@@ -84,7 +84,8 @@ TEST(AlgoMfTest, SigmaZeroEqualsDSgd) {
   EXPECT_EQ(run(problem, mf_file), baseline);
   for (const std::string method : {"mafalda", "dmf", "per-node"}) {
     AlgorithmParams mafalda = params_for("mafalda", 6, 0.0);
-    mafalda.correlation_method = method;
+    mafalda.correlation_method =
+        parse_train_config({{"algorithm.correlation_method", method}}).algorithm.correlation_method;
     EXPECT_EQ(run(problem, mafalda), baseline) << method;
   }
 }
@@ -205,7 +206,7 @@ TEST(AlgoMfTest, ParticipationAndScheduleAreChecked) {
   EXPECT_EQ(error_of(problem, p), "");
   p.rounds = 10;  // b = 4 does not divide T: classes {0, 4, 8}, {1, 5, 9}, {2, 6}, {3, 7}
   EXPECT_EQ(error_of(problem, p), "");
-  p.schedule = "dropout:p=0.5";
+  p.schedule = gossip::parse_schedule_spec("dropout:p=0.5");
   EXPECT_NE(error_of(problem, p).find("fixed gossip matrix"), std::string::npos);
 }
 
@@ -244,7 +245,7 @@ TEST(AlgoMfTest, PerNodeAccountIsPerNodeMafaldaPrivacy) {
   p.batch_size = 5;  // 4 cyclic batches = b
   p.participations = 3;
   p.separation = 4;
-  p.correlation_method = "per-node";
+  p.correlation_method = CorrelationMethod::per_node;
   TrainContext ctx = context(problem, p);
   auto algorithm = make_algorithm("mafalda");
   algorithm->prepare(ctx);
@@ -262,7 +263,7 @@ TEST(AlgoMfTest, PerNodeAccountIsPerNodeMafaldaPrivacy) {
   // On the vertex-transitive ring every H_v = H/n, so each C_v is the shared (unit-sensitivity)
   // MAFALDA C and the runs agree up to the optimizers' rounding.
   AlgorithmParams shared = p;
-  shared.correlation_method = "mafalda";
+  shared.correlation_method = CorrelationMethod::mafalda;
   const DenseMatrix per_node = run(problem, p);
   EXPECT_LE((per_node - run(problem, shared)).norm(), 1e-8 * per_node.norm());
 }

@@ -190,7 +190,7 @@ TEST(AlgoProtocol, RandomWalkCapAndBurnIn) {
   EXPECT_EQ(f.run(*idle, ctx),
             DenseMatrix::Zero(kNodes, static_cast<Eigen::Index>(f.model->num_parameters())));
   // Privacy: N = min(K, T − burn-in) contributions at most, μ = √N / σ (the local view).
-  ctx.mutable_params().calibrate_on = "local";
+  ctx.mutable_params().calibrate_on = CalibrateOn::local;
   auto capped = make_random_walk_dp_sgd(RandomWalkSgdOptions{3, 5});
   const PrivacyAccount account = capped->privacy(ctx);
   EXPECT_EQ(account.mus(2.0, 100), std::vector<double>{std::sqrt(3.0) / 2.0});
@@ -215,7 +215,7 @@ TEST(AlgoProtocol, CentralAndLocalAccountsComposeOverRounds) {
 TEST(AlgoProtocol, SecureGossipRejectsTimeVaryingSchedules) {
   const Fixture f;
   TrainContext ctx = f.context(1.0, 3);
-  ctx.mutable_params().schedule = "er-per-round:p=0.5";
+  ctx.mutable_params().schedule = gossip::parse_schedule_spec("er-per-round:p=0.5");
   auto algorithm = make_secure_gossip();
   EXPECT_THROW(algorithm->prepare(ctx), std::invalid_argument);
 }

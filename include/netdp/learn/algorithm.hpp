@@ -23,6 +23,7 @@
 
 #include "netdp/accounting/pairwise.hpp"
 #include "netdp/gossip/gossip_matrix.hpp"
+#include "netdp/gossip/network_spec.hpp"
 #include "netdp/gossip/schedule.hpp"
 #include "netdp/gossip/types.hpp"
 #include "netdp/graph/random.hpp"
@@ -44,27 +45,34 @@ inline constexpr std::size_t kNormalChunk = 16384;
 /// identical for any thread count. Advances `rng` by exactly one draw.
 void fill_standard_normal(double* out, std::size_t count, Rng& rng);
 
-/// The algorithm-level settings (the resolved `algorithm.*` / `privacy.*` keys).
+/// The algorithm-level settings (from TrainConfig's `algorithm.*`, `privacy.*` and `limits.*`).
 struct AlgorithmParams {
   std::string name;
-  std::size_t rounds = 1;          ///< T gradient steps
-  double step_size = 0.1;          ///< η
-  std::size_t batch_size = 0;      ///< b per node per step; 0 = the whole local data set
-  double clip = 1.0;               ///< C (clipping bound, also the sensitivity Δ of one record)
-  double sigma = 0.0;              ///< noise multiplier (std of the noise is σ C)
-  std::size_t gossip_steps = 1;    ///< K gossip steps per gradient step (Muffliato, randomized gossip)
-  bool chebyshev = false;          ///< Chebyshev-accelerated gossip (Muffliato Algorithm 1)
-  std::string schedule = "fixed";  ///< fixed | er-per-round:p=P | dropout:p=P
-  std::string correlation_path;    ///< mf-d-sgd: Matrix Market file of C (T × T, lower triangular)
-  std::string correlation_method = "mafalda";  ///< mafalda: mafalda | dmf | per-node (docs/learn.md)
-  std::size_t participations = 1;              ///< mafalda: k participations of a record
-  std::size_t separation = 0;                  ///< mafalda: b (0 = ⌈T/k⌉)
-  double delta = 1e-5;                         ///< δ of the reported (ε, δ)
-  std::string calibrate_on = "mean";  ///< mean | max | local: which ε the report (and calibration) uses
-  std::size_t eval_every = 0;         ///< evaluation period (accountants may checkpoint there); 0 = end only
+  std::size_t rounds = 1;         ///< T gradient steps
+  double step_size = 0.1;         ///< η
+  std::size_t batch_size = 0;     ///< b per node per step; 0 = the whole local data set
+  double clip = 1.0;              ///< C (clipping bound, also the sensitivity Δ of one record)
+  double sigma = 0.0;             ///< noise multiplier (std of the noise is σ C)
+  std::size_t gossip_steps = 1;   ///< K gossip steps per gradient step (Muffliato, randomized gossip)
+  bool chebyshev = false;         ///< Chebyshev-accelerated gossip (Muffliato Algorithm 1)
+  gossip::ScheduleSpec schedule;  ///< W_t per step: fixed, pairwise, er-per-round:p=P, dropout:p=P
+  std::string correlation_path;   ///< mf-d-sgd: identity, antipgd or a Matrix Market file of C
+  CorrelationMethod correlation_method = CorrelationMethod::mafalda;  ///< mafalda's C (docs/learn.md)
+  std::size_t participations = 1;                ///< mafalda: k participations of a record
+  std::size_t separation = 0;                    ///< mafalda: b (0 = ⌈T/k⌉)
+  double delta = 1e-5;                           ///< δ of the reported (ε, δ)
+  CalibrateOn calibrate_on = CalibrateOn::mean;  ///< which ε the report (and calibration) uses
+  std::size_t eval_every = 0;  ///< evaluation period (accountants may checkpoint there); 0 = end only
   std::size_t walk_contribution_cap = 0;  ///< random-walk-dp-sgd: K gradient steps per node (0 = unlimited)
   std::size_t walk_burn_in = 0;           ///< random-walk-dp-sgd: steps before anybody contributes
+  ResourceLimits limits;                  ///< guards of the expensive accountants (limits.*)
+
+  /// Whether W_t = W every step (algorithm.schedule = fixed).
+  bool fixed_schedule() const { return schedule.kind == gossip::ScheduleSpec::Kind::fixed; }
 };
+
+/// Throws std::invalid_argument "algorithm.schedule = '<SPEC>': <why>" unless the schedule is fixed.
+void require_fixed_schedule(const AlgorithmParams& params, std::string_view why);
 
 /// Everything an algorithm may use. Built once by the simulator; helpers reuse their buffers.
 class TrainContext {

@@ -23,7 +23,6 @@ enum class Task {
   multiclass,  ///< targets in {0, ..., num_classes − 1}
   regression,  ///< real targets
 };
-
 /// "binary", "multiclass" or "regression" (the names of `data.task`).
 std::string_view to_string(Task task);
 /// Inverse of to_string; throws std::invalid_argument naming the value and the accepted names.
@@ -62,6 +61,9 @@ struct CsvOptions {
   enum class Categorical { error, one_hot, drop } categorical = Categorical::error;
   Task task = Task::regression;  ///< binary/multiclass: the target column holds class labels
 };
+/// "error", "drop_row", "mean_impute" / "error", "one_hot", "drop" (the configuration's names).
+std::string_view to_string(CsvOptions::Missing missing);
+std::string_view to_string(CsvOptions::Categorical categorical);
 /// CSV with a header row. A non-numeric column is categorical (handled per `categorical`);
 /// an empty field is missing (handled per `missing`).
 Dataset read_csv(const std::string& path, const CsvOptions& options);
@@ -108,6 +110,8 @@ struct PartitionSpec {
   std::size_t shards_per_node = 2;
   std::uint64_t seed = 1;
 };
+/// "iid", "dirichlet", "shards", "position".
+std::string_view to_string(PartitionSpec::Kind kind);
 /// Every example goes to exactly one node; every node gets at least one example (throws otherwise).
 /// `graph` is required for `position` (may be null for the others).
 std::vector<std::vector<std::size_t>> partition(const Dataset& data, std::size_t nodes,

@@ -20,6 +20,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace netdp::util {
 
@@ -42,29 +43,33 @@ constexpr bool is_valid_enum_table(const std::array<EnumName<E>, N>& table) {
   return true;
 }
 
+/// The enum of a table: a std::array or std::span of EnumName<E>.
+template <class Table>
+using enum_of = decltype(std::declval<typename Table::value_type>().value);
+
 /// The name of `value`, or "unknown" if the table does not list it (an out-of-range cast).
-template <class E, std::size_t N>
-constexpr std::string_view name_of(const std::array<EnumName<E>, N>& table, E value) {
-  for (const EnumName<E>& entry : table) {
+template <class Table>
+constexpr std::string_view name_of(const Table& table, enum_of<Table> value) {
+  for (const auto& entry : table) {
     if (entry.value == value) return entry.name;
   }
   return "unknown";
 }
 
 /// The value named exactly `text` (case-sensitive), if any.
-template <class E, std::size_t N>
-constexpr std::optional<E> find_enum(const std::array<EnumName<E>, N>& table, std::string_view text) {
-  for (const EnumName<E>& entry : table) {
+template <class Table>
+constexpr std::optional<enum_of<Table>> find_enum(const Table& table, std::string_view text) {
+  for (const auto& entry : table) {
     if (entry.name == text) return entry.value;
   }
   return std::nullopt;
 }
 
 /// The names in table order, joined by `separator` (default ", "), for help texts and errors.
-template <class E, std::size_t N>
-std::string names_of(const std::array<EnumName<E>, N>& table, std::string_view separator = ", ") {
+template <class Table>
+std::string names_of(const Table& table, std::string_view separator = ", ") {
   std::string out;
-  for (const EnumName<E>& entry : table) {
+  for (const auto& entry : table) {
     if (!out.empty()) out += separator;
     out += entry.name;
   }
@@ -73,11 +78,10 @@ std::string names_of(const std::array<EnumName<E>, N>& table, std::string_view s
 
 /// The value named exactly `text`. Throws std::invalid_argument
 /// "unknown <what> '<text>'; expected one of: <names_of(table)>".
-template <class E, std::size_t N>
-E parse_enum(const std::array<EnumName<E>, N>& table, std::string_view text, std::string_view what) {
-  if (const std::optional<E> value = find_enum(table, text)) return *value;
-  throw std::invalid_argument(
-      fmt::format("unknown {} '{}'; expected one of: {}", what, text, names_of(table)));
+template <class Table>
+enum_of<Table> parse_enum(const Table& table, std::string_view text, std::string_view what) {
+  if (const auto value = find_enum(table, text)) return *value;
+  throw std::invalid_argument(fmt::format("unknown {} '{}'; expected one of: {}", what, text, names_of(table)));
 }
 
 }  // namespace netdp::util
