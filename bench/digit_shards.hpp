@@ -5,8 +5,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "netdp/graph/random.hpp"
 #include "netdp/learn/dataset.hpp"
+#include "netdp/util/rng.hpp"
 
 namespace netdp::bench {
 
@@ -17,7 +17,7 @@ inline constexpr std::size_t kDigitClasses = 10;
 /// over the 10 classes, drawn from one seeded stream (example by example).
 inline std::vector<learn::Dataset> random_digit_shards(std::size_t nodes, Eigen::Index per_node,
                                                        double pixel_scale) {
-  graph::Rng rng(1);
+  util::Rng rng(1);
   std::vector<learn::Dataset> shards(nodes);
   for (auto& d : shards) {
     d.task = learn::Task::multiclass;

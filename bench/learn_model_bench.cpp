@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "digit_shards.hpp"
-#include "netdp/graph/random.hpp"
 #include "netdp/learn/model.hpp"
+#include "netdp/util/rng.hpp"
 
 namespace {
 

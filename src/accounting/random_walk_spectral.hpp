@@ -5,7 +5,7 @@
 
 #include <functional>
 
-#include "netdp/gossip/types.hpp"
+#include "netdp/util/types.hpp"
 
 namespace netdp::accounting::detail {
 

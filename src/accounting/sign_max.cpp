@@ -11,8 +11,8 @@
 #include <limits>
 #include <utility>
 
-#include "netdp/graph/random.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/rng.hpp"
 #include "sign_max_detail.hpp"
 
 namespace netdp::accounting {
@@ -116,7 +116,7 @@ SignMaxResult maximize_over_signs(const Eigen::Ref<const DenseMatrix>& k_in, con
   // summation errs by at most n·ε·Σ|terms|), doubled for the comparisons made in the search.
   const double rounding = 4.0 * static_cast<double>((m + 2) * (m + 2)) * eps * result.sum_abs;
   const double min_gain = 1e-13 * result.sum_abs;
-  graph::Rng rng(options.seed);
+  util::Rng rng(options.seed);
   std::vector<UpperBound> uppers{{result.sum_abs + rounding, SignMaxBound::sum_abs}};
 
   // Lower bound: local search from c = 1, the sign-graph colouring, and further starts below.

@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
-#include "netdp/gossip/types.hpp"
-#include "netdp/graph/random.hpp"
+#include "netdp/util/rng.hpp"
+#include "netdp/util/types.hpp"
 
 namespace netdp::accounting::sign_max_detail {
 
@@ -52,7 +52,7 @@ struct SdpOutcome {
 /// Dual: y_i = K_ii + ‖Σ_{j≠i} K_ij v_j‖; then λ_min(Diag(y) − K) is computed and y is shifted
 /// by its negative part plus an eigen-solver error margin, so the certificate Diag(y) − K ⪰ 0
 /// holds for the returned bound (weak duality: cᵀKc <= cᵀDiag(y)c <= Σ max(y_i, 0)).
-SdpOutcome sdp_dual_bound(const DenseMatrix& k, int rank, int max_sweeps, graph::Rng& rng);
+SdpOutcome sdp_dual_bound(const DenseMatrix& k, int rank, int max_sweeps, util::Rng& rng);
 
 /// Error margin of a computed eigenvalue of the symmetric m × m matrix a (backward-stable solver:
 /// |λ_computed − λ| <= p(m)·ε·‖a‖₂; we take 64(m+1)·ε·‖a‖_F).

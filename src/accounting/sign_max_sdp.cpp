@@ -36,7 +36,7 @@ double primal_objective(const DenseMatrix& k, const DenseMatrix& v) {
   return times_factor(k, v).cwiseProduct(v).sum();
 }
 
-DenseMatrix random_unit_rows(Eigen::Index m, int rank, graph::Rng& rng) {
+DenseMatrix random_unit_rows(Eigen::Index m, int rank, util::Rng& rng) {
   DenseMatrix v(m, rank);
   for (Eigen::Index i = 0; i < m; ++i) {
     double norm = 0.0;
@@ -51,7 +51,7 @@ DenseMatrix random_unit_rows(Eigen::Index m, int rank, graph::Rng& rng) {
 
 }  // namespace
 
-SdpOutcome sdp_dual_bound(const DenseMatrix& k, int rank, int max_sweeps, graph::Rng& rng) {
+SdpOutcome sdp_dual_bound(const DenseMatrix& k, int rank, int max_sweeps, util::Rng& rng) {
   const Eigen::Index m = k.rows();
   SdpOutcome out;
   out.factor = random_unit_rows(m, rank, rng);

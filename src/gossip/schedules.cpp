@@ -4,8 +4,8 @@
 #include <cmath>
 
 #include "netdp/graph/generators.hpp"
-#include "netdp/graph/random.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/rng.hpp"
 
 namespace netdp::gossip {
 
@@ -68,7 +68,7 @@ std::vector<std::optional<graph::Edge>> sample_pairwise_activations(const Gossip
   require(!options.always_activate || total > 0.0,
           "always_activate needs at least one edge with positive weight, but W has none");
   const double scale = options.always_activate ? total : 1.0;
-  graph::Rng rng(seed);
+  util::Rng rng(seed);
   std::vector<std::optional<graph::Edge>> out(rounds);
   for (auto& step : out) {
     const double r = rng.uniform01() * scale;
@@ -109,7 +109,7 @@ Schedule erdos_renyi_schedule(std::size_t num_nodes, double edge_probability, We
   require_probability(edge_probability, "edge probability p");
   require_rounds(rounds);
   // One master stream; round t draws its graph from the seed given by the t-th master output.
-  graph::Rng master(seed);
+  util::Rng master(seed);
   std::vector<SparseMatrix> matrices;
   matrices.reserve(rounds);
   for (std::size_t t = 0; t < rounds; ++t) {
@@ -124,7 +124,7 @@ Schedule dropout_schedule(const graph::Graph& g, Weighting weighting, double pre
   require(g.num_nodes() >= 1, "a dropout schedule needs a graph with at least 1 node, got 0");
   require_probability(presence_probability, "presence probability p");
   require_rounds(rounds);
-  graph::Rng rng(seed);
+  util::Rng rng(seed);
   const std::vector<graph::Edge> all_edges = g.edges();
   std::vector<bool> present(g.num_nodes());
   std::vector<graph::Edge> kept;

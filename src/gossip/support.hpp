@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include "netdp/gossip/types.hpp"
+#include "netdp/util/types.hpp"
 
 namespace netdp::gossip::detail {
 

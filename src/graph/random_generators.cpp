@@ -1,5 +1,5 @@
 // Random generators: Erdős–Rényi, random geometric, Barabási–Albert, stochastic
-// block model, random regular. All draw from graph::Rng (random.hpp) in a fixed,
+// block model, random regular. All draw from util::Rng (util/rng.hpp) in a fixed,
 // documented order, so a seed gives the same graph on every platform.
 #include <algorithm>
 #include <cmath>
@@ -9,10 +9,12 @@
 #include "edge_budget.hpp"
 #include "netdp/graph/generators.hpp"
 #include "netdp/graph/metrics.hpp"
-#include "netdp/graph/random.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/rng.hpp"
 
 namespace netdp::graph {
+
+using util::Rng;
 namespace {
 
 constexpr std::uint64_t kNoMoreEdges = std::numeric_limits<std::uint64_t>::max();

@@ -12,7 +12,7 @@
 #include <string_view>
 
 #include "model_common.hpp"
-#include "netdp/graph/random.hpp"
+#include "netdp/util/rng.hpp"
 
 namespace netdp::learn::detail {
 namespace {
@@ -37,7 +37,7 @@ class Mlp final : public Model {
   /// He initialization (uniform variant): weights ~ U(−√(6/fan_in), √(6/fan_in)), variance
   /// 2/fan_in (He et al. 2015); biases 0. Same seed, same θ on every platform.
   Vector initial_parameters(std::uint64_t seed) const override {
-    graph::Rng rng(seed);
+    util::Rng rng(seed);
     Vector theta = Vector::Zero(static_cast<Eigen::Index>(num_parameters()));
     const auto fill = [&](Eigen::Index offset, Eigen::Index count, Eigen::Index fan_in) {
       const double bound = std::sqrt(6.0 / static_cast<double>(fan_in));

@@ -5,9 +5,9 @@
 #include <numeric>
 #include <queue>
 
-#include "netdp/graph/random.hpp"
 #include "netdp/learn/dataset.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/rng.hpp"
 
 namespace netdp::learn {
 namespace {
@@ -43,7 +43,7 @@ std::vector<std::size_t> sorted_by_target(const Dataset& data) {
   return order;
 }
 
-Parts partition_iid(const Dataset& data, std::size_t nodes, graph::Rng& rng) {
+Parts partition_iid(const Dataset& data, std::size_t nodes, util::Rng& rng) {
   std::vector<std::size_t> order = iota_vector(data.size());
   rng.shuffle(order.begin(), order.end());
   return cut_evenly(order, nodes);
@@ -52,7 +52,7 @@ Parts partition_iid(const Dataset& data, std::size_t nodes, graph::Rng& rng) {
 // Per class c: shares p ~ Dirichlet(α) over the nodes (normalized Gamma(α, 1) draws), the class's
 // shuffled examples cut at the rounded cumulative shares. A node left empty then takes one
 // example from the currently largest node (lowest id on ties), so every node is non-empty.
-Parts partition_dirichlet(const Dataset& data, std::size_t nodes, double alpha, graph::Rng& rng) {
+Parts partition_dirichlet(const Dataset& data, std::size_t nodes, double alpha, util::Rng& rng) {
   require(data.task != Task::regression && data.num_classes > 0,
           "partition: Dirichlet label skew needs class labels (task binary or multiclass)");
   require_positive(alpha, "partition: Dirichlet alpha");
@@ -99,7 +99,7 @@ Parts partition_dirichlet(const Dataset& data, std::size_t nodes, double alpha, 
 
 // McMahan et al.'s pathological non-IID split: sort by label, cut into nodes·k shards, deal k
 // random shards to each node.
-Parts partition_shards(const Dataset& data, std::size_t nodes, std::size_t per_node, graph::Rng& rng) {
+Parts partition_shards(const Dataset& data, std::size_t nodes, std::size_t per_node, util::Rng& rng) {
   require(per_node >= 1, "partition: shards_per_node must be ≥ 1, got 0");
   const std::size_t shards = nodes * per_node;
   require(data.size() >= shards,
@@ -119,7 +119,7 @@ Parts partition_shards(const Dataset& data, std::size_t nodes, std::size_t per_n
 
 // Breadth-first order of the nodes from a seeded random root (neighbours in increasing id; other
 // components follow, each from its lowest id): nodes close in this order are close in the graph.
-std::vector<std::size_t> bfs_order(const graph::Graph& g, graph::Rng& rng) {
+std::vector<std::size_t> bfs_order(const graph::Graph& g, util::Rng& rng) {
   const std::size_t n = g.num_nodes();
   std::vector<bool> seen(n, false);
   std::vector<std::size_t> order;
@@ -149,7 +149,7 @@ std::vector<std::size_t> bfs_order(const graph::Graph& g, graph::Rng& rng) {
 // close nodes also have close datapoint". The appendix gives no construction; ours: sort the
 // examples by target, ties by their projection on a seeded random direction, cut the sorted list
 // into equal blocks, and hand the blocks out to the nodes in BFS order.
-Parts partition_position(const Dataset& data, std::size_t nodes, const graph::Graph* graph, graph::Rng& rng) {
+Parts partition_position(const Dataset& data, std::size_t nodes, const graph::Graph* graph, util::Rng& rng) {
   require(graph != nullptr, "partition: the position-dependent partition needs the graph (got null)");
   require(graph->num_nodes() == nodes, "partition: the graph has {} nodes but {} were asked for",
           graph->num_nodes(), nodes);
@@ -178,7 +178,7 @@ Parts partition(const Dataset& data, std::size_t nodes, const PartitionSpec& spe
           data.size(), nodes);
   for (Eigen::Index i = 0; i < data.targets.size(); ++i)
     require(std::isfinite(data.targets(i)), "partition: target of example {} is {}", i, data.targets(i));
-  graph::Rng rng(spec.seed);
+  util::Rng rng(spec.seed);
   switch (spec.kind) {
     case PartitionSpec::Kind::iid:
       return partition_iid(data, nodes, rng);

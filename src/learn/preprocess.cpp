@@ -4,9 +4,9 @@
 #include <cmath>
 #include <numeric>
 
-#include "netdp/graph/random.hpp"
 #include "netdp/learn/dataset.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/rng.hpp"
 
 namespace netdp::learn {
 
@@ -20,7 +20,7 @@ TrainTest train_test_split(const Dataset& data, double test_fraction, std::uint6
           test_fraction, n, tests, n == 0 ? 0 : n - 1);
   std::vector<std::size_t> order(n);
   std::iota(order.begin(), order.end(), std::size_t{0});
-  graph::Rng rng(seed);
+  util::Rng rng(seed);
   rng.shuffle(order.begin(), order.end());
   const std::vector<std::size_t> test(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(tests));
   const std::vector<std::size_t> train(order.begin() + static_cast<std::ptrdiff_t>(tests), order.end());

@@ -1,9 +1,9 @@
 // A planted model with a known parameter θ*, for tests that must converge to a known optimum.
 #include <cmath>
 
-#include "netdp/graph/random.hpp"
 #include "netdp/learn/dataset.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/rng.hpp"
 
 namespace netdp::learn {
 
@@ -19,7 +19,7 @@ Dataset make_synthetic(const SyntheticOptions& options, Vector* planted) {
   const auto n = static_cast<Eigen::Index>(options.examples);
   const auto d = static_cast<Eigen::Index>(options.features);
 
-  graph::Rng rng(options.seed);
+  util::Rng rng(options.seed);
   Vector theta(d);
   for (Eigen::Index j = 0; j < d; ++j) theta(j) = rng.standard_normal();
 

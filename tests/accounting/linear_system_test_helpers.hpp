@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "netdp/gossip/types.hpp"
 #include "netdp/graph/graph.hpp"
+#include "netdp/util/types.hpp"
 
 namespace netdp::accounting::testing {
 

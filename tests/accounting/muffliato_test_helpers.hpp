@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "netdp/accounting/muffliato.hpp"
-#include "netdp/gossip/types.hpp"
+#include "netdp/util/types.hpp"
 
 namespace netdp::accounting::testing {
 

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "netdp/gossip/gossip_matrix.hpp"
-#include "netdp/gossip/types.hpp"
 #include "netdp/graph/generators.hpp"
 #include "netdp/graph/graph.hpp"
+#include "netdp/util/types.hpp"
 
 namespace netdp::accounting::rw_test {
 

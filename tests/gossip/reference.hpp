@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <string>
 
-#include "netdp/gossip/types.hpp"
 #include "netdp/graph/graph.hpp"
+#include "netdp/util/types.hpp"
 
 namespace netdp::gossip::testing {
 

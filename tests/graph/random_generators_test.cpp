@@ -9,7 +9,7 @@
 #include "graph/dense_reference.hpp"
 #include "netdp/graph/generators.hpp"
 #include "netdp/graph/metrics.hpp"
-#include "netdp/graph/random.hpp"
+#include "netdp/util/rng.hpp"
 
 namespace netdp::graph {
 namespace {
@@ -81,7 +81,7 @@ TEST(RandomGeometric, MatchesTheLiteralAllPairsDefinition) {
   // Points are drawn x then y per node from Rng(seed); u ~ v iff distance <= r.
   for (const auto& [n, radius] : {std::pair{300, 0.08}, {200, 0.3}, {50, 2.0}, {400, 0.001}}) {
     const std::uint64_t seed = 5;
-    Rng rng(seed);
+    util::Rng rng(seed);
     std::vector<double> x(n), y(n);
     for (int i = 0; i < n; ++i) {
       x[i] = rng.uniform01();

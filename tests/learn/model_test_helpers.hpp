@@ -9,8 +9,8 @@
 #include <limits>
 #include <memory>
 
-#include "netdp/graph/random.hpp"
 #include "netdp/learn/model.hpp"
+#include "netdp/util/rng.hpp"
 
 namespace netdp::learn::testing {
 
@@ -22,7 +22,7 @@ struct Batch {
 /// n random examples with features uniform in [−1, 1]; targets: class indices (classes ≥ 2) or
 /// uniform reals in [−2, 2] (classes = 0).
 inline Batch random_batch(Eigen::Index n, Eigen::Index d, std::size_t classes, std::uint64_t seed) {
-  graph::Rng rng(seed);
+  util::Rng rng(seed);
   Batch b{DenseMatrix(n, d), Vector(n)};
   for (Eigen::Index i = 0; i < n; ++i) {
     for (Eigen::Index j = 0; j < d; ++j) b.X(i, j) = 2.0 * rng.uniform01() - 1.0;
@@ -33,7 +33,7 @@ inline Batch random_batch(Eigen::Index n, Eigen::Index d, std::size_t classes, s
 
 /// θ with entries uniform in [−scale, scale].
 inline Vector random_theta(const Model& model, double scale, std::uint64_t seed) {
-  graph::Rng rng(seed);
+  util::Rng rng(seed);
   Vector theta(static_cast<Eigen::Index>(model.num_parameters()));
   for (auto& v : theta) v = scale * (2.0 * rng.uniform01() - 1.0);
   return theta;

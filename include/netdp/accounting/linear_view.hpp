@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "netdp/gossip/types.hpp"
 #include "netdp/graph/graph.hpp"
 #include "netdp/util/enum_names.hpp"
+#include "netdp/util/types.hpp"
 
 namespace netdp::accounting {
 
@@ -73,8 +73,8 @@ enum class SignSearch {
 };
 
 /// The names of SignSearch (`--sign-search none | auto`).
-inline constexpr auto kSignSearchNames = std::to_array<util::EnumName<SignSearch>>(
-    {{SignSearch::none, "none"}, {SignSearch::automatic, "auto"}});
+inline constexpr auto kSignSearchNames =
+    std::to_array<util::EnumName<SignSearch>>({{SignSearch::none, "none"}, {SignSearch::automatic, "auto"}});
 static_assert(util::is_valid_enum_table(kSignSearchNames));
 
 struct AssessOptions {

@@ -31,8 +31,8 @@
 #include <vector>
 
 #include "netdp/gossip/schedule.hpp"
-#include "netdp/gossip/types.hpp"
 #include "netdp/graph/graph.hpp"
+#include "netdp/util/types.hpp"
 
 namespace netdp::accounting {
 

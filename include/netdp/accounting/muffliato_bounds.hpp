@@ -8,8 +8,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "netdp/gossip/types.hpp"
 #include "netdp/graph/graph.hpp"
+#include "netdp/util/types.hpp"
 
 namespace netdp::accounting {
 

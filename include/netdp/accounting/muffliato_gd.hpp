@@ -21,7 +21,7 @@
 
 #include "netdp/accounting/muffliato.hpp"
 #include "netdp/gossip/schedule.hpp"
-#include "netdp/gossip/types.hpp"
+#include "netdp/util/types.hpp"
 
 namespace netdp::accounting {
 

@@ -21,8 +21,8 @@
 #include "netdp/accounting/random_walk_series.hpp"
 #include "netdp/dp/rdp.hpp"
 #include "netdp/gossip/gossip_matrix.hpp"
-#include "netdp/gossip/types.hpp"
 #include "netdp/graph/graph.hpp"
+#include "netdp/util/types.hpp"
 
 namespace netdp::accounting {
 

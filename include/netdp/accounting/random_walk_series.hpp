@@ -18,8 +18,8 @@
 #include <cstddef>
 
 #include "netdp/gossip/gossip_matrix.hpp"
-#include "netdp/gossip/types.hpp"
 #include "netdp/graph/graph.hpp"
+#include "netdp/util/types.hpp"
 
 namespace netdp::accounting {
 

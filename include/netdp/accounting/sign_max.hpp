@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-#include "netdp/gossip/types.hpp"
+#include "netdp/util/types.hpp"
 
 namespace netdp::accounting {
 

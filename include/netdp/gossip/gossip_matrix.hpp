@@ -8,8 +8,8 @@
 
 #include <cstddef>
 
-#include "netdp/gossip/types.hpp"
 #include "netdp/graph/graph.hpp"
+#include "netdp/util/types.hpp"
 
 namespace netdp::gossip {
 

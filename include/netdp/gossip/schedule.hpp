@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "netdp/gossip/types.hpp"
+#include "netdp/util/types.hpp"
 
 namespace netdp::gossip {
 

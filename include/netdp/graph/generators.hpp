@@ -1,7 +1,7 @@
 #pragma once
 // Graph generators. Every random generator takes a seed and is reproducible
 // across runs and platforms (std::mt19937_64 with netdp's own distributions,
-// see random.hpp; the only floating-point library call is std::log in the
+// see util/rng.hpp; the only floating-point library call is std::log in the
 // geometric skips of the Erdős–Rényi / SBM samplers). Algorithms and node
 // orders are documented in docs/graph.md.
 

@@ -25,15 +25,15 @@
 #include "netdp/gossip/gossip_matrix.hpp"
 #include "netdp/gossip/network_spec.hpp"
 #include "netdp/gossip/schedule.hpp"
-#include "netdp/gossip/types.hpp"
-#include "netdp/graph/random.hpp"
 #include "netdp/learn/dataset.hpp"
 #include "netdp/learn/model.hpp"
 #include "netdp/learn/train.hpp"
+#include "netdp/util/rng.hpp"
+#include "netdp/util/types.hpp"
 
 namespace netdp::learn {
 
-using Rng = graph::Rng;
+using Rng = util::Rng;
 
 /// A standard normal draw (Marsaglia polar method on Rng::uniform01; platform independent).
 double standard_normal(Rng& rng);

@@ -13,8 +13,8 @@
 #include <string_view>
 #include <vector>
 
-#include "netdp/gossip/types.hpp"
 #include "netdp/graph/graph.hpp"
+#include "netdp/util/types.hpp"
 
 namespace netdp::learn {
 

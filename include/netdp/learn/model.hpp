@@ -12,8 +12,8 @@
 #include <string>
 #include <string_view>
 
-#include "netdp/gossip/types.hpp"
 #include "netdp/learn/dataset.hpp"
+#include "netdp/util/types.hpp"
 
 namespace netdp::learn {
 

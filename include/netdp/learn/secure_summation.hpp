@@ -32,7 +32,7 @@
 #include <span>
 #include <vector>
 
-#include "netdp/gossip/types.hpp"
+#include "netdp/util/types.hpp"
 
 namespace netdp::learn {
 

@@ -17,7 +17,7 @@
 
 #include <string>
 
-#include "netdp/gossip/types.hpp"
+#include "netdp/util/types.hpp"
 
 namespace netdp::mf {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "netdp/gossip/gossip_matrix.hpp"
-#include "netdp/gossip/types.hpp"
+#include "netdp/util/types.hpp"
 
 namespace netdp::mf {
 

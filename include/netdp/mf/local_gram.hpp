@@ -12,7 +12,7 @@
 #include <cstddef>
 
 #include "netdp/gossip/gossip_matrix.hpp"
-#include "netdp/gossip/types.hpp"
+#include "netdp/util/types.hpp"
 
 namespace netdp::mf {
 

@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "netdp/gossip/gossip_matrix.hpp"
-#include "netdp/gossip/types.hpp"
 #include "netdp/mf/factorize.hpp"
 #include "netdp/mf/local_gram.hpp"
 #include "netdp/mf/mafalda_privacy.hpp"
+#include "netdp/util/types.hpp"
 
 namespace netdp::mf {
 

@@ -10,7 +10,7 @@
 #include "netdp/accounting/mf_accountant.hpp"
 #include "netdp/accounting/mf_views.hpp"
 #include "netdp/gossip/gossip_matrix.hpp"
-#include "netdp/gossip/types.hpp"
+#include "netdp/util/types.hpp"
 
 namespace netdp::mf {
 

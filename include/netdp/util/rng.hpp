@@ -10,7 +10,7 @@
 #include <random>
 #include <utility>
 
-namespace netdp::graph {
+namespace netdp::util {
 
 /// A seeded 64-bit Mersenne twister with exactly specified distributions.
 class Rng {
@@ -59,4 +59,4 @@ class Rng {
   std::mt19937_64 engine_;
 };
 
-}  // namespace netdp::graph
+}  // namespace netdp::util

@@ -1,10 +1,10 @@
-#include "netdp/graph/random.hpp"
+#include "netdp/util/rng.hpp"
 
 #include <cmath>
 
 #include "netdp/util/check.hpp"
 
-namespace netdp::graph {
+namespace netdp::util {
 
 double Rng::standard_normal() {
   while (true) {
@@ -38,4 +38,4 @@ double Rng::gamma(double shape) {
   }
 }
 
-}  // namespace netdp::graph
+}  // namespace netdp::util

@@ -1,5 +1,5 @@
 #pragma once
-// Matrix types shared by the gossip, accounting and learning modules.
+// The matrix types of every module (Eigen): sparse row-major W, dense matrices, vectors.
 
 #include <Eigen/Dense>
 #include <Eigen/Sparse>

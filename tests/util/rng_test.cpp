@@ -1,5 +1,5 @@
 // The RNG and its distributions.
-#include "netdp/graph/random.hpp"
+#include "netdp/util/rng.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <vector>
 
-namespace netdp::graph {
+namespace netdp::util {
 namespace {
 
 TEST(Rng, IsTheStandardMt19937_64) {
@@ -158,4 +158,4 @@ TEST(Rng, ShuffleIsUniform) {
 }
 
 }  // namespace
-}  // namespace netdp::graph
+}  // namespace netdp::util
