@@ -10,6 +10,7 @@
 #include "netdp/dp/gdp.hpp"
 #include "netdp/dp/rdp.hpp"
 #include "netdp/util/check.hpp"
+#include "pairwise_detail.hpp"
 
 namespace netdp::accounting {
 
@@ -27,15 +28,30 @@ gossip::Schedule protocol_schedule(const Protocol& protocol, std::size_t rounds)
                                     protocol.seed);
 }
 
-namespace {
+namespace detail {
 
 void require_evaluation(double sigma, double delta) {
   require(std::isfinite(sigma) && sigma > 0.0, "σ must be a finite number > 0, got {}", sigma);
   require(delta > 0.0 && delta < 1.0, "δ must be in (0, 1), got {}", delta);
 }
 
-// ε(δ) of μ-GDP, rounded up by dp::gdp_epsilon; μ = 0 leaks nothing.
 double gdp_epsilon_or_zero(double mu, double delta) { return mu > 0.0 ? dp::gdp_epsilon(mu, delta) : 0.0; }
+
+void emit_observer_blocks(std::span<const PairRow> rows, const RowSink& sink) {
+  std::size_t first = 0;
+  for (std::size_t i = 1; i <= rows.size(); ++i) {
+    if (i == rows.size() || rows[i].observer != rows[first].observer) {
+      sink(rows.subspan(first, i - first));
+      first = i;
+    }
+  }
+}
+
+}  // namespace detail
+
+namespace {
+
+using detail::gdp_epsilon_or_zero;
 
 // Rows are computed in parallel in chunks of whole observer blocks of about this many pairs.
 constexpr std::size_t kRowChunk = 1 << 15;
@@ -80,7 +96,7 @@ GaussianPairwiseAccount::GaussianPairwiseAccount(std::vector<UnitPair> pairs, In
 }
 
 void GaussianPairwiseAccount::stream_rows(double sigma, double delta, const RowSink& sink) const {
-  require_evaluation(sigma, delta);
+  detail::require_evaluation(sigma, delta);
   const double alpha = info_.alpha.value_or(2.0);
   const double scale = info_.sensitivity / sigma;
   std::vector<PairRow> chunk;
@@ -107,14 +123,7 @@ void GaussianPairwiseAccount::stream_rows(double sigma, double delta, const RowS
       row.epsilon = gdp_epsilon_or_zero(mu, delta);
       row.sensitivity = p.sensitivity;
     }
-    // One sink call per observer block, in order.
-    std::size_t first = 0;
-    for (std::size_t i = 1; i <= chunk.size(); ++i) {
-      if (i == chunk.size() || chunk[i].observer != chunk[first].observer) {
-        sink(std::span<const PairRow>(chunk.data() + first, i - first));
-        first = i;
-      }
-    }
+    detail::emit_observer_blocks(chunk, sink);
     begin = end;
   }
 }
@@ -132,7 +141,7 @@ std::vector<ObserverDetail> GaussianPairwiseAccount::observer_details(double sig
 
 dp::RdpCurve GaussianPairwiseAccount::rdp_curve(graph::NodeId observer, graph::NodeId target,
                                                 double sigma) const {
-  require(std::isfinite(sigma) && sigma > 0.0, "σ must be a finite number > 0, got {}", sigma);
+  detail::require_evaluation(sigma, 0.5);
   for (const UnitPair& p : pairs_) {
     if (p.observer == observer && p.target == target) {
       return dp::gaussian_rdp_curve(p.unit_mu * info_.sensitivity / sigma);
@@ -144,12 +153,6 @@ dp::RdpCurve GaussianPairwiseAccount::rdp_curve(graph::NodeId observer, graph::N
 double GaussianPairwiseAccount::max_unit_mu() const {
   double m = 0.0;
   for (const UnitPair& p : pairs_) m = std::max(m, p.unit_mu);
-  return m;
-}
-
-double GaussianPairwiseAccount::min_unit_mu() const {
-  double m = pairs_.empty() ? 0.0 : std::numeric_limits<double>::infinity();
-  for (const UnitPair& p : pairs_) m = std::min(m, p.unit_mu);
   return m;
 }
 

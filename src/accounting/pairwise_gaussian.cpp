@@ -11,7 +11,7 @@
 #include "netdp/accounting/muffliato_gd.hpp"
 #include "netdp/accounting/pairwise.hpp"
 #include "netdp/util/check.hpp"
-#include "pairwise_query.hpp"
+#include "pairwise_detail.hpp"
 
 namespace netdp::accounting {
 
@@ -62,28 +62,31 @@ namespace {
 using detail::all_nodes;
 
 // ---------------------------------------------------------------- Muffliato
-// Theorem 1 (all pairs, one observer, one target), Theorem 12 (colluders), Theorem 13 (group),
-// or Muffliato-GD (gradient_steps G: Theorem 6 for a fixed W, Theorem 11 with one matrix of
-// the schedule per gradient step, each step running protocol.rounds gossip rounds).
-MuffliatoLosses muffliato_losses_for(const Protocol& protocol, const PairQuery& q,
-                                     const MuffliatoOptions& options, std::size_t gradient_steps) {
-  if (gradient_steps > 0) {
-    require(q.group.empty() && q.colluders.empty(),
-            "Muffliato-GD (gradient steps) does not combine with a group or colluders");
-    if (protocol.schedule.kind == gossip::ScheduleSpec::Kind::fixed) {
-      return muffliato_gd_all_pairs(protocol.network.matrix(), gradient_steps, protocol.rounds, options);
-    }
-    const gossip::Schedule steps = protocol_schedule(protocol, gradient_steps);
-    std::vector<SparseMatrix> per_step;
-    for (std::size_t t = 0; t < gradient_steps; ++t) per_step.push_back(steps.at(t));
-    return muffliato_gd_all_pairs(per_step, protocol.rounds, options);
+// Muffliato-GD: gradient_steps G steps of protocol.rounds gossip rounds each, Theorem 6 for a fixed
+// W, Theorem 11 with one matrix of the schedule per gradient step.
+MuffliatoLosses muffliato_gd_losses(const Protocol& protocol, const PairQuery& q,
+                                    const MuffliatoOptions& options, std::size_t gradient_steps) {
+  require(q.group.empty() && q.colluders.empty(),
+          "Muffliato-GD (gradient steps) does not combine with a group or colluders");
+  if (protocol.schedule.kind == gossip::ScheduleSpec::Kind::fixed) {
+    return muffliato_gd_all_pairs(protocol.network.matrix(), gradient_steps, protocol.rounds, options);
   }
+  const gossip::Schedule steps = protocol_schedule(protocol, gradient_steps);
+  std::vector<SparseMatrix> per_step;
+  for (std::size_t t = 0; t < gradient_steps; ++t) per_step.push_back(steps.at(t));
+  return muffliato_gd_all_pairs(per_step, protocol.rounds, options);
+}
+
+// Gossip averaging: Theorem 1 (all pairs, one observer, one target), Theorem 12 (colluders),
+// Theorem 13 (group) on the protocol's schedule.
+MuffliatoLosses muffliato_gossip_losses(const gossip::Schedule& schedule, const PairQuery& q,
+                                        const MuffliatoOptions& options) {
   MuffliatoQuery query;
   if (!q.colluders.empty()) query.observers = {q.colluders};
   if (q.observer) query.observers = {{*q.observer}};
   if (!q.group.empty()) query.targets = {q.group};
   if (q.target) query.targets = {{*q.target}};
-  return muffliato_losses(protocol_schedule(protocol, protocol.rounds), query, options);
+  return muffliato_losses(schedule, query, options);
 }
 
 }  // namespace
@@ -95,17 +98,21 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_account(const Protocol& proto
   require(q.group.empty() || !q.target, "give either a target or a group, not both");
   options.sigma = 1.0;
   options.sensitivity = 1.0;
-  const MuffliatoLosses losses = muffliato_losses_for(protocol, q, options, gradient_steps);
   GaussianPairwiseAccount::Info info;
   info.method = "muffliato";
   info.sensitivity = protocol.sensitivity;
   info.alpha = q.alpha;
-  // Local-DP releases of the target: one per gradient step for Muffliato-GD, one per group member.
-  info.releases = gradient_steps > 0 ? static_cast<double>(gradient_steps) : 1.0;
-  if (!q.group.empty()) info.releases = static_cast<double>(q.group.size());
-  if (gradient_steps == 0)
-    info.communications = communication_counts(protocol_schedule(protocol, protocol.rounds));
-  return muffliato_losses_account(losses, q, std::move(info));
+  if (gradient_steps > 0) {
+    // Local-DP releases of the target: one per gradient step.
+    info.releases = static_cast<double>(gradient_steps);
+    return muffliato_losses_account(muffliato_gd_losses(protocol, q, options, gradient_steps), q,
+                                    std::move(info));
+  }
+  // One release per node; a group of targets makes |group| releases. The schedule is drawn once.
+  info.releases = q.group.empty() ? 1.0 : static_cast<double>(q.group.size());
+  const gossip::Schedule schedule = protocol_schedule(protocol, protocol.rounds);
+  info.communications = communication_counts(schedule);
+  return muffliato_losses_account(muffliato_gossip_losses(schedule, q, options), q, std::move(info));
 }
 
 std::unique_ptr<GaussianPairwiseAccount> muffliato_losses_account(const MuffliatoLosses& losses,

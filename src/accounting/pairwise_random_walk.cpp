@@ -9,7 +9,7 @@
 #include "netdp/dp/gdp.hpp"
 #include "netdp/dp/rdp.hpp"
 #include "netdp/util/check.hpp"
-#include "pairwise_query.hpp"
+#include "pairwise_detail.hpp"
 
 namespace netdp::accounting {
 
@@ -56,8 +56,7 @@ class RandomWalkAccount final : public PairwiseAccount {
   }
 
   void stream_rows(double sigma, double delta, const RowSink& sink) const override {
-    require(std::isfinite(sigma) && sigma > 0.0, "σ must be a finite number > 0, got {}", sigma);
-    require(delta > 0.0 && delta < 1.0, "δ must be in (0, 1), got {}", delta);
+    detail::require_evaluation(sigma, delta);
     const RandomWalkLosses losses(network_, *series_, options_at(sigma));
     std::vector<PairRow> rows(pairs_.size());
 #pragma omp parallel for schedule(dynamic, 64)
@@ -65,13 +64,7 @@ class RandomWalkAccount final : public PairwiseAccount {
       const auto [v, u] = pairs_[static_cast<std::size_t>(i)];
       rows[static_cast<std::size_t>(i)] = row(losses, v, u, delta);
     }
-    std::size_t first = 0;
-    for (std::size_t i = 1; i <= rows.size(); ++i) {
-      if (i == rows.size() || rows[i].observer != rows[first].observer) {
-        sink(std::span<const PairRow>(rows.data() + first, i - first));
-        first = i;
-      }
-    }
+    detail::emit_observer_blocks(rows, sink);
   }
 
  private:
@@ -99,7 +92,7 @@ class RandomWalkAccount final : public PairwiseAccount {
     const dp::RdpConversion conversion = dp::rdp_to_dp(curve, delta);
     const RandomWalkPairLoss l = loss(losses, v, u, conversion.alpha);
     const double local_mu = std::sqrt(l.contributions) * options_.sensitivity / losses.options().sigma;
-    const double local_epsilon = local_mu > 0.0 ? dp::gdp_epsilon(local_mu, delta) : 0.0;
+    const double local_epsilon = detail::gdp_epsilon_or_zero(local_mu, delta);
     PairRow row;
     row.observer = v;
     row.target = u;

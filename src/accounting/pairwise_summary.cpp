@@ -8,6 +8,7 @@
 
 #include "netdp/dp/gdp.hpp"
 #include "netdp/graph/metrics.hpp"
+#include "pairwise_detail.hpp"
 
 namespace netdp::accounting {
 
@@ -135,7 +136,7 @@ PairwiseSummary summarize(std::span<const PairRow> rows, std::span<const Observe
 namespace {
 
 Baseline gaussian_baseline(double mu, double releases, double delta) {
-  return {mu, releases > 0.0 && mu > 0.0 ? dp::gdp_epsilon(mu, delta) : 0.0};
+  return {mu, releases > 0.0 ? detail::gdp_epsilon_or_zero(mu, delta) : 0.0};
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "netdp/graph/metrics.hpp"
 #include "netdp/graph/spec.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/parse_number.hpp"
 
 namespace netdp::gossip {
 namespace {
@@ -20,15 +21,10 @@ double spec_probability(std::string_view text, std::string_view name) {
   require(text.substr(0, prefix.size()) == prefix, "schedule '{}' needs a probability: {}P (valid forms: {})",
           text, prefix, kForms);
   const std::string value(text.substr(prefix.size()));
-  std::size_t used = 0;
-  double p = 0.0;
-  try {
-    p = std::stod(value, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  require(!value.empty() && used == value.size(), "schedule '{}': p = '{}' is not a number (valid forms: {})",
-          text, value, kForms);
+  const std::optional<double> parsed = util::parse_double(value);
+  require(parsed.has_value(), "schedule '{}': p = '{}' is not a number (valid forms: {})", text, value,
+          kForms);
+  const double p = *parsed;
   require(p > 0.0 && p <= 1.0, "schedule '{}': p must be in (0, 1], got {} (valid forms: {})", text, p,
           kForms);
   return p;

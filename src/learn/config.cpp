@@ -19,6 +19,7 @@
 #include "netdp/gossip/network_spec.hpp"
 #include "netdp/learn/algorithm.hpp"
 #include "netdp/learn/train_config.hpp"
+#include "netdp/util/parse_number.hpp"
 
 namespace netdp::learn {
 
@@ -113,16 +114,9 @@ struct Real {
   using value_type = double;
   enum class Range { nonnegative, positive, positive_or_inf, open_unit } range;
   double parse(std::string_view key, const std::string& text) const {
-    if (text == "inf") return std::numeric_limits<double>::infinity();
-    std::size_t used = 0;
-    double x = 0.0;
-    try {
-      x = std::stod(text, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (text.empty() || used != text.size() || std::isnan(x)) reject(key, text, "is not a number");
-    return x;
+    const std::optional<double> x = util::parse_double(text);  // "inf" included
+    if (!x || std::isnan(*x)) reject(key, text, "is not a number");
+    return *x;
   }
   // What the rule asks of a value ("must be ..."), and the values it accepts (documentation).
   struct Wording {

@@ -125,9 +125,8 @@ class PairwiseAccount {
   virtual std::vector<std::string> warnings() const { return {}; }
   /// Muffliato with a fixed or time-varying gossip schedule: T_v and eq. (7) per observer.
   virtual std::vector<ObserverDetail> observer_details(double /*sigma*/) const { return {}; }
-  /// Gaussian accounts: the largest and smallest unit μ over the pairs (0 when there are none).
+  /// Gaussian accounts: the largest unit μ over the pairs (0 when there are none).
   virtual double max_unit_mu() const { return 0.0; }
-  virtual double min_unit_mu() const { return 0.0; }
 
   /// The Rényi curve ε(α) of one pair of the account at noise σ (Gaussian: αμ²/2; random walk:
   /// Theorem 3 at every order, capped). Throws unless (observer, target) is a pair of the account.
@@ -173,7 +172,6 @@ class GaussianPairwiseAccount final : public PairwiseAccount {
   std::vector<ObserverDetail> observer_details(double sigma) const override;
   dp::RdpCurve rdp_curve(graph::NodeId observer, graph::NodeId target, double sigma) const override;
   double max_unit_mu() const override;
-  double min_unit_mu() const override;
 
   const std::vector<UnitPair>& unit_pairs() const { return pairs_; }
   const Info& info() const { return info_; }
