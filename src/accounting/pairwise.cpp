@@ -72,12 +72,26 @@ std::vector<PairRow> PairwiseAccount::rows(double sigma, double delta,
     return set.empty() || std::find(set.begin(), set.end(), node) != set.end();
   };
   std::vector<PairRow> out;
+  std::vector<bool> observer_seen(observers.size(), false);
+  std::vector<bool> target_seen(targets.size(), false);
+  const auto mark = [](std::span<const graph::NodeId> set, std::vector<bool>& seen, graph::NodeId node) {
+    for (std::size_t i = 0; i < set.size(); ++i) seen[i] = seen[i] || set[i] == node;
+  };
   stream_rows(sigma, delta, [&](std::span<const PairRow> block) {
+    mark(observers, observer_seen, block.front().observer);
     if (!selected(observers, block.front().observer)) return;
     for (const PairRow& row : block) {
+      mark(targets, target_seen, row.target);
       if (selected(targets, row.target)) out.push_back(row);
     }
   });
+  // A node asked for that the account does not hold is an error, not an empty answer.
+  for (std::size_t i = 0; i < observers.size(); ++i) {
+    require(observer_seen[i], "observer {} is not an observer of this account", observers[i]);
+  }
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    require(target_seen[i], "target {} is not a target of this account", targets[i]);
+  }
   return out;
 }
 
@@ -89,7 +103,8 @@ GaussianPairwiseAccount::GaussianPairwiseAccount(std::vector<UnitPair> pairs, In
   if (info_.alpha)
     require(*info_.alpha > 1.0 && std::isfinite(*info_.alpha), "α must be > 1, got {}", *info_.alpha);
   for (const UnitPair& p : pairs_) {
-    require(std::isfinite(p.unit_mu) && p.unit_mu >= 0.0 && std::isfinite(p.uncapped_unit_mu),
+    require(std::isfinite(p.unit_mu) && p.unit_mu >= 0.0 && std::isfinite(p.uncapped_unit_mu) &&
+                p.uncapped_unit_mu >= 0.0,
             "pair ({}, {}): unit μ must be finite and >= 0, got {} (uncapped {})", p.observer, p.target,
             p.unit_mu, p.uncapped_unit_mu);
   }
@@ -221,6 +236,8 @@ Calibration calibrate_sigma(const PairwiseAccount& account, Statistic statistic,
       options.sigma_min > 0.0 && options.sigma_min < options.sigma_max && std::isfinite(options.sigma_max),
       "calibration bounds must satisfy 0 < sigma_min < sigma_max < inf, got [{}, {}]", options.sigma_min,
       options.sigma_max);
+  require(std::isfinite(options.sigma_start) && options.sigma_start > 0.0,
+          "the calibration's starting σ must be a finite number > 0, got {}", options.sigma_start);
   require(options.relative_tolerance > 0.0 && options.relative_tolerance < 1.0,
           "the calibration tolerance must be in (0, 1), got {}", options.relative_tolerance);
   Calibration result;

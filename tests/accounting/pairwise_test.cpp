@@ -221,6 +221,13 @@ TEST(Calibration, RejectsWhatItCannotMeet) {
             std::string::npos);
   EXPECT_NE(error_of([&] { calibrate_sigma(*account, Statistic::pair, 1.0, 1e-5); }).find("exactly one pair"),
             std::string::npos);
+  CalibrationOptions negative_start;
+  negative_start.sigma_start = -1.0;
+  EXPECT_NE(error_of([&] {
+              calibrate_sigma(*account, Statistic::max, 1.0, 1e-5, negative_start);
+            }).find("starting σ"),
+            std::string::npos);
+  EXPECT_THROW(GaussianPairwiseAccount({{0, 1, 0.5, -0.5, {}}}, {}), std::invalid_argument);
   const GaussianPairwiseAccount silent({{0, 1, 0.0, 0.0, {}}}, {});
   EXPECT_NE(error_of([&] { calibrate_sigma(silent, Statistic::max, 1.0, 1e-5); }).find("no pair leaks"),
             std::string::npos);
@@ -314,6 +321,12 @@ TEST(PairwiseAccount, SubsetsOfPairsAndRenyiCurves) {
     EXPECT_LE(row.epsilon, grid.epsilon + 1e-12);
   }
   EXPECT_THROW((void)gaussian->rdp_curve(3, 3, 1.0), std::invalid_argument);
+  const std::vector<graph::NodeId> absent = {8};
+  EXPECT_NE(
+      error_of([&] { (void)gaussian->rows(1.0, 1e-5, absent, {}); }).find("observer 8 is not an observer"),
+      std::string::npos);
+  EXPECT_NE(error_of([&] { (void)walk->rows(1.0, 1e-5, {}, absent); }).find("target 8 is not a target"),
+            std::string::npos);
 }
 
 }  // namespace

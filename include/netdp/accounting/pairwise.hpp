@@ -135,6 +135,7 @@ class PairwiseAccount {
   /// All rows at (σ, δ), observer-major. Requires σ > 0 finite and δ in (0, 1).
   std::vector<PairRow> rows(double sigma, double delta) const;
   /// The rows whose observer is in `observers` and target in `targets` (an empty set: all).
+  /// Throws when a node of either set is not an observer (a target) of any row of the account.
   std::vector<PairRow> rows(double sigma, double delta, std::span<const graph::NodeId> observers,
                             std::span<const graph::NodeId> targets) const;
 };
