@@ -8,14 +8,8 @@
 #include <exception>
 #include <utility>
 
+#include "dense_kernels.hpp"
 #include "netdp/util/check.hpp"
-
-#ifdef NETDP_HAVE_LAPACKE
-#include <cblas.h>
-// OpenBLAS-only entry points, weak so that another CBLAS still links (the guard is then a no-op).
-#pragma weak openblas_set_num_threads
-#pragma weak openblas_get_num_threads
-#endif
 
 namespace netdp::accounting {
 namespace {
@@ -48,30 +42,6 @@ std::vector<NodeId> resolve_targets(std::span<const NodeId> targets, const std::
   }
   return out;
 }
-
-/// Runs BLAS single-threaded while the attackers run in parallel (OpenMP threads x BLAS threads
-/// would oversubscribe the cores); restores the previous setting.
-class SingleThreadedBlas {
- public:
-  SingleThreadedBlas() {
-#ifdef NETDP_HAVE_LAPACKE
-    if (openblas_set_num_threads != nullptr && openblas_get_num_threads != nullptr) {
-      previous_ = openblas_get_num_threads();
-      openblas_set_num_threads(1);
-    }
-#endif
-  }
-  ~SingleThreadedBlas() {
-#ifdef NETDP_HAVE_LAPACKE
-    if (previous_ > 0) openblas_set_num_threads(previous_);
-#endif
-  }
-  SingleThreadedBlas(const SingleThreadedBlas&) = delete;
-  SingleThreadedBlas& operator=(const SingleThreadedBlas&) = delete;
-
- private:
-  int previous_ = 0;
-};
 
 /// Theorem 7 for the structured views: A = B · diag(0_𝒜, I) and A is block lower triangular in
 /// time by construction (MF paper A.2 / A.4), so both hold exactly.
@@ -215,7 +185,7 @@ MfAccounting account_mf_all_pairs(const gossip::GossipMatrix& w, std::size_t rou
   std::stable_sort(order.begin(), order.end(),
                    [&](NodeId x, NodeId y) { return w.graph().degree(x) > w.graph().degree(y); });
   const auto count = static_cast<long long>(n);
-  const SingleThreadedBlas single_threaded_blas;
+  const detail::SingleThreadedBlas single_threaded_blas;
 #pragma omp parallel for schedule(dynamic, 1)
   for (long long i = 0; i < count; ++i) {
     const NodeId a = order[static_cast<std::size_t>(i)];

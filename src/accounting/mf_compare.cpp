@@ -1,4 +1,5 @@
-// Figure 2 of the MF paper: Muffliato (Theorem 6) vs MF (Theorem 7) per distance.
+// Figure 2 of the MF paper: Muffliato (Theorem 6, and the exact joint view) vs MF (Theorem 7) per
+// distance.
 
 #include "netdp/accounting/mf_compare.hpp"
 
@@ -28,40 +29,49 @@ std::vector<MfComparisonRow> compare_with_muffliato(const gossip::GossipMatrix& 
   spec.gossip_steps = gossip_steps;
   const MfAccounting mf = account_mf_all_pairs(w, rounds, spec, MfTrust::pndp, options);
 
-  MuffliatoOptions muffliato_options;
-  muffliato_options.sigma = options.noise_std;
-  muffliato_options.sensitivity = 1.0;
-  DenseMatrix muffliato_mu2;  // rows: observer, columns: target
-  if (variant == MuffliatoVariant::per_step) {
-    muffliato_mu2 =
-        muffliato_gd_all_pairs(w.matrix(), rounds, gossip_steps, muffliato_options).mu_squared(true);
-  } else {
+  // Muffliato's μ² for every pair, rows: observer, columns: target.
+  const auto muffliato_mu2 = [&](MuffliatoBound bound) {
+    MuffliatoOptions muffliato_options;
+    muffliato_options.bound = bound;
+    muffliato_options.sigma = options.noise_std;
+    muffliato_options.sensitivity = 1.0;
+    if (variant == MuffliatoVariant::per_step) {
+      return muffliato_gd_all_pairs(w.matrix(), rounds, gossip_steps, muffliato_options).mu_squared(true);
+    }
     // Step s's release is gossiped for the remaining K(T − s) rounds; compose the capped releases.
     const auto n = static_cast<Eigen::Index>(w.num_nodes());
-    muffliato_mu2 = DenseMatrix::Zero(n, n);
+    DenseMatrix sum = DenseMatrix::Zero(n, n);
     for (std::size_t s = 0; s < rounds; ++s) {
       const auto schedule = gossip::Schedule::fixed(w.matrix(), gossip_steps * (rounds - s));
-      muffliato_mu2 += muffliato_all_pairs(schedule, muffliato_options).mu_squared(true);
+      sum += muffliato_all_pairs(schedule, muffliato_options).mu_squared(true);
     }
-  }
+    return sum;
+  };
+  const DenseMatrix paper_mu2 = muffliato_mu2(MuffliatoBound::paper);
+  const DenseMatrix exact_mu2 = muffliato_mu2(MuffliatoBound::exact);
 
   const graph::DistanceMatrix distances(w.graph());
   RangesByDistance mf_rdp;
   RangesByDistance muffliato_rdp;
+  RangesByDistance exact_rdp;
   for (const MfPairResult& pair : mf.pairs) {
     const graph::NodeId attacker = pair.privacy.observers.front();
     const graph::NodeId target = pair.privacy.target;
     const std::uint32_t distance = distances.at(attacker, target);
     mf_rdp.add(distance, dp::gaussian_rdp(alpha, pair.privacy.mu));
-    muffliato_rdp.add(distance, dp::gaussian_rdp(alpha, std::sqrt(muffliato_mu2(attacker, target))));
+    muffliato_rdp.add(distance, dp::gaussian_rdp(alpha, std::sqrt(paper_mu2(attacker, target))));
+    exact_rdp.add(distance, dp::gaussian_rdp(alpha, std::sqrt(exact_mu2(attacker, target))));
   }
   std::vector<MfComparisonRow> rows;
   const auto muffliato_ranges = muffliato_rdp.ranges();
   const auto mf_ranges = mf_rdp.ranges();
+  const auto exact_ranges = exact_rdp.ranges();
   for (std::size_t i = 0; i < mf_ranges.size(); ++i) {
     const auto& [distance, mf] = mf_ranges[i];
     const Range& mu = muffliato_ranges[i].second;  // the same pairs, so the same distances
-    rows.push_back({distance, mf.count, mf.min, mf.mean, mf.max, mu.min, mu.mean, mu.max});
+    const Range& exact = exact_ranges[i].second;
+    rows.push_back({distance, mf.count, mf.min, mf.mean, mf.max, mu.min, mu.mean, mu.max, exact.min,
+                    exact.mean, exact.max});
   }
   return rows;
 }

@@ -22,6 +22,7 @@
 #include <lapacke.h>
 #endif
 
+#include "dense_kernels.hpp"
 #include "netdp/accounting/mf_accountant.hpp"
 #include "netdp/util/check.hpp"
 
@@ -39,20 +40,6 @@ struct WhitenedBlock {
   Index start = 0;
   DenseMatrix values;
 };
-
-/// Lower triangle of P Pᵀ (the upper triangle is left unspecified).
-DenseMatrix lower_gram(const DenseMatrix& powers) {
-  const Index rows = powers.rows();
-  DenseMatrix gram(rows, rows);
-#ifdef NETDP_HAVE_LAPACKE
-  cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, static_cast<int>(rows),
-              static_cast<int>(powers.cols()), 1.0, powers.data(), static_cast<int>(rows), 0.0, gram.data(),
-              static_cast<int>(rows));
-#else
-  gram.triangularView<Eigen::Lower>() = powers * powers.transpose();
-#endif
-  return gram;
-}
 
 /// Cholesky gram = L Lᵀ (overwrites gram with L) and, for every input step s, the whitened
 /// target columns L_trail⁻¹ P_top with L_trail the trailing block from row s·step_rows. Returns
@@ -143,7 +130,7 @@ StructuredGrams mf_pndp_target_grams(const gossip::GossipMatrix& w, std::size_t 
   for (NodeId a : attackers) powers.col(a).setZero();  // Lemma 11: the attackers' inputs are known
 
   // Gram by diagonal cumulative sums of H = P Pᵀ (block r, r' of size d x d).
-  DenseMatrix gram = lower_gram(powers);
+  DenseMatrix gram = detail::lower_gram(powers);
   for (Index r = k; r < comm; ++r) {
     for (Index rp = k; rp <= r; ++rp) {
       gram.block(r * d, rp * d, d, d) += gram.block((r - k) * d, (rp - k) * d, d, d);

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "muffliato_propagation.hpp"
+#include "netdp/accounting/muffliato_joint_view.hpp"
 #include "netdp/util/check.hpp"
 
 namespace netdp::accounting {
@@ -36,28 +37,6 @@ struct MessagePlan {
   std::vector<std::size_t> base;
   std::size_t total = 0;
 };
-
-NodeSets singletons(std::size_t n) {
-  NodeSets sets(n);
-  for (std::size_t v = 0; v < n; ++v) sets[v] = {static_cast<NodeId>(v)};
-  return sets;
-}
-
-NodeSets validated_sets(const NodeSets& sets, std::size_t n, const char* what) {
-  if (sets.empty()) return singletons(n);
-  NodeSets sorted = sets;
-  for (std::size_t i = 0; i < sorted.size(); ++i) {
-    auto& set = sorted[i];
-    require(!set.empty(), "{} set {} is empty", what, i);
-    std::sort(set.begin(), set.end());
-    for (std::size_t k = 0; k < set.size(); ++k) {
-      require(set[k] < n, "{} node {} is out of range (the graph has {} nodes, ids 0..{})", what, set[k], n,
-              n - 1);
-      require(k == 0 || set[k] != set[k - 1], "{} node {} appears twice in {} set {}", what, set[k], what, i);
-    }
-  }
-  return sorted;
-}
 
 /// For each node, the indices of the sets that contain it.
 std::vector<std::vector<std::uint32_t>> membership(const NodeSets& sets, std::size_t n) {
@@ -307,16 +286,26 @@ void zero_undefined(DenseMatrix& sums, const NodeSets& observers, const NodeSets
 
 }  // namespace
 
+std::string_view bound_label(MuffliatoBound bound) {
+  return bound == MuffliatoBound::exact ? "exact-joint-view" : "paper-formula";
+}
+
 MuffliatoLosses muffliato_losses(const gossip::Schedule& schedule, const MuffliatoQuery& query,
                                  const MuffliatoOptions& options) {
+  if (options.bound == MuffliatoBound::paper) return muffliato_theorem1_losses(schedule, query, options);
+  return muffliato_joint_view_losses(schedule, query, options);
+}
+
+MuffliatoLosses muffliato_theorem1_losses(const gossip::Schedule& schedule, const MuffliatoQuery& query,
+                                          const MuffliatoOptions& options) {
   require_positive(options.sigma, "sigma");
   require_positive(options.sensitivity, "sensitivity");
   const std::size_t n = schedule.num_nodes();
   require(schedule.rounds() >= 1, "the number of rounds T must be >= 1, got {}", schedule.rounds());
   detail::require_finite_entries(schedule);
   if (options.require_connected) detail::require_connected_support(schedule);
-  const NodeSets observers = validated_sets(query.observers, n, "observer");
-  const NodeSets targets = validated_sets(query.targets, n, "target");
+  const NodeSets observers = detail::validated_node_sets(query.observers, n, "observer");
+  const NodeSets targets = detail::validated_node_sets(query.targets, n, "target");
   require(observers.size() <= std::size_t{1} << 31, "too many observer sets ({})", observers.size());
 
   const std::size_t width =
@@ -365,7 +354,7 @@ MuffliatoLosses muffliato_group(const gossip::Schedule& schedule, std::vector<gr
 std::vector<std::size_t> communication_counts(const gossip::Schedule& schedule) {
   const std::size_t n = schedule.num_nodes();
   const detail::SchedulePlan steps(schedule);
-  const auto sets_of = membership(singletons(n), n);
+  const auto sets_of = membership(detail::singleton_sets(n), n);
   std::vector<std::size_t> counts(n, 0);
   const std::size_t distinct = schedule.is_fixed() ? 1 : schedule.rounds();
   const std::size_t repeat = schedule.is_fixed() ? schedule.rounds() : 1;

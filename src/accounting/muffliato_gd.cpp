@@ -15,7 +15,12 @@ namespace {
 struct Composition {
   DenseMatrix uncapped;
   DenseMatrix capped;
-  void add(const DenseMatrix& step) {
+  std::vector<std::string> warnings;
+  void add(const MuffliatoLosses& losses) {
+    for (const std::string& w : losses.warnings()) {
+      if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(w);
+    }
+    const DenseMatrix& step = losses.sums();
     if (uncapped.size() == 0) {
       uncapped = DenseMatrix::Zero(step.rows(), step.cols());
       capped = DenseMatrix::Zero(step.rows(), step.cols());
@@ -25,20 +30,16 @@ struct Composition {
   }
 };
 
-std::vector<std::vector<graph::NodeId>> singleton_sets(std::size_t n) {
-  std::vector<std::vector<graph::NodeId>> sets(n);
-  for (std::size_t v = 0; v < n; ++v) sets[v] = {static_cast<graph::NodeId>(v)};
-  return sets;
-}
-
 MuffliatoLosses composed(const Composition& composition_in, std::size_t steps, std::size_t n,
                          const MuffliatoOptions& options) {
   Composition composition = composition_in;
   composition.uncapped.diagonal().setZero();
   composition.capped.diagonal().setZero();
-  return MuffliatoLosses(std::move(composition.uncapped), std::move(composition.capped),
-                         std::vector<double>(n, static_cast<double>(steps)), singleton_sets(n),
-                         singleton_sets(n), options.sensitivity, options.sigma);
+  MuffliatoLosses losses(std::move(composition.uncapped), std::move(composition.capped),
+                         std::vector<double>(n, static_cast<double>(steps)), detail::singleton_sets(n),
+                         detail::singleton_sets(n), options.sensitivity, options.sigma);
+  losses.set_warnings(std::move(composition.warnings));
+  return losses;
 }
 
 }  // namespace
@@ -52,15 +53,20 @@ MuffliatoLosses muffliato_gd_repeat(const MuffliatoLosses& one_step, std::size_t
   const std::size_t n = one_step.num_targets();
   require(one_step.num_observers() == n, "muffliato_gd_repeat needs an all-pairs result, got {} x {}",
           one_step.num_observers(), n);
-  return MuffliatoLosses(std::move(uncapped), std::move(capped), std::vector<double>(n, t), singleton_sets(n),
-                         singleton_sets(n), one_step.sensitivity(), one_step.sigma());
+  MuffliatoLosses losses(std::move(uncapped), std::move(capped), std::vector<double>(n, t),
+                         detail::singleton_sets(n), detail::singleton_sets(n), one_step.sensitivity(),
+                         one_step.sigma());
+  losses.set_warnings(one_step.warnings());
+  return losses;
 }
 
 MuffliatoLosses muffliato_gd_all_pairs(const SparseMatrix& w, std::size_t gradient_steps,
                                        std::size_t gossip_rounds, const MuffliatoOptions& options) {
   require(gradient_steps >= 1, "the number of gradient steps T must be >= 1, got {}", gradient_steps);
   require(gossip_rounds >= 1, "the number of gossip rounds per step K must be >= 1, got {}", gossip_rounds);
-  return muffliato_gd_repeat(muffliato_all_pairs(gossip::Schedule::fixed(w, gossip_rounds), options),
+  MuffliatoOptions theorem1 = options;
+  theorem1.bound = MuffliatoBound::paper;  // Theorem 6 is the paper's formula
+  return muffliato_gd_repeat(muffliato_all_pairs(gossip::Schedule::fixed(w, gossip_rounds), theorem1),
                              gradient_steps);
 }
 
@@ -75,11 +81,12 @@ std::vector<MuffliatoLosses> muffliato_composed_checkpoints(
   }
   MuffliatoOptions step_options = options;
   step_options.require_connected = false;
+  step_options.bound = MuffliatoBound::paper;  // Theorem 11 is the paper's formula
   Composition composition;
   std::vector<MuffliatoLosses> out;
   std::size_t next = 0;
   for (std::size_t t = 0; t < steps && next < checkpoints.size(); ++t) {
-    composition.add(muffliato_all_pairs(step_schedule(t), step_options).sums());
+    composition.add(muffliato_all_pairs(step_schedule(t), step_options));
     if (t + 1 == checkpoints[next]) {
       out.push_back(
           composed(composition, t + 1, static_cast<std::size_t>(composition.capped.rows()), options));

@@ -129,6 +129,29 @@ std::size_t default_block_columns(std::size_t num_nodes) {
   return std::clamp<std::size_t>(target / 8 * 8, 8, 256);
 }
 
+std::vector<std::vector<graph::NodeId>> singleton_sets(std::size_t n) {
+  std::vector<std::vector<graph::NodeId>> sets(n);
+  for (std::size_t v = 0; v < n; ++v) sets[v] = {static_cast<graph::NodeId>(v)};
+  return sets;
+}
+
+std::vector<std::vector<graph::NodeId>> validated_node_sets(
+    const std::vector<std::vector<graph::NodeId>>& sets, std::size_t n, const char* what) {
+  if (sets.empty()) return singleton_sets(n);
+  std::vector<std::vector<graph::NodeId>> sorted = sets;
+  for (std::size_t i = 0; i < sorted.size(); ++i) {
+    auto& set = sorted[i];
+    require(!set.empty(), "{} set {} is empty", what, i);
+    std::sort(set.begin(), set.end());
+    for (std::size_t k = 0; k < set.size(); ++k) {
+      require(set[k] < n, "{} node {} is out of range (the graph has {} nodes, ids 0..{})", what, set[k], n,
+              n - 1);
+      require(k == 0 || set[k] != set[k - 1], "{} node {} appears twice in {} set {}", what, set[k], what, i);
+    }
+  }
+  return sorted;
+}
+
 void require_finite_entries(const gossip::Schedule& schedule) {
   const std::size_t distinct = schedule.is_fixed() ? 1 : schedule.rounds();
   for (std::size_t t = 0; t < distinct; ++t) {

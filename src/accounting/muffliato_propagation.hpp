@@ -74,6 +74,14 @@ void accumulate_squares(const double* x, double* out, std::size_t width);
 /// buffers per thread stay in a 2-4 MiB L2), B in [8, 256], a multiple of 8.
 std::size_t default_block_columns(std::size_t num_nodes);
 
+/// Every node on its own: {{0}, {1}, ..., {n-1}}.
+std::vector<std::vector<graph::NodeId>> singleton_sets(std::size_t n);
+
+/// Observer or target sets, each sorted; empty `sets` means singleton_sets(n). Throws
+/// std::invalid_argument (naming `what`) on an empty set, a node out of range or a repeated node.
+std::vector<std::vector<graph::NodeId>> validated_node_sets(
+    const std::vector<std::vector<graph::NodeId>>& sets, std::size_t n, const char* what);
+
 /// Throws std::invalid_argument unless every stored entry of every W_t is finite.
 void require_finite_entries(const gossip::Schedule& schedule);
 

@@ -62,8 +62,8 @@ namespace {
 using detail::all_nodes;
 
 // ---------------------------------------------------------------- Muffliato
-// Muffliato-GD: gradient_steps G steps of protocol.rounds gossip rounds each, Theorem 6 for a fixed
-// W, Theorem 11 with one matrix of the schedule per gradient step.
+// Muffliato-GD: gradient_steps G steps of protocol.rounds gossip rounds each, composed per step (the
+// exact view of each step, or Theorem 6 for a fixed W / Theorem 11 with one matrix per step).
 MuffliatoLosses muffliato_gd_losses(const Protocol& protocol, const PairQuery& q,
                                     const MuffliatoOptions& options, std::size_t gradient_steps) {
   require(q.group.empty() && q.colluders.empty(),
@@ -77,8 +77,8 @@ MuffliatoLosses muffliato_gd_losses(const Protocol& protocol, const PairQuery& q
   return muffliato_gd_all_pairs(per_step, protocol.rounds, options);
 }
 
-// Gossip averaging: Theorem 1 (all pairs, one observer, one target), Theorem 12 (colluders),
-// Theorem 13 (group) on the protocol's schedule.
+// Gossip averaging on the protocol's schedule: the exact joint view, or Theorem 1 (all pairs, one
+// observer, one target), Theorem 12 (colluders), Theorem 13 (group) under options.bound = paper.
 MuffliatoLosses muffliato_gossip_losses(const gossip::Schedule& schedule, const PairQuery& q,
                                         const MuffliatoOptions& options) {
   MuffliatoQuery query;
@@ -91,6 +91,43 @@ MuffliatoLosses muffliato_gossip_losses(const gossip::Schedule& schedule, const 
 
 }  // namespace
 
+// Muffliato-GD's whole view: each gradient step's noisy release is gossiped for K rounds, and the
+// parameters carry it into every later step, so the per-step sums (Theorems 6, 11) do not bound
+// it. The view is the linear Gaussian view of Muffliato-SGD(K) (MF paper, A.4; Lemma 11 removes
+// the observer's own inputs and noise), accounted by the MF engine with Σ|K_u| as the certified
+// sens², an upper bound for gradient vectors of any dimension. Fixed W only.
+std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_account(const Protocol& protocol,
+                                                                   const PairQuery& q,
+                                                                   const MuffliatoOptions& options,
+                                                                   std::size_t gradient_steps) {
+  require(protocol.schedule.kind == gossip::ScheduleSpec::Kind::fixed,
+          "Muffliato-GD's exact view supports only the fixed schedule, got '{}'; --bound paper gives "
+          "Theorem 11 (the paper's formula, not an upper bound on the view)",
+          gossip::schedule_spec_string(protocol.schedule));
+  require(options.messages == MessageConvention::paper,
+          "Muffliato-GD's view sends each release raw first (power 0, the paper's convention); "
+          "--authors-convention applies to --bound paper only");
+  require(options.observer_noise == ObserverNoise::known,
+          "the view of Muffliato-GD always knows the observer's own noise; --count-observer-noise applies to "
+          "--bound paper only");
+  require(q.group.empty(), "Muffliato-GD (gradient steps) does not combine with a group of targets");
+  Protocol steps = protocol;
+  steps.rounds = gradient_steps;
+  MfAlgorithmSpec spec;
+  spec.algorithm = MfAlgorithm::muffliato_sgd;
+  spec.gossip_steps = protocol.rounds;
+  MfOptions mf;
+  mf.assess.sign_search = SignSearch::none;  // Σ|K|: valid for vector releases
+  mf.progress = options.progress;
+  std::unique_ptr<GaussianPairwiseAccount> view = mf_account(steps, q, spec, MfTrust::pndp, mf);
+  GaussianPairwiseAccount::Info info = view->info();
+  info.method = "muffliato";
+  info.bound = "upper-bound";
+  info.valid_bound = true;
+  std::vector<UnitPair> pairs = view->unit_pairs();
+  return std::make_unique<GaussianPairwiseAccount>(std::move(pairs), std::move(info));
+}
+
 std::unique_ptr<GaussianPairwiseAccount> muffliato_account(const Protocol& protocol, const PairQuery& q,
                                                            MuffliatoOptions options,
                                                            std::size_t gradient_steps) {
@@ -102,9 +139,13 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_account(const Protocol& proto
   info.method = "muffliato";
   info.sensitivity = protocol.sensitivity;
   info.alpha = q.alpha;
+  info.bound = bound_label(options.bound);
+  info.valid_bound = options.bound == MuffliatoBound::exact;
   if (gradient_steps > 0) {
     // Local-DP releases of the target: one per gradient step.
     info.releases = static_cast<double>(gradient_steps);
+    if (options.bound == MuffliatoBound::exact)
+      return muffliato_gd_view_account(protocol, q, options, gradient_steps);
     return muffliato_losses_account(muffliato_gd_losses(protocol, q, options, gradient_steps), q,
                                     std::move(info));
   }
@@ -131,6 +172,7 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_losses_account(const Muffliat
       pairs.push_back({observer, target, std::sqrt(losses.capped_sum(i, j)), std::sqrt(uncapped), {}});
     }
   }
+  info.warnings.insert(info.warnings.end(), losses.warnings().begin(), losses.warnings().end());
   return std::make_unique<GaussianPairwiseAccount>(std::move(pairs), std::move(info));
 }
 

@@ -17,7 +17,7 @@
 #include <optional>
 #include <vector>
 
-#include "random_walk_spectral.hpp"
+#include "dense_kernels.hpp"
 
 namespace netdp::accounting::detail {
 namespace {

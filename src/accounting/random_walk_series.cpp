@@ -11,11 +11,11 @@
 #include <utility>
 #include <vector>
 
+#include "dense_kernels.hpp"
 #include "netdp/gossip/spectral.hpp"
 #include "netdp/graph/metrics.hpp"
 #include "netdp/util/check.hpp"
 #include "random_walk_bipartite.hpp"
-#include "random_walk_spectral.hpp"
 
 namespace netdp::accounting {
 namespace {

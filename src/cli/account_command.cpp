@@ -42,6 +42,7 @@ struct AccountOptions {
   std::string schedule = "fixed";
   std::uint64_t seed = 1;
   // muffliato
+  std::string bound = "exact";
   bool authors_convention = false;
   bool count_observer_noise = false;
   std::size_t gradient_steps = 0;
@@ -101,6 +102,10 @@ void check_flags(const AccountOptions& o, std::size_t n) {
   }
   require(o.method == "muffliato" || (o.group.empty() && o.gradient_steps == 0),
           "--group and --gradient-steps apply to --method muffliato only");
+  require(o.method == "muffliato" || o.bound == "exact",
+          "--bound {}: only --method muffliato has a paper formula that is not a bound (the other methods "
+          "always report a valid upper bound)",
+          o.bound);
   require(!(o.json && o.csv), "choose one of --json and --csv");
   if (o.target_epsilon) {
     require_positive(*o.target_epsilon, "--target-epsilon");
@@ -115,6 +120,7 @@ std::unique_ptr<accounting::PairwiseAccount> make_account(const AccountOptions& 
   const accounting::ProgressCallback progress = make_progress(o.quiet, "netdp account: " + o.method);
   if (o.method == "muffliato") {
     accounting::MuffliatoOptions options;
+    options.bound = util::parse_enum(accounting::kMuffliatoBoundNames, o.bound, "--bound");
     options.messages = o.authors_convention ? accounting::MessageConvention::authors_code
                                             : accounting::MessageConvention::paper;
     options.observer_noise =
@@ -173,6 +179,7 @@ nlohmann::ordered_json parameters_json(const AccountOptions& o, const accounting
   p["sensitivity"] = o.sensitivity;
   p["alpha"] = o.alpha ? nlohmann::ordered_json(*o.alpha) : nlohmann::ordered_json(nullptr);
   if (o.method == "muffliato") {
+    p["bound"] = o.bound;
     p["messages"] = o.authors_convention ? "authors-code" : "paper";
     p["observer_noise"] = o.count_observer_noise ? "counted" : "known";
     p["group"] = query.group;
@@ -224,6 +231,8 @@ void run_account(const AccountOptions& o) {
 
   AccountReport report;
   report.method = o.method;
+  report.bound = account->bound();
+  report.valid_bound = account->valid_bound();
   report.num_nodes = n;
   report.delta = o.delta;
   report.colluders = query.colluders;
@@ -299,10 +308,14 @@ void add_account_command(CLI::App& app) {
   cmd->add_option("--gradient-steps", r.gradient_steps,
                   "muffliato: Muffliato-GD with this many gradient steps of --rounds gossip rounds each "
                   "(Theorem 6 / Theorem 11)");
+  cmd->add_option("--bound", r.bound,
+                  "muffliato: exact (the observer's whole view) | paper (Theorems 1/6/11/12/13, not an upper "
+                  "bound on the view)")
+      ->capture_default_str();
   cmd->add_flag("--authors-convention", r.authors_convention,
                 "muffliato: powers 1..T, no t = 0 exchange (the authors' code)");
   cmd->add_flag("--count-observer-noise", r.count_observer_noise,
-                "muffliato: count the observer's own noise as noise (Theorem 1 as printed)");
+                "muffliato --bound paper: count the observer's own noise as noise (Theorem 1 as printed)");
   cmd->add_option("--contributions", r.contributions,
                   "random-walk: contributions N_u of the target (default T/n)");
   cmd->add_flag("--sender-known", r.sender_known,

@@ -16,7 +16,8 @@ using accounting::Range;
 
 Json optional_json(const std::optional<double>& value) { return value ? Json(*value) : Json(nullptr); }
 
-Json row_json(const PairRow& row, double delta) {
+Json row_json(const PairRow& row, const AccountReport& report) {
+  const double delta = report.delta;
   Json j;
   j["observer"] = row.observer;
   j["target"] = row.target;
@@ -28,6 +29,7 @@ Json row_json(const PairRow& row, double delta) {
   j["delta"] = delta;
   j["epsilon"] = row.epsilon;
   j["capped"] = row.capped;
+  j["bound"] = report.bound;
   if (row.sensitivity) {
     const accounting::SensitivityFields& s = *row.sensitivity;
     j["sensitivity_squared_ones"] = s.ones;
@@ -62,6 +64,8 @@ Json summary_json(const AccountReport& report) {
   };
   Json s;
   s["method"] = report.method;
+  s["bound"] = report.bound;
+  s["valid_bound"] = report.valid_bound;
   s["nodes"] = report.num_nodes;
   s["sigma"] = report.sigma;
   s["delta"] = report.delta;
@@ -113,7 +117,7 @@ void write_json(std::ostream& out, const AccountReport& report, bool with_pairs)
   if (with_pairs) {
     out << "\"pairs\": [";
     for (std::size_t i = 0; i < report.rows.size(); ++i) {
-      out << (i == 0 ? "\n" : ",\n") << row_json(report.rows[i], report.delta).dump();
+      out << (i == 0 ? "\n" : ",\n") << row_json(report.rows[i], report).dump();
     }
     out << "\n],\n";
   }
@@ -122,7 +126,7 @@ void write_json(std::ostream& out, const AccountReport& report, bool with_pairs)
 
 void write_csv(std::ostream& out, const AccountReport& report) {
   if (report.rows.empty()) return;
-  const Json header = row_json(report.rows.front(), report.delta);
+  const Json header = row_json(report.rows.front(), report);
   bool first = true;
   for (const auto& item : header.items()) {
     out << (first ? "" : ",") << item.key();
@@ -131,7 +135,7 @@ void write_csv(std::ostream& out, const AccountReport& report) {
   out << "\n";
   for (const PairRow& row : report.rows) {
     first = true;
-    const Json values = row_json(row, report.delta);
+    const Json values = row_json(row, report);
     for (const auto& item : values.items()) {
       out << (first ? "" : ",") << csv_value(item.value());
       first = false;
@@ -144,6 +148,15 @@ void write_human(std::ostream& out, const AccountReport& report) {
   const Json s = summary_json(report);
   fmt::print(out, "method {}  nodes {}  sigma {:.6g}  delta {:.3g}  pairs {}\n", report.method,
              report.num_nodes, report.sigma, report.delta, s["pairs"].get<std::size_t>());
+  if (report.valid_bound) {
+    fmt::print(out, "bound {}: every value is an upper bound on the loss of the observer's whole view\n",
+               report.bound);
+  } else {
+    fmt::print(out,
+               "bound {}: the paper's message-by-message formula, NOT an upper bound on the observer's whole "
+               "view\n",
+               report.bound);
+  }
   if (!report.colluders.empty()) fmt::print(out, "colluders {}\n", fmt::join(report.colluders, ","));
   if (!report.calibration.is_null()) fmt::print(out, "calibration {}\n", report.calibration.dump());
   fmt::print(out, "\nprivacy loss epsilon by shortest-path distance (delta = {:.3g})\n", report.delta);

@@ -18,6 +18,8 @@ inline constexpr std::size_t kMaxWarningsShown = 20;
 
 struct AccountReport {
   std::string method;
+  std::string bound = "upper-bound";  ///< PairwiseAccount::bound(), in every row and the summary
+  bool valid_bound = true;            ///< false for a paper's formula that is not a bound
   double sigma = 0.0;
   double delta = 0.0;
   std::vector<graph::NodeId> colluders;  ///< non-empty when the observer is a coalition

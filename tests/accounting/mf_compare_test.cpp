@@ -57,7 +57,13 @@ TEST(MfCompare, MuffliatoVariants) {
   for (const MfComparisonRow& row : propagated) {
     EXPECT_GT(row.muffliato_min, 0.0);
     EXPECT_LE(row.muffliato_max, local * (1 + 1e-12));
+    EXPECT_GT(row.muffliato_exact_min, 0.0);
+    EXPECT_LE(row.muffliato_exact_max, local * (1 + 1e-12));
   }
+  // The exact per-step view with K = 1: a neighbour hears the target's release directly (local
+  // DP per step) and a non-neighbour hears nothing of it in one round.
+  EXPECT_NEAR(per_step[0].muffliato_exact_max, local, 1e-9);
+  EXPECT_EQ(per_step[1].muffliato_exact_max, 0.0);
 }
 
 TEST(MfCompare, BadInputs) {

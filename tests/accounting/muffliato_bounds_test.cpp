@@ -46,6 +46,7 @@ TEST(MuffliatoCorollary1, MatchesLiteralFormulaAndBoundsTheorem1) {
     literal.diagonal().setZero();
     // Theorem 1 in the corollary's setting (messages t = 0..T-1, observer noise counted).
     MuffliatoOptions options;
+    options.bound = MuffliatoBound::paper;  // the paper's formula under test
     options.sigma = 1.0;
     options.observer_noise = ObserverNoise::counted;
     const MuffliatoLosses theorem1 =
@@ -80,6 +81,7 @@ TEST(MuffliatoCorollary3, MatchesLiteralFormulaAndBoundsTheorem12) {
     literal *= n * max_inverse_square(w, colluders);
     literal(1) = literal(3) = 0.0;
     MuffliatoOptions options;
+    options.bound = MuffliatoBound::paper;  // the paper's formula under test
     options.sigma = 1.0;
     options.observer_noise = ObserverNoise::counted;
     const MuffliatoLosses theorem12 =

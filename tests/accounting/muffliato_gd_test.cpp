@@ -16,6 +16,7 @@ TEST(MuffliatoGd, Theorem6FixedMatrixIsStepsTimesTheorem1WithKRounds) {
   const DenseMatrix w = metropolis(n, random_connected_edges(n, 0.25, 21));
   const std::size_t steps = 7, k = 4;
   MuffliatoOptions options;
+  options.bound = MuffliatoBound::paper;  // the paper's formula under test
   options.sigma = 1.7;
   options.sensitivity = 0.3;
   const MuffliatoLosses losses = muffliato_gd_all_pairs(to_sparse(w), steps, k, options);
@@ -42,6 +43,7 @@ TEST(MuffliatoGd, Theorem11TimeVaryingSumsPerStepWithPerStepCap) {
   const std::size_t k = 3;
   for (auto convention : {MessageConvention::paper, MessageConvention::authors_code}) {
     MuffliatoOptions options;
+    options.bound = MuffliatoBound::paper;  // the paper's formula under test
     options.sigma = 1.0;
     options.messages = convention;
     std::vector<SparseMatrix> sparse;
@@ -67,6 +69,7 @@ TEST(MuffliatoGd, Theorem11TimeVaryingSumsPerStepWithPerStepCap) {
 TEST(MuffliatoGd, RejectsBadInput) {
   const SparseMatrix w = to_sparse(metropolis(5, ring_edges(5)));
   MuffliatoOptions options;
+  options.bound = MuffliatoBound::paper;  // the paper's formula under test
   options.sigma = 1.0;
   EXPECT_THROW((void)muffliato_gd_all_pairs(w, 0, 3, options), std::invalid_argument);
   EXPECT_THROW((void)muffliato_gd_all_pairs(w, 3, 0, options), std::invalid_argument);

@@ -74,6 +74,7 @@ TEST(MuffliatoTheorem1, AllPairsFastPathMatchesLiteralDenseFormula) {
       for (auto noise : {ObserverNoise::known, ObserverNoise::counted}) {
         for (std::size_t block : {std::size_t{0}, std::size_t{1}, std::size_t{3}}) {
           MuffliatoOptions options;
+          options.bound = MuffliatoBound::paper;  // the paper's formula under test
           options.sigma = 1.5;
           options.messages = convention;
           options.observer_noise = noise;
@@ -97,6 +98,7 @@ TEST(MuffliatoTheorem1, SingleObserverColludersAndGroupsMatchLiteralFormulas) {
     const gossip::Schedule schedule = as_schedule(c, false);
     for (auto noise : {ObserverNoise::known, ObserverNoise::counted}) {
       MuffliatoOptions options;
+      options.bound = MuffliatoBound::paper;  // the paper's formula under test
       options.sigma = 0.7;
       options.observer_noise = noise;
       options.block_columns = 2;
@@ -130,6 +132,7 @@ TEST(MuffliatoTheorem1, HypercubeLossDependsOnlyOnHammingDistance) {
   const SparseMatrix w = to_sparse(metropolis(n, hypercube_edges(d)));
   for (auto convention : {MessageConvention::paper, MessageConvention::authors_code}) {
     MuffliatoOptions options;
+    options.bound = MuffliatoBound::paper;  // the paper's formula under test
     options.sigma = 2.0;
     options.messages = convention;
     const MuffliatoLosses losses = muffliato_all_pairs(gossip::Schedule::fixed(w, 9), options);
@@ -168,6 +171,7 @@ TEST(MuffliatoTheorem1, CompleteGraphClosedForm) {
         Expect{MessageConvention::authors_code, ObserverNoise::counted, rounds * (n - 1.0) / n},
         Expect{MessageConvention::authors_code, ObserverNoise::known, double(rounds)}}) {
     MuffliatoOptions options;
+    options.bound = MuffliatoBound::paper;  // the paper's formula under test
     options.sigma = 1.0;
     options.messages = e.messages;
     options.observer_noise = e.noise;
@@ -186,6 +190,7 @@ TEST(MuffliatoTheorem1, LocalDpCapAndPairFields) {
   const int n = 9;
   const SparseMatrix w = to_sparse(metropolis(n, ring_edges(n)));
   MuffliatoOptions options;
+  options.bound = MuffliatoBound::paper;  // the paper's formula under test
   options.sigma = 2.0;
   options.sensitivity = 0.5;
   const MuffliatoLosses losses = muffliato_all_pairs(gossip::Schedule::fixed(w, 8), options);
@@ -216,6 +221,7 @@ TEST(MuffliatoTheorem1, LocalDpCapAndPairFields) {
 TEST(MuffliatoTheorem1, GdpConversionIsExactAndTighterThanThePapersRdpConversion) {
   const SparseMatrix w = to_sparse(metropolis(12, random_connected_edges(12, 0.2, 9)));
   MuffliatoOptions options;
+  options.bound = MuffliatoBound::paper;  // the paper's formula under test
   options.sigma = 3.0;
   const MuffliatoLosses losses = muffliato_all_pairs(gossip::Schedule::fixed(w, 6), options);
   const double delta = 1e-5;
@@ -251,6 +257,7 @@ TEST(MuffliatoTheorem1, MeanLossEquation7) {
     const double alpha = 3.0;
     for (auto noise : {ObserverNoise::known, ObserverNoise::counted}) {
       MuffliatoOptions options;
+      options.bound = MuffliatoBound::paper;  // the paper's formula under test
       options.sigma = 1.3;
       options.observer_noise = noise;
       const MuffliatoLosses losses = muffliato_all_pairs(schedule, options);
@@ -275,6 +282,7 @@ TEST(MuffliatoTheorem1, Theorem1IsNotABoundOnTheJointViewButTheCapIs) {
   // while Theorem 1 composes the two messages as if independent.
   const std::vector<DenseMatrix> ws = repeat(metropolis(3, path_edges(3)), 2);
   MuffliatoOptions options;
+  options.bound = MuffliatoBound::paper;  // the paper's formula under test
   options.sigma = 1.0;
   const MuffliatoLosses losses = muffliato_all_pairs(schedule_of(ws), options);
   const double exact = exact_joint_sum(ws, MessageConvention::paper, {2}, 0);
@@ -328,6 +336,7 @@ TEST(MuffliatoTheorem1, RejectsBadInputNamingTheValue) {
   const SparseMatrix w = to_sparse(metropolis(5, ring_edges(5)));
   const auto schedule = gossip::Schedule::fixed(w, 3);
   MuffliatoOptions options;
+  options.bound = MuffliatoBound::paper;  // the paper's formula under test
   options.sigma = 1.0;
   auto expect_error = [](auto&& call, const std::string& fragment) {
     try {
@@ -367,6 +376,7 @@ TEST(MuffliatoTheorem1, RejectsBadInputNamingTheValue) {
 TEST(MuffliatoTheorem1, ProgressIsReportedUpToTheTotal) {
   const SparseMatrix w = to_sparse(metropolis(20, ring_edges(20)));
   MuffliatoOptions options;
+  options.bound = MuffliatoBound::paper;  // the paper's formula under test
   options.sigma = 1.0;
   options.block_columns = 8;
   std::size_t last = 0, total = 0;

@@ -81,7 +81,11 @@ TEST(PairwiseAccount, MuffliatoRowsEqualTheorem1AtAnySigma) {
 
 TEST(PairwiseAccount, MuffliatoGdEqualsTheorem6) {
   const Protocol protocol = protocol_on("ring:n=8", 3);
-  const auto account = muffliato_account(protocol, {}, MuffliatoOptions{}, 5);
+  MuffliatoOptions paper;
+  paper.bound = MuffliatoBound::paper;
+  const auto account = muffliato_account(protocol, {}, paper, 5);
+  EXPECT_FALSE(account->valid_bound());
+  EXPECT_EQ(account->bound(), "paper-formula");
   MuffliatoOptions unit;
   unit.sigma = 1.0;
   const MuffliatoLosses direct = muffliato_gd_all_pairs(protocol.network.matrix(), 5, 3, unit);
@@ -89,6 +93,36 @@ TEST(PairwiseAccount, MuffliatoGdEqualsTheorem6) {
     EXPECT_NEAR(p.unit_mu, std::sqrt(direct.capped_sum(p.observer, p.target)), 1e-14);
   }
   EXPECT_EQ(account->releases(), 5.0);
+}
+
+TEST(PairwiseAccount, MuffliatoGdViewIsTheMuffliatoSgdLinearView) {
+  // The default account of Muffliato-GD is the MF engine's Muffliato-SGD(K) view with Σ|K| certified.
+  // The paper's per-step sums ignore the parameters carrying earlier releases forward (with K = 1,
+  // Theorem 6 gives non-neighbours 0), and charge a neighbour the full local value per step although
+  // the raw release arrives mixed with the sender's state.
+  const Protocol protocol = protocol_on("ring:n=8", 1);
+  const auto view = muffliato_account(protocol, {}, MuffliatoOptions{}, 4);
+  EXPECT_TRUE(view->valid_bound());
+  Protocol steps = protocol;
+  steps.rounds = 4;
+  MfAlgorithmSpec spec;
+  spec.algorithm = MfAlgorithm::muffliato_sgd;
+  spec.gossip_steps = 1;
+  MfOptions mf;
+  mf.assess.sign_search = SignSearch::none;
+  const auto engine = mf_account(steps, {}, spec, MfTrust::pndp, mf);
+  ASSERT_EQ(view->unit_pairs().size(), engine->unit_pairs().size());
+  MuffliatoOptions paper;
+  paper.bound = MuffliatoBound::paper;
+  const auto theorem6 = muffliato_account(protocol, {}, paper, 4);
+  for (std::size_t i = 0; i < view->unit_pairs().size(); ++i) {
+    const UnitPair& p = view->unit_pairs()[i];
+    EXPECT_EQ(p.unit_mu, engine->unit_pairs()[i].unit_mu);
+    EXPECT_LE(p.unit_mu, 2.0 * (1 + 1e-12));  // the local cap of 4 releases: sqrt(4)
+  }
+  EXPECT_GT(view->unit_pairs()[2].unit_mu, 0.0);  // observer 0, target 3: three hops away
+  EXPECT_EQ(view->unit_pairs()[2].target, 3u);
+  EXPECT_EQ(theorem6->unit_pairs()[2].unit_mu, 0.0);
 }
 
 TEST(PairwiseAccount, LinearSystemRowsEqualTheEngine) {

@@ -109,7 +109,7 @@ TEST(AccountCommand, CsvHasTheJsonFieldNames) {
   const auto result = run_cli({"account", "--graph", "ring:n=5", "--csv", "--quiet", "--target", "2"});
   ASSERT_EQ(result.status, 0) << result.err;
   EXPECT_EQ(result.out.substr(0, result.out.find('\n')),
-            "observer,target,distance,alpha,rdp_epsilon,uncapped_rdp_epsilon,mu,delta,epsilon,capped");
+            "observer,target,distance,alpha,rdp_epsilon,uncapped_rdp_epsilon,mu,delta,epsilon,capped,bound");
   EXPECT_EQ(std::count(result.out.begin(), result.out.end(), '\n'), 5);
 }
 
@@ -125,8 +125,10 @@ TEST(AccountCommand, GroupAndMuffliatoGdMatchTheLibrary) {
     EXPECT_EQ(row["target"].get<std::size_t>(), 0u);
     EXPECT_NEAR(row["mu"].get<double>(), group_losses.pair(v, 0, 2.0).mu, 1e-12);
   }
-  const Json gd = account_json(
-      {"--graph", "karate", "--gradient-steps", "3", "--rounds", "4", "--sigma", "1.5", "--observer", "5"});
+  const Json gd = account_json({"--graph", "karate", "--gradient-steps", "3", "--rounds", "4", "--sigma",
+                                "1.5", "--observer", "5", "--bound", "paper"});
+  EXPECT_EQ(gd["summary"]["bound"], "paper-formula");
+  EXPECT_FALSE(gd["summary"]["valid_bound"].get<bool>());
   const auto gd_losses = accounting::muffliato_gd_all_pairs(w.matrix(), 3, 4, options);
   ASSERT_EQ(gd["pairs"].size(), 33u);
   for (const Json& row : gd["pairs"]) {
@@ -143,6 +145,29 @@ TEST(AccountCommand, MuffliatoSummaryCarriesCommunicationsAndEq7) {
     // eq. 7: ε̄_v = α Δ² T_v / (2 n σ²).
     EXPECT_DOUBLE_EQ(o["mean_rdp_epsilon_eq7"].get<double>(), 3.0 * 20.0 / (2.0 * 5.0 * 4.0));
   }
+}
+
+TEST(AccountCommand, MuffliatoDefaultIsTheExactJointViewAndThePaperFormulaIsLabelled) {
+  // Path 0 – 1 – 2 – 3, T = 3: observer 3 solves its three messages for y_0 (μ = Δ/σ = 1/2), where
+  // Theorem 1 reports μ² = 0.2 · (Δ/σ)².
+  const std::vector<std::string> pair = {"--graph", "path:n=4",   "--rounds", "3",        "--sigma",
+                                         "2",       "--observer", "3",        "--target", "0"};
+  const Json exact = account_json(pair);
+  EXPECT_EQ(exact["summary"]["bound"], "exact-joint-view");
+  EXPECT_TRUE(exact["summary"]["valid_bound"].get<bool>());
+  ASSERT_EQ(exact["pairs"].size(), 1u);
+  EXPECT_NEAR(exact["pairs"][0]["mu"].get<double>(), 0.5, 1e-12);
+  EXPECT_EQ(exact["pairs"][0]["bound"], "exact-joint-view");
+  std::vector<std::string> paper_args = pair;
+  paper_args.insert(paper_args.end(), {"--bound", "paper"});
+  const Json paper = account_json(paper_args);
+  EXPECT_EQ(paper["summary"]["bound"], "paper-formula");
+  EXPECT_FALSE(paper["summary"]["valid_bound"].get<bool>());
+  EXPECT_NEAR(paper["pairs"][0]["mu"].get<double>(), std::sqrt(0.2) / 2.0, 1e-12);
+  const auto table =
+      run_cli({"account", "--quiet", "--graph", "path:n=4", "--rounds", "3", "--bound", "paper"});
+  ASSERT_EQ(table.status, 0) << table.err;
+  EXPECT_NE(table.out.find("NOT an upper bound"), std::string::npos) << table.out;
 }
 
 struct BadInput {
@@ -167,6 +192,10 @@ TEST(AccountCommand, BadInputIsAClearErrorWithStatus2) {
       {{"--target-epsilon", "1", "--calibrate-on", "pair"}, "--observer and --target"},
       {{"--group", "0,99"}, "--group: node 99"},
       {{"--method", "random-walk", "--group", "1,2"}, "muffliato only"},
+      {{"--bound", "theorem1"}, "--bound"},
+      {{"--method", "linear-system", "--bound", "paper"}, "--bound paper: only --method muffliato"},
+      {{"--count-observer-noise"}, "--bound paper"},
+      {{"--colluders", "1,2", "--target", "2"}, "target 2 is one of the colluders"},
   };
   for (const BadInput& c : cases) {
     std::vector<std::string> args = {"account", "--quiet"};

@@ -1,6 +1,7 @@
 #pragma once
 // The MF paper's Figure 2: for the same graph, W, T and noise, the Muffliato
-// accounting of Muffliato-SGD / DP-D-SGD (Cyffers et al. 2022, Theorem 6) next to
+// accounting of Muffliato-SGD / DP-D-SGD (Cyffers et al. 2022, Theorem 6, the paper's formula; and
+// the exact joint view of each release, a valid bound) next to
 // the MF accounting under PNDP (Theorem 7), summarised per shortest-path distance
 // between attacker and target. Both are reported as Rényi DP at order α,
 // ε_α = α μ² / 2 (Figure 2 uses α = 2), with μ² the GDP parameter squared.
@@ -17,7 +18,7 @@ namespace netdp::accounting {
 /// Which Muffliato accounting of DP-D-SGD / Muffliato-SGD(K) goes beside the MF one.
 enum class MuffliatoVariant {
   /// Default. Each gradient step's noisy input is a Muffliato release whose messages are
-  /// gossiped until the end: Theorem 1 over the remaining K(T − s) rounds, capped at local DP
+  /// gossiped until the end: its view over the remaining K(T − s) rounds, capped at local DP
   /// per release, composed over the T steps (Σ_s min(S_{K(T−s)}, 1)). Accounts for the
   /// propagation of earlier steps' inputs through the later parameters.
   propagated,
@@ -31,7 +32,10 @@ struct MfComparisonRow {
   std::uint32_t distance = 0;  ///< hop distance between attacker and target
   std::size_t pairs = 0;
   double mf_min = 0.0, mf_mean = 0.0, mf_max = 0.0;  ///< MF: α μ²/2, μ = √certified / ν
-  double muffliato_min = 0.0, muffliato_mean = 0.0, muffliato_max = 0.0;  ///< Muffliato (capped), α μ²/2
+  /// Muffliato's paper formula (Theorems 1 / 6, capped), α μ²/2: NOT an upper bound on the view.
+  double muffliato_min = 0.0, muffliato_mean = 0.0, muffliato_max = 0.0;
+  /// Muffliato's exact joint view of each release, composed, α μ²/2 (a valid upper bound).
+  double muffliato_exact_min = 0.0, muffliato_exact_mean = 0.0, muffliato_exact_max = 0.0;
 };
 
 /// Every ordered pair (attacker v, target u ≠ v) of a connected graph, grouped by distance.

@@ -28,10 +28,12 @@
 #include <cstddef>
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "netdp/gossip/schedule.hpp"
 #include "netdp/graph/graph.hpp"
+#include "netdp/util/enum_names.hpp"
 #include "netdp/util/types.hpp"
 
 namespace netdp::accounting {
@@ -66,7 +68,26 @@ enum class GroupSensitivity {
   paper_sum_of_squares,
 };
 
+/// Which value the Muffliato functions report.
+enum class MuffliatoBound {
+  /// Default: the exact loss of the observer's whole view (muffliato_joint_view.hpp), an upper
+  /// bound under every schedule, and composed per gradient step for Muffliato-GD.
+  exact,
+  /// The paper's message-by-message sums (Theorems 1, 12, 13; Theorems 6, 11 for Muffliato-GD).
+  /// NOT an upper bound on the joint view: the messages share one noise draw per node.
+  paper,
+};
+
+inline constexpr auto kMuffliatoBoundNames = std::to_array<util::EnumName<MuffliatoBound>>(
+    {{MuffliatoBound::exact, "exact"}, {MuffliatoBound::paper, "paper"}});
+static_assert(util::is_valid_enum_table(kMuffliatoBoundNames));
+
+/// The label of a bound in every output: "exact-joint-view" or "paper-formula".
+std::string_view bound_label(MuffliatoBound bound);
+
 struct MuffliatoOptions {
+  /// Exact joint view (default) or the paper's formula (by name only; not a valid bound).
+  MuffliatoBound bound = MuffliatoBound::exact;
   double sigma = 0.0;        ///< noise standard deviation σ of each node's single release (> 0)
   double sensitivity = 1.0;  ///< Δ, L2 sensitivity of one node's input (Assumption 1) (> 0)
   MessageConvention messages = MessageConvention::paper;
@@ -125,6 +146,10 @@ class MuffliatoLosses {
 
   /// μ² for every pair, capped (reported) or not; undefined pairs are 0.
   DenseMatrix mu_squared(bool capped = true) const;
+  /// Numerical decisions behind the sums (the joint view's rank decisions), for display.
+  const std::vector<std::string>& warnings() const { return warnings_; }
+  void set_warnings(std::vector<std::string> warnings) { warnings_ = std::move(warnings); }
+
   /// The full guarantee of one pair; throws std::invalid_argument if out of range,
   /// alpha <= 1, or the pair is undefined (target inside the observer set).
   PairLoss pair(std::size_t observer, std::size_t target, double alpha) const;
@@ -137,6 +162,7 @@ class MuffliatoLosses {
   std::vector<std::vector<graph::NodeId>> targets_;
   double sensitivity_ = 1.0;
   double sigma_ = 1.0;
+  std::vector<std::string> warnings_;
 };
 
 /// Observer sets (rows) and target sets (columns). An empty list means "every
@@ -147,14 +173,20 @@ struct MuffliatoQuery {
   std::vector<std::vector<graph::NodeId>> targets;
 };
 
+/// The sums of options.bound for `query` under `schedule`: the exact joint view
+/// (muffliato_joint_view_losses) or Theorems 1 / 12 / 13 (muffliato_theorem1_losses). The
+/// functions below (all pairs, one observer, colluders, group) go through it.
+MuffliatoLosses muffliato_losses(const gossip::Schedule& schedule, const MuffliatoQuery& query,
+                                 const MuffliatoOptions& options);
+
 /// Theorem 1 / 12 / 13 sums for `query` under `schedule` (fast path: sparse
 /// propagation of blocks of target columns, never a dense W power; OpenMP over
 /// blocks; O(T · nnz(W) · n) time, memory O(observers × targets) + O(n · block) per thread).
 /// Throws std::invalid_argument on σ <= 0, Δ <= 0, a non-finite W entry, a node
 /// out of range or repeated within a set, an empty set, or (require_connected) a
-/// disconnected union of supports.
-MuffliatoLosses muffliato_losses(const gossip::Schedule& schedule, const MuffliatoQuery& query,
-                                 const MuffliatoOptions& options);
+/// disconnected union of supports. options.bound is not read: this is the paper's formula.
+MuffliatoLosses muffliato_theorem1_losses(const gossip::Schedule& schedule, const MuffliatoQuery& query,
+                                          const MuffliatoOptions& options);
 
 /// All n² ordered pairs (observer v = row, target u = column, diagonal undefined).
 MuffliatoLosses muffliato_all_pairs(const gossip::Schedule& schedule, const MuffliatoOptions& options);

@@ -11,6 +11,12 @@
 // step's noisy release, so each step's sum is capped at 1 before composing
 // (the reported value); the uncapped sum is kept.
 //
+// These are the paper's formulas (options.bound is not read): NOT upper bounds on the joint view.
+// Each step's gossip also carries the earlier steps' noisy values forward (the parameters mix
+// them), which the per-step sums ignore; with K = 1 non-neighbours get 0. The valid account of
+// Muffliato-GD is the linear view of Muffliato-SGD(K) (MF paper, A.4), which
+// accounting::muffliato_account uses by default.
+//
 // Chebyshev acceleration (Algorithm 1 inside Algorithm 3) is accounted as plain
 // gossip: its messages P_k(W) y are invertible linear combinations of the plain
 // messages W^j y, j <= k, of the same sender (docs/accounting-muffliato.md).

@@ -123,6 +123,12 @@ class PairwiseAccount {
   virtual double sensitivity() const = 0;
   /// Numerical verdicts of the build (rank, conditioning, Theorem 7's checks), for display.
   virtual std::vector<std::string> warnings() const { return {}; }
+  /// What the reported values are, shown beside them in every output: "upper-bound",
+  /// "exact-joint-view", or "paper-formula" (a paper's formula that is not a valid bound).
+  virtual std::string bound() const { return "upper-bound"; }
+  /// Whether every reported value is an upper bound on the loss of the observer's whole view
+  /// (false only for a paper's formula asked for by name).
+  virtual bool valid_bound() const { return true; }
   /// Muffliato with a fixed or time-varying gossip schedule: T_v and eq. (7) per observer.
   virtual std::vector<ObserverDetail> observer_details(double /*sigma*/) const { return {}; }
   /// Gaussian accounts: the largest unit μ over the pairs (0 when there are none).
@@ -158,6 +164,8 @@ class GaussianPairwiseAccount final : public PairwiseAccount {
     double releases = 1.0;
     std::optional<double> alpha;  ///< order of rdp_epsilon (2 when unset)
     std::vector<std::string> warnings;
+    std::string bound = "upper-bound";  ///< PairwiseAccount::bound()
+    bool valid_bound = true;            ///< PairwiseAccount::valid_bound()
     /// T_v per node (Muffliato's eq. 7), empty otherwise.
     std::vector<std::size_t> communications;
   };
@@ -170,6 +178,8 @@ class GaussianPairwiseAccount final : public PairwiseAccount {
   double releases() const override { return info_.releases; }
   double sensitivity() const override { return info_.sensitivity; }
   std::vector<std::string> warnings() const override { return info_.warnings; }
+  std::string bound() const override { return info_.bound; }
+  bool valid_bound() const override { return info_.valid_bound; }
   std::vector<ObserverDetail> observer_details(double sigma) const override;
   dp::RdpCurve rdp_curve(graph::NodeId observer, graph::NodeId target, double sigma) const override;
   double max_unit_mu() const override;
@@ -194,10 +204,12 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_losses_account(const Muffliat
                                                                   const PairQuery& query,
                                                                   GaussianPairwiseAccount::Info info);
 
-/// Muffliato (Cyffers et al. 2022): Theorem 1 for every pair, Theorem 12 for `colluders`,
-/// Theorem 13 for `group`; with gradient_steps > 0, Muffliato-GD with that many gradient steps
-/// of protocol.rounds gossip rounds each (Theorem 6 for the fixed schedule, Theorem 11 with one
-/// matrix of the schedule per gradient step).
+/// Muffliato (Cyffers et al. 2022). options.bound = exact (default): the exact loss of each
+/// observer's (or coalition's) whole view, for single targets and groups; with gradient_steps > 0,
+/// each gradient step's exact view composed. options.bound = paper: Theorem 1 for every pair,
+/// Theorem 12 for `colluders`, Theorem 13 for `group`, Theorems 6 / 11 with gradient steps, labelled
+/// as not a valid bound. With gradient_steps > 0, each step runs protocol.rounds gossip rounds (the
+/// fixed W, or one matrix of the schedule per gradient step).
 std::unique_ptr<GaussianPairwiseAccount> muffliato_account(const Protocol& protocol, const PairQuery& query,
                                                            MuffliatoOptions options,
                                                            std::size_t gradient_steps = 0);
@@ -210,6 +222,14 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_account(const Protocol& proto
 std::unique_ptr<PairwiseAccount> random_walk_account(
     const Protocol& protocol, const PairQuery& query, RandomWalkOptions options,
     std::shared_ptr<const RandomWalkSeries> series = nullptr);
+
+/// Muffliato-GD's whole view (gradient_steps steps of protocol.rounds gossip rounds each, fixed W):
+/// the linear view of Muffliato-SGD(K) through the MF engine, Σ|K_u| certified. muffliato_account
+/// calls it for options.bound = exact with gradient steps.
+std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_account(const Protocol& protocol,
+                                                                   const PairQuery& query,
+                                                                   const MuffliatoOptions& options,
+                                                                   std::size_t gradient_steps);
 
 /// Koskela–Kulkarni linear-system views (Theorems 8, 9, 10) through the linear-view engine.
 std::unique_ptr<GaussianPairwiseAccount> linear_system_account(const Protocol& protocol,

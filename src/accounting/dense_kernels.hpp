@@ -1,7 +1,8 @@
 #pragma once
-// Dense symmetric eigendecomposition and spectral reconstruction U f(Λ) Uᵀ for
-// the random-walk accountant (internal). Uses LAPACK dsyevd + BLAS dsyrk when
-// the build found LAPACKE/CBLAS (NETDP_HAVE_LAPACKE), Eigen otherwise.
+// Dense kernels shared by the random-walk, MF and Muffliato joint-view accountants (internal):
+// symmetric eigendecomposition, spectral reconstruction U f(Λ) Uᵀ, Gram matrices and products.
+// Uses LAPACK dsyevd + BLAS dsyrk/dgemm when the build found LAPACKE/CBLAS (NETDP_HAVE_LAPACKE),
+// Eigen otherwise.
 
 #include <functional>
 
@@ -25,6 +26,25 @@ DenseMatrix spectral_reconstruction(const DenseMatrix& vectors, const Vector& f)
 
 /// a · diag(f) · bᵀ (a, b: n × k; one GEMM).
 DenseMatrix scaled_product(const DenseMatrix& a, const Vector& f, const DenseMatrix& b);
+
+/// The lower triangle of a aᵀ (the strict upper triangle is left unspecified).
+DenseMatrix lower_gram(const DenseMatrix& a);
+
+/// uᵀ a (one GEMM).
+DenseMatrix transposed_product(const DenseMatrix& u, const DenseMatrix& a);
+
+/// Runs BLAS single-threaded while the caller runs its own OpenMP threads (OpenMP threads x BLAS
+/// threads would oversubscribe the cores); restores the previous setting.
+class SingleThreadedBlas {
+ public:
+  SingleThreadedBlas();
+  ~SingleThreadedBlas();
+  SingleThreadedBlas(const SingleThreadedBlas&) = delete;
+  SingleThreadedBlas& operator=(const SingleThreadedBlas&) = delete;
+
+ private:
+  int previous_ = 0;
+};
 
 /// Whether the fast LAPACK/BLAS backend is compiled in.
 bool spectral_backend_is_lapack();

@@ -1,8 +1,9 @@
-// Spectral backend of the random-walk accountant (see random_walk_spectral.hpp).
+// Spectral backend of the random-walk accountant (see dense_kernels.hpp).
 
-#include "random_walk_spectral.hpp"
+#include "dense_kernels.hpp"
 
 #include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <utility>
@@ -12,6 +13,9 @@
 #if defined(NETDP_HAVE_LAPACKE)
 #include <cblas.h>
 #include <lapacke.h>
+// OpenBLAS-only entry points, weak so that another CBLAS still links (the guard is then a no-op).
+#pragma weak openblas_set_num_threads
+#pragma weak openblas_get_num_threads
 #endif
 
 namespace netdp::accounting::detail {
@@ -96,6 +100,50 @@ DenseMatrix scaled_product(const DenseMatrix& a, const Vector& f, const DenseMat
   c.noalias() = scaled * b.transpose();
 #endif
   return c;
+}
+
+DenseMatrix lower_gram(const DenseMatrix& a) {
+  const Eigen::Index rows = a.rows();
+  DenseMatrix gram(rows, rows);
+#if defined(NETDP_HAVE_LAPACKE)
+  cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, static_cast<blasint>(rows),
+              static_cast<blasint>(a.cols()), 1.0, a.data(),
+              static_cast<blasint>(std::max<Eigen::Index>(rows, 1)), 0.0, gram.data(),
+              static_cast<blasint>(std::max<Eigen::Index>(rows, 1)));
+#else
+  gram.triangularView<Eigen::Lower>() = a * a.transpose();
+#endif
+  return gram;
+}
+
+DenseMatrix transposed_product(const DenseMatrix& u, const DenseMatrix& a) {
+  DenseMatrix c(u.cols(), a.cols());
+  if (c.size() == 0) return c;
+#if defined(NETDP_HAVE_LAPACKE)
+  cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, static_cast<blasint>(u.cols()),
+              static_cast<blasint>(a.cols()), static_cast<blasint>(u.rows()), 1.0, u.data(),
+              static_cast<blasint>(std::max<Eigen::Index>(u.rows(), 1)), a.data(),
+              static_cast<blasint>(std::max<Eigen::Index>(a.rows(), 1)), 0.0, c.data(),
+              static_cast<blasint>(c.rows()));
+#else
+  c.noalias() = u.transpose() * a;
+#endif
+  return c;
+}
+
+SingleThreadedBlas::SingleThreadedBlas() {
+#if defined(NETDP_HAVE_LAPACKE)
+  if (openblas_set_num_threads != nullptr && openblas_get_num_threads != nullptr) {
+    previous_ = openblas_get_num_threads();
+    openblas_set_num_threads(1);
+  }
+#endif
+}
+
+SingleThreadedBlas::~SingleThreadedBlas() {
+#if defined(NETDP_HAVE_LAPACKE)
+  if (previous_ > 0) openblas_set_num_threads(previous_);
+#endif
 }
 
 }  // namespace netdp::accounting::detail

@@ -1,0 +1,328 @@
+// The exact joint view of Muffliato gossip (see muffliato_joint_view.hpp and
+// docs/accounting-muffliato.md): per observer set, the rows of W_{0:t} at its senders, the Gram
+// of its messages, one eigendecomposition, every target's leverage. Observer sets run in
+// parallel (OpenMP), BLAS single-threaded inside.
+
+#include "netdp/accounting/muffliato_joint_view.hpp"
+
+#include <fmt/format.h>
+
+#include <Eigen/Cholesky>
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <utility>
+
+#include "dense_kernels.hpp"
+#include "muffliato_propagation.hpp"
+#include "netdp/accounting/sign_max.hpp"
+#include "netdp/util/check.hpp"
+
+namespace netdp::accounting {
+
+namespace {
+
+using graph::NodeId;
+using Index = Eigen::Index;
+using NodeSets = std::vector<std::vector<NodeId>>;
+using Neighbours = std::vector<std::vector<NodeId>>;
+
+/// The communication graph of one step: the off-diagonal support of W_t, both ways.
+Neighbours step_neighbours(const SparseMatrix& w) {
+  Neighbours out(static_cast<std::size_t>(w.rows()));
+  for (int i = 0; i < w.outerSize(); ++i) {
+    for (SparseMatrix::InnerIterator it(w, i); it; ++it) {
+      if (it.value() == 0.0 || it.col() == i) continue;
+      out[static_cast<std::size_t>(i)].push_back(static_cast<NodeId>(it.col()));
+      out[static_cast<std::size_t>(it.col())].push_back(static_cast<NodeId>(i));
+    }
+  }
+  for (auto& list : out) {
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+  }
+  return out;
+}
+
+/// The communication graphs of a schedule (one for a fixed schedule).
+class ScheduleNeighbours {
+ public:
+  explicit ScheduleNeighbours(const gossip::Schedule& schedule) {
+    const std::size_t distinct = schedule.is_fixed() ? 1 : schedule.rounds();
+    for (std::size_t t = 0; t < distinct; ++t) steps_.push_back(step_neighbours(schedule.at(t)));
+  }
+  const Neighbours& at(std::size_t t) const { return steps_[steps_.size() == 1 ? 0 : t]; }
+
+ private:
+  std::vector<Neighbours> steps_;
+};
+
+/// A message of the view: sender w's state (W_{0:time} y)_w.
+struct Message {
+  std::size_t time = 0;
+  NodeId sender = 0;
+  bool operator<(const Message& o) const { return time != o.time ? time < o.time : sender < o.sender; }
+  bool operator==(const Message& o) const { return time == o.time && sender == o.sender; }
+};
+
+/// The distinct messages received by the sorted set `observers`, sorted by (time, sender).
+std::vector<Message> received_messages(const ScheduleNeighbours& graphs, std::size_t rounds,
+                                       const std::vector<NodeId>& observers, MessageConvention convention) {
+  const auto member = [&](NodeId w) { return std::binary_search(observers.begin(), observers.end(), w); };
+  std::vector<Message> messages;
+  const std::size_t shift = convention == MessageConvention::authors_code ? 1 : 0;
+  for (std::size_t t = 0; t < rounds; ++t) {
+    for (NodeId c : observers) {
+      // A colluder's own messages are post-processing of the coalition's view.
+      for (NodeId w : graphs.at(t)[c]) {
+        if (!member(w)) messages.push_back({t + shift, w});
+      }
+    }
+  }
+  std::sort(messages.begin(), messages.end());
+  messages.erase(std::unique(messages.begin(), messages.end()), messages.end());
+  return messages;
+}
+
+/// The view matrix A (one row (W_{0:time})_w per message), by sparse propagation of e_w with W_tᵀ:
+/// (W_{0:τ})_wᵀ = W_0ᵀ ⋯ W_{τ−1}ᵀ e_w. A fixed schedule propagates all senders once, forward.
+DenseMatrix message_rows(const gossip::Schedule& schedule, const std::vector<Message>& messages) {
+  const auto n = static_cast<Index>(schedule.num_nodes());
+  DenseMatrix rows(static_cast<Index>(messages.size()), n);
+  if (messages.empty()) return rows;
+  std::size_t k = 0;
+  if (schedule.is_fixed()) {
+    std::vector<NodeId> senders;
+    for (const Message& m : messages) senders.push_back(m.sender);
+    std::sort(senders.begin(), senders.end());
+    senders.erase(std::unique(senders.begin(), senders.end()), senders.end());
+    DenseMatrix x = DenseMatrix::Zero(n, static_cast<Index>(senders.size()));
+    for (std::size_t j = 0; j < senders.size(); ++j)
+      x(static_cast<Index>(senders[j]), static_cast<Index>(j)) = 1.0;
+    const SparseMatrix& w = schedule.at(0);
+    for (std::size_t time = 0; k < messages.size(); ++time) {
+      for (; k < messages.size() && messages[k].time == time; ++k) {
+        const auto j = std::lower_bound(senders.begin(), senders.end(), messages[k].sender) - senders.begin();
+        rows.row(static_cast<Index>(k)) = x.col(static_cast<Index>(j)).transpose();
+      }
+      if (k < messages.size()) {
+        DenseMatrix next = w.transpose() * x;
+        x.swap(next);
+      }
+    }
+    return rows;
+  }
+  while (k < messages.size()) {
+    const std::size_t time = messages[k].time;
+    std::size_t end = k;
+    while (end < messages.size() && messages[end].time == time) ++end;
+    DenseMatrix x = DenseMatrix::Zero(n, static_cast<Index>(end - k));
+    for (std::size_t j = k; j < end; ++j)
+      x(static_cast<Index>(messages[j].sender), static_cast<Index>(j - k)) = 1.0;
+    for (std::size_t step = time; step-- > 0;) {
+      DenseMatrix next = schedule.at(step).transpose() * x;
+      x.swap(next);
+    }
+    for (std::size_t j = k; j < end; ++j)
+      rows.row(static_cast<Index>(j)) = x.col(static_cast<Index>(j - k)).transpose();
+    k = end;
+  }
+  return rows;
+}
+
+/// ℓ for every node from the view A′ (observer columns already zero); also returns the whitened
+/// target columns Z = Λ_r^{-1/2} U_rᵀ A′ (r × n) for group maxima.
+ObserverLeverage leverage_of_view(const DenseMatrix& view, std::size_t rounds, DenseMatrix* whitened) {
+  ObserverLeverage out;
+  const Index m = view.rows();
+  const Index n = view.cols();
+  out.messages = static_cast<std::size_t>(m);
+  out.leverage = Vector::Zero(n);
+  if (whitened != nullptr) *whitened = DenseMatrix::Zero(0, n);
+  if (m == 0) return out;
+  // No view of a node whose column is zero: its leverage is exactly 0, and the rank of A′ is at
+  // most the number of non-zero columns (a structural bound, exact arithmetic).
+  Index nonzero_columns = 0;
+  for (Index j = 0; j < n; ++j) nonzero_columns += view.col(j).cwiseAbs().maxCoeff() > 0.0 ? 1 : 0;
+  const Index structural_rank = std::min(m, nonzero_columns);
+  if (structural_rank == 0) return out;  // every message is a combination of the observers' own values
+  DenseMatrix gram = detail::lower_gram(view);
+  const double trace = gram.diagonal().sum();
+  // Floor of the computed Gram: rounding of the propagated rows (about 2T ulps each), of the
+  // Gram itself (n) and of the eigensolver (m), each relative to ‖A′‖_F² = tr(G).
+  const double floor_factor = std::numeric_limits<double>::epsilon() *
+                              static_cast<double>(n + m + 2 * static_cast<Index>(rounds) + 2);
+  const double floor = floor_factor * trace;
+  const detail::SymmetricEigen eig = detail::symmetric_eigen(std::move(gram));  // ascending
+  Index rank = 0;
+  while (rank < m && eig.values[m - 1 - rank] > floor) ++rank;
+  out.rank = static_cast<std::size_t>(rank);
+  if (rank == 0) {
+    out.rank_decided = true;
+    out.margin = 1.0;  // nothing above the floor: no subspace can be trusted
+    return out;
+  }
+  const double smallest_kept = eig.values[m - rank];
+  // Accuracy of the re-orthonormalised leverages below: about κ(A′) times the floor factor.
+  const double orthonormality = floor_factor * std::sqrt(eig.values[m - 1] / smallest_kept);
+  if (rank == structural_rank) {
+    // Every direction the view can have was kept: the span is the exact row space.
+    out.margin = std::min(1.0, orthonormality);
+  } else {
+    // Directions at or below the floor were taken as 0: widen by the perturbation of the kept
+    // subspace (Davis–Kahan, sin θ <= E / gap).
+    out.rank_decided = true;
+    out.margin = std::min(1.0, std::max(orthonormality, floor / (smallest_kept - floor)));
+  }
+  DenseMatrix z = detail::transposed_product(eig.vectors.rightCols(rank), view);
+  for (Index i = 0; i < rank; ++i) z.row(i) /= std::sqrt(eig.values[m - rank + i]);
+  // The rows of Z span A′'s row space (up to the dropped directions) but are orthonormal only to
+  // about κ(G)·ε. One re-orthonormalisation (Cholesky of Z Zᵀ, as in CholeskyQR2) makes the
+  // leverages accurate to about κ(A′)·ε; the span, and hence the exact value, is unchanged.
+  const Eigen::LLT<DenseMatrix> chol(detail::lower_gram(z));
+  if (chol.info() == Eigen::Success) {
+    chol.matrixL().solveInPlace(z);
+  } else {
+    out.margin = 1.0;  // Z is too far from orthonormal to trust its leverages
+  }
+  out.leverage = z.colwise().squaredNorm().transpose();
+  if (whitened != nullptr) *whitened = std::move(z);
+  return out;
+}
+
+/// Builds the view of `observers` and its leverages.
+ObserverLeverage observer_view_leverage(const gossip::Schedule& schedule, const ScheduleNeighbours& graphs,
+                                        const std::vector<NodeId>& observers, MessageConvention convention,
+                                        DenseMatrix* whitened) {
+  const std::vector<Message> messages = received_messages(graphs, schedule.rounds(), observers, convention);
+  DenseMatrix view = message_rows(schedule, messages);
+  for (NodeId c : observers) view.col(static_cast<Index>(c)).setZero();  // y_c is known
+  ObserverLeverage out = leverage_of_view(view, schedule.rounds(), whitened);
+  for (NodeId c : observers) out.leverage[static_cast<Index>(c)] = 0.0;
+  return out;
+}
+
+/// (sqrt(value) + s·sqrt(size))²: the value of the computed subspace widened by its margin.
+double widen(double value, double margin, std::size_t size) {
+  const double root = std::sqrt(std::max(value, 0.0)) + margin * std::sqrt(static_cast<double>(size));
+  return root * root;
+}
+
+void validate(const gossip::Schedule& schedule, const MuffliatoOptions& options) {
+  require_positive(options.sigma, "sigma");
+  require_positive(options.sensitivity, "sensitivity");
+  require(schedule.rounds() >= 1, "the number of rounds T must be >= 1, got {}", schedule.rounds());
+  require(options.observer_noise == ObserverNoise::known,
+          "the exact joint view always knows the observer's own release; --observer-noise counted "
+          "applies to the paper's Theorem 1 only (--bound paper)");
+  require(options.group_sensitivity == GroupSensitivity::sum_of_absolute,
+          "the exact joint view lets every group member move by Δ; --group-sensitivity paper applies to "
+          "the paper's Theorem 13 only (--bound paper)");
+  detail::require_finite_entries(schedule);
+  if (options.require_connected) detail::require_connected_support(schedule);
+}
+
+}  // namespace
+
+ObserverLeverage observer_leverage(const gossip::Schedule& schedule, const std::vector<NodeId>& observers,
+                                   MessageConvention messages) {
+  const NodeSets sets = detail::validated_node_sets({observers}, schedule.num_nodes(), "observer");
+  detail::require_finite_entries(schedule);
+  const ScheduleNeighbours graphs(schedule);
+  return observer_view_leverage(schedule, graphs, sets.front(), messages, nullptr);
+}
+
+MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, const MuffliatoQuery& query,
+                                            const MuffliatoOptions& options, JointViewReport* report) {
+  validate(schedule, options);
+  const std::size_t n = schedule.num_nodes();
+  const NodeSets observers = detail::validated_node_sets(query.observers, n, "observer");
+  const NodeSets targets = detail::validated_node_sets(query.targets, n, "target");
+  const ScheduleNeighbours graphs(schedule);
+  const bool singletons =
+      std::all_of(targets.begin(), targets.end(), [](const auto& set) { return set.size() == 1; });
+
+  DenseMatrix sums =
+      DenseMatrix::Zero(static_cast<Index>(observers.size()), static_cast<Index>(targets.size()));
+  JointViewReport totals;
+  totals.observer_sets = observers.size();
+  std::exception_ptr failure;
+  std::size_t done = 0;
+  const detail::SingleThreadedBlas single_threaded_blas;
+#pragma omp parallel
+  {
+    JointViewReport local;
+#pragma omp for schedule(dynamic, 1)
+    for (std::size_t g = 0; g < observers.size(); ++g) {
+      try {
+        DenseMatrix whitened;
+        const ObserverLeverage view = observer_view_leverage(schedule, graphs, observers[g], options.messages,
+                                                             singletons ? nullptr : &whitened);
+        local.max_messages = std::max(local.max_messages, view.messages);
+        local.rank_decisions += view.rank_decided && view.rank > 0 ? 1 : 0;
+        local.no_gap += view.margin >= 1.0 ? 1 : 0;
+        local.max_margin = std::max(local.max_margin, view.margin);
+        for (std::size_t j = 0; j < targets.size(); ++j) {
+          const std::vector<NodeId>& set = targets[j];
+          double value = 0.0;
+          if (set.size() == 1) {
+            value = view.leverage[static_cast<Index>(set.front())];
+          } else if (whitened.rows() > 0) {
+            // Group: max over d ∈ [−1,1]^U of dᵀ P_UU d, P_UU = Z_Uᵀ Z_U.
+            DenseMatrix columns(whitened.rows(), static_cast<Index>(set.size()));
+            for (std::size_t k = 0; k < set.size(); ++k)
+              columns.col(static_cast<Index>(k)) = whitened.col(static_cast<Index>(set[k]));
+            value = maximize_over_signs(columns.transpose() * columns).certified;
+          }
+          sums(static_cast<Index>(g), static_cast<Index>(j)) = widen(value, view.margin, set.size());
+        }
+      } catch (...) {
+#pragma omp critical(netdp_joint_view_failure)
+        if (!failure) failure = std::current_exception();
+      }
+      if (options.progress) {
+#pragma omp critical(netdp_joint_view_progress)
+        options.progress(++done, observers.size());
+      }
+    }
+#pragma omp critical(netdp_joint_view_report)
+    {
+      totals.max_messages = std::max(totals.max_messages, local.max_messages);
+      totals.rank_decisions += local.rank_decisions;
+      totals.no_gap += local.no_gap;
+      totals.max_margin = std::max(totals.max_margin, local.max_margin);
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+  if (report != nullptr) *report = totals;
+
+  std::vector<double> caps;
+  caps.reserve(targets.size());
+  for (const auto& set : targets) caps.push_back(static_cast<double>(set.size()));
+  MuffliatoLosses losses(std::move(sums), std::nullopt, std::move(caps), observers, targets,
+                         options.sensitivity, options.sigma);
+  losses.set_warnings(joint_view_warnings(totals));
+  return losses;
+}
+
+std::vector<std::string> joint_view_warnings(const JointViewReport& report) {
+  std::vector<std::string> out;
+  if (report.rank_decisions > 0) {
+    out.push_back(fmt::format(
+        "exact joint view: the messages of {} of {} observer sets are linearly dependent in floating point; "
+        "eigenvalues of their message Gram at or below eps*(n+m+2T+2)*tr(G) were taken as 0 and every "
+        "leverage was widened by the perturbation margin of the kept subspace (largest {:.3g})",
+        report.rank_decisions, report.observer_sets, report.max_margin));
+  }
+  if (report.no_gap > 0) {
+    out.push_back(
+        fmt::format("exact joint view: {} of {} observer sets have no eigenvalue gap above the "
+                    "floating-point floor; their "
+                    "pairs are reported at the local-DP cap",
+                    report.no_gap, report.observer_sets));
+  }
+  return out;
+}
+
+}  // namespace netdp::accounting
