@@ -1,6 +1,8 @@
 // Muffliato accountant, all n² pairs (speed targets of docs/performance.md):
-//   hypercube d = 11 (n = 2048, T = 19) <= 2 s; d = 13 (n = 8192, T = 23) <= 60 s and <= 4 GB;
-//   SNAP facebook_combined (n = 4039, hamilton, T = 20) <= 30 s.
+//   Theorem 1 (the paper's formula): hypercube d = 11 (n = 2048, T = 19) <= 2 s; d = 13
+//   (n = 8192, T = 23) <= 60 s and <= 4 GB; SNAP facebook_combined (n = 4039, hamilton, T = 20) <= 30 s.
+//   The exact joint view (the default): hypercube d = 11, T = 19 <= 10 s and <= 1 GB; facebook_combined,
+//   T = 20, <= 300 s. Its flop count per observer is about (m² + m·r + 2r²)·n for m messages of rank r.
 // The fast path (blocked sparse propagation) runs next to a dense implementation
 // (dense W_{0:t} products, as the paper writes it) on the same graphs where the
 // dense one is affordable; compare the two times for the ratio.
@@ -57,8 +59,10 @@ DenseMatrix dense_theorem1(const SparseMatrix& w_sparse, std::size_t rounds) {
   return sums;
 }
 
-void run_fast(benchmark::State& state, const SparseMatrix& w, std::size_t rounds) {
+void run_fast(benchmark::State& state, const SparseMatrix& w, std::size_t rounds,
+              netdp::accounting::MuffliatoBound bound = netdp::accounting::MuffliatoBound::paper) {
   netdp::accounting::MuffliatoOptions options;
+  options.bound = bound;
   options.sigma = 1.0;
   const auto schedule = netdp::gossip::Schedule::fixed(w, rounds);
   double checksum = 0.0;
@@ -103,6 +107,27 @@ BENCHMARK(BM_MuffliatoDenseHypercube)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()
     ->Iterations(1);
+
+void BM_MuffliatoJointViewHypercube(benchmark::State& state) {
+  const auto d = static_cast<unsigned>(state.range(0));
+  run_fast(state, hamilton(netdp::graph::hypercube(d)), static_cast<std::size_t>(state.range(1)),
+           netdp::accounting::MuffliatoBound::exact);
+}
+BENCHMARK(BM_MuffliatoJointViewHypercube)
+    ->Args({9, 15})
+    ->Args({10, 17})
+    ->Args({11, 19})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(1);
+
+void BM_MuffliatoJointViewFacebook(benchmark::State& state) {
+  const auto path = netdp::bench::shared_dataset(state, "graphs/facebook/facebook_combined.txt");
+  if (!path) return;
+  run_fast(state, hamilton(netdp::graph::read_edge_list(*path)), 20,
+           netdp::accounting::MuffliatoBound::exact);
+}
+BENCHMARK(BM_MuffliatoJointViewFacebook)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 
 void BM_MuffliatoAllPairsFacebook(benchmark::State& state) {
   const auto path = netdp::bench::shared_dataset(state, "graphs/facebook/facebook_combined.txt");

@@ -2,6 +2,7 @@
 
 #include "dense_kernels.hpp"
 
+#include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
@@ -114,6 +115,23 @@ DenseMatrix lower_gram(const DenseMatrix& a) {
   gram.triangularView<Eigen::Lower>() = a * a.transpose();
 #endif
   return gram;
+}
+
+bool orthonormalize_rows(DenseMatrix& z) {
+  if (z.size() == 0) return true;
+  DenseMatrix overlap = lower_gram(z);
+#if defined(NETDP_HAVE_LAPACKE)
+  const auto r = static_cast<lapack_int>(z.rows());
+  if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', r, overlap.data(), r) != 0) return false;
+  cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, static_cast<blasint>(r),
+              static_cast<blasint>(z.cols()), 1.0, overlap.data(), static_cast<blasint>(r), z.data(),
+              static_cast<blasint>(r));
+#else
+  const Eigen::LLT<DenseMatrix> chol(overlap);
+  if (chol.info() != Eigen::Success) return false;
+  chol.matrixL().solveInPlace(z);
+#endif
+  return true;
 }
 
 DenseMatrix transposed_product(const DenseMatrix& u, const DenseMatrix& a) {

@@ -30,6 +30,10 @@ DenseMatrix scaled_product(const DenseMatrix& a, const Vector& f, const DenseMat
 /// The lower triangle of a aᵀ (the strict upper triangle is left unspecified).
 DenseMatrix lower_gram(const DenseMatrix& a);
 
+/// z <- L⁻¹ z with z zᵀ = L Lᵀ (Cholesky), so that the rows of z become orthonormal with the same
+/// span (one CholeskyQR step). Returns false, z unchanged, when z zᵀ is not numerically positive definite.
+bool orthonormalize_rows(DenseMatrix& z);
+
 /// uᵀ a (one GEMM).
 DenseMatrix transposed_product(const DenseMatrix& u, const DenseMatrix& a);
 

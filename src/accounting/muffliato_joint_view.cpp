@@ -7,11 +7,11 @@
 
 #include <fmt/format.h>
 
-#include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
 #include <exception>
 #include <limits>
+#include <optional>
 #include <utility>
 
 #include "dense_kernels.hpp"
@@ -45,17 +45,28 @@ Neighbours step_neighbours(const SparseMatrix& w) {
   return out;
 }
 
-/// The communication graphs of a schedule (one for a fixed schedule).
+/// Entries of the sender-power blocks kept per observer set (8 bytes each): 64 MiB.
+constexpr double kMaxPowerEntries = 8.0 * 1024 * 1024;
+
+/// The communication graphs of a schedule (one for a fixed schedule), and whether it is a fixed
+/// symmetric W (then the Gram of a view comes from powers of W).
 class ScheduleNeighbours {
  public:
   explicit ScheduleNeighbours(const gossip::Schedule& schedule) {
     const std::size_t distinct = schedule.is_fixed() ? 1 : schedule.rounds();
     for (std::size_t t = 0; t < distinct; ++t) steps_.push_back(step_neighbours(schedule.at(t)));
+    if (schedule.is_fixed()) {
+      const SparseMatrix& w = schedule.at(0);
+      const SparseMatrix transposed = w.transpose();
+      symmetric_fixed_ = (w - transposed).cwiseAbs().sum() == 0.0;
+    }
   }
   const Neighbours& at(std::size_t t) const { return steps_[steps_.size() == 1 ? 0 : t]; }
+  bool symmetric_fixed() const { return symmetric_fixed_; }
 
  private:
   std::vector<Neighbours> steps_;
+  bool symmetric_fixed_ = false;
 };
 
 /// A message of the view: sender w's state (W_{0:time} y)_w.
@@ -85,55 +96,135 @@ std::vector<Message> received_messages(const ScheduleNeighbours& graphs, std::si
   return messages;
 }
 
+/// Powers of a symmetric W between the senders: block k (|S| × |S|) holds (W^k)_{w, w'}.
+struct SenderPowers {
+  std::vector<NodeId> senders;
+  std::vector<DenseMatrix> blocks;
+};
+
+using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+/// next = Wᵀ x for a row-major block x (n × B): row j of W scatters into the rows of its columns.
+void propagate_transposed(const SparseMatrix& w, const RowMajorMatrix& x, RowMajorMatrix& next) {
+  next.setZero(x.rows(), x.cols());
+  const auto width = static_cast<std::size_t>(x.cols());
+  for (int j = 0; j < w.outerSize(); ++j) {
+    const double* from = x.data() + static_cast<std::size_t>(j) * width;
+    for (SparseMatrix::InnerIterator it(w, j); it; ++it) {
+      const double a = it.value();
+      if (a == 0.0) continue;
+      double* to = next.data() + static_cast<std::size_t>(it.col()) * width;
+#pragma omp simd
+      for (std::size_t c = 0; c < width; ++c) to[c] += a * from[c];
+    }
+  }
+}
+
+/// rows(first + k, ·) = x(·, columns[k])ᵀ for k < columns.size(), node by node (contiguous both ways).
+void copy_rows(const RowMajorMatrix& x, const std::vector<Index>& columns, Index first, DenseMatrix& rows) {
+  bool identity = columns.size() == static_cast<std::size_t>(x.cols());
+  for (std::size_t k = 0; identity && k < columns.size(); ++k) identity = columns[k] == static_cast<Index>(k);
+  for (Index i = 0; i < x.rows(); ++i) {
+    const double* from = x.data() + i * x.cols();
+    double* to = rows.data() + i * rows.rows() + first;
+    if (identity) {
+      std::copy(from, from + columns.size(), to);
+    } else {
+      for (std::size_t k = 0; k < columns.size(); ++k) to[k] = from[columns[k]];
+    }
+  }
+}
+
 /// The view matrix A (one row (W_{0:time})_w per message), by sparse propagation of e_w with W_tᵀ:
-/// (W_{0:τ})_wᵀ = W_0ᵀ ⋯ W_{τ−1}ᵀ e_w. A fixed schedule propagates all senders once, forward.
-DenseMatrix message_rows(const gossip::Schedule& schedule, const std::vector<Message>& messages) {
+/// (W_{0:τ})_wᵀ = W_0ᵀ ⋯ W_{τ−1}ᵀ e_w. A fixed schedule propagates all senders once, forward; with
+/// `powers`, it goes on to twice the last message time and keeps the powers between the senders.
+DenseMatrix message_rows(const gossip::Schedule& schedule, const std::vector<Message>& messages,
+                         SenderPowers* powers = nullptr) {
   const auto n = static_cast<Index>(schedule.num_nodes());
   DenseMatrix rows(static_cast<Index>(messages.size()), n);
   if (messages.empty()) return rows;
+  RowMajorMatrix next;
   std::size_t k = 0;
   if (schedule.is_fixed()) {
     std::vector<NodeId> senders;
     for (const Message& m : messages) senders.push_back(m.sender);
     std::sort(senders.begin(), senders.end());
     senders.erase(std::unique(senders.begin(), senders.end()), senders.end());
-    DenseMatrix x = DenseMatrix::Zero(n, static_cast<Index>(senders.size()));
+    RowMajorMatrix x = RowMajorMatrix::Zero(n, static_cast<Index>(senders.size()));
     for (std::size_t j = 0; j < senders.size(); ++j)
       x(static_cast<Index>(senders[j]), static_cast<Index>(j)) = 1.0;
     const SparseMatrix& w = schedule.at(0);
-    for (std::size_t time = 0; k < messages.size(); ++time) {
+    const std::size_t last = powers != nullptr ? 2 * messages.back().time : messages.back().time;
+    for (std::size_t time = 0;; ++time) {
+      const std::size_t first = k;
+      std::vector<Index> columns;
       for (; k < messages.size() && messages[k].time == time; ++k) {
-        const auto j = std::lower_bound(senders.begin(), senders.end(), messages[k].sender) - senders.begin();
-        rows.row(static_cast<Index>(k)) = x.col(static_cast<Index>(j)).transpose();
+        columns.push_back(std::lower_bound(senders.begin(), senders.end(), messages[k].sender) -
+                          senders.begin());
       }
-      if (k < messages.size()) {
-        DenseMatrix next = w.transpose() * x;
-        x.swap(next);
+      copy_rows(x, columns, static_cast<Index>(first), rows);
+      if (powers != nullptr) {
+        DenseMatrix block(static_cast<Index>(senders.size()), static_cast<Index>(senders.size()));
+        for (std::size_t i = 0; i < senders.size(); ++i)
+          block.row(static_cast<Index>(i)) = x.row(static_cast<Index>(senders[i]));
+        powers->blocks.push_back(std::move(block));
       }
+      if (time == last) break;
+      propagate_transposed(w, x, next);
+      x.swap(next);
     }
+    if (powers != nullptr) powers->senders = std::move(senders);
     return rows;
   }
   while (k < messages.size()) {
     const std::size_t time = messages[k].time;
     std::size_t end = k;
     while (end < messages.size() && messages[end].time == time) ++end;
-    DenseMatrix x = DenseMatrix::Zero(n, static_cast<Index>(end - k));
-    for (std::size_t j = k; j < end; ++j)
+    RowMajorMatrix x = RowMajorMatrix::Zero(n, static_cast<Index>(end - k));
+    std::vector<Index> columns;
+    for (std::size_t j = k; j < end; ++j) {
       x(static_cast<Index>(messages[j].sender), static_cast<Index>(j - k)) = 1.0;
+      columns.push_back(static_cast<Index>(j - k));
+    }
     for (std::size_t step = time; step-- > 0;) {
-      DenseMatrix next = schedule.at(step).transpose() * x;
+      propagate_transposed(schedule.at(step), x, next);
       x.swap(next);
     }
-    for (std::size_t j = k; j < end; ++j)
-      rows.row(static_cast<Index>(j)) = x.col(static_cast<Index>(j - k)).transpose();
+    copy_rows(x, columns, static_cast<Index>(k), rows);
     k = end;
   }
   return rows;
 }
 
+/// The lower Gram A′A′ᵀ of a symmetric fixed W from its powers (no m² n product):
+/// G[(τ,w),(σ,w′)] = (W^{τ+σ})_{w w′} − Σ_{c ∈ C} (W^τ)_{wc} (W^σ)_{w′c}, C the observers, whose columns
+/// `rows` still holds.
+DenseMatrix gram_from_powers(const std::vector<Message>& messages, const SenderPowers& powers,
+                             const DenseMatrix& rows, const std::vector<NodeId>& observers) {
+  const auto m = static_cast<Index>(messages.size());
+  std::vector<Index> index(messages.size());
+  for (std::size_t k = 0; k < messages.size(); ++k) {
+    index[k] = std::lower_bound(powers.senders.begin(), powers.senders.end(), messages[k].sender) -
+               powers.senders.begin();
+  }
+  DenseMatrix own(m, static_cast<Index>(observers.size()));
+  for (std::size_t c = 0; c < observers.size(); ++c)
+    own.col(static_cast<Index>(c)) = rows.col(static_cast<Index>(observers[c]));
+  DenseMatrix gram = detail::lower_gram(own);
+  for (Index j = 0; j < m; ++j) {
+    for (Index i = j; i < m; ++i) {
+      const DenseMatrix& block = powers.blocks[messages[static_cast<std::size_t>(i)].time +
+                                               messages[static_cast<std::size_t>(j)].time];
+      gram(i, j) = block(index[static_cast<std::size_t>(i)], index[static_cast<std::size_t>(j)]) - gram(i, j);
+    }
+  }
+  return gram;
+}
+
 /// ℓ for every node from the view A′ (observer columns already zero); also returns the whitened
 /// target columns Z = Λ_r^{-1/2} U_rᵀ A′ (r × n) for group maxima.
-ObserverLeverage leverage_of_view(const DenseMatrix& view, std::size_t rounds, DenseMatrix* whitened) {
+ObserverLeverage leverage_of_view(const DenseMatrix& view, std::optional<DenseMatrix> known_gram,
+                                  std::size_t rounds, DenseMatrix* whitened) {
   ObserverLeverage out;
   const Index m = view.rows();
   const Index n = view.cols();
@@ -147,7 +238,7 @@ ObserverLeverage leverage_of_view(const DenseMatrix& view, std::size_t rounds, D
   for (Index j = 0; j < n; ++j) nonzero_columns += view.col(j).cwiseAbs().maxCoeff() > 0.0 ? 1 : 0;
   const Index structural_rank = std::min(m, nonzero_columns);
   if (structural_rank == 0) return out;  // every message is a combination of the observers' own values
-  DenseMatrix gram = detail::lower_gram(view);
+  DenseMatrix gram = known_gram ? std::move(*known_gram) : detail::lower_gram(view);
   const double trace = gram.diagonal().sum();
   // Floor of the computed Gram: rounding of the propagated rows (about 2T ulps each), of the
   // Gram itself (n) and of the eigensolver (m), each relative to ‖A′‖_F² = tr(G).
@@ -175,17 +266,14 @@ ObserverLeverage leverage_of_view(const DenseMatrix& view, std::size_t rounds, D
     out.rank_decided = true;
     out.margin = std::min(1.0, std::max(orthonormality, floor / (smallest_kept - floor)));
   }
-  DenseMatrix z = detail::transposed_product(eig.vectors.rightCols(rank), view);
-  for (Index i = 0; i < rank; ++i) z.row(i) /= std::sqrt(eig.values[m - rank + i]);
+  DenseMatrix basis = eig.vectors.rightCols(rank);
+  for (Index i = 0; i < rank; ++i) basis.col(i) /= std::sqrt(eig.values[m - rank + i]);
+  DenseMatrix z = detail::transposed_product(basis, view);
   // The rows of Z span A′'s row space (up to the dropped directions) but are orthonormal only to
   // about κ(G)·ε. One re-orthonormalisation (Cholesky of Z Zᵀ, as in CholeskyQR2) makes the
-  // leverages accurate to about κ(A′)·ε; the span, and hence the exact value, is unchanged.
-  const Eigen::LLT<DenseMatrix> chol(detail::lower_gram(z));
-  if (chol.info() == Eigen::Success) {
-    chol.matrixL().solveInPlace(z);
-  } else {
-    out.margin = 1.0;  // Z is too far from orthonormal to trust its leverages
-  }
+  // leverages accurate to about κ(A′)·ε; the span, and hence the exact value, is unchanged. After
+  // a rank decision the margin E / (λ_r − E) >= κ(G)·ε already covers that error, so it is skipped.
+  if (!out.rank_decided && !detail::orthonormalize_rows(z)) out.margin = 1.0;  // too far from orthonormal
   out.leverage = z.colwise().squaredNorm().transpose();
   if (whitened != nullptr) *whitened = std::move(z);
   return out;
@@ -196,9 +284,20 @@ ObserverLeverage observer_view_leverage(const gossip::Schedule& schedule, const 
                                         const std::vector<NodeId>& observers, MessageConvention convention,
                                         DenseMatrix* whitened) {
   const std::vector<Message> messages = received_messages(graphs, schedule.rounds(), observers, convention);
-  DenseMatrix view = message_rows(schedule, messages);
+  // A symmetric fixed W gives the Gram from its powers between the senders, when they fit.
+  std::size_t senders = 0;
+  for (std::size_t k = 0; k < messages.size(); ++k)
+    senders += k == 0 || messages[k].sender != messages[k - 1].sender;
+  const bool use_powers = graphs.symmetric_fixed() && !messages.empty() &&
+                          static_cast<double>(senders) * static_cast<double>(senders) *
+                                  static_cast<double>(2 * messages.back().time + 1) <=
+                              kMaxPowerEntries;
+  SenderPowers powers;
+  DenseMatrix view = message_rows(schedule, messages, use_powers ? &powers : nullptr);
+  std::optional<DenseMatrix> gram;
+  if (use_powers) gram = gram_from_powers(messages, powers, view, observers);
   for (NodeId c : observers) view.col(static_cast<Index>(c)).setZero();  // y_c is known
-  ObserverLeverage out = leverage_of_view(view, schedule.rounds(), whitened);
+  ObserverLeverage out = leverage_of_view(view, std::move(gram), schedule.rounds(), whitened);
   for (NodeId c : observers) out.leverage[static_cast<Index>(c)] = 0.0;
   return out;
 }
