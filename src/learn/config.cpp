@@ -387,15 +387,15 @@ const std::vector<Entry>& table() {
                "node whose model is tested: random (drawn from the seed) or a node index"),
       bind_key(
           "limits.pairwise_work", limits, &ResourceLimits::pairwise_work, Real{Range::positive_or_inf},
-          "Koskela-Kulkarni pairwise accountants (dp-d-sgd, secure-gossip): largest admitted estimate of "
-          "work n(n-1)(rT)^3"),
+          "linear-view pairwise accountants (dp-d-sgd, secure-gossip, Muffliato on a fixed W): largest "
+          "admitted estimate of work n(n-1)(rT)^3"),
       bind_key("limits.mf_literal_work", limits, &ResourceLimits::mf_literal_work,
                Real{Range::positive_or_inf},
                "antipgd's pairwise MF accountant (dense): largest admitted estimate of work n(nT)^2 dT"),
       bind_key(
           "limits.muffliato_nodes", limits, &ResourceLimits::muffliato_nodes, Count{1},
-          "Muffliato and randomized-gossip pairwise accountants: largest admitted number of nodes (memory "
-          "n² per checkpoint)"),
+          "Muffliato on a time-varying schedule and randomized-gossip pairwise accountants: largest admitted "
+          "number of nodes (memory n² per checkpoint)"),
       bind_key("limits.walk_nodes", limits, &ResourceLimits::walk_nodes, Count{1},
                "random-walk pairwise accountant: largest admitted number of nodes (n(n-1) Rényi curves per "
                "evaluation)"),

@@ -147,19 +147,11 @@ void compose_steps(PrivacyAccount& account, const AlgorithmParams& p,
 PrivacyAccount muffliato_account(const TrainContext& ctx) {
   const AlgorithmParams& p = ctx.params();
   if (p.calibrate_on == CalibrateOn::local) return local_gdp_account(ctx, identity_correlation_sensitivity());
+  // A fixed W: the whole view of Muffliato-SGD(K), a valid bound.
+  if (ctx.schedule().is_fixed()) return muffliato_view_pairwise_account(ctx);
   require_muffliato_size(ctx);
   PrivacyAccount account = muffliato_base_account(p, "muffliato");
-  if (ctx.schedule().is_fixed()) {
-    // Theorem 6: T identical steps of K gossip rounds, S(t) = t · S(1) (each step capped).
-    auto one_step = std::make_shared<const accounting::MuffliatoLosses>(accounting::muffliato_all_pairs(
-        gossip::Schedule::fixed(ctx.schedule().at(0), p.gossip_steps), unit_muffliato_options()));
-    const std::string name = account.accountant;
-    account.at_round = [one_step, name](std::size_t t) {
-      return muffliato_pairs(accounting::muffliato_gd_repeat(*one_step, t), name);
-    };
-    return account;
-  }
-  // Theorem 11: one matrix per step, K rounds each.
+  // Theorem 11: one matrix per step, K rounds each (the paper's formula; labelled in the notes).
   compose_steps(account, p,
                 [&](std::size_t t) { return gossip::Schedule::fixed(ctx.schedule().at(t), p.gossip_steps); });
   return account;

@@ -73,6 +73,10 @@ PrivacyAccount secure_gossip_pairwise_account(const TrainContext& ctx);
 /// MfAlgorithm::antipgd, every ordered (attacker, target) pair, capped by the local view.
 PrivacyAccount antipgd_pairwise_account(const TrainContext& ctx);
 
+/// Muffliato-GD / SGD on a fixed W: the whole view of Muffliato-SGD(K) through the MF engine
+/// (accounting::muffliato_gd_view_account), checkpointed like the other pairwise accounts.
+PrivacyAccount muffliato_view_pairwise_account(const TrainContext& ctx);
+
 /// random-walk-dp-sgd: the random-walk paper's pairwise Rényi bound (accounting::random_walk_account,
 /// sender-known view, N_u = min(cap, t − burn_in) contributions: a worst case, not the paper's
 /// expectation T/n), converted to (ε, δ) per pair and capped by the local-GDP ε of the same

@@ -217,4 +217,22 @@ PrivacyAccount antipgd_pairwise_account(const TrainContext& ctx) {
                                    "AntiPGD view (A.3), capped by the local view");
 }
 
+PrivacyAccount muffliato_view_pairwise_account(const TrainContext& ctx) {
+  const AlgorithmParams& p = ctx.params();
+  require_pairwise_nodes(ctx);
+  require(ctx.schedule().is_fixed(), "muffliato_view_pairwise_account: the schedule must be fixed");
+  require_affordable(ctx, "Muffliato-SGD(K) view",
+                     static_cast<double>(p.gossip_steps) * static_cast<double>(max_closed_degree(ctx)));
+  accounting::Protocol gossip_rounds = ctx.protocol();
+  gossip_rounds.rounds = p.gossip_steps;  // K gossip rounds per gradient step, T = p.rounds steps
+  const auto account = accounting::muffliato_gd_view_account(gossip_rounds, {}, {}, p.rounds);
+  require(account->unit_pairs().size() == ctx.num_nodes() * (ctx.num_nodes() - 1),
+          "privacy: {} Muffliato pairwise results for {} nodes", account->unit_pairs().size(),
+          ctx.num_nodes());
+  return pairwise_training_account(
+      ctx, "muffliato", account->unit_pairs(), identity_correlation_sensitivity(),
+      "muffliato: the whole view of Muffliato-SGD(K) (MF paper A.4: every message an observer receives over "
+      "all gradient steps, its own inputs and noise known), Σ|K_u| certified: a valid upper bound");
+}
+
 }  // namespace netdp::learn
