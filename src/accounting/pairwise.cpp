@@ -154,8 +154,8 @@ std::vector<ObserverDetail> GaussianPairwiseAccount::observer_details(double sig
   return details;
 }
 
-dp::RdpCurve GaussianPairwiseAccount::rdp_curve(graph::NodeId observer, graph::NodeId target,
-                                                double sigma) const {
+dp::RdpCurve GaussianPairwiseAccount::rdp_curve(graph::NodeId observer, graph::NodeId target, double sigma,
+                                                double /*delta*/) const {
   detail::require_evaluation(sigma, 0.5);
   for (const UnitPair& p : pairs_) {
     if (p.observer == observer && p.target == target) {

@@ -1,11 +1,13 @@
 // The random walk's pairwise account (pairwise.hpp): Theorem 3 of Cyffers, Bellet & Upadhyay
 // (Appendix D for colluders) converted to (ε, δ) per pair and capped by the local GDP of the
-// target's contributions. The series S_T(W) is computed once; each σ re-evaluates the pairs.
+// target's contributions. The series S_T(W) and the targets' visit tails are computed once; each
+// (σ, δ) re-evaluates the pairs with each target's count bound N_u (random_walk_visits.hpp).
 
 #include <algorithm>
 #include <cmath>
 
 #include "netdp/accounting/pairwise.hpp"
+#include "netdp/accounting/random_walk_visits.hpp"
 #include "netdp/dp/gdp.hpp"
 #include "netdp/dp/rdp.hpp"
 #include "netdp/util/check.hpp"
@@ -22,8 +24,7 @@ class RandomWalkAccount final : public PairwiseAccount {
       : network_(protocol.network),
         query_(std::move(query)),
         options_(std::move(options)),
-        series_(std::move(series)),
-        releases_(RandomWalkLosses(network_, *series_, options_at(1.0)).contributions()) {
+        series_(std::move(series)) {
     const std::size_t n = network_.num_nodes();
     const graph::NodeId coalition_head = query_.colluders.empty() ? 0 : query_.colluders.front();
     for (graph::NodeId v = 0; v < n; ++v) {
@@ -38,20 +39,45 @@ class RandomWalkAccount final : public PairwiseAccount {
         pairs_.emplace_back(v, u);
       }
     }
+    if (options_.contributions || options_.count != ContributionCount::tail) return;
+    // Each target's visit tail, once (every σ and δ reads it).
+    std::vector<graph::NodeId> targets;
+    for (const auto& [v, u] : pairs_) targets.push_back(u);
+    std::sort(targets.begin(), targets.end());
+    targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
+    tails_.resize(n);
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(targets.size()); ++i) {
+      const graph::NodeId u = targets[static_cast<std::size_t>(i)];
+      tails_[u] = visit_tail_bound(network_.matrix(), u, options_.steps);
+    }
   }
+
+  std::string bound() const override {
+    return !options_.contributions && options_.count == ContributionCount::expected ? "paper-formula"
+                                                                                    : "upper-bound";
+  }
+  bool valid_bound() const override { return bound() != "paper-formula"; }
 
   std::string_view method() const override { return "random-walk"; }
   bool gaussian() const override { return false; }
-  double releases() const override { return releases_; }
+  double releases(double delta) const override {
+    double most = 0.0;
+    for (const auto& [v, u] : pairs_) most = std::max(most, count(u, delta).visits);
+    return most;
+  }
   double sensitivity() const override { return options_.sensitivity; }
 
-  dp::RdpCurve rdp_curve(graph::NodeId observer, graph::NodeId target, double sigma) const override {
+  dp::RdpCurve rdp_curve(graph::NodeId observer, graph::NodeId target, double sigma,
+                         double delta) const override {
     require(std::find(pairs_.begin(), pairs_.end(), std::pair{observer, target}) != pairs_.end(),
             "({}, {}) is not a pair of this account", observer, target);
     const RandomWalkLosses losses(network_, *series_, options_at(sigma));
+    const double visits = count(target, delta).visits;
     std::vector<double> orders = dp::default_rdp_orders();
     std::vector<double> values;
-    for (const double alpha : orders) values.push_back(loss(losses, observer, target, alpha).rdp_epsilon);
+    for (const double alpha : orders)
+      values.push_back(loss(losses, observer, target, alpha, visits).rdp_epsilon);
     return dp::RdpCurve(std::move(orders), std::move(values));
   }
 
@@ -68,16 +94,42 @@ class RandomWalkAccount final : public PairwiseAccount {
   }
 
  private:
+  // The series' own count (T/n) is not used: every pair gets its target's count explicitly.
   RandomWalkOptions options_at(double sigma) const {
     RandomWalkOptions o = options_;
     o.sigma = sigma;
+    if (options_.count != ContributionCount::expected) o.contributions = o.contributions.value_or(1.0);
     return o;
   }
 
-  RandomWalkPairLoss loss(const RandomWalkLosses& losses, graph::NodeId v, graph::NodeId u,
-                          double alpha) const {
-    if (!query_.colluders.empty()) return losses.colluders(query_.colluders, u, alpha);
-    return losses.pair(v, u, alpha);
+  // A bound on the target's contributions and the probability β that it fails (spent from δ).
+  struct Count {
+    double visits = 0.0;
+    double failure = 0.0;
+  };
+
+  Count count(graph::NodeId u, double delta) const {
+    if (options_.contributions) return {*options_.contributions, 0.0};
+    switch (options_.count) {
+      case ContributionCount::expected:
+        return {static_cast<double>(options_.steps) / static_cast<double>(network_.num_nodes()), 0.0};
+      case ContributionCount::worst_case:
+        return {static_cast<double>(max_visits(network_.matrix(), u, options_.steps)), 0.0};
+      case ContributionCount::tail:
+        break;
+    }
+    // The tail's quantile, unless it is no better than the worst case (which costs no δ).
+    const double beta = options_.tail_share * delta;
+    const std::size_t bound = visit_bound(tails_[u], beta);
+    const std::size_t worst = max_visits(network_.matrix(), u, options_.steps);
+    if (bound >= worst) return {static_cast<double>(worst), 0.0};
+    return {static_cast<double>(bound), beta};
+  }
+
+  RandomWalkPairLoss loss(const RandomWalkLosses& losses, graph::NodeId v, graph::NodeId u, double alpha,
+                          double visits) const {
+    if (!query_.colluders.empty()) return losses.colluders(query_.colluders, u, alpha, visits);
+    return losses.pair(v, u, alpha, visits);
   }
 
   // ε(δ) at the query's α when given, else the best order of the default grid refined continuously
@@ -85,14 +137,18 @@ class RandomWalkAccount final : public PairwiseAccount {
   // of the token right after u's N_u steps, each a Gaussian mechanism of sensitivity Δ: √N_u Δ/σ-GDP,
   // converted exactly, caps the Rényi-converted ε (looser than GDP for the capped pairs).
   PairRow row(const RandomWalkLosses& losses, graph::NodeId v, graph::NodeId u, double delta) const {
+    // N_u <= visits except with probability β: the (ε, δ) below is converted at δ − β.
+    const Count n_u = count(u, delta);
+    const double conversion_delta = delta - n_u.failure;
     const dp::RdpCurve curve =
-        query_.alpha ? dp::RdpCurve({*query_.alpha}, {loss(losses, v, u, *query_.alpha).rdp_epsilon})
-                     : dp::RdpCurve::from_function(
-                           [&](double alpha) { return loss(losses, v, u, alpha).rdp_epsilon; });
-    const dp::RdpConversion conversion = dp::rdp_to_dp(curve, delta);
-    const RandomWalkPairLoss l = loss(losses, v, u, conversion.alpha);
+        query_.alpha
+            ? dp::RdpCurve({*query_.alpha}, {loss(losses, v, u, *query_.alpha, n_u.visits).rdp_epsilon})
+            : dp::RdpCurve::from_function(
+                  [&](double alpha) { return loss(losses, v, u, alpha, n_u.visits).rdp_epsilon; });
+    const dp::RdpConversion conversion = dp::rdp_to_dp(curve, conversion_delta);
+    const RandomWalkPairLoss l = loss(losses, v, u, conversion.alpha, n_u.visits);
     const double local_mu = std::sqrt(l.contributions) * options_.sensitivity / losses.options().sigma;
-    const double local_epsilon = detail::gdp_epsilon_or_zero(local_mu, delta);
+    const double local_epsilon = detail::gdp_epsilon_or_zero(local_mu, conversion_delta);
     PairRow row;
     row.observer = v;
     row.target = u;
@@ -110,8 +166,8 @@ class RandomWalkAccount final : public PairwiseAccount {
   PairQuery query_;
   RandomWalkOptions options_;
   std::shared_ptr<const RandomWalkSeries> series_;
-  double releases_ = 0.0;
   std::vector<std::pair<graph::NodeId, graph::NodeId>> pairs_;
+  std::vector<std::vector<double>> tails_;  ///< P(N_u >= k) per target (ContributionCount::tail)
 };
 
 }  // namespace
@@ -126,8 +182,14 @@ std::unique_ptr<PairwiseAccount> random_walk_account(const Protocol& protocol, c
   options.steps = protocol.rounds;
   options.sensitivity = protocol.sensitivity;
   options.sigma = 1.0;
+  require(std::isfinite(options.tail_share) && options.tail_share > 0.0 && options.tail_share < 1.0,
+          "the share of δ spent on the contribution count must be in (0, 1), got {}", options.tail_share);
   if (!series) {
-    series = std::make_shared<const RandomWalkSeries>(RandomWalkLosses(protocol.network, options).series());
+    RandomWalkOptions for_series = options;
+    if (options.count != ContributionCount::expected)
+      for_series.contributions = options.contributions.value_or(1.0);
+    series =
+        std::make_shared<const RandomWalkSeries>(RandomWalkLosses(protocol.network, for_series).series());
   }
   require(series->steps == protocol.rounds &&
               static_cast<std::size_t>(series->matrix.rows()) == protocol.network.num_nodes(),

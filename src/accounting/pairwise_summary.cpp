@@ -142,13 +142,13 @@ Baseline gaussian_baseline(double mu, double releases, double delta) {
 }  // namespace
 
 Baseline local_dp_baseline(const PairwiseAccount& account, double sigma, double delta) {
-  const double releases = account.releases();
+  const double releases = account.releases(delta);
   return gaussian_baseline(std::sqrt(releases) * account.sensitivity() / sigma, releases, delta);
 }
 
 Baseline central_dp_baseline(const PairwiseAccount& account, std::size_t num_nodes, double sigma,
                              double delta) {
-  const double releases = account.releases();
+  const double releases = account.releases(delta);
   const double mu =
       std::sqrt(releases) * account.sensitivity() / (sigma * std::sqrt(static_cast<double>(num_nodes)));
   return gaussian_baseline(mu, releases, delta);

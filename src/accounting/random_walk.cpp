@@ -121,21 +121,29 @@ double RandomWalkLosses::single_series(graph::NodeId observer, graph::NodeId tar
 }
 
 RandomWalkPairLoss RandomWalkLosses::make_loss(graph::NodeId observer, graph::NodeId target, double alpha,
-                                               double series_value, bool direct_from_target) const {
-  RandomWalkPairLoss loss = evaluate_loss(options_, contributions_, series_value, direct_from_target, alpha);
+                                               double series_value, bool direct_from_target,
+                                               double contributions) const {
+  RandomWalkPairLoss loss = evaluate_loss(options_, contributions, series_value, direct_from_target, alpha);
   loss.observer = observer;
   loss.target = target;
   return loss;
 }
 
 RandomWalkPairLoss RandomWalkLosses::pair(graph::NodeId observer, graph::NodeId target, double alpha) const {
+  return pair(observer, target, alpha, contributions_);
+}
+
+RandomWalkPairLoss RandomWalkLosses::pair(graph::NodeId observer, graph::NodeId target, double alpha,
+                                          double contributions) const {
   check_alpha(alpha);
+  require(std::isfinite(contributions) && contributions >= 0.0,
+          "random-walk accountant: contributions N_u must be finite and >= 0, got {}", contributions);
   const std::size_t n = num_nodes();
   require(observer < n, "random-walk accountant: observer {} is out of range (n = {})", observer, n);
   require(target < n, "random-walk accountant: target {} is out of range (n = {})", target, n);
   require(observer != target, "random-walk accountant: observer and target must differ, both are {}", target);
   const double s = single_series(observer, target);
-  return make_loss(observer, target, alpha, std::isinf(s) ? 0.0 : s, std::isinf(s));
+  return make_loss(observer, target, alpha, std::isinf(s) ? 0.0 : s, std::isinf(s), contributions);
 }
 
 double RandomWalkLosses::rdp_epsilon_at(graph::NodeId observer, graph::NodeId target, double alpha) const {
@@ -174,7 +182,8 @@ DenseMatrix RandomWalkLosses::loss_matrix(double alpha, double RandomWalkPairLos
       const auto observer = static_cast<graph::NodeId>(v);
       const auto target = static_cast<graph::NodeId>(u);
       const double s = single_series(observer, target);
-      result(v, u) = make_loss(observer, target, alpha, std::isinf(s) ? 0.0 : s, std::isinf(s)).*field;
+      result(v, u) =
+          make_loss(observer, target, alpha, std::isinf(s) ? 0.0 : s, std::isinf(s), contributions_).*field;
     }
   }
   return result;
@@ -190,6 +199,11 @@ DenseMatrix RandomWalkLosses::uncapped_rdp_epsilon(double alpha) const {
 
 RandomWalkPairLoss RandomWalkLosses::colluders(std::span<const graph::NodeId> coalition, graph::NodeId target,
                                                double alpha) const {
+  return colluders(coalition, target, alpha, contributions_);
+}
+
+RandomWalkPairLoss RandomWalkLosses::colluders(std::span<const graph::NodeId> coalition, graph::NodeId target,
+                                               double alpha, double contributions) const {
   check_alpha(alpha);
   const std::size_t n = num_nodes();
   require(!coalition.empty(), "random-walk accountant: the coalition of colluders is empty");
@@ -207,7 +221,7 @@ RandomWalkPairLoss RandomWalkLosses::colluders(std::span<const graph::NodeId> co
     direct = direct || std::isinf(s);
     if (!std::isinf(s)) sum += s;
   }
-  return make_loss(coalition.front(), target, alpha, direct ? 0.0 : sum, direct);
+  return make_loss(coalition.front(), target, alpha, direct ? 0.0 : sum, direct, contributions);
 }
 
 }  // namespace netdp::accounting

@@ -18,6 +18,7 @@
 #include "netdp/mf/correlation_io.hpp"
 #include "netdp/util/check.hpp"
 #include "netdp/util/enum_names.hpp"
+#include "netdp/util/parse_number.hpp"
 #include "network_options.hpp"
 #include "output.hpp"
 #include "parse_list.hpp"
@@ -47,7 +48,8 @@ struct AccountOptions {
   bool count_observer_noise = false;
   std::size_t gradient_steps = 0;
   // random-walk
-  std::optional<double> contributions;
+  std::string contributions = "tail";  ///< tail | worst | expected | a number (a cap the protocol enforces)
+  double tail_share = 0.1;
   bool sender_known = false;
   // linear-system
   std::string view = "secure-sum";
@@ -82,6 +84,14 @@ std::vector<graph::NodeId> parse_node_list(const std::string& list, const char* 
   return nodes;
 }
 
+// --contributions K: a finite count >= 0 (the names tail | worst | expected are matched first).
+double parse_contributions(const std::string& text) {
+  const std::optional<double> value = util::parse_double(text);
+  require(value && std::isfinite(*value) && *value >= 0.0,
+          "--contributions '{}' is not one of tail, worst, expected, or a finite number >= 0", text);
+  return *value;
+}
+
 // Progress on stderr, only for a terminal and without --quiet.
 accounting::ProgressCallback make_progress(bool quiet, const std::string& label) {
   if (quiet || isatty(fileno(stderr)) == 0) return {};
@@ -102,6 +112,8 @@ void check_flags(const AccountOptions& o, std::size_t n) {
   }
   require(o.method == "muffliato" || (o.group.empty() && o.gradient_steps == 0),
           "--group and --gradient-steps apply to --method muffliato only");
+  require(o.method == "random-walk" || o.contributions == "tail",
+          "--contributions applies to --method random-walk only");
   require(o.method == "muffliato" || o.bound == "exact",
           "--bound {}: only --method muffliato has a paper formula that is not a bound (the other methods "
           "always report a valid upper bound)",
@@ -130,7 +142,12 @@ std::unique_ptr<accounting::PairwiseAccount> make_account(const AccountOptions& 
   }
   if (o.method == "random-walk") {
     accounting::RandomWalkOptions options;
-    options.contributions = o.contributions;
+    if (const auto count = util::find_enum(accounting::kContributionCountNames, o.contributions)) {
+      options.count = *count;
+    } else {
+      options.contributions = parse_contributions(o.contributions);
+    }
+    options.tail_share = o.tail_share;
     options.view = o.sender_known ? accounting::RandomWalkView::sender_known
                                   : accounting::RandomWalkView::anonymous_sender;
     return accounting::random_walk_account(protocol, query, options);
@@ -185,8 +202,8 @@ nlohmann::ordered_json parameters_json(const AccountOptions& o, const accounting
     p["group"] = query.group;
     p["gradient_steps"] = o.gradient_steps;
   } else if (o.method == "random-walk") {
-    p["contributions"] =
-        o.contributions ? nlohmann::ordered_json(*o.contributions) : nlohmann::ordered_json("T/n");
+    p["contributions"] = o.contributions;
+    p["tail_share"] = o.tail_share;
     p["sender_known"] = o.sender_known;
   } else if (o.method == "linear-system") {
     p["view"] = o.view;
@@ -316,8 +333,16 @@ void add_account_command(CLI::App& app) {
                 "muffliato: powers 1..T, no t = 0 exchange (the authors' code)");
   cmd->add_flag("--count-observer-noise", r.count_observer_noise,
                 "muffliato --bound paper: count the observer's own noise as noise (Theorem 1 as printed)");
-  cmd->add_option("--contributions", r.contributions,
-                  "random-walk: contributions N_u of the target (default T/n)");
+  cmd->add_option(
+         "--contributions", r.contributions,
+         "random-walk: N_u of each target: tail (k with P(N_u > k) <= tail-share * delta, spent from "
+         "delta), worst (T, or T/2 without self-loops), expected (T/n, the paper's: not a bound), or "
+         "a number K (a cap the protocol enforces, Remark 5)")
+      ->capture_default_str();
+  cmd->add_option(
+         "--tail-share", r.tail_share,
+         "random-walk --contributions tail: the share of delta spent on the count's failure probability")
+      ->capture_default_str();
   cmd->add_flag("--sender-known", r.sender_known,
                 "random-walk: the observer knows who sent the token (Appendix B.1)");
   cmd->add_option("--view", r.view, "linear-system: secure-sum | secure-sum-adaptive | plain")

@@ -48,10 +48,11 @@ class OpaqueAccount final : public PairwiseAccount {
   void stream_rows(double sigma, double delta, const RowSink& sink) const override {
     inner_.stream_rows(sigma, delta, sink);
   }
-  double releases() const override { return inner_.releases(); }
+  double releases(double delta) const override { return inner_.releases(delta); }
   double sensitivity() const override { return inner_.sensitivity(); }
-  dp::RdpCurve rdp_curve(graph::NodeId observer, graph::NodeId target, double sigma) const override {
-    return inner_.rdp_curve(observer, target, sigma);
+  dp::RdpCurve rdp_curve(graph::NodeId observer, graph::NodeId target, double sigma,
+                         double delta) const override {
+    return inner_.rdp_curve(observer, target, sigma, delta);
   }
 
  private:
@@ -92,7 +93,7 @@ TEST(PairwiseAccount, MuffliatoGdEqualsTheorem6) {
   for (const UnitPair& p : account->unit_pairs()) {
     EXPECT_NEAR(p.unit_mu, std::sqrt(direct.capped_sum(p.observer, p.target)), 1e-14);
   }
-  EXPECT_EQ(account->releases(), 5.0);
+  EXPECT_EQ(account->releases(1e-5), 5.0);
 }
 
 TEST(PairwiseAccount, MuffliatoGdViewIsTheMuffliatoSgdLinearView) {
@@ -143,7 +144,7 @@ TEST(PairwiseAccount, LinearSystemRowsEqualTheEngine) {
     EXPECT_NEAR(*rows[i].mu, direct[i].pair.sensitivity / 3.0, 1e-12);
     EXPECT_EQ(rows[i].sensitivity->certified, direct[i].pair.sensitivity_squared_certified);
   }
-  EXPECT_EQ(account->releases(), 5.0);
+  EXPECT_EQ(account->releases(1e-5), 5.0);
 }
 
 TEST(PairwiseAccount, MfRowsEqualTheMfAccountant) {
@@ -343,7 +344,7 @@ TEST(PairwiseAccount, SubsetsOfPairsAndRenyiCurves) {
   const std::vector<PairRow> rows = gaussian->rows(2.0, 1e-5, observers, targets);
   ASSERT_EQ(rows.size(), 5u);  // (1,0) (1,2) (1,5) (5,0) (5,2)
   for (const PairRow& row : rows) {
-    const dp::RdpCurve curve = gaussian->rdp_curve(row.observer, row.target, 2.0);
+    const dp::RdpCurve curve = gaussian->rdp_curve(row.observer, row.target, 2.0, 1e-5);
     EXPECT_NEAR(curve.epsilons()[0], dp::gaussian_rdp(curve.orders()[0], *row.mu), 1e-15);
   }
   RandomWalkOptions options;
@@ -351,10 +352,10 @@ TEST(PairwiseAccount, SubsetsOfPairsAndRenyiCurves) {
   const auto walk = random_walk_account(protocol, {}, options);
   for (const PairRow& row : walk->rows(3.0, 1e-5, observers, targets)) {
     // The row's ε is the curve's conversion (refined between orders), capped by local GDP.
-    const dp::RdpConversion grid = dp::rdp_to_dp(walk->rdp_curve(row.observer, row.target, 3.0), 1e-5);
+    const dp::RdpConversion grid = dp::rdp_to_dp(walk->rdp_curve(row.observer, row.target, 3.0, 1e-5), 1e-5);
     EXPECT_LE(row.epsilon, grid.epsilon + 1e-12);
   }
-  EXPECT_THROW((void)gaussian->rdp_curve(3, 3, 1.0), std::invalid_argument);
+  EXPECT_THROW((void)gaussian->rdp_curve(3, 3, 1.0, 1e-5), std::invalid_argument);
   const std::vector<graph::NodeId> absent = {8};
   EXPECT_NE(
       error_of([&] { (void)gaussian->rows(1.0, 1e-5, absent, {}); }).find("observer 8 is not an observer"),

@@ -82,14 +82,40 @@ TEST(AccountCommand, CalibrationMeetsTheTargetOnMaxAndMean) {
 
 TEST(AccountCommand, RandomWalkReportsConditionAndContributions) {
   const Json j = account_json({"--graph", "complete:n=6", "--method", "random-walk", "--rounds", "60",
-                               "--sigma", "6", "--alpha", "3", "--observer", "0"});
+                               "--sigma", "6", "--alpha", "3", "--observer", "0", "--contributions", "expected"});
   ASSERT_EQ(j["pairs"].size(), 5u);
+  EXPECT_EQ(j["summary"]["bound"], "paper-formula");  // T/n is an expectation, not a bound
   for (const Json& row : j["pairs"]) {
     EXPECT_TRUE(row["mu"].is_null());
     EXPECT_DOUBLE_EQ(row["contributions"].get<double>(), 10.0);
     EXPECT_TRUE(row["condition_ok"].get<bool>());
     EXPECT_DOUBLE_EQ(row["alpha"].get<double>(), 3.0);
     EXPECT_GT(row["epsilon"].get<double>(), 0.0);
+  }
+}
+
+TEST(AccountCommand, RandomWalkDefaultCountIsAValidTailBound) {
+  // T = 10 on karate: T/n = 0.29 contributions would scale one contribution's loss down; the tail
+  // bound counts at least the visit at the start, and the worst case counts every other step.
+  const std::vector<std::string> walk = {"--graph", "karate", "--method", "random-walk", "--rounds", "10",
+                                         "--sigma", "3", "--target", "0"};
+  const Json tail = account_json(walk);
+  EXPECT_EQ(tail["summary"]["bound"], "upper-bound");
+  std::vector<std::string> expected_args = walk;
+  expected_args.insert(expected_args.end(), {"--contributions", "expected"});
+  const Json expected = account_json(expected_args);
+  std::vector<std::string> worst_args = walk;
+  worst_args.insert(worst_args.end(), {"--contributions", "worst"});
+  const Json worst = account_json(worst_args);
+  ASSERT_EQ(tail["pairs"].size(), 33u);
+  for (std::size_t i = 0; i < 33; ++i) {
+    const double k = tail["pairs"][i]["contributions"].get<double>();
+    EXPECT_GE(k, 1.0);
+    EXPECT_EQ(k, std::floor(k));
+    EXPECT_EQ(worst["pairs"][i]["contributions"].get<double>(), 5.0);  // hamilton: no self-loop at 0
+    EXPECT_NEAR(expected["pairs"][i]["contributions"].get<double>(), 10.0 / 34.0, 1e-15);
+    EXPECT_GT(tail["pairs"][i]["epsilon"].get<double>(), expected["pairs"][i]["epsilon"].get<double>());
+    EXPECT_LE(tail["pairs"][i]["epsilon"].get<double>(), worst["pairs"][i]["epsilon"].get<double>());
   }
 }
 
@@ -193,6 +219,9 @@ TEST(AccountCommand, BadInputIsAClearErrorWithStatus2) {
       {{"--group", "0,99"}, "--group: node 99"},
       {{"--method", "random-walk", "--group", "1,2"}, "muffliato only"},
       {{"--bound", "theorem1"}, "--bound"},
+      {{"--method", "random-walk", "--contributions", "often"}, "--contributions 'often'"},
+      {{"--method", "random-walk", "--contributions", "-1"}, "--contributions '-1'"},
+      {{"--contributions", "worst"}, "--method random-walk only"},
       {{"--method", "linear-system", "--bound", "paper"}, "--bound paper: only --method muffliato"},
       {{"--count-observer-noise"}, "--bound paper"},
       {{"--colluders", "1,2", "--target", "2"}, "target 2 is one of the colluders"},

@@ -117,8 +117,9 @@ class PairwiseAccount {
   virtual bool gaussian() const = 0;
   /// The rows at noise σ and δ, observer block by observer block (observer-major).
   virtual void stream_rows(double sigma, double delta, const RowSink& sink) const = 0;
-  /// How many noisy releases of a target's data a local-DP observer sees (the baselines).
-  virtual double releases() const = 0;
+  /// How many noisy releases of a target's data a local-DP observer sees (the baselines), at δ
+  /// (the random walk's count bound spends part of δ).
+  virtual double releases(double delta) const = 0;
   /// Δ of the protocol.
   virtual double sensitivity() const = 0;
   /// Numerical verdicts of the build (rank, conditioning, Theorem 7's checks), for display.
@@ -135,8 +136,10 @@ class PairwiseAccount {
   virtual double max_unit_mu() const { return 0.0; }
 
   /// The Rényi curve ε(α) of one pair of the account at noise σ (Gaussian: αμ²/2; random walk:
-  /// Theorem 3 at every order, capped). Throws unless (observer, target) is a pair of the account.
-  virtual dp::RdpCurve rdp_curve(graph::NodeId observer, graph::NodeId target, double sigma) const = 0;
+  /// Theorem 3 at every order, capped, for the count bound at δ). Throws unless (observer, target)
+  /// is a pair of the account.
+  virtual dp::RdpCurve rdp_curve(graph::NodeId observer, graph::NodeId target, double sigma,
+                                 double delta) const = 0;
 
   /// All rows at (σ, δ), observer-major. Requires σ > 0 finite and δ in (0, 1).
   std::vector<PairRow> rows(double sigma, double delta) const;
@@ -175,13 +178,14 @@ class GaussianPairwiseAccount final : public PairwiseAccount {
   std::string_view method() const override { return info_.method; }
   bool gaussian() const override { return true; }
   void stream_rows(double sigma, double delta, const RowSink& sink) const override;
-  double releases() const override { return info_.releases; }
+  double releases(double /*delta*/) const override { return info_.releases; }
   double sensitivity() const override { return info_.sensitivity; }
   std::vector<std::string> warnings() const override { return info_.warnings; }
   std::string bound() const override { return info_.bound; }
   bool valid_bound() const override { return info_.valid_bound; }
   std::vector<ObserverDetail> observer_details(double sigma) const override;
-  dp::RdpCurve rdp_curve(graph::NodeId observer, graph::NodeId target, double sigma) const override;
+  dp::RdpCurve rdp_curve(graph::NodeId observer, graph::NodeId target, double sigma,
+                         double delta) const override;
   double max_unit_mu() const override;
 
   const std::vector<UnitPair>& unit_pairs() const { return pairs_; }

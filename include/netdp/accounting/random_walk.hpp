@@ -22,6 +22,7 @@
 #include "netdp/dp/rdp.hpp"
 #include "netdp/gossip/gossip_matrix.hpp"
 #include "netdp/graph/graph.hpp"
+#include "netdp/util/enum_names.hpp"
 #include "netdp/util/types.hpp"
 
 namespace netdp::accounting {
@@ -44,6 +45,25 @@ enum class WeakConvexity {
   tight,
 };
 
+/// How the pairwise account bounds the number N_u of the target's contributions (see
+/// random_walk_visits.hpp). An explicit RandomWalkOptions::contributions overrides it.
+enum class ContributionCount {
+  /// Default: k_u with P(N_u > k_u) <= β for a walk from the worst start, β = tail_share · δ; the
+  /// (ε, δ) is converted at δ − β. A valid bound.
+  tail,
+  /// The most visits any walk can make: T, or ⌈T/2⌉ when W_uu = 0. A valid bound.
+  worst_case,
+  /// T/n, the paper's expectation under the uniform stationary law (eq. 16): NOT a bound; labelled
+  /// paper-formula in every output.
+  expected,
+};
+
+inline constexpr auto kContributionCountNames =
+    std::to_array<util::EnumName<ContributionCount>>({{ContributionCount::tail, "tail"},
+                                                      {ContributionCount::worst_case, "worst"},
+                                                      {ContributionCount::expected, "expected"}});
+static_assert(util::is_valid_enum_table(kContributionCountNames));
+
 struct RandomWalkOptions {
   std::size_t steps = 0;  ///< T, number of steps of the walk (>= 1)
   double sigma = 0.0;  ///< noise standard deviation σ per step (> 0); the paper's noise multiplier is σ/Δ
@@ -54,6 +74,10 @@ struct RandomWalkOptions {
   /// Remark 5 (after K contributions a node only adds noise) for a bound that
   /// holds for every walk. Must be finite and >= 0.
   std::optional<double> contributions;
+  /// The pairwise account's count when `contributions` is unset (RandomWalkLosses itself uses T/n).
+  ContributionCount count = ContributionCount::tail;
+  /// β / δ for ContributionCount::tail: the share of δ spent on the count's failure probability.
+  double tail_share = 0.1;
   RandomWalkView view = RandomWalkView::anonymous_sender;
   WeakConvexity weak_convexity = WeakConvexity::paper;
   RandomWalkSeriesMethod method = RandomWalkSeriesMethod::automatic;
@@ -99,6 +123,9 @@ class RandomWalkLosses {
 
   /// One pair (observer != target, both < n, α > 1), anonymous or sender-known per options.
   RandomWalkPairLoss pair(graph::NodeId observer, graph::NodeId target, double alpha) const;
+  /// The same with the target's count N_u given (finite, >= 0) instead of contributions().
+  RandomWalkPairLoss pair(graph::NodeId observer, graph::NodeId target, double alpha,
+                          double contributions) const;
 
   /// Reported ε (rdp_epsilon) for all pairs: row = observer v, column = target u; diagonal 0 (not a pair).
   DenseMatrix rdp_epsilon(double alpha) const;
@@ -110,6 +137,9 @@ class RandomWalkLosses {
   /// capped at the local-DP loss. observer of the result is F's first member.
   RandomWalkPairLoss colluders(std::span<const graph::NodeId> coalition, graph::NodeId target,
                                double alpha) const;
+  /// The same with the target's count N_u given.
+  RandomWalkPairLoss colluders(std::span<const graph::NodeId> coalition, graph::NodeId target, double alpha,
+                               double contributions) const;
 
   /// ε(α) of one pair as a function of α: the reported value at every α (cap-only beyond
   /// random_walk_max_alpha, where the condition of Theorem 3 fails).
@@ -130,7 +160,7 @@ class RandomWalkLosses {
   DenseMatrix loss_matrix(double alpha, double RandomWalkPairLoss::*field) const;
   double single_series(graph::NodeId observer, graph::NodeId target) const;
   RandomWalkPairLoss make_loss(graph::NodeId observer, graph::NodeId target, double alpha,
-                               double series_value, bool direct_from_target) const;
+                               double series_value, bool direct_from_target, double contributions) const;
 
   gossip::GossipMatrix w_;
   RandomWalkOptions options_;

@@ -1,0 +1,163 @@
+// Visit counts of a random walk (see random_walk_visits.hpp).
+
+#include "netdp/accounting/random_walk_visits.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "netdp/util/check.hpp"
+
+namespace netdp::accounting {
+
+namespace {
+
+/// P(N_u >= k) for k = 0..cap, the last entry P(N_u >= cap) (visits beyond cap are pooled in it).
+std::vector<double> pooled_tail(const SparseMatrix& w, graph::NodeId u, std::size_t steps, std::size_t cap) {
+  const auto n = static_cast<std::size_t>(w.rows());
+  const std::size_t width = cap + 1;  // visits so far: 0..cap (cap = "cap or more")
+  std::vector<double> current(n * width, 0.0);
+  std::vector<double> next(n * width, 0.0);
+  current[u * width + std::min<std::size_t>(1, cap)] = 1.0;  // X_0 = u: one visit
+  for (std::size_t t = 1; t < steps; ++t) {
+    std::fill(next.begin(), next.end(), 0.0);
+    for (int x = 0; x < w.outerSize(); ++x) {
+      const double* from = current.data() + static_cast<std::size_t>(x) * width;
+      for (SparseMatrix::InnerIterator it(w, x); it; ++it) {
+        const double p = it.value();
+        if (p == 0.0) continue;
+        const auto y = static_cast<std::size_t>(it.col());
+        double* to = next.data() + y * width;
+        if (y == u) {
+          // Arriving at u is one more visit (pooled at cap).
+          for (std::size_t c = 0; c + 1 < width; ++c) to[c + 1] += p * from[c];
+          to[cap] += p * from[cap];
+        } else {
+#pragma omp simd
+          for (std::size_t c = 0; c < width; ++c) to[c] += p * from[c];
+        }
+      }
+    }
+    current.swap(next);
+  }
+  std::vector<double> at_least(width, 0.0);
+  for (std::size_t x = 0; x < n; ++x) {
+    for (std::size_t c = 0; c < width; ++c) at_least[c] += current[x * width + c];
+  }
+  // Suffix sums: P(N >= k) = Σ_{c >= k} P(N = c).
+  for (std::size_t c = width - 1; c-- > 0;) at_least[c] += at_least[c + 1];
+  return at_least;
+}
+
+}  // namespace
+
+std::vector<double> visit_tail(const SparseMatrix& w, graph::NodeId u, std::size_t steps, double floor) {
+  require(w.rows() == w.cols(), "visit_tail: W must be square, got {} x {}", w.rows(), w.cols());
+  require(u < static_cast<std::size_t>(w.rows()), "visit_tail: node {} is out of range (n = {})", u,
+          w.rows());
+  require(steps >= 1, "visit_tail: the number of steps must be >= 1, got {}", steps);
+  require(floor >= 0.0 && floor < 1.0, "visit_tail: floor must be in [0, 1), got {}", floor);
+  // Grow the pooled count until P(N_u >= cap) is below the floor or no walk can visit more.
+  std::size_t cap = std::min<std::size_t>(steps + 1, 32);
+  for (;;) {
+    std::vector<double> tail = pooled_tail(w, u, steps, cap);
+    if (cap == steps + 1 || tail[cap] <= floor) {
+      tail[0] = 1.0;
+      tail[1] = 1.0;  // exactly, without the rounding of the sums
+      return tail;
+    }
+    cap = std::min(steps + 1, 2 * cap);
+  }
+}
+
+namespace {
+
+/// g[s] = P(the walk from u first returns to u at step s), s = 1..steps−1, by propagating the walk
+/// with u removed (taboo probabilities); g[0] = 0.
+std::vector<double> first_return_law(const SparseMatrix& w, graph::NodeId u, std::size_t steps) {
+  const auto n = static_cast<std::size_t>(w.rows());
+  std::vector<double> g(steps, 0.0);
+  std::vector<double> away(n, 0.0);  // P(X_s = x, no return yet), x != u
+  std::vector<double> next(n, 0.0);
+  for (SparseMatrix::InnerIterator it(w, static_cast<int>(u)); it; ++it) {
+    if (static_cast<graph::NodeId>(it.col()) == u) {
+      if (steps > 1) g[1] += it.value();
+    } else {
+      away[static_cast<std::size_t>(it.col())] += it.value();
+    }
+  }
+  for (std::size_t s = 2; s < steps; ++s) {
+    std::fill(next.begin(), next.end(), 0.0);
+    for (int x = 0; x < w.outerSize(); ++x) {
+      const double p = away[static_cast<std::size_t>(x)];
+      if (p == 0.0) continue;
+      for (SparseMatrix::InnerIterator it(w, x); it; ++it)
+        next[static_cast<std::size_t>(it.col())] += p * it.value();
+    }
+    g[s] = next[u];
+    next[u] = 0.0;
+    away.swap(next);
+  }
+  return g;
+}
+
+}  // namespace
+
+std::vector<double> visit_tail_bound(const SparseMatrix& w, graph::NodeId u, std::size_t steps,
+                                     double floor) {
+  require(w.rows() == w.cols(), "visit_tail_bound: W must be square, got {} x {}", w.rows(), w.cols());
+  require(u < static_cast<std::size_t>(w.rows()), "visit_tail_bound: node {} is out of range (n = {})", u,
+          w.rows());
+  require(steps >= 1, "visit_tail_bound: the number of steps must be >= 1, got {}", steps);
+  require(floor > 0.0 && floor < 1.0, "visit_tail_bound: floor must be in (0, 1), got {}", floor);
+  const std::vector<double> g = first_return_law(w, u, steps);
+  double returned = 0.0;
+  for (double x : g) returned += x;
+  const double never = std::max(0.0, 1.0 - returned);  // R >= T: counted as R = T
+  // log E[e^{−θR}] on a grid of θ (θ = 0 gives the trivial bound 1).
+  constexpr int kGrid = 400;
+  const double horizon = static_cast<double>(steps);
+  std::vector<double> thetas;
+  std::vector<double> log_mgf;
+  for (int i = 0; i < kGrid; ++i) {
+    // θ from 1e-4/T to 50 (log-spaced): enough for tails down to the floor.
+    const double theta = 1e-4 / horizon * std::pow(5e5 * horizon, static_cast<double>(i) / (kGrid - 1));
+    double mgf = never * std::exp(-theta * horizon);
+    for (std::size_t s = 1; s < steps; ++s) mgf += g[s] * std::exp(-theta * static_cast<double>(s));
+    thetas.push_back(theta);
+    log_mgf.push_back(std::log(mgf));
+  }
+  std::vector<double> tail = {1.0, 1.0};
+  for (std::size_t k = 1; k <= steps; ++k) {
+    double best = 0.0;  // log of the bound on P(N_u >= k + 1)
+    for (int i = 0; i < kGrid; ++i) {
+      best = std::min(best, thetas[static_cast<std::size_t>(i)] * (horizon - 1.0) +
+                                static_cast<double>(k) * log_mgf[static_cast<std::size_t>(i)]);
+    }
+    // Round up: the log-sum-exp above carries about k·T ulps of rounding; 1e-9 relative covers it.
+    tail.push_back(std::min(1.0, std::exp(best) * (1.0 + 1e-9)));
+    if (tail.back() <= floor) return tail;
+  }
+  tail.push_back(0.0);  // N_u <= steps always
+  return tail;
+}
+
+std::size_t visit_bound(const std::vector<double>& tail, double beta) {
+  require(std::isfinite(beta) && beta > 0.0 && beta < 1.0, "visit_bound: beta must be in (0, 1), got {}",
+          beta);
+  for (std::size_t k = 1; k + 1 < tail.size(); ++k) {
+    if (tail[k + 1] <= beta) return k;
+  }
+  require(tail.size() >= 2 && tail.back() == 0.0,
+          "visit_bound: the tail stops at P(N >= {}) = {:.3g} > beta = {:.3g}; compute it with a lower floor",
+          tail.size() - 1, tail.empty() ? 1.0 : tail.back(), beta);
+  return tail.size() - 2;
+}
+
+std::size_t max_visits(const SparseMatrix& w, graph::NodeId u, std::size_t steps) {
+  require(u < static_cast<std::size_t>(w.rows()), "max_visits: node {} is out of range (n = {})", u,
+          w.rows());
+  return w.coeff(static_cast<Eigen::Index>(u), static_cast<Eigen::Index>(u)) > 0.0 ? steps : (steps + 1) / 2;
+}
+
+}  // namespace netdp::accounting

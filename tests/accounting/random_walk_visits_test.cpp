@@ -1,0 +1,117 @@
+// Visit counts of a random walk against the literal distribution: every walk of T steps
+// enumerated with its probability, N_u counted.
+
+#include "netdp/accounting/random_walk_visits.hpp"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <tuple>
+#include <vector>
+
+#include "netdp/gossip/weighting.hpp"
+#include "netdp/graph/spec.hpp"
+
+namespace netdp::accounting {
+namespace {
+
+SparseMatrix gossip(const char* spec, gossip::Weighting weighting) {
+  return gossip::make_gossip_matrix(graph::from_spec(spec), weighting).matrix();
+}
+
+/// P(N_u >= k) for k = 0..T+1, by enumerating every walk from `start`.
+std::vector<double> literal_tail(const SparseMatrix& w, graph::NodeId u, std::size_t steps,
+                                 graph::NodeId start) {
+  const DenseMatrix dense(w);
+  std::vector<double> exactly(steps + 2, 0.0);
+  const std::function<void(graph::NodeId, std::size_t, std::size_t, double)> walk =
+      [&](graph::NodeId at, std::size_t t, std::size_t visits, double p) {
+        visits += at == u ? 1 : 0;
+        if (t + 1 == steps) {
+          exactly[visits] += p;
+          return;
+        }
+        for (Eigen::Index y = 0; y < dense.cols(); ++y) {
+          if (dense(at, y) > 0.0) walk(static_cast<graph::NodeId>(y), t + 1, visits, p * dense(at, y));
+        }
+      };
+  walk(start, 0, 0, 1.0);
+  std::vector<double> at_least(steps + 2, 0.0);
+  for (std::size_t k = steps + 2; k-- > 0;)
+    at_least[k] = exactly[k] + (k + 1 < steps + 2 ? at_least[k + 1] : 0.0);
+  return at_least;
+}
+
+TEST(RandomWalkVisits, TailEqualsTheEnumeratedWalksAndStartingAtTheTargetIsTheWorst) {
+  for (const auto& [spec, weighting] : {std::pair{"path:n=4", gossip::Weighting::hamilton},
+                                        std::pair{"star:n=5", gossip::Weighting::metropolis},
+                                        std::pair{"ring:n=5", gossip::Weighting::lazy_uniform}}) {
+    const SparseMatrix w = gossip(spec, weighting);
+    for (graph::NodeId u = 0; u < 3; ++u) {
+      const std::vector<double> tail = visit_tail(w, u, 8, 0.0);
+      const std::vector<double> literal = literal_tail(w, u, 8, u);
+      ASSERT_LE(tail.size(), literal.size());
+      for (std::size_t k = 0; k < tail.size(); ++k)
+        EXPECT_NEAR(tail[k], literal[k], 1e-14) << spec << " u=" << u << " k=" << k;
+      for (std::size_t k = tail.size(); k < literal.size(); ++k) EXPECT_EQ(literal[k], 0.0);
+      // Any other start visits u no more often (stochastically).
+      for (graph::NodeId x = 0; x < static_cast<graph::NodeId>(w.rows()); ++x) {
+        const std::vector<double> other = literal_tail(w, u, 8, x);
+        for (std::size_t k = 0; k < tail.size(); ++k) EXPECT_LE(other[k], tail[k] + 1e-14);
+      }
+    }
+  }
+}
+
+TEST(RandomWalkVisits, BoundIsTheQuantileAndNeverBelowOneVisit) {
+  const SparseMatrix w = gossip("karate", gossip::Weighting::hamilton);
+  const std::vector<double> tail = visit_tail(w, 0, 340);
+  for (double beta : {1e-2, 1e-6, 1e-12}) {
+    const std::size_t k = visit_bound(tail, beta);
+    EXPECT_GE(k, 1u);
+    EXPECT_LE(tail[k + 1], beta);
+    EXPECT_GT(tail[k], beta);  // the smallest such k
+  }
+  // The expected count T/n = 10 is exceeded with a probability no bound may ignore.
+  EXPECT_GT(tail[11], 0.1);
+  EXPECT_EQ(visit_bound(visit_tail(w, 0, 1), 0.5), 1u);
+}
+
+TEST(RandomWalkVisits, ChernoffBoundIsAboveTheExactTailAndClose) {
+  for (const auto& [spec, weighting, steps] :
+       {std::tuple{"karate", gossip::Weighting::hamilton, std::size_t{340}},
+        std::tuple{"ring:n=8", gossip::Weighting::metropolis, std::size_t{200}},
+        std::tuple{"star:n=6", gossip::Weighting::hamilton, std::size_t{60}},
+        std::tuple{"path:n=4", gossip::Weighting::lazy_uniform, std::size_t{8}}}) {
+    const SparseMatrix w = gossip(spec, weighting);
+    for (graph::NodeId u : {0u, 2u}) {
+      const std::vector<double> exact = visit_tail(w, u, steps, 1e-30);
+      const std::vector<double> bound = visit_tail_bound(w, u, steps, 1e-30);
+      for (std::size_t k = 0; k < bound.size(); ++k) {
+        EXPECT_GE(bound[k], k < exact.size() ? exact[k] : 0.0) << spec << " u=" << u << " k=" << k;
+      }
+      for (double beta : {1e-3, 1e-9}) {
+        const std::size_t tight = visit_bound(exact, beta);
+        const std::size_t loose = visit_bound(bound, beta);
+        EXPECT_GE(loose, tight) << spec;
+        EXPECT_LE(loose, tight + tight / 4 + 3) << spec << " u=" << u << " beta=" << beta;
+      }
+    }
+  }
+}
+
+TEST(RandomWalkVisits, WorstCaseCounts) {
+  EXPECT_EQ(max_visits(gossip("ring:n=6", gossip::Weighting::hamilton), 0, 9), 5u);  // no self-loop: ⌈9/2⌉
+  EXPECT_EQ(max_visits(gossip("ring:n=6", gossip::Weighting::lazy_uniform), 0, 9), 9u);
+}
+
+TEST(RandomWalkVisits, BadInputIsAClearError) {
+  const SparseMatrix w = gossip("ring:n=6", gossip::Weighting::hamilton);
+  EXPECT_THROW((void)visit_tail(w, 6, 3), std::invalid_argument);
+  EXPECT_THROW((void)visit_tail(w, 0, 0), std::invalid_argument);
+  EXPECT_THROW((void)visit_bound(visit_tail(w, 0, 5), 0.0), std::invalid_argument);
+  EXPECT_THROW((void)visit_bound(visit_tail(w, 0, 300, 0.5), 1e-9), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace netdp::accounting
