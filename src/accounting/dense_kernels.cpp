@@ -117,6 +117,27 @@ DenseMatrix lower_gram(const DenseMatrix& a) {
   return gram;
 }
 
+void add_transposed_gram(DenseMatrix& lower, const DenseMatrix& block) {
+  if (block.size() == 0) return;
+#if defined(NETDP_HAVE_LAPACKE)
+  cblas_dsyrk(CblasColMajor, CblasLower, CblasTrans, static_cast<blasint>(lower.rows()),
+              static_cast<blasint>(block.rows()), 1.0, block.data(), static_cast<blasint>(block.rows()), 1.0,
+              lower.data(), static_cast<blasint>(lower.rows()));
+#else
+  lower.selfadjointView<Eigen::Lower>().rankUpdate(block.transpose());
+#endif
+}
+
+bool cholesky_succeeds(DenseMatrix symmetric) {
+  if (symmetric.size() == 0) return true;
+#if defined(NETDP_HAVE_LAPACKE)
+  const auto r = static_cast<lapack_int>(symmetric.rows());
+  return LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', r, symmetric.data(), r) == 0;
+#else
+  return Eigen::LLT<DenseMatrix>(symmetric).info() == Eigen::Success;
+#endif
+}
+
 bool orthonormalize_rows(DenseMatrix& z) {
   if (z.size() == 0) return true;
   DenseMatrix overlap = lower_gram(z);

@@ -34,6 +34,12 @@ DenseMatrix lower_gram(const DenseMatrix& a);
 /// span (one CholeskyQR step). Returns false, z unchanged, when z zᵀ is not numerically positive definite.
 bool orthonormalize_rows(DenseMatrix& z);
 
+/// lower += blockᵀ block (lower triangle only; block is k × n, lower n × n).
+void add_transposed_gram(DenseMatrix& lower, const DenseMatrix& block);
+
+/// Whether the Cholesky factorisation of the symmetric matrix (lower triangle read) succeeds.
+bool cholesky_succeeds(DenseMatrix symmetric);
+
 /// uᵀ a (one GEMM).
 DenseMatrix transposed_product(const DenseMatrix& u, const DenseMatrix& a);
 

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <utility>
@@ -135,14 +136,18 @@ void copy_rows(const RowMajorMatrix& x, const std::vector<Index>& columns, Index
   }
 }
 
-/// The view matrix A (one row (W_{0:time})_w per message), by sparse propagation of e_w with W_tᵀ:
-/// (W_{0:τ})_wᵀ = W_0ᵀ ⋯ W_{τ−1}ᵀ e_w. A fixed schedule propagates all senders once, forward; with
-/// `powers`, it goes on to twice the last message time and keeps the powers between the senders.
-DenseMatrix message_rows(const gossip::Schedule& schedule, const std::vector<Message>& messages,
-                         SenderPowers* powers = nullptr) {
+/// Called with the rows of messages [first, first + columns.size()): row k is column columns[k] of
+/// the propagated block x (n × B).
+using RowsSink = std::function<void(Index first, const RowMajorMatrix& x, const std::vector<Index>& columns)>;
+
+/// The rows (W_{0:time})_w of the messages, by sparse propagation of e_w with W_tᵀ:
+/// (W_{0:τ})_wᵀ = W_0ᵀ ⋯ W_{τ−1}ᵀ e_w, handed to `sink` one round at a time. A fixed schedule
+/// propagates all senders once, forward; with `powers`, it goes on to twice the last message time
+/// and keeps the powers between the senders.
+void for_each_message_rows(const gossip::Schedule& schedule, const std::vector<Message>& messages,
+                           SenderPowers* powers, const RowsSink& sink) {
   const auto n = static_cast<Index>(schedule.num_nodes());
-  DenseMatrix rows(static_cast<Index>(messages.size()), n);
-  if (messages.empty()) return rows;
+  if (messages.empty()) return;
   RowMajorMatrix next;
   std::size_t k = 0;
   if (schedule.is_fixed()) {
@@ -162,7 +167,7 @@ DenseMatrix message_rows(const gossip::Schedule& schedule, const std::vector<Mes
         columns.push_back(std::lower_bound(senders.begin(), senders.end(), messages[k].sender) -
                           senders.begin());
       }
-      copy_rows(x, columns, static_cast<Index>(first), rows);
+      if (!columns.empty()) sink(static_cast<Index>(first), x, columns);
       if (powers != nullptr) {
         DenseMatrix block(static_cast<Index>(senders.size()), static_cast<Index>(senders.size()));
         for (std::size_t i = 0; i < senders.size(); ++i)
@@ -174,7 +179,7 @@ DenseMatrix message_rows(const gossip::Schedule& schedule, const std::vector<Mes
       x.swap(next);
     }
     if (powers != nullptr) powers->senders = std::move(senders);
-    return rows;
+    return;
   }
   while (k < messages.size()) {
     const std::size_t time = messages[k].time;
@@ -190,10 +195,37 @@ DenseMatrix message_rows(const gossip::Schedule& schedule, const std::vector<Mes
       propagate_transposed(schedule.at(step), x, next);
       x.swap(next);
     }
-    copy_rows(x, columns, static_cast<Index>(k), rows);
+    sink(static_cast<Index>(k), x, columns);
     k = end;
   }
+}
+
+/// The view matrix A (m × n, one row per message).
+DenseMatrix message_rows(const gossip::Schedule& schedule, const std::vector<Message>& messages,
+                         SenderPowers* powers = nullptr) {
+  DenseMatrix rows(static_cast<Index>(messages.size()), static_cast<Index>(schedule.num_nodes()));
+  for_each_message_rows(schedule, messages, powers,
+                        [&](Index first, const RowMajorMatrix& x, const std::vector<Index>& columns) {
+                          copy_rows(x, columns, first, rows);
+                        });
   return rows;
+}
+
+/// The lower triangle of A′ᵀA′ (n × n) accumulated round by round, never holding A′ (for views
+/// with more messages than nodes).
+DenseMatrix column_gram(const gossip::Schedule& schedule, const std::vector<Message>& messages,
+                        const std::vector<NodeId>& observers) {
+  const auto n = static_cast<Index>(schedule.num_nodes());
+  DenseMatrix gram = DenseMatrix::Zero(n, n);
+  DenseMatrix block;
+  for_each_message_rows(schedule, messages, nullptr,
+                        [&](Index /*first*/, const RowMajorMatrix& x, const std::vector<Index>& columns) {
+                          block.resize(static_cast<Index>(columns.size()), n);
+                          copy_rows(x, columns, 0, block);
+                          for (NodeId c : observers) block.col(static_cast<Index>(c)).setZero();
+                          detail::add_transposed_gram(gram, block);
+                        });
+  return gram;
 }
 
 /// The lower Gram A′A′ᵀ of a symmetric fixed W from its powers (no m² n product):
@@ -279,17 +311,89 @@ ObserverLeverage leverage_of_view(const DenseMatrix& view, std::optional<DenseMa
   return out;
 }
 
+/// ℓ for every node from H = A′ᵀA′ (lower triangle, n × n): the projector on row(A′) is the one on
+/// range(H). When H is positive definite on its non-zero columns with every eigenvalue above the
+/// floor (a shifted Cholesky succeeds), A′ has full column rank there and every such ℓ is exactly
+/// 1; otherwise an eigendecomposition of H, with the same floor and margin as the row path.
+ObserverLeverage leverage_of_column_gram(DenseMatrix gram, std::size_t messages, std::size_t rounds,
+                                         DenseMatrix* whitened) {
+  ObserverLeverage out;
+  const Index n = gram.rows();
+  const auto m = static_cast<Index>(messages);
+  out.messages = messages;
+  out.leverage = Vector::Zero(n);
+  if (whitened != nullptr) *whitened = DenseMatrix::Zero(0, n);
+  std::vector<Index> nonzero;
+  for (Index j = 0; j < n; ++j)
+    if (gram(j, j) > 0.0) nonzero.push_back(j);
+  const auto columns = static_cast<Index>(nonzero.size());
+  if (columns == 0) return out;
+  const double trace = gram.diagonal().sum();
+  const double floor_factor = std::numeric_limits<double>::epsilon() *
+                              static_cast<double>(n + m + 2 * static_cast<Index>(rounds) + 2);
+  const double floor = floor_factor * trace;
+  DenseMatrix reduced(columns, columns);
+  for (Index j = 0; j < columns; ++j)
+    for (Index i = j; i < columns; ++i)
+      reduced(i, j) = gram(nonzero[static_cast<std::size_t>(i)], nonzero[static_cast<std::size_t>(j)]);
+  gram.resize(0, 0);
+  if (m >= columns) {
+    DenseMatrix shifted = reduced;
+    shifted.diagonal().array() -= 2.0 * floor;
+    if (detail::cholesky_succeeds(shifted)) {
+      // λ_min(H) > floor (up to the Cholesky's own rounding, inside the factor 2): full column rank.
+      out.rank = static_cast<std::size_t>(columns);
+      for (Index j : nonzero) out.leverage[j] = 1.0;
+      if (whitened != nullptr) {
+        *whitened = DenseMatrix::Zero(columns, n);
+        for (Index i = 0; i < columns; ++i) (*whitened)(i, nonzero[static_cast<std::size_t>(i)]) = 1.0;
+      }
+      return out;
+    }
+  }
+  const detail::SymmetricEigen eig = detail::symmetric_eigen(std::move(reduced));  // ascending
+  Index rank = 0;
+  while (rank < columns && eig.values[columns - 1 - rank] > floor) ++rank;
+  out.rank = static_cast<std::size_t>(rank);
+  out.rank_decided = rank < std::min(m, columns);
+  if (rank == 0) {
+    out.rank_decided = true;
+    out.margin = 1.0;
+    return out;
+  }
+  const double smallest_kept = eig.values[columns - rank];
+  out.margin = out.rank_decided ? std::min(1.0, floor / (smallest_kept - floor)) : 0.0;
+  const auto basis = eig.vectors.rightCols(rank);  // orthonormal to rounding
+  for (Index i = 0; i < columns; ++i)
+    out.leverage[nonzero[static_cast<std::size_t>(i)]] = basis.row(i).squaredNorm();
+  if (whitened != nullptr) {
+    *whitened = DenseMatrix::Zero(rank, n);
+    for (Index i = 0; i < columns; ++i)
+      whitened->col(nonzero[static_cast<std::size_t>(i)]) = basis.row(i).transpose();
+  }
+  return out;
+}
+
 /// Builds the view of `observers` and its leverages.
 ObserverLeverage observer_view_leverage(const gossip::Schedule& schedule, const ScheduleNeighbours& graphs,
                                         const std::vector<NodeId>& observers, MessageConvention convention,
                                         DenseMatrix* whitened) {
   const std::vector<Message> messages = received_messages(graphs, schedule.rounds(), observers, convention);
+  const std::size_t n = schedule.num_nodes();
+  if (messages.size() > n) {
+    // More messages than nodes: work with the n × n Gram of the columns, never holding A′.
+    ObserverLeverage out = leverage_of_column_gram(column_gram(schedule, messages, observers),
+                                                   messages.size(), schedule.rounds(), whitened);
+    for (NodeId c : observers) out.leverage[static_cast<Index>(c)] = 0.0;
+    return out;
+  }
   // A symmetric fixed W gives the Gram from its powers between the senders, when they fit.
-  std::size_t senders = 0;
-  for (std::size_t k = 0; k < messages.size(); ++k)
-    senders += k == 0 || messages[k].sender != messages[k - 1].sender;
+  std::vector<NodeId> senders;
+  for (const Message& m : messages) senders.push_back(m.sender);
+  std::sort(senders.begin(), senders.end());
+  senders.erase(std::unique(senders.begin(), senders.end()), senders.end());
   const bool use_powers = graphs.symmetric_fixed() && !messages.empty() &&
-                          static_cast<double>(senders) * static_cast<double>(senders) *
+                          static_cast<double>(senders.size()) * static_cast<double>(senders.size()) *
                                   static_cast<double>(2 * messages.back().time + 1) <=
                               kMaxPowerEntries;
   SenderPowers powers;
