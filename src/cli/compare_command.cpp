@@ -5,6 +5,7 @@
 // α of μ-GDP: ε_α = α μ²/2.
 #include <fmt/ostream.h>
 
+#include <cmath>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -13,6 +14,7 @@
 #include "netdp/accounting/mf_compare.hpp"
 #include "netdp/accounting/pairwise.hpp"
 #include "netdp/accounting/pairwise_summary.hpp"
+#include "netdp/dp/rdp.hpp"
 #include "netdp/gossip/schedules.hpp"
 #include "netdp/graph/metrics.hpp"
 #include "netdp/util/check.hpp"
@@ -76,6 +78,11 @@ void run_compare(const CompareOptions& o) {
   j["alpha"] = o.alpha;
   j["muffliato_variant"] = o.variant;
   j["muffliato_bound"] = "paper-formula";  // muffliato_*: not a bound on the view; muffliato_exact_*: exact
+  // Baselines at the same noise, as Rényi ε at α: every one of the T releases of a node seen directly
+  // (local DP), or a trusted aggregator adding the same total noise to the sum (central DP).
+  const double local_mu2 = static_cast<double>(o.rounds) / (o.sigma * o.sigma);
+  j["local_dp"] = dp::gaussian_rdp(o.alpha, std::sqrt(local_mu2));
+  j["central_dp"] = dp::gaussian_rdp(o.alpha, std::sqrt(local_mu2 / static_cast<double>(w.num_nodes())));
   j["by_distance"] = nlohmann::ordered_json::array();
   for (const accounting::MfComparisonRow& r : rows) {
     nlohmann::ordered_json d{{"distance", r.distance},
@@ -118,6 +125,8 @@ void run_compare(const CompareOptions& o) {
       }
       fmt::print(out, "\n");
     }
+    fmt::print(out, "baselines at the same sigma: local DP {:.6g}, central DP {:.6g}\n",
+               j["local_dp"].get<double>(), j["central_dp"].get<double>());
   });
 }
 

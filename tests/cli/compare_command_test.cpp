@@ -27,10 +27,15 @@ TEST(CompareCommand, MatchesTheLibraryPerDistance) {
     EXPECT_EQ(d["distance"].get<std::uint32_t>(), rows[i].distance);
     EXPECT_DOUBLE_EQ(d["mf_mean"].get<double>(), rows[i].mf_mean);
     EXPECT_DOUBLE_EQ(d["muffliato_max"].get<double>(), rows[i].muffliato_max);
+    EXPECT_DOUBLE_EQ(d["muffliato_exact_max"].get<double>(), rows[i].muffliato_exact_max);
+    EXPECT_LE(d["muffliato_exact_max"].get<double>(), j["local_dp"].get<double>() * (1 + 1e-12));
     EXPECT_LE(d["secure_sum_min"].get<double>(), d["secure_sum_max"].get<double>());
     pairs += d["pairs"].get<std::size_t>();
   }
   EXPECT_EQ(pairs, 15u * 14u);
+  EXPECT_EQ(j["muffliato_bound"], "paper-formula");
+  EXPECT_DOUBLE_EQ(j["local_dp"].get<double>(), 2.0 * 6.0 / (2.0 * 4.0));  // α T / (2σ²)
+  EXPECT_DOUBLE_EQ(j["central_dp"].get<double>(), 2.0 * 6.0 / (2.0 * 4.0 * 15.0));
 }
 
 TEST(CompareCommand, RejectsBadAlpha) {
