@@ -53,26 +53,6 @@ Vector reference_leverage(const std::vector<DenseMatrix>& ws, MessageConvention 
   return reference_projector(ws, convention, observers).diagonal();
 }
 
-std::vector<DenseMatrix> repeat(const DenseMatrix& w, int rounds) {
-  return std::vector<DenseMatrix>(rounds, w);
-}
-
-/// Hamilton weights W_uv = 1 / max(d_u, d_v), W_uu = 1 − Σ_v W_uv.
-DenseMatrix hamilton(int n, const Edges& edges) {
-  std::vector<int> degree(static_cast<std::size_t>(n), 0);
-  for (const auto& [a, b] : edges) {
-    ++degree[static_cast<std::size_t>(a)];
-    ++degree[static_cast<std::size_t>(b)];
-  }
-  DenseMatrix w = DenseMatrix::Zero(n, n);
-  for (const auto& [a, b] : edges) {
-    w(a, b) = w(b, a) =
-        1.0 / std::max(degree[static_cast<std::size_t>(a)], degree[static_cast<std::size_t>(b)]);
-  }
-  for (int i = 0; i < n; ++i) w(i, i) = 1.0 - w.row(i).sum();
-  return w;
-}
-
 MuffliatoOptions unit_options(MessageConvention convention = MessageConvention::paper) {
   MuffliatoOptions options;
   options.sigma = 1.0;

@@ -22,10 +22,6 @@ struct Case {
   std::vector<DenseMatrix> ws;  // W_0..W_{T-1}
 };
 
-std::vector<DenseMatrix> repeat(const DenseMatrix& w, int rounds) {
-  return std::vector<DenseMatrix>(rounds, w);
-}
-
 std::vector<Case> cases() {
   std::vector<Case> out;
   out.push_back({"ring9", repeat(metropolis(9, ring_edges(9)), 6)});

@@ -25,22 +25,40 @@ inline SparseMatrix to_sparse(const DenseMatrix& dense) {
   return s;
 }
 
-/// Metropolis weights W_uv = 1 / (1 + max(d_u, d_v)), W_uu = 1 - Σ_v W_uv (symmetric, doubly stochastic).
-inline DenseMatrix metropolis(int n, const Edges& edges) {
+inline std::vector<int> degrees(int n, const Edges& edges) {
   std::vector<int> degree(static_cast<std::size_t>(n), 0);
   for (const auto& [a, b] : edges) {
     ++degree[static_cast<std::size_t>(a)];
     ++degree[static_cast<std::size_t>(b)];
   }
+  return degree;
+}
+
+/// W_uv = weight(d_u, d_v) on the edges, W_uu = 1 - Σ_v W_uv (symmetric, doubly stochastic).
+template <typename Weight>
+DenseMatrix symmetric_weights(int n, const Edges& edges, Weight weight) {
+  const std::vector<int> degree = degrees(n, edges);
   DenseMatrix w = DenseMatrix::Zero(n, n);
   for (const auto& [a, b] : edges) {
-    const double x =
-        1.0 / (1.0 + std::max(degree[static_cast<std::size_t>(a)], degree[static_cast<std::size_t>(b)]));
-    w(a, b) = x;
-    w(b, a) = x;
+    w(a, b) = w(b, a) = weight(degree[static_cast<std::size_t>(a)], degree[static_cast<std::size_t>(b)]);
   }
   for (int i = 0; i < n; ++i) w(i, i) = 1.0 - (w.row(i).sum() - w(i, i));
   return w;
+}
+
+/// Metropolis weights W_uv = 1 / (1 + max(d_u, d_v)).
+inline DenseMatrix metropolis(int n, const Edges& edges) {
+  return symmetric_weights(n, edges, [](int du, int dv) { return 1.0 / (1.0 + std::max(du, dv)); });
+}
+
+/// Hamilton weights W_uv = 1 / max(d_u, d_v).
+inline DenseMatrix hamilton(int n, const Edges& edges) {
+  return symmetric_weights(n, edges, [](int du, int dv) { return 1.0 / std::max(du, dv); });
+}
+
+/// The same W for `rounds` rounds.
+inline std::vector<DenseMatrix> repeat(const DenseMatrix& w, int rounds) {
+  return std::vector<DenseMatrix>(rounds, w);
 }
 
 inline Edges ring_edges(int n) {
