@@ -170,6 +170,33 @@ DenseMatrix transposed_product(const DenseMatrix& u, const DenseMatrix& a) {
   return c;
 }
 
+DenseMatrix product_transposed(const DenseMatrix& a, const DenseMatrix& b) {
+  DenseMatrix c(a.rows(), b.rows());
+  if (c.size() == 0) return c;
+  if (a.cols() == 0) return DenseMatrix::Zero(a.rows(), b.rows());
+#if defined(NETDP_HAVE_LAPACKE)
+  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, static_cast<blasint>(a.rows()),
+              static_cast<blasint>(b.rows()), static_cast<blasint>(a.cols()), 1.0, a.data(),
+              static_cast<blasint>(a.rows()), b.data(), static_cast<blasint>(b.rows()), 0.0, c.data(),
+              static_cast<blasint>(c.rows()));
+#else
+  c.noalias() = a * b.transpose();
+#endif
+  return c;
+}
+
+void subtract_product(DenseMatrix& target, const DenseMatrix& a, const DenseMatrix& b) {
+  if (target.size() == 0 || a.cols() == 0) return;
+#if defined(NETDP_HAVE_LAPACKE)
+  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, static_cast<blasint>(a.rows()),
+              static_cast<blasint>(b.cols()), static_cast<blasint>(a.cols()), -1.0, a.data(),
+              static_cast<blasint>(a.rows()), b.data(), static_cast<blasint>(b.rows()), 1.0, target.data(),
+              static_cast<blasint>(target.rows()));
+#else
+  target.noalias() -= a * b;
+#endif
+}
+
 SingleThreadedBlas::SingleThreadedBlas() {
 #if defined(NETDP_HAVE_LAPACKE)
   if (openblas_set_num_threads != nullptr && openblas_get_num_threads != nullptr) {

@@ -40,6 +40,12 @@ void add_transposed_gram(DenseMatrix& lower, const DenseMatrix& block);
 /// Whether the Cholesky factorisation of the symmetric matrix (lower triangle read) succeeds.
 bool cholesky_succeeds(DenseMatrix symmetric);
 
+/// a bᵀ (one GEMM).
+DenseMatrix product_transposed(const DenseMatrix& a, const DenseMatrix& b);
+
+/// target -= a b (one GEMM).
+void subtract_product(DenseMatrix& target, const DenseMatrix& a, const DenseMatrix& b);
+
 /// uᵀ a (one GEMM).
 DenseMatrix transposed_product(const DenseMatrix& u, const DenseMatrix& a);
 

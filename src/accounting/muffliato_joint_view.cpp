@@ -19,6 +19,7 @@
 #include "muffliato_propagation.hpp"
 #include "netdp/accounting/sign_max.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/rng.hpp"
 
 namespace netdp::accounting {
 
@@ -45,6 +46,13 @@ Neighbours step_neighbours(const SparseMatrix& w) {
   }
   return out;
 }
+
+/// Deflation passes of a view's row space beyond the Gram's resolution (each adds the directions
+/// the previous ones could not resolve; one is enough in every case measured).
+constexpr int kMaxDeflations = 3;
+
+/// Random probes of the residual before a deflation pass (see residual_is_below).
+constexpr Index kProbes = 32;
 
 /// Entries of the sender-power blocks kept per observer set (8 bytes each): 64 MiB.
 constexpr double kMaxPowerEntries = 8.0 * 1024 * 1024;
@@ -253,6 +261,23 @@ DenseMatrix gram_from_powers(const std::vector<Message>& messages, const SenderP
   return gram;
 }
 
+/// Whether R = A′ − A′ZᵀZ (Z with orthonormal rows) has no singular value above `threshold` / 0.1,
+/// from kProbes random left probes h: ‖hᵀR‖ >= σ_1(R)·|⟨h, u_1⟩|, so a σ_1(R) ten times the threshold
+/// escapes one probe only when |⟨h, u_1⟩| <= 0.1 ‖h‖ (probability <= 0.08), and all of them with
+/// probability <= 0.08^32 < 1e-35. Each probe costs O((m + 2r) n) instead of the residual's 4mrn.
+/// Fixed seed: the result is deterministic.
+bool residual_is_below(const DenseMatrix& view, const DenseMatrix& z, double threshold) {
+  util::Rng rng(0x5eedf00dULL);
+  DenseMatrix probes(view.rows(), kProbes);
+  for (Index j = 0; j < kProbes; ++j) {
+    for (Index i = 0; i < view.rows(); ++i) probes(i, j) = rng.standard_normal();
+    probes.col(j).normalize();
+  }
+  DenseMatrix rows = detail::transposed_product(probes, view);  // hᵀA′ (probes × n)
+  detail::subtract_product(rows, detail::product_transposed(rows, z), z);
+  return rows.rowwise().norm().maxCoeff() <= threshold;
+}
+
 /// ℓ for every node from the view A′ (observer columns already zero); also returns the whitened
 /// target columns Z = Λ_r^{-1/2} U_rᵀ A′ (r × n) for group maxima.
 ObserverLeverage leverage_of_view(const DenseMatrix& view, std::optional<DenseMatrix> known_gram,
@@ -286,26 +311,55 @@ ObserverLeverage leverage_of_view(const DenseMatrix& view, std::optional<DenseMa
     out.margin = 1.0;  // nothing above the floor: no subspace can be trusted
     return out;
   }
-  const double smallest_kept = eig.values[m - rank];
-  // Accuracy of the re-orthonormalised leverages below: about κ(A′) times the floor factor.
-  const double orthonormality = floor_factor * std::sqrt(eig.values[m - 1] / smallest_kept);
-  if (rank == structural_rank) {
-    // Every direction the view can have was kept: the span is the exact row space.
-    out.margin = std::min(1.0, orthonormality);
-  } else {
-    // Directions at or below the floor were taken as 0: widen by the perturbation of the kept
-    // subspace (Davis–Kahan, sin θ <= E / gap).
-    out.rank_decided = true;
-    out.margin = std::min(1.0, std::max(orthonormality, floor / (smallest_kept - floor)));
-  }
+  // Whitened rows Z = Λ_r^{-1/2} U_rᵀ A′ span the kept part of A′'s row space but are orthonormal
+  // only to about κ(G)·ε: one re-orthonormalisation (Cholesky of Z Zᵀ, as in CholeskyQR2) fixes that
+  // without changing the span.
   DenseMatrix basis = eig.vectors.rightCols(rank);
   for (Index i = 0; i < rank; ++i) basis.col(i) /= std::sqrt(eig.values[m - rank + i]);
   DenseMatrix z = detail::transposed_product(basis, view);
-  // The rows of Z span A′'s row space (up to the dropped directions) but are orthonormal only to
-  // about κ(G)·ε. One re-orthonormalisation (Cholesky of Z Zᵀ, as in CholeskyQR2) makes the
-  // leverages accurate to about κ(A′)·ε; the span, and hence the exact value, is unchanged. After
-  // a rank decision the margin E / (λ_r − E) >= κ(G)·ε already covers that error, so it is skipped.
-  if (!out.rank_decided && !detail::orthonormalize_rows(z)) out.margin = 1.0;  // too far from orthonormal
+  if (!detail::orthonormalize_rows(z)) out.margin = 1.0;  // too far from orthonormal to trust
+  double smallest_singular = std::sqrt(eig.values[m - rank]);
+  // The Gram resolves singular values only down to about sqrt(floor): deflate. The residual
+  // R = A′ − A′ZᵀZ holds the directions it could not see, at their own scale; its Gram resolves them
+  // down to the floating-point floor of A′ itself, ε_f ‖A′‖_F.
+  const double residual_floor = floor_factor * std::sqrt(trace);
+  for (int pass = 0; pass < kMaxDeflations && rank < structural_rank && out.margin < 1.0; ++pass) {
+    if (pass == 0 && residual_is_below(view, z, 0.1 * residual_floor)) break;
+    DenseMatrix residual = view;
+    detail::subtract_product(residual, detail::product_transposed(view, z), z);
+    if (residual.norm() <= residual_floor) break;  // nothing left above the floor
+    DenseMatrix residual_gram = detail::lower_gram(residual);
+    const double residual_trace = residual_gram.diagonal().sum();
+    const double cut = std::max(floor_factor * residual_trace, residual_floor * residual_floor);
+    const detail::SymmetricEigen more = detail::symmetric_eigen(std::move(residual_gram));
+    Index added = 0;
+    while (added < m && more.values[m - 1 - added] > cut) ++added;
+    if (added == 0) {
+      out.margin = 1.0;  // a residual above the floor that no direction explains: trust nothing
+      break;
+    }
+    DenseMatrix more_basis = more.vectors.rightCols(added);
+    for (Index i = 0; i < added; ++i) more_basis.col(i) /= std::sqrt(more.values[m - added + i]);
+    DenseMatrix z_more = detail::transposed_product(more_basis, residual);
+    // Orthogonal to the rows already kept, then orthonormal (twice, for the rounding).
+    for (int twice = 0; twice < 2; ++twice) {
+      detail::subtract_product(z_more, detail::product_transposed(z_more, z), z);
+      if (!detail::orthonormalize_rows(z_more)) out.margin = 1.0;
+    }
+    DenseMatrix joined(rank + added, n);
+    joined << z, z_more;
+    z.swap(joined);
+    rank += added;
+    smallest_singular = std::min(smallest_singular, std::sqrt(more.values[m - added]));
+  }
+  out.rank = static_cast<std::size_t>(rank);
+  // The leverages of an orthonormal basis are accurate to about κ(A′)·ε_f; a rank decision (directions
+  // below the floor taken as 0) adds the perturbation of the kept subspace, sin θ <= floor / gap.
+  out.rank_decided = rank < structural_rank;
+  const double accuracy = floor_factor * std::sqrt(trace) / smallest_singular;
+  const double gap =
+      out.rank_decided ? residual_floor / std::max(smallest_singular - residual_floor, 0.0) : 0.0;
+  out.margin = std::min(1.0, std::max({out.margin, accuracy, gap}));
   out.leverage = z.colwise().squaredNorm().transpose();
   if (whitened != nullptr) *whitened = std::move(z);
   return out;
@@ -361,8 +415,10 @@ ObserverLeverage leverage_of_column_gram(DenseMatrix gram, std::size_t messages,
     out.margin = 1.0;
     return out;
   }
-  const double smallest_kept = eig.values[columns - rank];
-  out.margin = out.rank_decided ? std::min(1.0, floor / (smallest_kept - floor)) : 0.0;
+  // Without A′ the Gram's rank decision cannot be refined by deflation: a decided rank trusts nothing
+  // (the local-DP cap), an undecided one is exact to the eigensolver's accuracy.
+  out.margin =
+      out.rank_decided ? 1.0 : floor_factor * std::sqrt(eig.values[columns - 1] / eig.values[columns - rank]);
   const auto basis = eig.vectors.rightCols(rank);  // orthonormal to rounding
   for (Index i = 0; i < columns; ++i)
     out.leverage[nonzero[static_cast<std::size_t>(i)]] = basis.row(i).squaredNorm();
