@@ -54,6 +54,9 @@ constexpr int kMaxDeflations = 3;
 /// Random probes of the residual before a deflation pass (see residual_is_below).
 constexpr Index kProbes = 32;
 
+/// Entries of a view A′ with more messages than nodes kept for its deflation pass: 64 MiB.
+constexpr double kMaxViewEntries = 8.0 * 1024 * 1024;
+
 /// Entries of the sender-power blocks kept per observer set (8 bytes each): 64 MiB.
 constexpr double kMaxPowerEntries = 8.0 * 1024 * 1024;
 
@@ -278,6 +281,58 @@ bool residual_is_below(const DenseMatrix& view, const DenseMatrix& z, double thr
   return rows.rowwise().norm().maxCoeff() <= threshold;
 }
 
+/// The end of both paths: `z` (orthonormal rows) spans what the Gram resolved of row(A′), its
+/// smallest singular value `smallest_singular`. The Gram resolves singular values only down to about
+/// sqrt(floor): deflate. The residual R = A′ − A′ZᵀZ holds the directions it could not see, at their
+/// own scale; its Gram resolves them down to the floating-point floor of A′ itself, ε_f ‖A′‖_F. Then
+/// the margin, the leverages and the whitened rows.
+void finish_leverage(const DenseMatrix& view, DenseMatrix z, double smallest_singular, Index structural_rank,
+                     double floor_factor, double trace, ObserverLeverage& out, DenseMatrix* whitened) {
+  const Index m = view.rows();
+  const Index n = view.cols();
+  Index rank = z.rows();
+  const double residual_floor = floor_factor * std::sqrt(trace);
+  for (int pass = 0; pass < kMaxDeflations && rank < structural_rank && out.margin < 1.0; ++pass) {
+    if (pass == 0 && residual_is_below(view, z, 0.1 * residual_floor)) break;
+    DenseMatrix residual = view;
+    detail::subtract_product(residual, detail::product_transposed(view, z), z);
+    if (residual.norm() <= residual_floor) break;  // nothing left above the floor
+    DenseMatrix residual_gram = detail::lower_gram(residual);
+    const double residual_trace = residual_gram.diagonal().sum();
+    const double cut = std::max(floor_factor * residual_trace, residual_floor * residual_floor);
+    const detail::SymmetricEigen more = detail::symmetric_eigen(std::move(residual_gram));
+    Index added = 0;
+    while (added < m && more.values[m - 1 - added] > cut) ++added;
+    if (added == 0) {
+      out.margin = 1.0;  // a residual above the floor that no direction explains: trust nothing
+      break;
+    }
+    DenseMatrix more_basis = more.vectors.rightCols(added);
+    for (Index i = 0; i < added; ++i) more_basis.col(i) /= std::sqrt(more.values[m - added + i]);
+    DenseMatrix z_more = detail::transposed_product(more_basis, residual);
+    // Orthogonal to the rows already kept, then orthonormal (twice, for the rounding).
+    for (int twice = 0; twice < 2; ++twice) {
+      detail::subtract_product(z_more, detail::product_transposed(z_more, z), z);
+      if (!detail::orthonormalize_rows(z_more)) out.margin = 1.0;
+    }
+    DenseMatrix joined(rank + added, n);
+    joined << z, z_more;
+    z.swap(joined);
+    rank += added;
+    smallest_singular = std::min(smallest_singular, std::sqrt(more.values[m - added]));
+  }
+  out.rank = static_cast<std::size_t>(rank);
+  // The leverages of an orthonormal basis are accurate to about κ(A′)·ε_f; a rank decision (directions
+  // below the floor taken as 0) adds the perturbation of the kept subspace, sin θ <= floor / gap.
+  out.rank_decided = rank < structural_rank;
+  const double accuracy = residual_floor / smallest_singular;
+  const double gap =
+      out.rank_decided ? residual_floor / std::max(smallest_singular - residual_floor, 0.0) : 0.0;
+  out.margin = std::min(1.0, std::max({out.margin, accuracy, gap}));
+  out.leverage = z.colwise().squaredNorm().transpose();
+  if (whitened != nullptr) *whitened = std::move(z);
+}
+
 /// ℓ for every node from the view A′ (observer columns already zero); also returns the whitened
 /// target columns Z = Λ_r^{-1/2} U_rᵀ A′ (r × n) for group maxima.
 ObserverLeverage leverage_of_view(const DenseMatrix& view, std::optional<DenseMatrix> known_gram,
@@ -318,50 +373,8 @@ ObserverLeverage leverage_of_view(const DenseMatrix& view, std::optional<DenseMa
   for (Index i = 0; i < rank; ++i) basis.col(i) /= std::sqrt(eig.values[m - rank + i]);
   DenseMatrix z = detail::transposed_product(basis, view);
   if (!detail::orthonormalize_rows(z)) out.margin = 1.0;  // too far from orthonormal to trust
-  double smallest_singular = std::sqrt(eig.values[m - rank]);
-  // The Gram resolves singular values only down to about sqrt(floor): deflate. The residual
-  // R = A′ − A′ZᵀZ holds the directions it could not see, at their own scale; its Gram resolves them
-  // down to the floating-point floor of A′ itself, ε_f ‖A′‖_F.
-  const double residual_floor = floor_factor * std::sqrt(trace);
-  for (int pass = 0; pass < kMaxDeflations && rank < structural_rank && out.margin < 1.0; ++pass) {
-    if (pass == 0 && residual_is_below(view, z, 0.1 * residual_floor)) break;
-    DenseMatrix residual = view;
-    detail::subtract_product(residual, detail::product_transposed(view, z), z);
-    if (residual.norm() <= residual_floor) break;  // nothing left above the floor
-    DenseMatrix residual_gram = detail::lower_gram(residual);
-    const double residual_trace = residual_gram.diagonal().sum();
-    const double cut = std::max(floor_factor * residual_trace, residual_floor * residual_floor);
-    const detail::SymmetricEigen more = detail::symmetric_eigen(std::move(residual_gram));
-    Index added = 0;
-    while (added < m && more.values[m - 1 - added] > cut) ++added;
-    if (added == 0) {
-      out.margin = 1.0;  // a residual above the floor that no direction explains: trust nothing
-      break;
-    }
-    DenseMatrix more_basis = more.vectors.rightCols(added);
-    for (Index i = 0; i < added; ++i) more_basis.col(i) /= std::sqrt(more.values[m - added + i]);
-    DenseMatrix z_more = detail::transposed_product(more_basis, residual);
-    // Orthogonal to the rows already kept, then orthonormal (twice, for the rounding).
-    for (int twice = 0; twice < 2; ++twice) {
-      detail::subtract_product(z_more, detail::product_transposed(z_more, z), z);
-      if (!detail::orthonormalize_rows(z_more)) out.margin = 1.0;
-    }
-    DenseMatrix joined(rank + added, n);
-    joined << z, z_more;
-    z.swap(joined);
-    rank += added;
-    smallest_singular = std::min(smallest_singular, std::sqrt(more.values[m - added]));
-  }
-  out.rank = static_cast<std::size_t>(rank);
-  // The leverages of an orthonormal basis are accurate to about κ(A′)·ε_f; a rank decision (directions
-  // below the floor taken as 0) adds the perturbation of the kept subspace, sin θ <= floor / gap.
-  out.rank_decided = rank < structural_rank;
-  const double accuracy = floor_factor * std::sqrt(trace) / smallest_singular;
-  const double gap =
-      out.rank_decided ? residual_floor / std::max(smallest_singular - residual_floor, 0.0) : 0.0;
-  out.margin = std::min(1.0, std::max({out.margin, accuracy, gap}));
-  out.leverage = z.colwise().squaredNorm().transpose();
-  if (whitened != nullptr) *whitened = std::move(z);
+  finish_leverage(view, std::move(z), std::sqrt(eig.values[m - rank]), structural_rank, floor_factor, trace,
+                  out, whitened);
   return out;
 }
 
@@ -370,7 +383,7 @@ ObserverLeverage leverage_of_view(const DenseMatrix& view, std::optional<DenseMa
 /// floor (a shifted Cholesky succeeds), A′ has full column rank there and every such ℓ is exactly
 /// 1; otherwise an eigendecomposition of H, with the same floor and margin as the row path.
 ObserverLeverage leverage_of_column_gram(DenseMatrix gram, std::size_t messages, std::size_t rounds,
-                                         DenseMatrix* whitened) {
+                                         const DenseMatrix* view, DenseMatrix* whitened) {
   ObserverLeverage out;
   const Index n = gram.rows();
   const auto m = static_cast<Index>(messages);
@@ -415,18 +428,27 @@ ObserverLeverage leverage_of_column_gram(DenseMatrix gram, std::size_t messages,
     out.margin = 1.0;
     return out;
   }
+  const auto basis = eig.vectors.rightCols(rank);  // orthonormal to rounding
+  DenseMatrix z = DenseMatrix::Zero(rank, n);
+  for (Index i = 0; i < columns; ++i) z.col(nonzero[static_cast<std::size_t>(i)]) = basis.row(i).transpose();
+  if (view != nullptr) {
+    // The eigenvectors of H span the row space only to about κ(H)·ε; rows built from A′ itself,
+    // Λ_r^{-1} (A′V_r)ᵀ A′, span a subspace of it exactly (as in the row path), and deflation then
+    // looks only for directions that are really missing.
+    DenseMatrix y = detail::product_transposed(*view, z);  // A′V_r (m × r)
+    for (Index i = 0; i < rank; ++i) y.col(i) /= eig.values[columns - rank + i];
+    z = detail::transposed_product(y, *view);
+    if (!detail::orthonormalize_rows(z)) out.margin = 1.0;
+    finish_leverage(*view, std::move(z), std::sqrt(eig.values[columns - rank]), std::min(m, columns),
+                    floor_factor, trace, out, whitened);
+    return out;
+  }
   // Without A′ the Gram's rank decision cannot be refined by deflation: a decided rank trusts nothing
   // (the local-DP cap), an undecided one is exact to the eigensolver's accuracy.
   out.margin =
       out.rank_decided ? 1.0 : floor_factor * std::sqrt(eig.values[columns - 1] / eig.values[columns - rank]);
-  const auto basis = eig.vectors.rightCols(rank);  // orthonormal to rounding
-  for (Index i = 0; i < columns; ++i)
-    out.leverage[nonzero[static_cast<std::size_t>(i)]] = basis.row(i).squaredNorm();
-  if (whitened != nullptr) {
-    *whitened = DenseMatrix::Zero(rank, n);
-    for (Index i = 0; i < columns; ++i)
-      whitened->col(nonzero[static_cast<std::size_t>(i)]) = basis.row(i).transpose();
-  }
+  out.leverage = z.colwise().squaredNorm().transpose();
+  if (whitened != nullptr) *whitened = std::move(z);
   return out;
 }
 
@@ -437,9 +459,19 @@ ObserverLeverage observer_view_leverage(const gossip::Schedule& schedule, const 
   const std::vector<Message> messages = received_messages(graphs, schedule.rounds(), observers, convention);
   const std::size_t n = schedule.num_nodes();
   if (messages.size() > n) {
-    // More messages than nodes: work with the n × n Gram of the columns, never holding A′.
-    ObserverLeverage out = leverage_of_column_gram(column_gram(schedule, messages, observers),
-                                                   messages.size(), schedule.rounds(), whitened);
+    // More messages than nodes: work with the n × n Gram of the columns. A′ is kept for the
+    // deflation pass when it fits, else streamed round by round.
+    ObserverLeverage out;
+    if (static_cast<double>(messages.size()) * static_cast<double>(n) <= kMaxViewEntries) {
+      DenseMatrix view = message_rows(schedule, messages);
+      for (NodeId c : observers) view.col(static_cast<Index>(c)).setZero();
+      DenseMatrix gram = DenseMatrix::Zero(static_cast<Index>(n), static_cast<Index>(n));
+      detail::add_transposed_gram(gram, view);
+      out = leverage_of_column_gram(std::move(gram), messages.size(), schedule.rounds(), &view, whitened);
+    } else {
+      out = leverage_of_column_gram(column_gram(schedule, messages, observers), messages.size(),
+                                    schedule.rounds(), nullptr, whitened);
+    }
     for (NodeId c : observers) out.leverage[static_cast<Index>(c)] = 0.0;
     return out;
   }
