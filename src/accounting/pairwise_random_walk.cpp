@@ -49,7 +49,7 @@ class RandomWalkAccount final : public PairwiseAccount {
 #pragma omp parallel for schedule(dynamic, 1)
     for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(targets.size()); ++i) {
       const graph::NodeId u = targets[static_cast<std::size_t>(i)];
-      tails_[u] = visit_tail_bound(network_.matrix(), u, options_.steps);
+      tails_[u] = visit_tail_bound(network_, u, options_.steps);
     }
   }
 
@@ -114,14 +114,14 @@ class RandomWalkAccount final : public PairwiseAccount {
       case ContributionCount::expected:
         return {static_cast<double>(options_.steps) / static_cast<double>(network_.num_nodes()), 0.0};
       case ContributionCount::worst_case:
-        return {static_cast<double>(max_visits(network_.matrix(), u, options_.steps)), 0.0};
+        return {static_cast<double>(max_visits(network_, u, options_.steps)), 0.0};
       case ContributionCount::tail:
         break;
     }
     // The tail's quantile, unless it is no better than the worst case (which costs no δ).
     const double beta = options_.tail_share * delta;
     const std::size_t bound = visit_bound(tails_[u], beta);
-    const std::size_t worst = max_visits(network_.matrix(), u, options_.steps);
+    const std::size_t worst = max_visits(network_, u, options_.steps);
     if (bound >= worst) return {static_cast<double>(worst), 0.0};
     return {static_cast<double>(bound), beta};
   }

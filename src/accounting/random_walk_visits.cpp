@@ -51,8 +51,9 @@ std::vector<double> pooled_tail(const SparseMatrix& w, graph::NodeId u, std::siz
 
 }  // namespace
 
-std::vector<double> visit_tail(const SparseMatrix& w, graph::NodeId u, std::size_t steps, double floor) {
-  require(w.rows() == w.cols(), "visit_tail: W must be square, got {} x {}", w.rows(), w.cols());
+std::vector<double> visit_tail(const gossip::GossipMatrix& walk, graph::NodeId u, std::size_t steps,
+                               double floor) {
+  const SparseMatrix& w = walk.matrix();
   require(u < static_cast<std::size_t>(w.rows()), "visit_tail: node {} is out of range (n = {})", u,
           w.rows());
   require(steps >= 1, "visit_tail: the number of steps must be >= 1, got {}", steps);
@@ -103,9 +104,9 @@ std::vector<double> first_return_law(const SparseMatrix& w, graph::NodeId u, std
 
 }  // namespace
 
-std::vector<double> visit_tail_bound(const SparseMatrix& w, graph::NodeId u, std::size_t steps,
+std::vector<double> visit_tail_bound(const gossip::GossipMatrix& walk, graph::NodeId u, std::size_t steps,
                                      double floor) {
-  require(w.rows() == w.cols(), "visit_tail_bound: W must be square, got {} x {}", w.rows(), w.cols());
+  const SparseMatrix& w = walk.matrix();
   require(u < static_cast<std::size_t>(w.rows()), "visit_tail_bound: node {} is out of range (n = {})", u,
           w.rows());
   require(steps >= 1, "visit_tail_bound: the number of steps must be >= 1, got {}", steps);
@@ -114,18 +115,26 @@ std::vector<double> visit_tail_bound(const SparseMatrix& w, graph::NodeId u, std
   double returned = 0.0;
   for (double x : g) returned += x;
   const double never = std::max(0.0, 1.0 - returned);  // R >= T: counted as R = T
-  // log E[e^{−θR}] on a grid of θ (θ = 0 gives the trivial bound 1).
+  // log E[e^{−θR}] on a grid of θ (θ = 0 gives the trivial bound 1), as a log-sum-exp: the terms
+  // e^{−θs} underflow for large θ s, and dropping them would lower the bound.
   constexpr int kGrid = 400;
   const double horizon = static_cast<double>(steps);
   std::vector<double> thetas;
   std::vector<double> log_mgf;
+  std::vector<double> logs;
   for (int i = 0; i < kGrid; ++i) {
     // θ from 1e-4/T to 50 (log-spaced): enough for tails down to the floor.
     const double theta = 1e-4 / horizon * std::pow(5e5 * horizon, static_cast<double>(i) / (kGrid - 1));
-    double mgf = never * std::exp(-theta * horizon);
-    for (std::size_t s = 1; s < steps; ++s) mgf += g[s] * std::exp(-theta * static_cast<double>(s));
+    logs.clear();
+    if (never > 0.0) logs.push_back(std::log(never) - theta * horizon);
+    for (std::size_t s = 1; s < steps; ++s) {
+      if (g[s] > 0.0) logs.push_back(std::log(g[s]) - theta * static_cast<double>(s));
+    }
+    const double top = *std::max_element(logs.begin(), logs.end());
+    double sum = 0.0;
+    for (double x : logs) sum += std::exp(x - top);
     thetas.push_back(theta);
-    log_mgf.push_back(std::log(mgf));
+    log_mgf.push_back(top + std::log(sum));
   }
   std::vector<double> tail = {1.0, 1.0};
   for (std::size_t k = 1; k <= steps; ++k) {
@@ -154,7 +163,8 @@ std::size_t visit_bound(const std::vector<double>& tail, double beta) {
   return tail.size() - 2;
 }
 
-std::size_t max_visits(const SparseMatrix& w, graph::NodeId u, std::size_t steps) {
+std::size_t max_visits(const gossip::GossipMatrix& walk, graph::NodeId u, std::size_t steps) {
+  const SparseMatrix& w = walk.matrix();
   require(u < static_cast<std::size_t>(w.rows()), "max_visits: node {} is out of range (n = {})", u,
           w.rows());
   return w.coeff(static_cast<Eigen::Index>(u), static_cast<Eigen::Index>(u)) > 0.0 ? steps : (steps + 1) / 2;

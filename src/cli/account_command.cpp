@@ -112,8 +112,11 @@ void check_flags(const AccountOptions& o, std::size_t n) {
   }
   require(o.method == "muffliato" || (o.group.empty() && o.gradient_steps == 0),
           "--group and --gradient-steps apply to --method muffliato only");
-  require(o.method == "random-walk" || o.contributions == "tail",
-          "--contributions applies to --method random-walk only");
+  require(o.method == "random-walk" || (o.contributions == "tail" && o.tail_share == 0.1),
+          "--contributions and --tail-share apply to --method random-walk only");
+  require(std::isfinite(o.tail_share) && o.tail_share > 0.0 && o.tail_share < 1.0,
+          "--tail-share must be in (0, 1) (the share of --delta spent on the contribution count), got {}",
+          o.tail_share);
   require(o.method == "muffliato" || o.bound == "exact",
           "--bound {}: only --method muffliato has a paper formula that is not a bound (the other methods "
           "always report a valid upper bound)",

@@ -15,14 +15,14 @@
 namespace netdp::accounting {
 namespace {
 
-SparseMatrix gossip(const char* spec, gossip::Weighting weighting) {
-  return gossip::make_gossip_matrix(graph::from_spec(spec), weighting).matrix();
+gossip::GossipMatrix gossip(const char* spec, gossip::Weighting weighting) {
+  return gossip::make_gossip_matrix(graph::from_spec(spec), weighting);
 }
 
 /// P(N_u >= k) for k = 0..T+1, by enumerating every walk from `start`.
-std::vector<double> literal_tail(const SparseMatrix& w, graph::NodeId u, std::size_t steps,
+std::vector<double> literal_tail(const gossip::GossipMatrix& w, graph::NodeId u, std::size_t steps,
                                  graph::NodeId start) {
-  const DenseMatrix dense(w);
+  const DenseMatrix dense(w.matrix());
   std::vector<double> exactly(steps + 2, 0.0);
   const std::function<void(graph::NodeId, std::size_t, std::size_t, double)> walk =
       [&](graph::NodeId at, std::size_t t, std::size_t visits, double p) {
@@ -46,7 +46,7 @@ TEST(RandomWalkVisits, TailEqualsTheEnumeratedWalksAndStartingAtTheTargetIsTheWo
   for (const auto& [spec, weighting] : {std::pair{"path:n=4", gossip::Weighting::hamilton},
                                         std::pair{"star:n=5", gossip::Weighting::metropolis},
                                         std::pair{"ring:n=5", gossip::Weighting::lazy_uniform}}) {
-    const SparseMatrix w = gossip(spec, weighting);
+    const gossip::GossipMatrix w = gossip(spec, weighting);
     for (graph::NodeId u = 0; u < 3; ++u) {
       const std::vector<double> tail = visit_tail(w, u, 8, 0.0);
       const std::vector<double> literal = literal_tail(w, u, 8, u);
@@ -55,7 +55,7 @@ TEST(RandomWalkVisits, TailEqualsTheEnumeratedWalksAndStartingAtTheTargetIsTheWo
         EXPECT_NEAR(tail[k], literal[k], 1e-14) << spec << " u=" << u << " k=" << k;
       for (std::size_t k = tail.size(); k < literal.size(); ++k) EXPECT_EQ(literal[k], 0.0);
       // Any other start visits u no more often (stochastically).
-      for (graph::NodeId x = 0; x < static_cast<graph::NodeId>(w.rows()); ++x) {
+      for (graph::NodeId x = 0; x < static_cast<graph::NodeId>(w.num_nodes()); ++x) {
         const std::vector<double> other = literal_tail(w, u, 8, x);
         for (std::size_t k = 0; k < tail.size(); ++k) EXPECT_LE(other[k], tail[k] + 1e-14);
       }
@@ -64,7 +64,7 @@ TEST(RandomWalkVisits, TailEqualsTheEnumeratedWalksAndStartingAtTheTargetIsTheWo
 }
 
 TEST(RandomWalkVisits, BoundIsTheQuantileAndNeverBelowOneVisit) {
-  const SparseMatrix w = gossip("karate", gossip::Weighting::hamilton);
+  const gossip::GossipMatrix w = gossip("karate", gossip::Weighting::hamilton);
   const std::vector<double> tail = visit_tail(w, 0, 340);
   for (double beta : {1e-2, 1e-6, 1e-12}) {
     const std::size_t k = visit_bound(tail, beta);
@@ -83,7 +83,7 @@ TEST(RandomWalkVisits, ChernoffBoundIsAboveTheExactTailAndClose) {
         std::tuple{"ring:n=8", gossip::Weighting::metropolis, std::size_t{200}},
         std::tuple{"star:n=6", gossip::Weighting::hamilton, std::size_t{60}},
         std::tuple{"path:n=4", gossip::Weighting::lazy_uniform, std::size_t{8}}}) {
-    const SparseMatrix w = gossip(spec, weighting);
+    const gossip::GossipMatrix w = gossip(spec, weighting);
     for (graph::NodeId u : {0u, 2u}) {
       const std::vector<double> exact = visit_tail(w, u, steps, 1e-30);
       const std::vector<double> bound = visit_tail_bound(w, u, steps, 1e-30);
@@ -100,13 +100,31 @@ TEST(RandomWalkVisits, ChernoffBoundIsAboveTheExactTailAndClose) {
   }
 }
 
+TEST(RandomWalkVisits, ChernoffBoundHoldsForADeterministicWalk) {
+  // A directed cycle of 30 nodes: the walk returns exactly every 30 steps, so N_u = ⌈T/30⌉ surely.
+  // The moment generating function of the return time then underflows for large θ; the bound must
+  // not drop below the truth because of it.
+  SparseMatrix cycle(30, 30);
+  for (int i = 0; i < 30; ++i) cycle.insert(i, (i + 1) % 30) = 1.0;
+  cycle.makeCompressed();
+  const gossip::GossipMatrix w = gossip::GossipMatrix::from_support(cycle);
+  const std::vector<double> exact = visit_tail(w, 0, 3400);
+  const std::vector<double> bound = visit_tail_bound(w, 0, 3400);
+  EXPECT_EQ(exact[114], 1.0);  // ⌈3400/30⌉ = 114 visits, always
+  for (std::size_t k = 0; k < exact.size(); ++k) {
+    // Past its last entry the bound says P(N_u >= k) <= its floor (1e-30).
+    EXPECT_GE(k < bound.size() ? bound[k] : 1e-30, exact[k]) << "k=" << k;
+  }
+  EXPECT_GE(visit_bound(bound, 1e-6), 114u);
+}
+
 TEST(RandomWalkVisits, WorstCaseCounts) {
   EXPECT_EQ(max_visits(gossip("ring:n=6", gossip::Weighting::hamilton), 0, 9), 5u);  // no self-loop: ⌈9/2⌉
   EXPECT_EQ(max_visits(gossip("ring:n=6", gossip::Weighting::lazy_uniform), 0, 9), 9u);
 }
 
 TEST(RandomWalkVisits, BadInputIsAClearError) {
-  const SparseMatrix w = gossip("ring:n=6", gossip::Weighting::hamilton);
+  const gossip::GossipMatrix w = gossip("ring:n=6", gossip::Weighting::hamilton);
   EXPECT_THROW((void)visit_tail(w, 6, 3), std::invalid_argument);
   EXPECT_THROW((void)visit_tail(w, 0, 0), std::invalid_argument);
   EXPECT_THROW((void)visit_bound(visit_tail(w, 0, 5), 0.0), std::invalid_argument);

@@ -81,8 +81,9 @@ TEST(AccountCommand, CalibrationMeetsTheTargetOnMaxAndMean) {
 }
 
 TEST(AccountCommand, RandomWalkReportsConditionAndContributions) {
-  const Json j = account_json({"--graph", "complete:n=6", "--method", "random-walk", "--rounds", "60",
-                               "--sigma", "6", "--alpha", "3", "--observer", "0", "--contributions", "expected"});
+  const Json j =
+      account_json({"--graph", "complete:n=6", "--method", "random-walk", "--rounds", "60", "--sigma", "6",
+                    "--alpha", "3", "--observer", "0", "--contributions", "expected"});
   ASSERT_EQ(j["pairs"].size(), 5u);
   EXPECT_EQ(j["summary"]["bound"], "paper-formula");  // T/n is an expectation, not a bound
   for (const Json& row : j["pairs"]) {
@@ -97,8 +98,8 @@ TEST(AccountCommand, RandomWalkReportsConditionAndContributions) {
 TEST(AccountCommand, RandomWalkDefaultCountIsAValidTailBound) {
   // T = 10 on karate: T/n = 0.29 contributions would scale one contribution's loss down; the tail
   // bound counts at least the visit at the start, and the worst case counts every other step.
-  const std::vector<std::string> walk = {"--graph", "karate", "--method", "random-walk", "--rounds", "10",
-                                         "--sigma", "3", "--target", "0"};
+  const std::vector<std::string> walk = {"--graph", "karate",  "--method", "random-walk", "--rounds",
+                                         "10",      "--sigma", "3",        "--target",    "0"};
   const Json tail = account_json(walk);
   EXPECT_EQ(tail["summary"]["bound"], "upper-bound");
   std::vector<std::string> expected_args = walk;
@@ -222,6 +223,9 @@ TEST(AccountCommand, BadInputIsAClearErrorWithStatus2) {
       {{"--method", "random-walk", "--contributions", "often"}, "--contributions 'often'"},
       {{"--method", "random-walk", "--contributions", "-1"}, "--contributions '-1'"},
       {{"--contributions", "worst"}, "--method random-walk only"},
+      {{"--tail-share", "0.5"}, "--method random-walk only"},
+      {{"--method", "random-walk", "--tail-share", "1"}, "--tail-share must be in (0, 1)"},
+      {{"--method", "random-walk", "--tail-share", "nan"}, "--tail-share"},
       {{"--method", "linear-system", "--bound", "paper"}, "--bound paper: only --method muffliato"},
       {{"--count-observer-noise"}, "--bound paper"},
       {{"--colluders", "1,2", "--target", "2"}, "target 2 is one of the colluders"},

@@ -15,15 +15,15 @@
 #include <cstddef>
 #include <vector>
 
+#include "netdp/gossip/gossip_matrix.hpp"
 #include "netdp/graph/graph.hpp"
-#include "netdp/util/types.hpp"
 
 namespace netdp::accounting {
 
-/// tail[k] = P(N_u >= k) for a walk of `steps` steps on the row-stochastic W started at u, for
+/// tail[k] = P(N_u >= k) for a walk of `steps` steps on W (validated row-stochastic) started at u, for
 /// k = 0..K where K is the first count with P(N_u >= K) <= floor (or K = steps + 1, where it is 0).
 /// tail[0] = tail[1] = 1. Cost O(steps · nnz(W) · K). Throws unless u < n and steps >= 1.
-std::vector<double> visit_tail(const SparseMatrix& w, graph::NodeId u, std::size_t steps,
+std::vector<double> visit_tail(const gossip::GossipMatrix& w, graph::NodeId u, std::size_t steps,
                                double floor = 1e-30);
 
 /// Upper bounds on the same tail from the return times, cheap enough for every target of a large
@@ -31,7 +31,7 @@ std::vector<double> visit_tail(const SparseMatrix& w, graph::NodeId u, std::size
 /// so by Chernoff, for every θ >= 0, P(N_u >= k + 1) <= e^{θ(T−1)} E[e^{−θ R}]^k; the return-time
 /// law (capped at T) comes from one taboo propagation, O(T · nnz(W)), and the bound is minimised
 /// over a grid of θ. bound[k] >= visit_tail(...)[k] for every k (tested), same layout and floor.
-std::vector<double> visit_tail_bound(const SparseMatrix& w, graph::NodeId u, std::size_t steps,
+std::vector<double> visit_tail_bound(const gossip::GossipMatrix& w, graph::NodeId u, std::size_t steps,
                                      double floor = 1e-30);
 
 /// The smallest k with P(N_u > k) <= beta, from a tail of visit_tail (beta in (0, 1); at least 1,
@@ -39,6 +39,6 @@ std::vector<double> visit_tail_bound(const SparseMatrix& w, graph::NodeId u, std
 std::size_t visit_bound(const std::vector<double>& tail, double beta);
 
 /// The largest possible N_u over all walks of `steps` steps: steps when W_uu > 0, else ⌈steps/2⌉.
-std::size_t max_visits(const SparseMatrix& w, graph::NodeId u, std::size_t steps);
+std::size_t max_visits(const gossip::GossipMatrix& w, graph::NodeId u, std::size_t steps);
 
 }  // namespace netdp::accounting
