@@ -1,4 +1,4 @@
-// Spectral backend of the random-walk accountant (see dense_kernels.hpp).
+// Dense kernels of the accountants (see dense_kernels.hpp).
 
 #include "dense_kernels.hpp"
 
@@ -34,15 +34,33 @@ DenseMatrix scaled_columns(const DenseMatrix& vectors, const Vector& f, int sign
   return b;
 }
 
-/// c (lower triangle) += weight · b bᵀ.
-void rank_update(DenseMatrix& c, const DenseMatrix& b, double weight) {
-  if (b.cols() == 0) return;
+/// c (lower triangle) += weight · b bᵀ, or weight · bᵀ b when `transposed` (one symmetric rank-k
+/// update).
+void rank_update(DenseMatrix& c, const DenseMatrix& b, double weight, bool transposed = false) {
+  if (b.size() == 0) return;
 #if defined(NETDP_HAVE_LAPACKE)
   const auto n = static_cast<blasint>(c.rows());
-  const auto k = static_cast<blasint>(b.cols());
-  cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, n, k, weight, b.data(), n, 1.0, c.data(), n);
+  const auto k = static_cast<blasint>(transposed ? b.rows() : b.cols());
+  cblas_dsyrk(CblasColMajor, CblasLower, transposed ? CblasTrans : CblasNoTrans, n, k, weight, b.data(),
+              static_cast<blasint>(b.rows()), 1.0, c.data(), n);
 #else
-  c.selfadjointView<Eigen::Lower>().rankUpdate(b, weight);
+  if (transposed) {
+    c.selfadjointView<Eigen::Lower>().rankUpdate(b.transpose(), weight);
+  } else {
+    c.selfadjointView<Eigen::Lower>().rankUpdate(b, weight);
+  }
+#endif
+}
+
+/// Cholesky factorisation in place (lower triangle read and overwritten with L); false when the
+/// matrix is not numerically positive definite.
+bool cholesky_in_place(DenseMatrix& symmetric) {
+#if defined(NETDP_HAVE_LAPACKE)
+  const auto r = static_cast<lapack_int>(symmetric.rows());
+  return LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', r, symmetric.data(), r) == 0;
+#else
+  Eigen::LLT<Eigen::Ref<DenseMatrix> > llt(symmetric);  // in place
+  return llt.info() == Eigen::Success;
 #endif
 }
 
@@ -90,67 +108,31 @@ DenseMatrix spectral_reconstruction(const DenseMatrix& vectors, const Vector& f)
 }
 
 DenseMatrix scaled_product(const DenseMatrix& a, const Vector& f, const DenseMatrix& b) {
-  const DenseMatrix scaled = a * f.asDiagonal();
-  DenseMatrix c(a.rows(), b.rows());
-#if defined(NETDP_HAVE_LAPACKE)
-  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, static_cast<blasint>(a.rows()),
-              static_cast<blasint>(b.rows()), static_cast<blasint>(a.cols()), 1.0, scaled.data(),
-              static_cast<blasint>(a.rows()), b.data(), static_cast<blasint>(b.rows()), 0.0, c.data(),
-              static_cast<blasint>(c.rows()));
-#else
-  c.noalias() = scaled * b.transpose();
-#endif
-  return c;
+  return product_transposed(a * f.asDiagonal(), b);
 }
 
 DenseMatrix lower_gram(const DenseMatrix& a) {
-  const Eigen::Index rows = a.rows();
-  DenseMatrix gram(rows, rows);
-#if defined(NETDP_HAVE_LAPACKE)
-  cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, static_cast<blasint>(rows),
-              static_cast<blasint>(a.cols()), 1.0, a.data(),
-              static_cast<blasint>(std::max<Eigen::Index>(rows, 1)), 0.0, gram.data(),
-              static_cast<blasint>(std::max<Eigen::Index>(rows, 1)));
-#else
-  gram.triangularView<Eigen::Lower>() = a * a.transpose();
-#endif
+  DenseMatrix gram = DenseMatrix::Zero(a.rows(), a.rows());
+  rank_update(gram, a, 1.0);
   return gram;
 }
 
 void add_transposed_gram(DenseMatrix& lower, const DenseMatrix& block) {
-  if (block.size() == 0) return;
-#if defined(NETDP_HAVE_LAPACKE)
-  cblas_dsyrk(CblasColMajor, CblasLower, CblasTrans, static_cast<blasint>(lower.rows()),
-              static_cast<blasint>(block.rows()), 1.0, block.data(), static_cast<blasint>(block.rows()), 1.0,
-              lower.data(), static_cast<blasint>(lower.rows()));
-#else
-  lower.selfadjointView<Eigen::Lower>().rankUpdate(block.transpose());
-#endif
+  rank_update(lower, block, 1.0, true);
 }
 
-bool cholesky_succeeds(DenseMatrix symmetric) {
-  if (symmetric.size() == 0) return true;
-#if defined(NETDP_HAVE_LAPACKE)
-  const auto r = static_cast<lapack_int>(symmetric.rows());
-  return LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', r, symmetric.data(), r) == 0;
-#else
-  return Eigen::LLT<DenseMatrix>(symmetric).info() == Eigen::Success;
-#endif
-}
+bool cholesky_succeeds(DenseMatrix symmetric) { return cholesky_in_place(symmetric); }
 
 bool orthonormalize_rows(DenseMatrix& z) {
   if (z.size() == 0) return true;
-  DenseMatrix overlap = lower_gram(z);
+  DenseMatrix factor = lower_gram(z);
+  if (!cholesky_in_place(factor)) return false;
 #if defined(NETDP_HAVE_LAPACKE)
-  const auto r = static_cast<lapack_int>(z.rows());
-  if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', r, overlap.data(), r) != 0) return false;
-  cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, static_cast<blasint>(r),
-              static_cast<blasint>(z.cols()), 1.0, overlap.data(), static_cast<blasint>(r), z.data(),
-              static_cast<blasint>(r));
+  cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit,
+              static_cast<blasint>(z.rows()), static_cast<blasint>(z.cols()), 1.0, factor.data(),
+              static_cast<blasint>(z.rows()), z.data(), static_cast<blasint>(z.rows()));
 #else
-  const Eigen::LLT<DenseMatrix> chol(overlap);
-  if (chol.info() != Eigen::Success) return false;
-  chol.matrixL().solveInPlace(z);
+  factor.triangularView<Eigen::Lower>().solveInPlace(z);
 #endif
   return true;
 }

@@ -38,28 +38,13 @@ struct MessagePlan {
   std::size_t total = 0;
 };
 
-/// For each node, the indices of the sets that contain it.
-std::vector<std::vector<std::uint32_t>> membership(const NodeSets& sets, std::size_t n) {
-  std::vector<std::vector<std::uint32_t>> of(n);
-  for (std::size_t g = 0; g < sets.size(); ++g) {
-    for (NodeId v : sets[g]) of[v].push_back(static_cast<std::uint32_t>(g));
-  }
-  return of;
-}
-
-/// Messages of a round whose communication edges are the off-diagonal support of the step.
-RoundMessages round_messages(const detail::StepPlan& step,
+/// Messages of a round along its communication graph (detail::step_neighbours).
+RoundMessages round_messages(const std::vector<std::vector<NodeId>>& neighbours,
                              const std::vector<std::vector<std::uint32_t>>& observer_sets_of) {
-  // Directed (sender, receiver) pairs along every edge {i, j} of the support, both ways.
+  // Directed (sender w, receiver v) pairs along every edge {v, w} of the round.
   std::vector<std::pair<NodeId, NodeId>> arcs;
-  for (std::size_t k = 0; k < step.rows.size(); ++k) {
-    const auto i = static_cast<NodeId>(step.rows[k]);
-    for (std::size_t e = step.row_start[k]; e < step.row_start[k + 1]; ++e) {
-      const auto j = static_cast<NodeId>(step.cols[e]);
-      if (i == j) continue;
-      arcs.emplace_back(i, j);
-      arcs.emplace_back(j, i);
-    }
+  for (std::size_t v = 0; v < neighbours.size(); ++v) {
+    for (NodeId w : neighbours[v]) arcs.emplace_back(w, static_cast<NodeId>(v));
   }
   std::vector<std::pair<NodeId, std::uint32_t>> messages;
   for (const auto& [w, v] : arcs) {
@@ -81,17 +66,16 @@ RoundMessages round_messages(const detail::StepPlan& step,
   return round;
 }
 
-MessagePlan plan_messages(const gossip::Schedule& schedule, const detail::SchedulePlan& steps,
-                          const NodeSets& observers) {
-  const auto sets_of = membership(observers, schedule.num_nodes());
+MessagePlan plan_messages(const gossip::Schedule& schedule, const NodeSets& observers) {
+  const auto sets_of = detail::membership(observers, schedule.num_nodes());
   MessagePlan plan;
   const std::size_t rounds = schedule.rounds();
   if (schedule.is_fixed()) {
-    plan.lists.push_back(round_messages(steps.at(0), sets_of));
+    plan.lists.push_back(round_messages(detail::step_neighbours(schedule.at(0)), sets_of));
     plan.list_of.assign(rounds, 0);
   } else {
     for (std::size_t t = 0; t < rounds; ++t) {
-      plan.lists.push_back(round_messages(steps.at(t), sets_of));
+      plan.lists.push_back(round_messages(detail::step_neighbours(schedule.at(t)), sets_of));
       plan.list_of.push_back(t);
     }
   }
@@ -273,17 +257,6 @@ DenseMatrix theorem1_sums(std::size_t n, const detail::SchedulePlan& steps, cons
   return sums;
 }
 
-/// Zeroes the pairs whose target set meets the observer set (not defined).
-void zero_undefined(DenseMatrix& sums, const NodeSets& observers, const NodeSets& targets, std::size_t n) {
-  const auto targets_of = membership(targets, n);
-  for (std::size_t g = 0; g < observers.size(); ++g) {
-    for (NodeId v : observers[g]) {
-      for (std::uint32_t j : targets_of[v])
-        sums(static_cast<Eigen::Index>(g), static_cast<Eigen::Index>(j)) = 0.0;
-    }
-  }
-}
-
 }  // namespace
 
 std::string_view bound_label(MuffliatoBound bound) {
@@ -311,7 +284,7 @@ MuffliatoLosses muffliato_theorem1_losses(const gossip::Schedule& schedule, cons
   const std::size_t width =
       options.block_columns > 0 ? options.block_columns : detail::default_block_columns(n);
   const detail::SchedulePlan steps(schedule);
-  const MessagePlan plan = plan_messages(schedule, steps, observers);
+  const MessagePlan plan = plan_messages(schedule, observers);
   const std::size_t pass1_blocks = (n + width - 1) / width;
   const bool all_singletons =
       std::all_of(targets.begin(), targets.end(), [](const auto& set) { return set.size() == 1; });
@@ -321,7 +294,7 @@ MuffliatoLosses muffliato_theorem1_losses(const gossip::Schedule& schedule, cons
   const std::vector<double> norms = noise_norms(n, steps, plan, observers, options, width, progress);
   DenseMatrix sums =
       theorem1_sums(n, steps, plan, norms, observers.size(), targets, options, width, progress);
-  zero_undefined(sums, observers, targets, n);
+  detail::zero_undefined(sums, observers, targets, n);
 
   std::vector<double> caps;
   caps.reserve(targets.size());
@@ -353,13 +326,12 @@ MuffliatoLosses muffliato_group(const gossip::Schedule& schedule, std::vector<gr
 
 std::vector<std::size_t> communication_counts(const gossip::Schedule& schedule) {
   const std::size_t n = schedule.num_nodes();
-  const detail::SchedulePlan steps(schedule);
-  const auto sets_of = membership(detail::singleton_sets(n), n);
+  const auto sets_of = detail::membership(detail::singleton_sets(n), n);
   std::vector<std::size_t> counts(n, 0);
   const std::size_t distinct = schedule.is_fixed() ? 1 : schedule.rounds();
   const std::size_t repeat = schedule.is_fixed() ? schedule.rounds() : 1;
   for (std::size_t t = 0; t < distinct; ++t) {
-    const RoundMessages round = round_messages(steps.at(t), sets_of);
+    const RoundMessages round = round_messages(detail::step_neighbours(schedule.at(t)), sets_of);
     for (std::uint32_t v : round.observer) counts[v] += repeat;
   }
   return counts;

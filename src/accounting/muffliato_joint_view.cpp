@@ -30,21 +30,11 @@ using Index = Eigen::Index;
 using NodeSets = std::vector<std::vector<NodeId>>;
 using Neighbours = std::vector<std::vector<NodeId>>;
 
-/// The communication graph of one step: the off-diagonal support of W_t, both ways.
-Neighbours step_neighbours(const SparseMatrix& w) {
-  Neighbours out(static_cast<std::size_t>(w.rows()));
-  for (int i = 0; i < w.outerSize(); ++i) {
-    for (SparseMatrix::InnerIterator it(w, i); it; ++it) {
-      if (it.value() == 0.0 || it.col() == i) continue;
-      out[static_cast<std::size_t>(i)].push_back(static_cast<NodeId>(it.col()));
-      out[static_cast<std::size_t>(it.col())].push_back(static_cast<NodeId>(i));
-    }
-  }
-  for (auto& list : out) {
-    std::sort(list.begin(), list.end());
-    list.erase(std::unique(list.begin(), list.end()), list.end());
-  }
-  return out;
+/// The floating-point floor of a view's Gram, relative to ‖A′‖_F² = tr(G): rounding of the
+/// propagated rows (about 2T ulps each), of the Gram itself (n) and of the eigensolver (m).
+double floor_factor_of(Index n, Index m, std::size_t rounds) {
+  return std::numeric_limits<double>::epsilon() *
+         static_cast<double>(n + m + 2 * static_cast<Index>(rounds) + 2);
 }
 
 /// Deflation passes of a view's row space beyond the Gram's resolution (each adds the directions
@@ -66,7 +56,7 @@ class ScheduleNeighbours {
  public:
   explicit ScheduleNeighbours(const gossip::Schedule& schedule) {
     const std::size_t distinct = schedule.is_fixed() ? 1 : schedule.rounds();
-    for (std::size_t t = 0; t < distinct; ++t) steps_.push_back(step_neighbours(schedule.at(t)));
+    for (std::size_t t = 0; t < distinct; ++t) steps_.push_back(detail::step_neighbours(schedule.at(t)));
     if (schedule.is_fixed()) {
       const SparseMatrix& w = schedule.at(0);
       const SparseMatrix transposed = w.transpose();
@@ -352,10 +342,7 @@ ObserverLeverage leverage_of_view(const DenseMatrix& view, std::optional<DenseMa
   if (structural_rank == 0) return out;  // every message is a combination of the observers' own values
   DenseMatrix gram = known_gram ? std::move(*known_gram) : detail::lower_gram(view);
   const double trace = gram.diagonal().sum();
-  // Floor of the computed Gram: rounding of the propagated rows (about 2T ulps each), of the
-  // Gram itself (n) and of the eigensolver (m), each relative to ‖A′‖_F² = tr(G).
-  const double floor_factor = std::numeric_limits<double>::epsilon() *
-                              static_cast<double>(n + m + 2 * static_cast<Index>(rounds) + 2);
+  const double floor_factor = floor_factor_of(n, m, rounds);
   const double floor = floor_factor * trace;
   const detail::SymmetricEigen eig = detail::symmetric_eigen(std::move(gram));  // ascending
   Index rank = 0;
@@ -396,8 +383,7 @@ ObserverLeverage leverage_of_column_gram(DenseMatrix gram, std::size_t messages,
   const auto columns = static_cast<Index>(nonzero.size());
   if (columns == 0) return out;
   const double trace = gram.diagonal().sum();
-  const double floor_factor = std::numeric_limits<double>::epsilon() *
-                              static_cast<double>(n + m + 2 * static_cast<Index>(rounds) + 2);
+  const double floor_factor = floor_factor_of(n, m, rounds);
   const double floor = floor_factor * trace;
   DenseMatrix reduced(columns, columns);
   for (Index j = 0; j < columns; ++j)
@@ -587,6 +573,7 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
   }
   if (failure) std::rethrow_exception(failure);
   if (report != nullptr) *report = totals;
+  detail::zero_undefined(sums, observers, targets, n);  // the margin widened them too
 
   std::vector<double> caps;
   caps.reserve(targets.size());

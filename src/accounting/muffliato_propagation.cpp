@@ -129,6 +129,22 @@ std::size_t default_block_columns(std::size_t num_nodes) {
   return std::clamp<std::size_t>(target / 8 * 8, 8, 256);
 }
 
+std::vector<std::vector<graph::NodeId>> step_neighbours(const SparseMatrix& w) {
+  std::vector<std::vector<graph::NodeId>> out(static_cast<std::size_t>(w.rows()));
+  for (int i = 0; i < w.outerSize(); ++i) {
+    for (SparseMatrix::InnerIterator it(w, i); it; ++it) {
+      if (it.value() == 0.0 || it.col() == i) continue;
+      out[static_cast<std::size_t>(i)].push_back(static_cast<graph::NodeId>(it.col()));
+      out[static_cast<std::size_t>(it.col())].push_back(static_cast<graph::NodeId>(i));
+    }
+  }
+  for (auto& list : out) {
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+  }
+  return out;
+}
+
 std::vector<std::vector<graph::NodeId>> singleton_sets(std::size_t n) {
   std::vector<std::vector<graph::NodeId>> sets(n);
   for (std::size_t v = 0; v < n; ++v) sets[v] = {static_cast<graph::NodeId>(v)};
@@ -150,6 +166,26 @@ std::vector<std::vector<graph::NodeId>> validated_node_sets(
     }
   }
   return sorted;
+}
+
+std::vector<std::vector<std::uint32_t>> membership(const std::vector<std::vector<graph::NodeId>>& sets,
+                                                   std::size_t n) {
+  std::vector<std::vector<std::uint32_t>> of(n);
+  for (std::size_t g = 0; g < sets.size(); ++g) {
+    for (graph::NodeId v : sets[g]) of[v].push_back(static_cast<std::uint32_t>(g));
+  }
+  return of;
+}
+
+void zero_undefined(DenseMatrix& sums, const std::vector<std::vector<graph::NodeId>>& observers,
+                    const std::vector<std::vector<graph::NodeId>>& targets, std::size_t n) {
+  const auto targets_of = membership(targets, n);
+  for (std::size_t g = 0; g < observers.size(); ++g) {
+    for (graph::NodeId v : observers[g]) {
+      for (std::uint32_t j : targets_of[v])
+        sums(static_cast<Eigen::Index>(g), static_cast<Eigen::Index>(j)) = 0.0;
+    }
+  }
 }
 
 void require_finite_entries(const gossip::Schedule& schedule) {

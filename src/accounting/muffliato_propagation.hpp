@@ -7,6 +7,7 @@
 // sparse row of W are contiguous and small enough to stay in cache.
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -74,6 +75,11 @@ void accumulate_squares(const double* x, double* out, std::size_t width);
 /// buffers per thread stay in a 2-4 MiB L2), B in [8, 256], a multiple of 8.
 std::size_t default_block_columns(std::size_t num_nodes);
 
+/// The communication graph of one step, E_t: the off-diagonal support of W_t, both ways ({v, w} is
+/// an edge iff (W_t)_vw != 0 or (W_t)_wv != 0). Sorted neighbour lists. The Muffliato accountants
+/// (Theorem 1 and the exact joint view) read a round's messages from it.
+std::vector<std::vector<graph::NodeId>> step_neighbours(const SparseMatrix& w);
+
 /// Every node on its own: {{0}, {1}, ..., {n-1}}.
 std::vector<std::vector<graph::NodeId>> singleton_sets(std::size_t n);
 
@@ -81,6 +87,15 @@ std::vector<std::vector<graph::NodeId>> singleton_sets(std::size_t n);
 /// std::invalid_argument (naming `what`) on an empty set, a node out of range or a repeated node.
 std::vector<std::vector<graph::NodeId>> validated_node_sets(
     const std::vector<std::vector<graph::NodeId>>& sets, std::size_t n, const char* what);
+
+/// For each node, the indices of the sets that contain it.
+std::vector<std::vector<std::uint32_t>> membership(const std::vector<std::vector<graph::NodeId>>& sets,
+                                                   std::size_t n);
+
+/// Zeroes sums(g, j) where target set j meets observer set g (a node's loss towards itself is not
+/// defined).
+void zero_undefined(DenseMatrix& sums, const std::vector<std::vector<graph::NodeId>>& observers,
+                    const std::vector<std::vector<graph::NodeId>>& targets, std::size_t n);
 
 /// Throws std::invalid_argument unless every stored entry of every W_t is finite.
 void require_finite_entries(const gossip::Schedule& schedule);

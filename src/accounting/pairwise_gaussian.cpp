@@ -62,8 +62,9 @@ namespace {
 using detail::all_nodes;
 
 // ---------------------------------------------------------------- Muffliato
-// Muffliato-GD: gradient_steps G steps of protocol.rounds gossip rounds each, composed per step (the
-// exact view of each step, or Theorem 6 for a fixed W / Theorem 11 with one matrix per step).
+// Muffliato-GD under options.bound = paper: gradient_steps G steps of protocol.rounds gossip rounds
+// each, Theorem 6 for a fixed W, Theorem 11 with one matrix of the schedule per gradient step (the
+// default, exact bound goes through muffliato_gd_view_account).
 MuffliatoLosses muffliato_gd_losses(const Protocol& protocol, const PairQuery& q,
                                     const MuffliatoOptions& options, std::size_t gradient_steps) {
   require(q.group.empty() && q.colluders.empty(),

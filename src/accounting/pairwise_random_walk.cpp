@@ -17,6 +17,15 @@ namespace netdp::accounting {
 
 namespace {
 
+/// The options of the RandomWalkLosses the account evaluates with: every pair passes its target's
+/// count explicitly, so the object's own default (T/n, which needs a doubly stochastic W) is not
+/// used and is replaced by a placeholder, except for ContributionCount::expected, which is T/n.
+RandomWalkOptions series_options(RandomWalkOptions options) {
+  if (options.count != ContributionCount::expected)
+    options.contributions = options.contributions.value_or(1.0);
+  return options;
+}
+
 class RandomWalkAccount final : public PairwiseAccount {
  public:
   RandomWalkAccount(const Protocol& protocol, PairQuery query, RandomWalkOptions options,
@@ -63,7 +72,7 @@ class RandomWalkAccount final : public PairwiseAccount {
   bool gaussian() const override { return false; }
   double releases(double delta) const override {
     double most = 0.0;
-    for (const auto& [v, u] : pairs_) most = std::max(most, count(u, delta).visits);
+    for (const Count& c : counts(delta)) most = std::max(most, c.visits);
     return most;
   }
   double sensitivity() const override { return options_.sensitivity; }
@@ -84,21 +93,20 @@ class RandomWalkAccount final : public PairwiseAccount {
   void stream_rows(double sigma, double delta, const RowSink& sink) const override {
     detail::require_evaluation(sigma, delta);
     const RandomWalkLosses losses(network_, *series_, options_at(sigma));
+    const std::vector<Count> per_target = counts(delta);
     std::vector<PairRow> rows(pairs_.size());
 #pragma omp parallel for schedule(dynamic, 64)
     for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(pairs_.size()); ++i) {
       const auto [v, u] = pairs_[static_cast<std::size_t>(i)];
-      rows[static_cast<std::size_t>(i)] = row(losses, v, u, delta);
+      rows[static_cast<std::size_t>(i)] = row(losses, v, u, delta, per_target[u]);
     }
     detail::emit_observer_blocks(rows, sink);
   }
 
  private:
-  // The series' own count (T/n) is not used: every pair gets its target's count explicitly.
   RandomWalkOptions options_at(double sigma) const {
-    RandomWalkOptions o = options_;
+    RandomWalkOptions o = series_options(options_);
     o.sigma = sigma;
-    if (options_.count != ContributionCount::expected) o.contributions = o.contributions.value_or(1.0);
     return o;
   }
 
@@ -126,6 +134,17 @@ class RandomWalkAccount final : public PairwiseAccount {
     return {static_cast<double>(bound), beta};
   }
 
+  // count(u, δ) for every target of the account (entries of other nodes are unused).
+  std::vector<Count> counts(double delta) const {
+    std::vector<Count> out(network_.num_nodes());
+    std::vector<bool> seen(network_.num_nodes(), false);
+    for (const auto& [v, u] : pairs_) {
+      if (!seen[u]) out[u] = count(u, delta);
+      seen[u] = true;
+    }
+    return out;
+  }
+
   RandomWalkPairLoss loss(const RandomWalkLosses& losses, graph::NodeId v, graph::NodeId u, double alpha,
                           double visits) const {
     if (!query_.colluders.empty()) return losses.colluders(query_.colluders, u, alpha, visits);
@@ -136,9 +155,9 @@ class RandomWalkAccount final : public PairwiseAccount {
   // (every order gives a valid bound; dp::rdp_to_dp rounds up). The view is also post-processing
   // of the token right after u's N_u steps, each a Gaussian mechanism of sensitivity Δ: √N_u Δ/σ-GDP,
   // converted exactly, caps the Rényi-converted ε (looser than GDP for the capped pairs).
-  PairRow row(const RandomWalkLosses& losses, graph::NodeId v, graph::NodeId u, double delta) const {
-    // N_u <= visits except with probability β: the (ε, δ) below is converted at δ − β.
-    const Count n_u = count(u, delta);
+  // N_u <= n_u.visits except with probability n_u.failure: the (ε, δ) is converted at δ − failure.
+  PairRow row(const RandomWalkLosses& losses, graph::NodeId v, graph::NodeId u, double delta,
+              const Count& n_u) const {
     const double conversion_delta = delta - n_u.failure;
     const dp::RdpCurve curve =
         query_.alpha
@@ -185,11 +204,8 @@ std::unique_ptr<PairwiseAccount> random_walk_account(const Protocol& protocol, c
   require(std::isfinite(options.tail_share) && options.tail_share > 0.0 && options.tail_share < 1.0,
           "the share of δ spent on the contribution count must be in (0, 1), got {}", options.tail_share);
   if (!series) {
-    RandomWalkOptions for_series = options;
-    if (options.count != ContributionCount::expected)
-      for_series.contributions = options.contributions.value_or(1.0);
-    series =
-        std::make_shared<const RandomWalkSeries>(RandomWalkLosses(protocol.network, for_series).series());
+    series = std::make_shared<const RandomWalkSeries>(
+        RandomWalkLosses(protocol.network, series_options(options)).series());
   }
   require(series->steps == protocol.rounds &&
               static_cast<std::size_t>(series->matrix.rows()) == protocol.network.num_nodes(),

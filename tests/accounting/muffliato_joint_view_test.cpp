@@ -148,6 +148,7 @@ TEST(MuffliatoJointView, ReportedSumsBoundTheLiteralValueAndStayWithinTheMargin)
       const std::vector<graph::NodeId> observer{static_cast<graph::NodeId>(v)};
       const Vector reference = reference_leverage(c.ws, MessageConvention::paper, observer);
       const double margin = observer_leverage(schedule, observer).margin;
+      EXPECT_EQ(exact.sums()(v, v), 0.0) << c.name << ": a node's loss towards itself is not defined";
       EXPECT_LE(margin, report.max_margin * (1.0 + 1e-6));
       for (int u = 0; u < n; ++u) {
         if (u == v) continue;

@@ -210,10 +210,10 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_losses_account(const Muffliat
 
 /// Muffliato (Cyffers et al. 2022). options.bound = exact (default): the exact loss of each
 /// observer's (or coalition's) whole view, for single targets and groups; with gradient_steps > 0,
-/// each gradient step's exact view composed. options.bound = paper: Theorem 1 for every pair,
-/// Theorem 12 for `colluders`, Theorem 13 for `group`, Theorems 6 / 11 with gradient steps, labelled
-/// as not a valid bound. With gradient_steps > 0, each step runs protocol.rounds gossip rounds (the
-/// fixed W, or one matrix of the schedule per gradient step).
+/// the whole view of Muffliato-SGD(K) (muffliato_gd_view_account). options.bound = paper: Theorem 1 for every
+/// pair, Theorem 12 for `colluders`, Theorem 13 for `group`, Theorems 6 / 11 with gradient steps, labelled as
+/// not a valid bound. With gradient_steps > 0, each step runs protocol.rounds gossip rounds (the fixed W, or
+/// one matrix of the schedule per gradient step).
 std::unique_ptr<GaussianPairwiseAccount> muffliato_account(const Protocol& protocol, const PairQuery& query,
                                                            MuffliatoOptions options,
                                                            std::size_t gradient_steps = 0);
