@@ -19,7 +19,7 @@
 #include "muffliato_propagation.hpp"
 #include "netdp/accounting/sign_max.hpp"
 #include "netdp/util/check.hpp"
-#include "netdp/util/rng.hpp"
+#include "row_space.hpp"
 
 namespace netdp::accounting {
 
@@ -29,20 +29,6 @@ using graph::NodeId;
 using Index = Eigen::Index;
 using NodeSets = std::vector<std::vector<NodeId>>;
 using Neighbours = std::vector<std::vector<NodeId>>;
-
-/// The floating-point floor of a view's Gram, relative to ‖A′‖_F² = tr(G): rounding of the
-/// propagated rows (about 2T ulps each), of the Gram itself (n) and of the eigensolver (m).
-double floor_factor_of(Index n, Index m, std::size_t rounds) {
-  return std::numeric_limits<double>::epsilon() *
-         static_cast<double>(n + m + 2 * static_cast<Index>(rounds) + 2);
-}
-
-/// Deflation passes of a view's row space beyond the Gram's resolution (each adds the directions
-/// the previous ones could not resolve; one is enough in every case measured).
-constexpr int kMaxDeflations = 3;
-
-/// Random probes of the residual before a deflation pass (see residual_is_below).
-constexpr Index kProbes = 32;
 
 /// Entries of a view A′ with more messages than nodes kept for its deflation pass: 64 MiB.
 constexpr double kMaxViewEntries = 8.0 * 1024 * 1024;
@@ -254,77 +240,18 @@ DenseMatrix gram_from_powers(const std::vector<Message>& messages, const SenderP
   return gram;
 }
 
-/// Whether R = A′ − A′ZᵀZ (Z with orthonormal rows) has no singular value above `threshold` / 0.1,
-/// from kProbes random left probes h: ‖hᵀR‖ >= σ_1(R)·|⟨h, u_1⟩|, so a σ_1(R) ten times the threshold
-/// escapes one probe only when |⟨h, u_1⟩| <= 0.1 ‖h‖ (probability <= 0.08), and all of them with
-/// probability <= 0.08^32 < 1e-35. Each probe costs O((m + 2r) n) instead of the residual's 4mrn.
-/// Fixed seed: the result is deterministic.
-bool residual_is_below(const DenseMatrix& view, const DenseMatrix& z, double threshold) {
-  util::Rng rng(0x5eedf00dULL);
-  DenseMatrix probes(view.rows(), kProbes);
-  for (Index j = 0; j < kProbes; ++j) {
-    for (Index i = 0; i < view.rows(); ++i) probes(i, j) = rng.standard_normal();
-    probes.col(j).normalize();
-  }
-  DenseMatrix rows = detail::transposed_product(probes, view);  // hᵀA′ (probes × n)
-  detail::subtract_product(rows, detail::product_transposed(rows, z), z);
-  return rows.rowwise().norm().maxCoeff() <= threshold;
-}
-
-/// The end of both paths: `z` (orthonormal rows) spans what the Gram resolved of row(A′), its
-/// smallest singular value `smallest_singular`. The Gram resolves singular values only down to about
-/// sqrt(floor): deflate. The residual R = A′ − A′ZᵀZ holds the directions it could not see, at their
-/// own scale; its Gram resolves them down to the floating-point floor of A′ itself, ε_f ‖A′‖_F. Then
-/// the margin, the leverages and the whitened rows.
-void finish_leverage(const DenseMatrix& view, DenseMatrix z, double smallest_singular, Index structural_rank,
-                     double floor_factor, double trace, ObserverLeverage& out, DenseMatrix* whitened) {
-  const Index m = view.rows();
-  const Index n = view.cols();
-  Index rank = z.rows();
-  const double residual_floor = floor_factor * std::sqrt(trace);
-  for (int pass = 0; pass < kMaxDeflations && rank < structural_rank && out.margin < 1.0; ++pass) {
-    if (pass == 0 && residual_is_below(view, z, 0.1 * residual_floor)) break;
-    DenseMatrix residual = view;
-    detail::subtract_product(residual, detail::product_transposed(view, z), z);
-    if (residual.norm() <= residual_floor) break;  // nothing left above the floor
-    DenseMatrix residual_gram = detail::lower_gram(residual);
-    const double residual_trace = residual_gram.diagonal().sum();
-    const double cut = std::max(floor_factor * residual_trace, residual_floor * residual_floor);
-    const detail::SymmetricEigen more = detail::symmetric_eigen(std::move(residual_gram));
-    Index added = 0;
-    while (added < m && more.values[m - 1 - added] > cut) ++added;
-    if (added == 0) {
-      out.margin = 1.0;  // a residual above the floor that no direction explains: trust nothing
-      break;
-    }
-    DenseMatrix more_basis = more.vectors.rightCols(added);
-    for (Index i = 0; i < added; ++i) more_basis.col(i) /= std::sqrt(more.values[m - added + i]);
-    DenseMatrix z_more = detail::transposed_product(more_basis, residual);
-    // Orthogonal to the rows already kept, then orthonormal (twice, for the rounding).
-    for (int twice = 0; twice < 2; ++twice) {
-      detail::subtract_product(z_more, detail::product_transposed(z_more, z), z);
-      if (!detail::orthonormalize_rows(z_more)) out.margin = 1.0;
-    }
-    DenseMatrix joined(rank + added, n);
-    joined << z, z_more;
-    z.swap(joined);
-    rank += added;
-    smallest_singular = std::min(smallest_singular, std::sqrt(more.values[m - added]));
-  }
-  out.rank = static_cast<std::size_t>(rank);
-  // The leverages of an orthonormal basis are accurate to about κ(A′)·ε_f; a rank decision (directions
-  // below the floor taken as 0) adds the perturbation of the kept subspace, sin θ <= floor / gap.
-  out.rank_decided = rank < structural_rank;
-  const double accuracy = residual_floor / smallest_singular;
-  const double gap =
-      out.rank_decided ? residual_floor / std::max(smallest_singular - residual_floor, 0.0) : 0.0;
-  out.margin = std::min(1.0, std::max({out.margin, accuracy, gap}));
-  out.leverage = z.colwise().squaredNorm().transpose();
-  if (whitened != nullptr) *whitened = std::move(z);
+/// The leverages (and whitened rows) of a computed row space.
+ObserverLeverage leverage_of_row_space(detail::RowSpace space, ObserverLeverage out, DenseMatrix* whitened) {
+  out.rank = static_cast<std::size_t>(space.rank());
+  out.rank_decided = space.rank_decided;
+  out.margin = space.margin;
+  if (space.rank() > 0) out.leverage = space.basis.colwise().squaredNorm().transpose();
+  if (whitened != nullptr) *whitened = std::move(space.basis);
+  return out;
 }
 
 /// ℓ for every node from the view A′ (observer columns already zero); also returns the whitened
-/// target columns Z = Λ_r^{-1/2} U_rᵀ A′ (r × n) for group maxima.
+/// target columns Z (orthonormal rows spanning row(A′), r × n) for group maxima.
 ObserverLeverage leverage_of_view(const DenseMatrix& view, std::optional<DenseMatrix> known_gram,
                                   std::size_t rounds, DenseMatrix* whitened) {
   ObserverLeverage out;
@@ -340,29 +267,10 @@ ObserverLeverage leverage_of_view(const DenseMatrix& view, std::optional<DenseMa
   for (Index j = 0; j < n; ++j) nonzero_columns += view.col(j).cwiseAbs().maxCoeff() > 0.0 ? 1 : 0;
   const Index structural_rank = std::min(m, nonzero_columns);
   if (structural_rank == 0) return out;  // every message is a combination of the observers' own values
-  DenseMatrix gram = known_gram ? std::move(*known_gram) : detail::lower_gram(view);
-  const double trace = gram.diagonal().sum();
-  const double floor_factor = floor_factor_of(n, m, rounds);
-  const double floor = floor_factor * trace;
-  const detail::SymmetricEigen eig = detail::symmetric_eigen(std::move(gram));  // ascending
-  Index rank = 0;
-  while (rank < m && eig.values[m - 1 - rank] > floor) ++rank;
-  out.rank = static_cast<std::size_t>(rank);
-  if (rank == 0) {
-    out.rank_decided = true;
-    out.margin = 1.0;  // nothing above the floor: no subspace can be trusted
-    return out;
-  }
-  // Whitened rows Z = Λ_r^{-1/2} U_rᵀ A′ span the kept part of A′'s row space but are orthonormal
-  // only to about κ(G)·ε: one re-orthonormalisation (Cholesky of Z Zᵀ, as in CholeskyQR2) fixes that
-  // without changing the span.
-  DenseMatrix basis = eig.vectors.rightCols(rank);
-  for (Index i = 0; i < rank; ++i) basis.col(i) /= std::sqrt(eig.values[m - rank + i]);
-  DenseMatrix z = detail::transposed_product(basis, view);
-  if (!detail::orthonormalize_rows(z)) out.margin = 1.0;  // too far from orthonormal to trust
-  finish_leverage(view, std::move(z), std::sqrt(eig.values[m - rank]), structural_rank, floor_factor, trace,
-                  out, whitened);
-  return out;
+  return leverage_of_row_space(
+      detail::row_space(view, std::move(known_gram), detail::rounding_floor_factor(n, m, rounds),
+                        structural_rank),
+      std::move(out), whitened);
 }
 
 /// ℓ for every node from H = A′ᵀA′ (lower triangle, n × n): the projector on row(A′) is the one on
@@ -383,7 +291,7 @@ ObserverLeverage leverage_of_column_gram(DenseMatrix gram, std::size_t messages,
   const auto columns = static_cast<Index>(nonzero.size());
   if (columns == 0) return out;
   const double trace = gram.diagonal().sum();
-  const double floor_factor = floor_factor_of(n, m, rounds);
+  const double floor_factor = detail::rounding_floor_factor(n, m, rounds);
   const double floor = floor_factor * trace;
   DenseMatrix reduced(columns, columns);
   for (Index j = 0; j < columns; ++j)
@@ -424,10 +332,11 @@ ObserverLeverage leverage_of_column_gram(DenseMatrix gram, std::size_t messages,
     DenseMatrix y = detail::product_transposed(*view, z);  // A′V_r (m × r)
     for (Index i = 0; i < rank; ++i) y.col(i) /= eig.values[columns - rank + i];
     z = detail::transposed_product(y, *view);
-    if (!detail::orthonormalize_rows(z)) out.margin = 1.0;
-    finish_leverage(*view, std::move(z), std::sqrt(eig.values[columns - rank]), std::min(m, columns),
-                    floor_factor, trace, out, whitened);
-    return out;
+    const double margin = detail::orthonormalize_rows(z) ? 0.0 : 1.0;
+    return leverage_of_row_space(
+        detail::complete_row_space(*view, std::move(z), std::sqrt(eig.values[columns - rank]),
+                                   std::min(m, columns), floor_factor, margin),
+        std::move(out), whitened);
   }
   // Without A′ the Gram's rank decision cannot be refined by deflation: a decided rank trusts nothing
   // (the local-DP cap), an undecided one is exact to the eigensolver's accuracy.
@@ -478,12 +387,6 @@ ObserverLeverage observer_view_leverage(const gossip::Schedule& schedule, const 
   ObserverLeverage out = leverage_of_view(view, std::move(gram), schedule.rounds(), whitened);
   for (NodeId c : observers) out.leverage[static_cast<Index>(c)] = 0.0;
   return out;
-}
-
-/// (sqrt(value) + s·sqrt(size))²: the value of the computed subspace widened by its margin.
-double widen(double value, double margin, std::size_t size) {
-  const double root = std::sqrt(std::max(value, 0.0)) + margin * std::sqrt(static_cast<double>(size));
-  return root * root;
 }
 
 void validate(const gossip::Schedule& schedule, const MuffliatoOptions& options) {
@@ -552,7 +455,8 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
               columns.col(static_cast<Index>(k)) = whitened.col(static_cast<Index>(set[k]));
             value = maximize_over_signs(columns.transpose() * columns).certified;
           }
-          sums(static_cast<Index>(g), static_cast<Index>(j)) = widen(value, view.margin, set.size());
+          sums(static_cast<Index>(g), static_cast<Index>(j)) =
+              detail::widen_by_margin(value, view.margin, set.size());
         }
       } catch (...) {
 #pragma omp critical(netdp_joint_view_failure)

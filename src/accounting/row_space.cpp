@@ -1,0 +1,136 @@
+#include "row_space.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "dense_kernels.hpp"
+#include "netdp/util/rng.hpp"
+
+namespace netdp::accounting::detail {
+namespace {
+
+using Index = Eigen::Index;
+
+/// Deflation passes beyond the Gram's resolution (each adds the directions the previous ones
+/// could not resolve; one is enough in every case measured).
+constexpr int kMaxDeflations = 3;
+
+/// Random probes of the residual before a deflation pass (see residual_is_below).
+constexpr Index kProbes = 32;
+
+/// Whether R = A − A ZᵀZ (Z with orthonormal rows) has no singular value above `threshold` / 0.1,
+/// from kProbes random left probes h: ‖hᵀR‖ >= σ_1(R)·|⟨h, u_1⟩|, so a σ_1(R) ten times the threshold
+/// escapes one probe only when |⟨h, u_1⟩| <= 0.1 ‖h‖ (probability <= 0.08), and all of them with
+/// probability <= 0.08^32 < 1e-35. Each probe costs O((m + 2r) N) instead of the residual's 4mrN.
+/// Fixed seed: the result is deterministic.
+bool residual_is_below(const DenseMatrix& a, const DenseMatrix& z, double threshold) {
+  util::Rng rng(0x5eedf00dULL);
+  DenseMatrix probes(a.rows(), kProbes);
+  for (Index j = 0; j < kProbes; ++j) {
+    for (Index i = 0; i < a.rows(); ++i) probes(i, j) = rng.standard_normal();
+    probes.col(j).normalize();
+  }
+  DenseMatrix rows = transposed_product(probes, a);  // hᵀA (probes × N)
+  subtract_product(rows, product_transposed(rows, z), z);
+  return rows.rowwise().norm().maxCoeff() <= threshold;
+}
+
+}  // namespace
+
+double rounding_floor_factor(Index columns, Index rows, std::size_t depth) {
+  return std::numeric_limits<double>::epsilon() *
+         static_cast<double>(columns + rows + 2 * static_cast<Index>(depth) + 2);
+}
+
+RowSpace complete_row_space(const DenseMatrix& a, DenseMatrix z, double smallest_singular,
+                            Index structural_rank, double floor_factor, double margin) {
+  // The Gram resolves singular values only down to about sqrt(floor): deflate. The residual
+  // R = A − A ZᵀZ holds the directions it could not see, at their own scale; its Gram resolves
+  // them down to the floating-point floor of A itself, ε_f ‖A‖_F.
+  RowSpace out;
+  out.margin = margin;
+  const Index m = a.rows();
+  const Index n = a.cols();
+  Index rank = z.rows();
+  const double residual_floor = floor_factor * a.norm();
+  for (int pass = 0; pass < kMaxDeflations && rank < structural_rank && out.margin < 1.0; ++pass) {
+    if (pass == 0 && residual_is_below(a, z, 0.1 * residual_floor)) break;
+    DenseMatrix residual = a;
+    subtract_product(residual, product_transposed(a, z), z);
+    if (residual.norm() <= residual_floor) break;  // nothing left above the floor
+    DenseMatrix residual_gram = lower_gram(residual);
+    const double residual_trace = residual_gram.diagonal().sum();
+    const double cut = std::max(floor_factor * residual_trace, residual_floor * residual_floor);
+    const SymmetricEigen more = symmetric_eigen(std::move(residual_gram));
+    Index added = 0;
+    while (added < m && more.values[m - 1 - added] > cut) ++added;
+    if (added == 0) {
+      out.margin = 1.0;  // a residual above the floor that no direction explains: trust nothing
+      break;
+    }
+    DenseMatrix more_basis = more.vectors.rightCols(added);
+    for (Index i = 0; i < added; ++i) more_basis.col(i) /= std::sqrt(more.values[m - added + i]);
+    DenseMatrix z_more = transposed_product(more_basis, residual);
+    // Orthogonal to the rows already kept, then orthonormal (twice, for the rounding).
+    for (int twice = 0; twice < 2; ++twice) {
+      subtract_product(z_more, product_transposed(z_more, z), z);
+      if (!orthonormalize_rows(z_more)) out.margin = 1.0;
+    }
+    DenseMatrix joined(rank + added, n);
+    joined << z, z_more;
+    z.swap(joined);
+    rank += added;
+    smallest_singular = std::min(smallest_singular, std::sqrt(more.values[m - added]));
+  }
+  // The projector of an orthonormal basis is accurate to about κ(A)·ε_f; a rank decision
+  // (directions below the floor taken as 0) adds the perturbation of the kept subspace,
+  // sin θ <= floor / gap.
+  out.rank_decided = rank < structural_rank;
+  const double accuracy = residual_floor / smallest_singular;
+  const double gap =
+      out.rank_decided ? residual_floor / std::max(smallest_singular - residual_floor, 0.0) : 0.0;
+  out.margin = std::min(1.0, std::max({out.margin, accuracy, gap}));
+  out.smallest_singular = smallest_singular;
+  out.basis = std::move(z);
+  return out;
+}
+
+RowSpace row_space(const DenseMatrix& a, std::optional<DenseMatrix> known_gram, double floor_factor,
+                   Index structural_rank) {
+  const Index m = a.rows();
+  if (m == 0 || structural_rank == 0) {
+    RowSpace out;
+    out.basis = DenseMatrix::Zero(0, a.cols());
+    return out;
+  }
+  DenseMatrix gram = known_gram ? std::move(*known_gram) : lower_gram(a);
+  const double floor = floor_factor * gram.diagonal().sum();
+  const SymmetricEigen eig = symmetric_eigen(std::move(gram));  // ascending
+  Index rank = 0;
+  while (rank < m && eig.values[m - 1 - rank] > floor) ++rank;
+  if (rank == 0) {
+    RowSpace out;
+    out.basis = DenseMatrix::Zero(0, a.cols());
+    out.rank_decided = true;
+    out.margin = 1.0;  // nothing above the floor: no subspace can be trusted
+    return out;
+  }
+  // Whitened rows Z = Λ_r^{-1/2} U_rᵀ A span the kept part of A's row space but are orthonormal
+  // only to about κ(G)·ε: one re-orthonormalisation (Cholesky of Z Zᵀ, as in CholeskyQR2) fixes
+  // that without changing the span.
+  DenseMatrix basis = eig.vectors.rightCols(rank);
+  for (Index i = 0; i < rank; ++i) basis.col(i) /= std::sqrt(eig.values[m - rank + i]);
+  DenseMatrix z = transposed_product(basis, a);
+  const double margin = orthonormalize_rows(z) ? 0.0 : 1.0;  // too far from orthonormal to trust
+  return complete_row_space(a, std::move(z), std::sqrt(eig.values[m - rank]), structural_rank, floor_factor,
+                            margin);
+}
+
+double widen_by_margin(double value, double margin, std::size_t size) {
+  const double root = std::sqrt(std::max(value, 0.0)) + margin * std::sqrt(static_cast<double>(size));
+  return root * root;
+}
+
+}  // namespace netdp::accounting::detail

@@ -1,0 +1,51 @@
+#pragma once
+// Private to the accounting module: an orthonormal basis of the row space of a dense view
+// matrix A (m × N), as far as floating point resolves it, and the margin that makes a
+// projector computed from it an upper bound.
+//
+// Every Gaussian view whose inputs enter with the coefficients of the noise (Muffliato gossip,
+// the Koskela–Kulkarni linear systems, PNDP DP-D-SGD and Muffliato-SGD) has A_u = columns of
+// B, so K_u = A_uᵀ (B Bᵀ)⁺ A_u is a block of the projector P on row(B): K_u = Z_uᵀ Z_u for
+// any orthonormal basis Z of row(B). The Gram B Bᵀ resolves singular values of B only down to
+// about sqrt(ε) σ_max; a deflation pass on the residual B − B ZᵀZ finds the directions below
+// that, down to the rounding of B itself. Singular values at or below that floor are taken as
+// 0 (a rank decision), and the computed projector P is widened by the perturbation margin s of
+// its subspace: ‖(P_exact − P) x‖ <= s ‖x‖, so xᵀP_exact x <= (sqrt(xᵀP x) + s ‖x‖)².
+
+#include <Eigen/Core>
+#include <optional>
+
+#include "netdp/util/types.hpp"
+
+namespace netdp::accounting::detail {
+
+/// The computed row space of A and how far it can be from the exact one.
+struct RowSpace {
+  DenseMatrix basis;               ///< r × N, orthonormal rows spanning the resolved row(A)
+  bool rank_decided = false;       ///< directions at or below the floor were taken as 0
+  double margin = 0.0;             ///< s >= ‖P_exact − P‖₂ (capped at 1: then nothing is trusted)
+  double smallest_singular = 0.0;  ///< the smallest singular value of A kept
+  Eigen::Index rank() const { return basis.rows(); }
+};
+
+/// The rounding floor of a view's Gram relative to ‖A‖_F² = tr(A Aᵀ): entries of A built by
+/// `depth` matrix products (about 2·depth ulps each), the Gram's own sums (columns) and the
+/// eigensolver (rows).
+double rounding_floor_factor(Eigen::Index columns, Eigen::Index rows, std::size_t depth);
+
+/// The row space of `a`. `known_gram` (lower triangle of a aᵀ) is used when given;
+/// `structural_rank` bounds rank(a) in exact arithmetic (e.g. its non-zero columns).
+RowSpace row_space(const DenseMatrix& a, std::optional<DenseMatrix> known_gram, double floor_factor,
+                   Eigen::Index structural_rank);
+
+/// Finishes a row space from `z`, orthonormal rows spanning part of row(a) whose smallest
+/// singular value in `a` is `smallest_singular`: deflates the residual a − a zᵀz up to
+/// `structural_rank` and sets the margin. `margin` carries what the caller already lost (0 or 1).
+RowSpace complete_row_space(const DenseMatrix& a, DenseMatrix z, double smallest_singular,
+                            Eigen::Index structural_rank, double floor_factor, double margin);
+
+/// (sqrt(value) + s·sqrt(size))², capped at nothing: the value of a computed projector block on
+/// a box of `size` coordinates of magnitude <= 1, widened by the margin s of its subspace.
+double widen_by_margin(double value, double margin, std::size_t size);
+
+}  // namespace netdp::accounting::detail
