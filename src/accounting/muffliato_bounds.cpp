@@ -1,4 +1,5 @@
-// Closed-form Muffliato bounds: Corollary 1, Corollary 3, Theorem 4/9 (muffliato_bounds.hpp).
+// Closed-form Muffliato bounds: Corollary 1, Corollary 3, Theorem 4/9, and for colluders eq. (16),
+// Corollary 5 and Proposition 1 (muffliato_bounds.hpp).
 
 #include "netdp/accounting/muffliato_bounds.hpp"
 
@@ -7,6 +8,7 @@
 #include <numeric>
 
 #include "muffliato_propagation.hpp"
+#include "netdp/accounting/muffliato.hpp"
 #include "netdp/dp/rdp.hpp"
 #include "netdp/util/check.hpp"
 
@@ -45,6 +47,33 @@ double max_inverse_square_weight(const SparseMatrix& w, const std::vector<graph:
     }
   }
   return worst;
+}
+
+/// α > 1, Δ, σ > 0 and the weak-convexity condition σ² >= Δ² α (α − 1) / 2 (Lemma 2) of Theorem 4,
+/// Corollary 5 and Proposition 1.
+void require_renyi_setting(double alpha, double sensitivity, double sigma, const char* result) {
+  require(std::isfinite(alpha) && alpha > 1.0, "the Renyi order alpha must be a finite number > 1, got {}",
+          alpha);
+  require_positive(sensitivity, "sensitivity");
+  require_positive(sigma, "sigma");
+  const double min_variance = sensitivity * sensitivity * alpha * (alpha - 1.0) / 2.0;
+  require(sigma * sigma >= min_variance,
+          "{} needs sigma^2 >= Delta^2 alpha (alpha - 1) / 2 = {} (weak convexity, Lemma 2), got "
+          "sigma^2 = {}",
+          result, min_variance, sigma * sigma);
+}
+
+/// The colluder set, sorted; throws unless it is non-empty, of distinct nodes < n, and leaves a target.
+std::vector<graph::NodeId> validated_colluders(const std::vector<graph::NodeId>& colluders, std::size_t n) {
+  require(!colluders.empty(), "the set of colluders must not be empty");
+  std::vector<graph::NodeId> sorted = detail::validated_node_sets({colluders}, n, "colluder").front();
+  require(sorted.size() < n, "the colluders are all {} nodes: there is no target left", n);
+  return sorted;
+}
+
+/// 1 − (1 − q)^k, the probability that a given node outside V is adjacent to one of k colluders.
+double adjacency_probability(double edge_probability, std::size_t num_colluders) {
+  return -std::expm1(static_cast<double>(num_colluders) * std::log1p(-edge_probability));
 }
 
 }  // namespace
@@ -133,17 +162,9 @@ RandomGraphBound random_graph_bound(std::size_t num_nodes, std::size_t observer_
   require(observer_degree < num_nodes, "the observer degree d_v must be < n = {}, got {}", num_nodes,
           observer_degree);
   require(rounds >= 1, "the number of rounds T must be >= 1, got {}", rounds);
-  require(std::isfinite(alpha) && alpha > 1.0, "the Renyi order alpha must be a finite number > 1, got {}",
-          alpha);
-  require_positive(sensitivity, "sensitivity");
-  require_positive(sigma, "sigma");
   require(std::isfinite(neighbour_probability) && neighbour_probability > 0.0 && neighbour_probability <= 1.0,
           "the edge probability q must be in (0, 1], got {}", neighbour_probability);
-  const double min_variance = sensitivity * sensitivity * alpha * (alpha - 1.0) / 2.0;
-  require(sigma * sigma >= min_variance,
-          "Theorem 4 needs sigma^2 >= Delta^2 alpha (alpha - 1) / 2 = {} (weak convexity, Lemma 2), got "
-          "sigma^2 = {}",
-          min_variance, sigma * sigma);
+  require_renyi_setting(alpha, sensitivity, sigma, "Theorem 4");
   RandomGraphBound bound;
   bound.neighbour_probability = neighbour_probability;
   bound.neighbour_rdp_epsilon = dp::gaussian_rdp(alpha, sensitivity / sigma);
@@ -154,6 +175,156 @@ RandomGraphBound random_graph_bound(std::size_t num_nodes, std::size_t observer_
       std::min(bound.uncapped_non_neighbour_rdp_epsilon, bound.neighbour_rdp_epsilon);
   bound.capped = bound.non_neighbour_rdp_epsilon < bound.uncapped_non_neighbour_rdp_epsilon;
   return bound;
+}
+
+std::vector<std::vector<graph::NodeId>> colluder_neighbourhoods(const gossip::Schedule& schedule,
+                                                                const std::vector<graph::NodeId>& colluders) {
+  const std::size_t n = schedule.num_nodes();
+  const std::vector<graph::NodeId> set = validated_colluders(colluders, n);
+  detail::require_finite_entries(schedule);
+  std::vector<char> inside(n, 0);
+  for (graph::NodeId v : set) inside[v] = 1;
+  const auto neighbourhood = [&](const SparseMatrix& w) {
+    const std::vector<std::vector<graph::NodeId>> neighbours = detail::step_neighbours(w);
+    std::vector<char> seen(n, 0);
+    std::vector<graph::NodeId> out;
+    for (graph::NodeId v : set) {
+      for (graph::NodeId x : neighbours[v]) {
+        if (inside[x] || seen[x]) continue;
+        seen[x] = 1;
+        out.push_back(x);
+      }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  if (schedule.is_fixed()) {
+    return std::vector<std::vector<graph::NodeId>>(schedule.rounds(), neighbourhood(schedule.at(0)));
+  }
+  std::vector<std::vector<graph::NodeId>> rounds;
+  rounds.reserve(schedule.rounds());
+  for (std::size_t t = 0; t < schedule.rounds(); ++t) rounds.push_back(neighbourhood(schedule.at(t)));
+  return rounds;
+}
+
+std::size_t colluder_communications(const gossip::Schedule& schedule,
+                                    const std::vector<graph::NodeId>& colluders) {
+  std::size_t total = 0;
+  for (const auto& round : colluder_neighbourhoods(schedule, colluders)) total += round.size();
+  return total;
+}
+
+double colluder_mean_privacy_loss(const gossip::Schedule& schedule,
+                                  const std::vector<graph::NodeId>& colluders, double alpha,
+                                  double sensitivity, double sigma) {
+  // eq. (16) is eq. 7 with T_v replaced by the colluders' communications.
+  return mean_privacy_loss(colluder_communications(schedule, colluders), schedule.num_nodes(), alpha,
+                           sensitivity, sigma);
+}
+
+ColluderRandomGraphBound colluder_random_graph_bound(std::size_t num_nodes, std::size_t num_colluders,
+                                                     std::size_t colluder_degree, std::size_t rounds,
+                                                     double alpha, double sensitivity, double sigma,
+                                                     double edge_probability) {
+  require(num_nodes >= 2, "the number of nodes n must be >= 2, got {}", num_nodes);
+  require(
+      num_colluders >= 1 && num_colluders < num_nodes,
+      "the number of colluders |V| must be in [1, n) with n = {} (a target u outside V must exist), got {}",
+      num_nodes, num_colluders);
+  require(colluder_degree < num_nodes, "the colluders' degree d_V must be < n = {}, got {}", num_nodes,
+          colluder_degree);
+  require(colluder_degree <= num_nodes - num_colluders,
+          "the colluders' degree d_V counts nodes outside V, so it must be <= n - |V| = {}, got {}",
+          num_nodes - num_colluders, colluder_degree);
+  require(rounds >= 1, "the number of rounds T must be >= 1, got {}", rounds);
+  require(std::isfinite(edge_probability) && edge_probability > 0.0 && edge_probability <= 1.0,
+          "the edge probability q must be in (0, 1], got {}", edge_probability);
+  require_renyi_setting(alpha, sensitivity, sigma, "Corollary 5");
+  ColluderRandomGraphBound bound;
+  bound.adjacent_probability = adjacency_probability(edge_probability, num_colluders);
+  bound.non_adjacent_probability =
+      std::exp(static_cast<double>(num_colluders) * std::log1p(-edge_probability));
+  bound.adjacent_rdp_epsilon = dp::gaussian_rdp(alpha, sensitivity / sigma);
+  bound.uncapped_non_adjacent_rdp_epsilon =
+      alpha * sensitivity * sensitivity * static_cast<double>(rounds) * static_cast<double>(colluder_degree) /
+      (sigma * sigma * static_cast<double>(num_nodes - colluder_degree));
+  bound.non_adjacent_rdp_epsilon =
+      std::min(bound.uncapped_non_adjacent_rdp_epsilon, bound.adjacent_rdp_epsilon);
+  bound.capped = bound.non_adjacent_rdp_epsilon < bound.uncapped_non_adjacent_rdp_epsilon;
+  return bound;
+}
+
+std::vector<Proposition1Step> proposition1_steps(const gossip::Schedule& steps,
+                                                 const std::vector<graph::NodeId>& colluders,
+                                                 graph::NodeId target) {
+  const std::size_t n = steps.num_nodes();
+  const std::vector<std::vector<graph::NodeId>> neighbourhoods = colluder_neighbourhoods(steps, colluders);
+  require(target < n, "target {} is out of range (the graph has {} nodes)", target, n);
+  require(std::find(colluders.begin(), colluders.end(), target) == colluders.end(),
+          "target {} is one of the colluders: a node's loss towards itself is not defined", target);
+  std::vector<Proposition1Step> out;
+  out.reserve(neighbourhoods.size());
+  for (const auto& round : neighbourhoods) {
+    out.push_back({std::binary_search(round.begin(), round.end(), target), round.size()});
+  }
+  return out;
+}
+
+double proposition1_bound(const std::vector<Proposition1Step>& steps, std::size_t num_nodes,
+                          std::size_t communication_rounds, double alpha, double sensitivity, double sigma) {
+  require(num_nodes >= 2, "the number of nodes n must be >= 2, got {}", num_nodes);
+  require(communication_rounds >= 1, "the number of communication rounds K must be >= 1, got {}",
+          communication_rounds);
+  require(!steps.empty(), "Proposition 1 needs at least one gradient step (T_stop >= 0)");
+  require_renyi_setting(alpha, sensitivity, sigma, "Proposition 1");
+  double sum = 0.0;
+  for (std::size_t t = 0; t < steps.size(); ++t) {
+    const std::size_t d = steps[t].colluder_neighbours;
+    require(d < num_nodes, "|N_t(V)| at step t = {} must be < n = {}, got {}", t, num_nodes, d);
+    require(!steps[t].adjacent || d >= 1,
+            "step t = {} has beta_t = 1 (u adjacent to V) but |N_t(V)| = 0, which does not contain u", t);
+    sum += steps[t].adjacent ? 1.0
+                             : static_cast<double>(communication_rounds) * static_cast<double>(d) /
+                                   static_cast<double>(num_nodes - d);
+  }
+  return sensitivity * sensitivity * alpha / (sigma * sigma) * sum;
+}
+
+double proposition1_expected_bound(std::size_t num_nodes, std::size_t num_colluders, std::size_t num_steps,
+                                   std::size_t communication_rounds, double alpha, double sensitivity,
+                                   double sigma, double edge_probability) {
+  require(num_nodes >= 2, "the number of nodes n must be >= 2, got {}", num_nodes);
+  require(
+      num_colluders >= 1 && num_colluders < num_nodes,
+      "the number of colluders |V| must be in [1, n) with n = {} (a target u outside V must exist), got {}",
+      num_nodes, num_colluders);
+  require(num_steps >= 1, "Proposition 1 needs at least one gradient step (T_stop + 1 >= 1), got {}",
+          num_steps);
+  require(communication_rounds >= 1, "the number of communication rounds K must be >= 1, got {}",
+          communication_rounds);
+  require(std::isfinite(edge_probability) && edge_probability > 0.0 && edge_probability <= 1.0,
+          "the edge probability q must be in (0, 1], got {}", edge_probability);
+  require_renyi_setting(alpha, sensitivity, sigma, "Proposition 1");
+  const double p = adjacency_probability(edge_probability, num_colluders);
+  // E[(1 − β) K |N| / (n − |N|)]: given β = 0, |N(V)| ~ Binomial(m, p) over the m = n − |V| − 1 other
+  // nodes outside V (their edges to V are independent of u's).
+  double non_adjacent = 0.0;
+  if (p < 1.0) {
+    const std::size_t m = num_nodes - num_colluders - 1;
+    const double log_p = std::log(p);
+    const double log_not_p = std::log1p(-p);
+    const double log_m_factorial = std::lgamma(static_cast<double>(m) + 1.0);
+    for (std::size_t k = 1; k <= m; ++k) {
+      const auto kd = static_cast<double>(k);
+      const double log_pmf = log_m_factorial - std::lgamma(kd + 1.0) -
+                             std::lgamma(static_cast<double>(m - k) + 1.0) + kd * log_p +
+                             static_cast<double>(m - k) * log_not_p;
+      non_adjacent += std::exp(log_pmf) * kd / static_cast<double>(num_nodes - k);
+    }
+    non_adjacent *= (1.0 - p) * static_cast<double>(communication_rounds);
+  }
+  return sensitivity * sensitivity * alpha / (sigma * sigma) * static_cast<double>(num_steps) *
+         (p + non_adjacent);
 }
 
 }  // namespace netdp::accounting
