@@ -17,6 +17,7 @@
 #include "netdp/gossip/spectral.hpp"
 #include "netdp/util/check.hpp"
 #include "netdp/util/enum_names.hpp"
+#include "row_space.hpp"
 
 namespace netdp::accounting {
 namespace {
@@ -83,6 +84,25 @@ void fill_epsilon_from_table(std::vector<std::vector<PairResult>>& results, doub
   }
 }
 
+/// H (m x n·T) of a view: column s·n + u holds node u's coefficients for injection s.
+DenseMatrix coefficient_matrix(const detail::ViewRows& rows, std::size_t n) {
+  const std::size_t t = rows.injections;
+  const auto m = static_cast<Eigen::Index>(rows.observations);
+  DenseMatrix h = DenseMatrix::Zero(m, static_cast<Eigen::Index>(n * t));
+  for (std::size_t s = 0; s < t; ++s) {
+    for (Eigen::Index o = 0; o < m; ++o) {
+      const auto first = static_cast<Eigen::Index>(s * rows.shift);
+      if (o < first) continue;
+      for (std::size_t u = 0; u < n; ++u) {
+        const auto col = static_cast<Eigen::Index>(s * n + u);
+        h(o, col) = rows.toeplitz ? rows.lag(o - first, static_cast<Eigen::Index>(u))
+                                  : rows.block[s](o, static_cast<Eigen::Index>(u));
+      }
+    }
+  }
+  return h;
+}
+
 /// One pair from a kernel summary (and K_u when it was kept).
 PairResult make_result(std::span<const graph::NodeId> observers, graph::NodeId target,
                        const detail::GramSummary& summary, const double* gram, std::size_t rounds,
@@ -98,6 +118,7 @@ PairResult make_result(std::span<const graph::NodeId> observers, graph::NodeId t
     tg.rank = factor.rank;
     tg.observations = observations;
     tg.condition = factor.condition;
+    tg.subspace_margin = factor.subspace_margin;
     tg.warnings = factor.warnings;
     pair = assess_pair(tg, options.noise_std, options.delta, AssessOptions{SignSearch::automatic});
     if (pair.sensitivity_squared_certified > static_cast<double>(rounds)) {
@@ -108,10 +129,15 @@ PairResult make_result(std::span<const graph::NodeId> observers, graph::NodeId t
   } else {
     // A_u's columns are columns of B (A = B C), so the range residual is 0 by construction.
     pair.sensitivity_squared_ones = summary.ones;
-    pair.sensitivity_squared_sum_abs = summary.sum_abs;
+    // A projector block computed with subspace margin s is off by at most s per entry.
+    const double t_squared = static_cast<double>(rounds * rounds);
+    pair.sensitivity_squared_sum_abs = summary.sum_abs + factor.subspace_margin * t_squared;
     // K_u ⪯ I (A_u = B C_u, C_u orthonormal), so T bounds the box maximum too.
-    pair.sensitivity_squared_certified = std::min(summary.sum_abs, static_cast<double>(rounds));
-    pair.exact = summary.min >= 0.0;
+    pair.sensitivity_squared_certified =
+        std::min({pair.sensitivity_squared_sum_abs,
+                  detail::widen_by_margin(summary.sum_abs, factor.subspace_margin, rounds),
+                  static_cast<double>(rounds)});
+    pair.exact = summary.min >= 0.0 && factor.subspace_margin == 0.0;
     if (pair.exact) pair.sensitivity_squared_exact = summary.ones;
     pair.sensitivity = std::sqrt(std::max(pair.sensitivity_squared_certified, 0.0));
     pair.rank = factor.rank;
@@ -130,6 +156,44 @@ PairResult make_result(std::span<const graph::NodeId> observers, graph::NodeId t
   return result;
 }
 
+/// A view whose noise Gram is singular in floating point: K_u is the block of the projector on
+/// row(B) at u's columns (A_u = columns of B), from an orthonormal basis deflated below the Gram's
+/// resolution (row_space.hpp) and widened by its margin.
+void solve_dependent_view(const detail::Resolved& r, const detail::ViewRows& rows,
+                          std::span<const graph::NodeId> observers, std::span<const graph::NodeId> excluded,
+                          std::span<const graph::NodeId> targets, const PairwiseOptions& options,
+                          std::vector<PairResult>& out) {
+  const std::size_t n = r.num_nodes;
+  const std::size_t t = rows.injections;
+  DenseMatrix b = coefficient_matrix(rows, n);
+  for (std::size_t s = 0; s < t; ++s)
+    for (const auto x : excluded) b.col(static_cast<Eigen::Index>(s * n + x)).setZero();
+  const detail::RowSpace space =
+      detail::row_space(b, std::nullopt,
+                        detail::rounding_floor_factor(b.cols(), b.rows(),
+                                                      r.rounds * r.steps + static_cast<std::size_t>(r.power)),
+                        detail::structural_rank(b));
+  detail::Factor factor;
+  factor.rank = static_cast<std::size_t>(space.rank());
+  factor.subspace_margin = space.margin;
+  factor.condition = space.rank() > 0 && space.smallest_singular > 0.0
+                         ? std::pow(b.norm() / space.smallest_singular, 2)
+                         : std::numeric_limits<double>::infinity();
+  factor.warnings.push_back(fmt::format(
+      "the {} observations are linearly dependent in floating point (rank {} at the rounding floor of B); "
+      "K_u is the computed projector block widened by its subspace margin {:.3g}",
+      rows.observations, space.rank(), space.margin));
+  const auto ti = static_cast<Eigen::Index>(t);
+  DenseMatrix columns(space.rank(), ti);
+  for (const auto u : targets) {
+    for (std::size_t s = 0; s < t; ++s)
+      columns.col(static_cast<Eigen::Index>(s)) = space.basis.col(static_cast<Eigen::Index>(s * n + u));
+    const DenseMatrix k = columns.transpose() * columns;
+    detail::GramSummary summary{k.sum(), k.cwiseAbs().sum(), k.size() > 0 ? k.minCoeff() : 0.0};
+    out.push_back(make_result(observers, u, summary, k.data(), t, factor, rows.observations, options));
+  }
+}
+
 /// All `targets` (minus the excluded/observer nodes) against one view.
 void solve_view(const detail::Resolved& r, const detail::ViewRows& rows,
                 std::span<const graph::NodeId> observers, std::span<const graph::NodeId> targets,
@@ -141,6 +205,10 @@ void solve_view(const detail::Resolved& r, const detail::ViewRows& rows,
   kept.reserve(targets.size());
   for (const auto u : targets) {
     if (std::find(observers.begin(), observers.end(), u) == observers.end()) kept.push_back(u);
+  }
+  if (factor.rank < rows.observations) {
+    solve_dependent_view(r, rows, observers, excluded, kept, options, out);
+    return;
   }
   const bool want_gram = options.keep_gram || options.sign_search == SignSearch::automatic;
   out.reserve(out.size() + kept.size());
@@ -191,20 +259,7 @@ LinearView linear_system_view_literal(const gossip::Schedule& schedule,
   const detail::ViewRows rows = detail::build_view_rows(r, row_nodes);
   const std::size_t n = r.num_nodes;
   const std::size_t t = r.rounds;
-  const auto m = static_cast<Eigen::Index>(rows.observations);
-  // H (m x n·T): column s·n + u holds node u's coefficients for injection s.
-  DenseMatrix h = DenseMatrix::Zero(m, static_cast<Eigen::Index>(n * t));
-  for (std::size_t s = 0; s < t; ++s) {
-    for (Eigen::Index o = 0; o < m; ++o) {
-      const auto first = static_cast<Eigen::Index>(s * rows.shift);
-      if (o < first) continue;
-      for (std::size_t u = 0; u < n; ++u) {
-        const auto col = static_cast<Eigen::Index>(s * n + u);
-        h(o, col) = rows.toeplitz ? rows.lag(o - first, static_cast<Eigen::Index>(u))
-                                  : rows.block[s](o, static_cast<Eigen::Index>(u));
-      }
-    }
-  }
+  DenseMatrix h = coefficient_matrix(rows, n);
   LinearView view;
   view.num_nodes = n;
   view.rounds = t;

@@ -63,6 +63,7 @@ struct Factor {
   bool lower_triangular = false;
   std::size_t rank = 0;
   double condition = 1.0;
+  double subspace_margin = 0.0;  ///< TargetGram::subspace_margin of every K_u of the view
   std::vector<std::string> warnings;
 };
 Factor factor_noise_gram(const DenseMatrix& bbt, const RankOptions& options);

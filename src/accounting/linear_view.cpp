@@ -1,6 +1,7 @@
 #include "netdp/accounting/linear_view.hpp"
 
 #include <Eigen/Eigenvalues>
+#include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -9,6 +10,7 @@
 #include "netdp/dp/gdp.hpp"
 #include "netdp/util/check.hpp"
 #include "noise_spectrum.hpp"
+#include "row_space.hpp"
 
 namespace netdp::accounting {
 namespace {
@@ -76,12 +78,31 @@ TargetGram target_gram_from_columns(const DenseMatrix& a_u, const DenseMatrix& b
 
   // B Bᵀ = Q Λ Qᵀ; (B Bᵀ)⁺ = Q_r Λ_r⁻¹ Q_rᵀ over eigenvalues above the tolerance.
   const detail::NoiseSpectrum spectrum = detail::noise_spectrum(b * b.transpose(), options);
-  const Eigen::Index rank = spectrum.rank;
-  out.rank = static_cast<std::size_t>(rank);
+  Eigen::Index rank = spectrum.rank;
   out.condition = spectrum.condition;
-  const DenseMatrix q = spectrum.eig.eigenvectors().rightCols(rank);
+  DenseMatrix q = spectrum.eig.eigenvectors().rightCols(rank);
+  Vector inv_sqrt = spectrum.eig.eigenvalues().tail(rank).cwiseSqrt().cwiseInverse();
+  if (rank < m) {
+    // B Bᵀ resolves singular values of B only down to about sqrt(ε) σ_max, and a dropped one can
+    // carry any share of the loss: decide the rank on B itself, at numpy's matrix_rank floor.
+    const Eigen::BDCSVD<DenseMatrix> svd(b, Eigen::ComputeThinU);
+    const Vector& singular = svd.singularValues();  // decreasing
+    const double floor = static_cast<double>(std::max(b.rows(), b.cols())) *
+                         std::numeric_limits<double>::epsilon() * (singular.size() > 0 ? singular(0) : 0.0);
+    rank = 0;
+    while (rank < singular.size() && singular(rank) > floor) ++rank;
+    q = svd.matrixU().leftCols(rank);
+    inv_sqrt = singular.head(rank).cwiseInverse();
+    out.condition = rank > 0 ? std::pow(singular(0) / singular(rank - 1), 2) : 1.0;
+    if (rank < m) {
+      out.warnings.push_back(fmt::format(
+          "B is rank deficient: rank {} of {} observations, singular values at or below max(m, N)·eps·σ_max "
+          "= {:.3e} taken as 0",
+          rank, m, floor));
+    }
+  }
+  out.rank = static_cast<std::size_t>(rank);
   if (rank > 0) {
-    const Vector inv_sqrt = spectrum.eig.eigenvalues().tail(rank).cwiseSqrt().cwiseInverse();
     const DenseMatrix x = inv_sqrt.asDiagonal() * (q.transpose() * a_u);  // rank x t
     out.K = x.transpose() * x;
   }
@@ -97,7 +118,7 @@ TargetGram target_gram_from_columns(const DenseMatrix& a_u, const DenseMatrix& b
         "and K_u understates the loss",
         out.range_residual, kResidualWarning));
   }
-  detail::append_spectrum_warnings(spectrum, options, out.warnings);
+  if (spectrum.rank == m) detail::append_spectrum_warnings(spectrum, options, out.warnings);
   return out;
 }
 
@@ -168,6 +189,15 @@ PairSensitivity assess_pair(const TargetGram& gram, double noise_std, double del
     pair.sensitivity_squared_certified = pair.sensitivity_squared_sum_abs;
     pair.exact = k.size() == 0 || k.minCoeff() >= 0.0;
     if (pair.exact) pair.sensitivity_squared_exact = pair.sensitivity_squared_ones;
+  }
+  if (gram.subspace_margin > 0.0) {
+    // The exact K differs from the computed one by a block of P_exact − P (‖·‖₂ <= s): every entry
+    // moves by at most s, and cᵀKc as widen_by_margin says.
+    const auto size = static_cast<std::size_t>(k.rows());
+    pair.sensitivity_squared_sum_abs += gram.subspace_margin * static_cast<double>(k.size());
+    pair.sensitivity_squared_certified =
+        detail::widen_by_margin(pair.sensitivity_squared_certified, gram.subspace_margin, size);
+    pair.exact = false;
   }
   if (gram.range_residual > kResidualWarning) {
     pair.sensitivity_squared_certified = std::numeric_limits<double>::infinity();

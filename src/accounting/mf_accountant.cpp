@@ -141,6 +141,7 @@ MfAccounting account_mf(const gossip::GossipMatrix& w, std::size_t rounds, const
       gram.rank = grams.observations;
       gram.observations = grams.observations;
       gram.condition = grams.condition;
+      gram.subspace_margin = grams.subspace_margin;
       gram.warnings = grams.warnings;
       MfPairResult pair = assess_over_classes(gram, classes, options, mf_local_cap_per_round(spec));
       pair.privacy.observers = adversary.attackers;

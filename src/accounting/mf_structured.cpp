@@ -15,6 +15,7 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 
 #ifdef NETDP_HAVE_LAPACKE
@@ -25,6 +26,7 @@
 #include "dense_kernels.hpp"
 #include "netdp/accounting/mf_accountant.hpp"
 #include "netdp/util/check.hpp"
+#include "row_space.hpp"
 
 namespace netdp::accounting {
 namespace {
@@ -33,6 +35,9 @@ using graph::NodeId;
 using Index = Eigen::Index;
 
 constexpr double kRankTolerance = 1e-12;
+
+/// Entries of an observation matrix resolved explicitly when its Gram is singular: 64 MiB.
+constexpr double kMaxObservationEntries = 8.0 * 1024 * 1024;
 
 /// Whitened target columns for one input step: rows [start, start + rows) of the whitened
 /// observation space, one column per node.
@@ -76,6 +81,19 @@ bool cholesky_whiten(DenseMatrix& gram, const DenseMatrix& powers, Index step_ro
 #endif
   }
   return true;
+}
+
+/// The observation matrix M (rows × n·T): row block r (d rows) holds P_{r−Ks} at input step s
+/// for Ks <= r (P = the stacked E_obs W^r, attacker columns already zero).
+DenseMatrix observation_matrix(const DenseMatrix& powers, Index d, Index k, Index t_steps) {
+  const Index rows = powers.rows();
+  const Index n = powers.cols();
+  DenseMatrix m = DenseMatrix::Zero(rows, n * t_steps);
+  for (Index s = 0; s < t_steps; ++s) {
+    const Index first = s * k * d;
+    m.block(first, s * n, rows - first, n) = powers.topRows(rows - first);
+  }
+  return m;
 }
 
 }  // namespace
@@ -142,36 +160,38 @@ StructuredGrams mf_pndp_target_grams(const gossip::GossipMatrix& w, std::size_t 
   DenseMatrix factor = gram;
   if (!cholesky_whiten(factor, powers, k * d, whitened, out.condition)) {
     factor.resize(0, 0);
-    // Rank-deficient observations (possible for K > 1): pseudo-inverse by eigendecomposition.
-    const Eigen::SelfAdjointEigenSolver<DenseMatrix> eig(gram);
-    require(eig.info() == Eigen::Success, "eigendecomposition of the observation Gram ({} x {}) failed", rows,
-            rows);
-    const Vector& lambda = eig.eigenvalues();
-    const double cut = kRankTolerance * std::max(lambda(rows - 1), 0.0);
-    Index first = rows;
-    for (Index i = 0; i < rows; ++i) {
-      if (lambda(i) > cut && lambda(i) > 0.0) {
-        first = i;
-        break;
-      }
+    // Dependent observations (common for K > 1): K_u is the block of the projector on the row
+    // space of the observation matrix M at u's input columns, from an orthonormal basis of row(M)
+    // that is deflated below the Gram's resolution; the rank decision widens it by its margin.
+    const double entries = static_cast<double>(rows) * static_cast<double>(ni * t_steps);
+    if (entries > kMaxObservationEntries) {
+      out.subspace_margin = 1.0;
+      out.warnings.push_back(fmt::format(
+          "the {} observations are linearly dependent in floating point and their matrix ({} x {}) is too "
+          "large to resolve its row space: every pair is reported at the local-DP cap",
+          rows, rows, ni * t_steps));
+      return out;
     }
-    const Index rank = rows - first;
-    out.condition = rank > 0 ? lambda(rows - 1) / lambda(first) : 1.0;
-    if (rank < rows) {
-      out.warnings.push_back(
-          fmt::format("the observation Gram is rank deficient ({} of {} eigenvalues above {:.1e} λ_max)",
-                      rank, rows, kRankTolerance));
+    const DenseMatrix m_rows = observation_matrix(powers, d, k, t_steps);
+    detail::RowSpace space =
+        detail::row_space(m_rows, std::move(gram), detail::rounding_floor_factor(m_rows.cols(), rows, comm),
+                          detail::structural_rank(m_rows));
+    out.subspace_margin = space.margin;
+    out.condition = std::numeric_limits<double>::infinity();
+    if (space.rank_decided || space.margin > 0.0) {
+      out.warnings.push_back(fmt::format(
+          "the {} observations are linearly dependent in floating point (rank {} at the rounding floor of "
+          "the observation matrix); K_u is the computed projector block widened by its subspace margin "
+          "{:.3g}",
+          rows, space.rank(), space.margin));
     }
-    const DenseMatrix basis =
-        eig.eigenvectors().rightCols(rank) * lambda.tail(rank).cwiseSqrt().cwiseInverse().asDiagonal();
     for (Index s = 0; s < t_steps; ++s) {
-      const Index start = k * s * d;
       WhitenedBlock& wb = whitened[static_cast<std::size_t>(s)];
       wb.start = 0;
-      wb.values = basis.bottomRows(rows - start).transpose() * powers.topRows(rows - start);
+      wb.values = space.basis.middleCols(s * ni, ni);
     }
   }
-  if (out.condition > 1e10) {
+  if (out.condition > 1e10 && std::isfinite(out.condition)) {
     out.warnings.push_back(
         fmt::format("the observation Gram is ill-conditioned (condition >= {:.3e})", out.condition));
   }

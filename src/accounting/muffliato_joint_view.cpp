@@ -263,9 +263,7 @@ ObserverLeverage leverage_of_view(const DenseMatrix& view, std::optional<DenseMa
   if (m == 0) return out;
   // No view of a node whose column is zero: its leverage is exactly 0, and the rank of A′ is at
   // most the number of non-zero columns (a structural bound, exact arithmetic).
-  Index nonzero_columns = 0;
-  for (Index j = 0; j < n; ++j) nonzero_columns += view.col(j).cwiseAbs().maxCoeff() > 0.0 ? 1 : 0;
-  const Index structural_rank = std::min(m, nonzero_columns);
+  const Index structural_rank = detail::structural_rank(view);
   if (structural_rank == 0) return out;  // every message is a combination of the observers' own values
   return leverage_of_row_space(
       detail::row_space(view, std::move(known_gram), detail::rounding_floor_factor(n, m, rounds),

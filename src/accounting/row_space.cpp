@@ -44,6 +44,12 @@ double rounding_floor_factor(Index columns, Index rows, std::size_t depth) {
          static_cast<double>(columns + rows + 2 * static_cast<Index>(depth) + 2);
 }
 
+Index structural_rank(const DenseMatrix& a) {
+  const Index rows = (a.array() != 0.0).rowwise().any().count();
+  const Index columns = (a.array() != 0.0).colwise().any().count();
+  return std::min(rows, columns);
+}
+
 RowSpace complete_row_space(const DenseMatrix& a, DenseMatrix z, double smallest_singular,
                             Index structural_rank, double floor_factor, double margin) {
   // The Gram resolves singular values only down to about sqrt(floor): deflate. The residual

@@ -33,6 +33,9 @@ struct RowSpace {
 /// eigensolver (rows).
 double rounding_floor_factor(Eigen::Index columns, Eigen::Index rows, std::size_t depth);
 
+/// min(non-zero rows, non-zero columns) of `a`: a bound on its rank in exact arithmetic.
+Eigen::Index structural_rank(const DenseMatrix& a);
+
 /// The row space of `a`. `known_gram` (lower triangle of a aᵀ) is used when given;
 /// `structural_rank` bounds rank(a) in exact arithmetic (e.g. its non-zero columns).
 RowSpace row_space(const DenseMatrix& a, std::optional<DenseMatrix> known_gram, double floor_factor,

@@ -83,8 +83,10 @@ void expect_all_pairs_match(const Case& c) {
     EXPECT_LT(relative_error(*r.gram, ref), 1e-9) << "observer " << i << " target " << j;
     EXPECT_NEAR(r.pair.sensitivity_squared_ones, ref.sum(), 1e-9 * ref.cwiseAbs().sum());
     EXPECT_NEAR(r.pair.sensitivity_squared_sum_abs, ref.cwiseAbs().sum(), 1e-9 * ref.cwiseAbs().sum());
-    EXPECT_EQ(r.pair.sensitivity_squared_certified,
-              std::min(r.pair.sensitivity_squared_sum_abs, static_cast<double>(c.options.rounds)));
+    // Equal, or (a view whose rank was decided) a hair below: its Σ|K| is widened entry by entry.
+    const double local = std::min(r.pair.sensitivity_squared_sum_abs, static_cast<double>(c.options.rounds));
+    EXPECT_LE(r.pair.sensitivity_squared_certified, local);
+    EXPECT_NEAR(r.pair.sensitivity_squared_certified, local, 1e-9 * local);
     EXPECT_GE(r.pair.sensitivity_squared_certified, testing::brute_force_sign_max(ref) * (1 - 1e-9));
     EXPECT_EQ(r.pair.range_residual, 0.0);
   }
@@ -297,8 +299,10 @@ TEST(LinearSystem, CertifiedNeverExceedsLocalBound) {
     const Eigen::SelfAdjointEigenSolver<DenseMatrix> eig(*r.gram);
     EXPECT_LE(eig.eigenvalues().maxCoeff(), 1.0 + 1e-9);
     EXPECT_LE(r.pair.sensitivity_squared_certified, static_cast<double>(t));
-    EXPECT_EQ(r.pair.sensitivity_squared_certified,
+    EXPECT_LE(r.pair.sensitivity_squared_certified,
               std::min(r.pair.sensitivity_squared_sum_abs, static_cast<double>(t)));
+    EXPECT_NEAR(r.pair.sensitivity_squared_certified,
+                std::min(r.pair.sensitivity_squared_sum_abs, static_cast<double>(t)), 1e-9);
   }
 }
 

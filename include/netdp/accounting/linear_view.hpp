@@ -49,6 +49,10 @@ struct TargetGram {
   std::size_t observations = 0;  ///< rows of B
   double range_residual = 0.0;   ///< ‖(I − Π_range(B)) A_u‖_F / ‖A_u‖_F (0 when A_u = 0)
   double condition = 1.0;        ///< λ_max / λ_min over the kept eigenvalues of B Bᵀ
+  /// s >= 0 such that the exact cᵀK c is at most (sqrt(cᵀK c) + s‖c‖)² for the computed K: the
+  /// perturbation margin of a row space whose rank was decided in floating point (row_space.hpp).
+  /// assess_pair widens its bounds by it; 1 trusts nothing (the bound becomes |rounds|).
+  double subspace_margin = 0.0;
   std::vector<std::string> warnings;
 };
 

@@ -74,7 +74,8 @@ bool mf_structured_supported(MfTrust trust, const MfAlgorithmSpec& spec);
 struct StructuredGrams {
   std::vector<DenseMatrix> K;  ///< one T×T matrix per node (empty for the attackers)
   std::size_t observations = 0;
-  double condition = 1.0;  ///< of the observation Gram (from the Cholesky diagonal: a lower estimate)
+  double condition = 1.0;        ///< of the observation Gram (from the Cholesky diagonal: a lower estimate)
+  double subspace_margin = 0.0;  ///< TargetGram::subspace_margin of every K_u (0 after a Cholesky)
   std::vector<std::string> warnings;
 };
 StructuredGrams mf_pndp_target_grams(const gossip::GossipMatrix& w, std::size_t rounds,
