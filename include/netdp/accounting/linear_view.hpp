@@ -34,10 +34,11 @@ struct LinearView {
   std::size_t rounds = 0;
 };
 
-/// Rank decisions. An eigenvalue λ of B Bᵀ (a squared singular value of B) is
-/// treated as zero when λ <= rank_tolerance * λ_max. Default 1e-12: singular
-/// values of B below 1e-6 σ_max are dropped (double precision resolves B Bᵀ
-/// eigenvalues to ~1e-16 λ_max, so the default leaves a 1e4 safety margin).
+/// Rank decisions. An eigenvalue λ of B Bᵀ (a squared singular value of B) at or
+/// below rank_tolerance * λ_max is not resolved by the Gram: a singular value of
+/// B below 1e-6 σ_max may still be a real direction of the view. Then the rank is
+/// decided on B itself (SVD in the literal path, a deflated row space in the
+/// structured ones), at the rounding floor of B, never at this tolerance.
 struct RankOptions {
   double rank_tolerance = 1e-12;
 };
@@ -58,8 +59,9 @@ struct TargetGram {
 
 /// Literal dense path: A_u = the columns t * num_nodes + target of A for t in
 /// `participation_rounds` (all rounds when empty), K_u = A_uᵀ (B Bᵀ)⁺ A_u via a
-/// symmetric eigendecomposition of B Bᵀ with the explicit tolerance. Warns when
-/// the range residual exceeds 1e-8, B Bᵀ is rank deficient, or the condition
+/// symmetric eigendecomposition of B Bᵀ, or an SVD of B when B Bᵀ has an
+/// eigenvalue at or below the tolerance (rank at max(m, N)·ε·σ_max). Warns when
+/// the range residual exceeds 1e-8, B is rank deficient, or the condition
 /// number exceeds 1e10. Throws on inconsistent sizes, target >= num_nodes, or
 /// a round >= rounds.
 TargetGram target_gram_literal(const LinearView& view, graph::NodeId target,
