@@ -76,6 +76,14 @@ double adjacency_probability(double edge_probability, std::size_t num_colluders)
   return -std::expm1(static_cast<double>(num_colluders) * std::log1p(-edge_probability));
 }
 
+/// α Δ² T d / (σ² (n − d)): Theorem 4's loss to an observer (Corollary 5: a colluder set) of
+/// degree d that is not adjacent to the target.
+double far_rdp_epsilon(std::size_t num_nodes, std::size_t degree, std::size_t rounds, double alpha,
+                       double sensitivity, double sigma) {
+  return alpha * sensitivity * sensitivity * static_cast<double>(rounds) * static_cast<double>(degree) /
+         (sigma * sigma * static_cast<double>(num_nodes - degree));
+}
+
 }  // namespace
 
 DenseMatrix corollary1_sums(const SparseMatrix& w, std::size_t rounds) {
@@ -169,8 +177,7 @@ RandomGraphBound random_graph_bound(std::size_t num_nodes, std::size_t observer_
   bound.neighbour_probability = neighbour_probability;
   bound.neighbour_rdp_epsilon = dp::gaussian_rdp(alpha, sensitivity / sigma);
   bound.uncapped_non_neighbour_rdp_epsilon =
-      alpha * sensitivity * sensitivity * static_cast<double>(rounds) * static_cast<double>(observer_degree) /
-      (sigma * sigma * static_cast<double>(num_nodes - observer_degree));
+      far_rdp_epsilon(num_nodes, observer_degree, rounds, alpha, sensitivity, sigma);
   bound.non_neighbour_rdp_epsilon =
       std::min(bound.uncapped_non_neighbour_rdp_epsilon, bound.neighbour_rdp_epsilon);
   bound.capped = bound.non_neighbour_rdp_epsilon < bound.uncapped_non_neighbour_rdp_epsilon;
@@ -246,8 +253,7 @@ ColluderRandomGraphBound colluder_random_graph_bound(std::size_t num_nodes, std:
       std::exp(static_cast<double>(num_colluders) * std::log1p(-edge_probability));
   bound.adjacent_rdp_epsilon = dp::gaussian_rdp(alpha, sensitivity / sigma);
   bound.uncapped_non_adjacent_rdp_epsilon =
-      alpha * sensitivity * sensitivity * static_cast<double>(rounds) * static_cast<double>(colluder_degree) /
-      (sigma * sigma * static_cast<double>(num_nodes - colluder_degree));
+      far_rdp_epsilon(num_nodes, colluder_degree, rounds, alpha, sensitivity, sigma);
   bound.non_adjacent_rdp_epsilon =
       std::min(bound.uncapped_non_adjacent_rdp_epsilon, bound.adjacent_rdp_epsilon);
   bound.capped = bound.non_adjacent_rdp_epsilon < bound.uncapped_non_adjacent_rdp_epsilon;
