@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "netdp/accounting/muffliato_gd.hpp"
+#include "netdp/accounting/muffliato_gd_view.hpp"
 #include "netdp/accounting/pairwise.hpp"
 #include "netdp/util/check.hpp"
 #include "pairwise_detail.hpp"
@@ -92,6 +93,23 @@ MuffliatoLosses muffliato_gossip_losses(const gossip::Schedule& schedule, const 
 
 }  // namespace
 
+// Muffliato-GD's whole view on a schedule with one matrix per gradient step (each used for its K
+// gossip rounds): muffliato_gd_view_pairs on the T·K rounds.
+std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_time_varying_account(const gossip::Schedule& per_step,
+                                                                           const PairQuery& q,
+                                                                           std::size_t gossip_rounds,
+                                                                           std::size_t gradient_steps,
+                                                                           const ProgressCallback& progress) {
+  std::vector<SparseMatrix> per_round;
+  per_round.reserve(gradient_steps * gossip_rounds);
+  for (std::size_t s = 0; s < gradient_steps; ++s)
+    for (std::size_t k = 0; k < gossip_rounds; ++k) per_round.push_back(per_step.at(s));
+  const std::vector<graph::NodeId> observers =
+      q.observer ? std::vector<graph::NodeId>{*q.observer} : std::vector<graph::NodeId>{};
+  return muffliato_gd_view_pairs_account(gossip::Schedule::sequence(std::move(per_round)), gradient_steps,
+                                         gossip_rounds, observers, q.target, progress);
+}
+
 // Muffliato-GD's whole view: each gradient step's noisy release is gossiped for K rounds, and the
 // parameters carry it into every later step, so the per-step sums (Theorems 6, 11) do not bound
 // it. The view is the linear Gaussian view of Muffliato-SGD(K) (MF paper, A.4; Lemma 11 removes
@@ -101,10 +119,6 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_account(const Protoco
                                                                    const PairQuery& q,
                                                                    const MuffliatoOptions& options,
                                                                    std::size_t gradient_steps) {
-  require(protocol.schedule.kind == gossip::ScheduleSpec::Kind::fixed,
-          "Muffliato-GD's exact view supports only the fixed schedule, got '{}'; --bound paper gives "
-          "Theorem 11 (the paper's formula, not an upper bound on the view)",
-          gossip::schedule_spec_string(protocol.schedule));
   require(options.messages == MessageConvention::paper,
           "Muffliato-GD's view sends each release raw first (power 0, the paper's convention); "
           "--authors-convention applies to --bound paper only");
@@ -112,6 +126,12 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_account(const Protoco
           "the view of Muffliato-GD always knows the observer's own noise; --count-observer-noise applies to "
           "--bound paper only");
   require(q.group.empty(), "Muffliato-GD (gradient steps) does not combine with a group of targets");
+  if (protocol.drawn ? !protocol.drawn->is_fixed()
+                     : protocol.schedule.kind != gossip::ScheduleSpec::Kind::fixed) {
+    require(q.colluders.empty(), "Muffliato-GD on a time-varying schedule does not combine with colluders");
+    return muffliato_gd_time_varying_account(protocol_schedule(protocol, gradient_steps), q, protocol.rounds,
+                                             gradient_steps, options.progress);
+  }
   Protocol steps = protocol;
   steps.rounds = gradient_steps;
   MfAlgorithmSpec spec;
@@ -203,6 +223,25 @@ void collect_warnings(const PairSensitivity& p, std::vector<std::string>& warnin
 }
 
 }  // namespace
+
+std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_pairs_account(
+    const gossip::Schedule& rounds, std::size_t gradient_steps, std::size_t gossip_rounds,
+    std::span<const graph::NodeId> observers, std::optional<graph::NodeId> target,
+    const ProgressCallback& progress) {
+  std::vector<UnitPair> pairs;
+  std::vector<std::string> warnings;
+  for (const PairSensitivity& p :
+       muffliato_gd_view_pairs(rounds, gradient_steps, gossip_rounds, observers, progress)) {
+    if (target && p.target != *target) continue;
+    pairs.push_back(unit_pair(p));
+    collect_warnings(p, warnings);
+  }
+  GaussianPairwiseAccount::Info info;
+  info.method = "muffliato";
+  info.releases = static_cast<double>(gradient_steps);
+  info.warnings = std::move(warnings);
+  return std::make_unique<GaussianPairwiseAccount>(std::move(pairs), std::move(info));
+}
 
 std::unique_ptr<GaussianPairwiseAccount> linear_system_account(const Protocol& protocol, const PairQuery& q,
                                                                LinearSystemOptions options,

@@ -227,13 +227,21 @@ std::unique_ptr<PairwiseAccount> random_walk_account(
     const Protocol& protocol, const PairQuery& query, RandomWalkOptions options,
     std::shared_ptr<const RandomWalkSeries> series = nullptr);
 
-/// Muffliato-GD's whole view (gradient_steps steps of protocol.rounds gossip rounds each, fixed W):
-/// the linear view of Muffliato-SGD(K) through the MF engine, Σ|K_u| certified. muffliato_account
-/// calls it for options.bound = exact with gradient steps.
+/// Muffliato-GD's whole view (gradient_steps steps of protocol.rounds gossip rounds each), Σ|K_u|
+/// certified: on the fixed W the linear view of Muffliato-SGD(K) through the MF engine; on a
+/// time-varying schedule (one matrix per gradient step) muffliato_gd_view_pairs_account.
+/// muffliato_account calls it for options.bound = exact with gradient steps.
 std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_account(const Protocol& protocol,
                                                                    const PairQuery& query,
                                                                    const MuffliatoOptions& options,
                                                                    std::size_t gradient_steps);
+
+/// Muffliato-GD's whole view on any T·K gossip rounds (muffliato_gd_view.hpp): `observers` (empty:
+/// all) against every other node, or only `target` when given.
+std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_pairs_account(
+    const gossip::Schedule& rounds, std::size_t gradient_steps, std::size_t gossip_rounds,
+    std::span<const graph::NodeId> observers = {}, std::optional<graph::NodeId> target = std::nullopt,
+    const ProgressCallback& progress = {});
 
 /// Koskela–Kulkarni linear-system views (Theorems 8, 9, 10) through the linear-view engine.
 std::unique_ptr<GaussianPairwiseAccount> linear_system_account(const Protocol& protocol,

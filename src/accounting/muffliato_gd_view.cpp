@@ -1,0 +1,162 @@
+// The whole view of Muffliato-GD / SGD on any schedule (see muffliato_gd_view.hpp): per observer,
+// its message rows over the n·T input columns by backward propagation, an orthonormal basis of
+// their row space (row_space.hpp), and every target's T × T projector block.
+
+#include "netdp/accounting/muffliato_gd_view.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+
+#include "dense_kernels.hpp"
+#include "muffliato_propagation.hpp"
+#include "netdp/util/check.hpp"
+#include "pairwise_detail.hpp"
+#include "row_space.hpp"
+
+namespace netdp::accounting {
+namespace {
+
+using graph::NodeId;
+using Index = Eigen::Index;
+using Neighbours = std::vector<std::vector<NodeId>>;
+
+/// The communication graph of every gossip round (one entry for a fixed schedule).
+std::vector<Neighbours> round_neighbours(const gossip::Schedule& rounds) {
+  std::vector<Neighbours> out;
+  const std::size_t distinct = rounds.is_fixed() ? 1 : rounds.rounds();
+  for (std::size_t r = 0; r < distinct; ++r) out.push_back(detail::step_neighbours(rounds.at(r)));
+  return out;
+}
+
+const std::vector<NodeId>& senders_at(const std::vector<Neighbours>& graphs, std::size_t r, NodeId v) {
+  return graphs[graphs.size() == 1 ? 0 : r][v];
+}
+
+/// The rows of v's view (one per message (r, w), r increasing): block s holds
+/// e_wᵀ W_{r−1} ⋯ W_{sK} for sK <= r, by one backward sweep per message; v's columns are zero.
+DenseMatrix view_rows(const gossip::Schedule& rounds, const std::vector<Neighbours>& graphs,
+                      std::size_t steps, std::size_t k, NodeId v) {
+  const std::size_t n = rounds.num_nodes();
+  const auto ni = static_cast<Index>(n);
+  Index m = 0;
+  for (std::size_t r = 0; r < steps * k; ++r) m += static_cast<Index>(senders_at(graphs, r, v).size());
+  DenseMatrix a = DenseMatrix::Zero(m, ni * static_cast<Index>(steps));
+  Index row = 0;
+  Vector x(ni);
+  for (std::size_t r = 0; r < steps * k; ++r) {
+    for (const NodeId w : senders_at(graphs, r, v)) {
+      x.setZero();
+      x(static_cast<Index>(w)) = 1.0;
+      for (std::size_t t = r;; --t) {
+        if (t % k == 0) a.row(row).segment(static_cast<Index>(t / k) * ni, ni) = x.transpose();
+        if (t == 0) break;
+        x = rounds.at(t - 1).transpose() * x;  // xᵀ ← xᵀ W_{t−1}
+      }
+      ++row;
+    }
+  }
+  for (std::size_t s = 0; s < steps; ++s) a.col(static_cast<Index>(s * n + v)).setZero();  // Lemma 11
+  return a;
+}
+
+/// The pairs of observer v: K_u from the basis of its view's row space.
+void observer_pairs(const gossip::Schedule& rounds, const std::vector<Neighbours>& graphs, std::size_t steps,
+                    std::size_t k, NodeId v, std::vector<PairSensitivity>& out) {
+  const std::size_t n = rounds.num_nodes();
+  const DenseMatrix a = view_rows(rounds, graphs, steps, k, v);
+  const detail::RowSpace space =
+      detail::row_space(a, std::nullopt, detail::rounding_floor_factor(a.cols(), a.rows(), steps * k),
+                        detail::structural_rank(a));
+  const auto t = static_cast<Index>(steps);
+  const double cap = static_cast<double>(steps);
+  DenseMatrix columns(space.rank(), t);
+  for (NodeId u = 0; u < n; ++u) {
+    if (u == v) continue;
+    for (Index s = 0; s < t; ++s) columns.col(s) = space.basis.col(s * static_cast<Index>(n) + u);
+    const DenseMatrix k_u = columns.transpose() * columns;
+    PairSensitivity pair;
+    pair.observers = {v};
+    pair.target = u;
+    pair.sensitivity_squared_ones = k_u.sum();
+    // A projector block computed with subspace margin s is off by at most s per entry.
+    pair.sensitivity_squared_sum_abs = k_u.cwiseAbs().sum() + space.margin * static_cast<double>(t * t);
+    pair.sensitivity_squared_certified = std::min(pair.sensitivity_squared_sum_abs, cap);
+    pair.sensitivity = std::sqrt(pair.sensitivity_squared_certified);
+    pair.mu = pair.sensitivity;
+    pair.rank = static_cast<std::size_t>(space.rank());
+    if (space.rank_decided) {
+      pair.warnings.push_back(fmt::format(
+          "the {} messages are linearly dependent in floating point (rank {} at the rounding floor); K_u "
+          "is widened by the subspace margin {:.3g}",
+          a.rows(), space.rank(), space.margin));
+    }
+    out.push_back(std::move(pair));
+  }
+}
+
+void validate(const gossip::Schedule& rounds, std::size_t steps, std::size_t k) {
+  require(steps >= 1, "Muffliato-GD needs at least one gradient step, got {}", steps);
+  require(k >= 1, "Muffliato-GD needs at least one gossip round per gradient step, got {}", k);
+  require(rounds.is_fixed() || rounds.rounds() == steps * k,
+          "the schedule has {} gossip matrices; {} gradient steps of {} rounds need {}", rounds.rounds(),
+          steps, k, steps * k);
+  detail::require_finite_entries(rounds);
+}
+
+}  // namespace
+
+double muffliato_gd_view_work(const gossip::Schedule& rounds, std::size_t gradient_steps,
+                              std::size_t gossip_rounds) {
+  validate(rounds, gradient_steps, gossip_rounds);
+  const std::vector<Neighbours> graphs = round_neighbours(rounds);
+  const std::size_t n = rounds.num_nodes();
+  const double columns = static_cast<double>(n * gradient_steps);
+  double work = 0.0;
+  for (NodeId v = 0; v < n; ++v) {
+    double m = 0.0;
+    for (std::size_t r = 0; r < gradient_steps * gossip_rounds; ++r)
+      m += static_cast<double>(senders_at(graphs, r, v).size());
+    work += m * m * columns + m * static_cast<double>(gradient_steps * gossip_rounds) * columns;
+  }
+  return work;
+}
+
+std::vector<PairSensitivity> muffliato_gd_view_pairs(
+    const gossip::Schedule& rounds, std::size_t gradient_steps, std::size_t gossip_rounds,
+    std::span<const NodeId> observers_in, const std::function<void(std::size_t, std::size_t)>& progress) {
+  validate(rounds, gradient_steps, gossip_rounds);
+  const std::size_t n = rounds.num_nodes();
+  std::vector<NodeId> observers(observers_in.begin(), observers_in.end());
+  if (observers.empty()) observers = detail::all_nodes(n);
+  for (const NodeId v : observers) require(v < n, "observer {} is not a node (num_nodes = {})", v, n);
+  const std::vector<Neighbours> graphs = round_neighbours(rounds);
+
+  std::vector<std::vector<PairSensitivity>> per_observer(observers.size());
+  std::exception_ptr failure;
+  std::size_t done = 0;
+  const detail::SingleThreadedBlas single_threaded_blas;
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::size_t i = 0; i < observers.size(); ++i) {
+    try {
+      observer_pairs(rounds, graphs, gradient_steps, gossip_rounds, observers[i], per_observer[i]);
+    } catch (...) {
+#pragma omp critical(netdp_gd_view_failure)
+      if (!failure) failure = std::current_exception();
+    }
+    if (progress) {
+#pragma omp critical(netdp_gd_view_progress)
+      progress(++done, observers.size());
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+  std::vector<PairSensitivity> out;
+  out.reserve(observers.size() * (n - 1));
+  for (auto& pairs : per_observer)
+    for (auto& pair : pairs) out.push_back(std::move(pair));
+  return out;
+}
+
+}  // namespace netdp::accounting
