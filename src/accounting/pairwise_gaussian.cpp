@@ -126,8 +126,7 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_account(const Protoco
           "the view of Muffliato-GD always knows the observer's own noise; --count-observer-noise applies to "
           "--bound paper only");
   require(q.group.empty(), "Muffliato-GD (gradient steps) does not combine with a group of targets");
-  if (protocol.drawn ? !protocol.drawn->is_fixed()
-                     : protocol.schedule.kind != gossip::ScheduleSpec::Kind::fixed) {
+  if (protocol.schedule.kind != gossip::ScheduleSpec::Kind::fixed) {
     require(q.colluders.empty(), "Muffliato-GD on a time-varying schedule does not combine with colluders");
     return muffliato_gd_time_varying_account(protocol_schedule(protocol, gradient_steps), q, protocol.rounds,
                                              gradient_steps, options.progress);

@@ -76,6 +76,8 @@ nlohmann::json summary_json(const learn::TrainResult& result) {
           {"epsilon", json_number(result.epsilon)},
           {"delta", json_number(result.delta)},
           {"accountant", result.accountant},
+          {"bound", result.valid_bound ? "upper-bound" : "paper-formula"},
+          {"valid_bound", result.valid_bound},
           {"target_epsilon", json_number(result.target_epsilon)},
           {"final_test_loss", json_number(result.final_test_loss)},
           {"final_test_accuracy", json_number(result.final_test_accuracy)},

@@ -379,6 +379,9 @@ const std::vector<Entry>& table() {
       bind_key("privacy.calibrate_on", privacy, &PrivacyConfig::calibrate_on, Choice<CalibrateOn>{},
                "the ε reported and calibrated: mean or max over pairs (where the algorithm has a pairwise "
                "accountant), or local (everything a node sends)"),
+      bind_key("privacy.bound", privacy, &PrivacyConfig::bound, Choice<PrivacyBound>{},
+               "muffliato, randomized-gossip: exact (the whole view of every observer, an upper bound) or "
+               "paper (Theorems 6 / 11 as printed: NOT an upper bound, labelled in summary.json)"),
       bind_key("train.seed", train, &RunConfig::seed, Integer<std::uint64_t>{0},
                "seed of everything random (data, partition, graph, batches, noise)"),
       bind_key("train.eval_every", train, &RunConfig::eval_every, Count{0},
@@ -387,14 +390,15 @@ const std::vector<Entry>& table() {
                "node whose model is tested: random (drawn from the seed) or a node index"),
       bind_key(
           "limits.pairwise_work", limits, &ResourceLimits::pairwise_work, Real{Range::positive_or_inf},
-          "linear-view pairwise accountants (dp-d-sgd, secure-gossip, Muffliato on a fixed W): largest "
-          "admitted estimate of work n(n-1)(rT)^3"),
+          "linear-view pairwise accountants (dp-d-sgd, secure-gossip, muffliato, randomized-gossip): "
+          "largest admitted estimate of work: n(n-1)(rT)^3 for per-pair views, multiply-adds "
+          "Σ_v m_v²·nT for the whole views of Muffliato-GD on a time-varying schedule and randomized-gossip"),
       bind_key("limits.mf_literal_work", limits, &ResourceLimits::mf_literal_work,
                Real{Range::positive_or_inf},
                "antipgd's pairwise MF accountant (dense): largest admitted estimate of work n(nT)^2 dT"),
       bind_key(
           "limits.muffliato_nodes", limits, &ResourceLimits::muffliato_nodes, Count{1},
-          "Muffliato on a time-varying schedule and randomized-gossip pairwise accountants: largest admitted "
+          "privacy.bound = paper (Muffliato on a time-varying schedule, randomized-gossip): largest admitted "
           "number of nodes (memory n² per checkpoint)"),
       bind_key("limits.walk_nodes", limits, &ResourceLimits::walk_nodes, Count{1},
                "random-walk pairwise accountant: largest admitted number of nodes (n(n-1) Rényi curves per "

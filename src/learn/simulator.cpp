@@ -51,6 +51,7 @@ AlgorithmParams algorithm_params(const TrainConfig& c) {
   p.separation = a.separation;
   p.delta = c.privacy.delta;
   p.calibrate_on = c.privacy.calibrate_on;
+  p.bound = c.privacy.bound;
   p.eval_every = c.train.eval_every;
   p.walk_contribution_cap = a.walk_contribution_cap;
   p.walk_burn_in = a.walk_burn_in;
@@ -158,6 +159,13 @@ TrainResult run_training(const TrainConfig& c, const std::function<void(const Ev
   PrivacyAccount account;
   if (algorithm->is_private()) account = algorithm->privacy(ctx);
   result.accountant = account.accountant;
+  result.valid_bound = account.valid_bound;
+  require(params.bound == PrivacyBound::exact || params.calibrate_on != CalibrateOn::local,
+          "privacy.bound = paper does not combine with privacy.calibrate_on = local (local DP is a bound)");
+  require(params.bound == PrivacyBound::exact || !account.valid_bound || !algorithm->is_private(),
+          "privacy.bound = paper: algorithm '{}' has no paper formula that differs from its valid accountant "
+          "(only muffliato and randomized-gossip have one)",
+          params.name);
   result.warnings = account.notes;
   if (c.privacy.target_epsilon) {
     const double target = *c.privacy.target_epsilon;

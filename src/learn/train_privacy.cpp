@@ -105,10 +105,12 @@ PrivacyAccount muffliato_base_account(const AlgorithmParams& p, const std::strin
   PrivacyAccount account;
   account.statistic = calibration_statistic(p);
   account.accountant =
-      prefix + (account.statistic == accounting::Statistic::mean ? "-mean-pairwise" : "-max-pairwise");
+      prefix + "-paper" +
+      (account.statistic == accounting::Statistic::mean ? "-mean-pairwise" : "-max-pairwise");
+  account.valid_bound = false;
   account.notes.push_back(
-      "muffliato: the paper's message-by-message sums (Theorem 6 / 11), each step capped at the local value; "
-      "not proven to bound the joint view (docs/accounting-muffliato.md)");
+      "privacy.bound = paper: the Muffliato paper's message-by-message sums (Theorem 6 / 11), each step "
+      "capped at the local value; NOT an upper bound on what a node sees (docs/accounting-muffliato.md)");
   return account;
 }
 
@@ -147,32 +149,46 @@ void compose_steps(PrivacyAccount& account, const AlgorithmParams& p,
 PrivacyAccount muffliato_account(const TrainContext& ctx) {
   const AlgorithmParams& p = ctx.params();
   if (p.calibrate_on == CalibrateOn::local) return local_gdp_account(ctx, identity_correlation_sensitivity());
-  // A fixed W: the whole view of Muffliato-SGD(K), a valid bound.
-  if (ctx.schedule().is_fixed()) return muffliato_view_pairwise_account(ctx);
-  require_muffliato_size(ctx);
-  PrivacyAccount account = muffliato_base_account(p, "muffliato");
-  // Theorem 11: one matrix per step, K rounds each (the paper's formula; labelled in the notes).
-  compose_steps(account, p,
-                [&](std::size_t t) { return gossip::Schedule::fixed(ctx.schedule().at(t), p.gossip_steps); });
-  return account;
+  if (p.bound == PrivacyBound::paper) {
+    require_muffliato_size(ctx);
+    PrivacyAccount account = muffliato_base_account(p, "muffliato");
+    // Theorem 6 / 11: one matrix per step, K rounds each.
+    compose_steps(account, p, [&](std::size_t t) {
+      return gossip::Schedule::fixed(ctx.schedule().at(t), p.gossip_steps);
+    });
+    return account;
+  }
+  // A fixed W: the whole view of Muffliato-SGD(K) through the MF engine's structured path.
+  if (p.schedule.kind == gossip::ScheduleSpec::Kind::fixed) return muffliato_view_pairwise_account(ctx);
+  std::vector<SparseMatrix> per_round;
+  for (std::size_t t = 0; t < p.rounds; ++t)
+    for (std::size_t k = 0; k < p.gossip_steps; ++k) per_round.push_back(ctx.schedule().at(t));
+  return muffliato_gd_view_training_account(ctx, "muffliato",
+                                            gossip::Schedule::sequence(std::move(per_round)));
 }
 
 PrivacyAccount randomized_gossip_account(const TrainContext& ctx, const std::vector<graph::Edge>& ticks) {
   const AlgorithmParams& p = ctx.params();
   if (p.calibrate_on == CalibrateOn::local) return local_gdp_account(ctx, identity_correlation_sensitivity());
-  require_muffliato_size(ctx);
   const std::size_t n = ctx.num_nodes();
   const std::size_t k = p.gossip_steps;
   require(k >= 1 && ticks.size() == p.rounds * k, "randomized_gossip_account: {} ticks for T = {}, K = {}",
           ticks.size(), p.rounds, k);
-  PrivacyAccount account = muffliato_base_account(p, "randomized-gossip");
-  compose_steps(account, p, [&](std::size_t t) {
-    // Muffliato Algorithm 2's tick on edge {a, b}: W = I − (e_a − e_b)(e_a − e_b)ᵀ / 2.
+  // Muffliato Algorithm 2's tick on edge {a, b}: W = I − (e_a − e_b)(e_a − e_b)ᵀ / 2.
+  const auto ticks_of = [&](std::size_t first, std::size_t count) {
     std::vector<std::optional<graph::Edge>> activations(
-        ticks.begin() + static_cast<std::ptrdiff_t>(t * k),
-        ticks.begin() + static_cast<std::ptrdiff_t>((t + 1) * k));
+        ticks.begin() + static_cast<std::ptrdiff_t>(first),
+        ticks.begin() + static_cast<std::ptrdiff_t>(first + count));
     return gossip::pairwise_schedule(n, activations);
-  });
+  };
+  PrivacyAccount account;
+  if (p.bound == PrivacyBound::paper) {
+    require_muffliato_size(ctx);
+    account = muffliato_base_account(p, "randomized-gossip");
+    compose_steps(account, p, [&](std::size_t t) { return ticks_of(t * k, k); });
+  } else {
+    account = muffliato_gd_view_training_account(ctx, "randomized-gossip", ticks_of(0, p.rounds * k));
+  }
   account.notes.push_back(
       "randomized-gossip: the edges are drawn from the run's seed before training (public to the accountant "
       "and to every observer, as in Muffliato Theorem 1 with a known schedule)");

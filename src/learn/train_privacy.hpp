@@ -46,16 +46,18 @@ void require_pairwise_nodes(const TrainContext& ctx);
 /// pairwise view, which is post-processing of it). μ(σ, t) = sqrt(sens²(t)) / σ.
 PrivacyAccount local_gdp_account(const TrainContext& ctx, const SquaredSensitivity& sensitivity);
 
-/// Muffliato-GD/SGD pairwise accountant (Cyffers et al. Theorem 6 for the fixed schedule,
-/// Theorem 11 for a time-varying one): mean or max over all ordered pairs per
-/// params().calibrate_on ("local" gives local_gdp_account).
+/// Muffliato-GD/SGD pairwise accountant: the whole view of every observer (the fixed W through
+/// the MF engine, a time-varying schedule through muffliato_gd_view_training_account); with
+/// privacy.bound = paper, Cyffers et al. Theorem 6 / 11 as printed (labelled not a bound). Mean or
+/// max over all ordered pairs per params().calibrate_on ("local" gives local_gdp_account).
 PrivacyAccount muffliato_account(const TrainContext& ctx);
 
 /// randomized-gossip's pairwise accountant (Muffliato Algorithm 2 inside each gradient step): the
 /// edges are drawn before training (`ticks`: K per step, step-major), so each step is one noisy
-/// release followed by K pairwise averagings on known edges, and Muffliato's Theorem 1 applies to
-/// that step's time-varying schedule; steps compose as in Theorem 11 (each capped at the local
-/// value). Mean or max over ordered pairs per params().calibrate_on ("local": local_gdp_account).
+/// release followed by K pairwise averagings on known edges: the whole view of every observer over
+/// those T·K rounds; with privacy.bound = paper, Theorem 1 per step composed as in Theorem 11
+/// (labelled not a bound). Mean or max over ordered pairs per params().calibrate_on ("local":
+/// local_gdp_account).
 PrivacyAccount randomized_gossip_account(const TrainContext& ctx, const std::vector<graph::Edge>& ticks);
 
 /// dp-d-sgd: Koskela–Kulkarni Theorem 10 (linear_system.hpp view `plain`, observer noise removed
@@ -76,6 +78,12 @@ PrivacyAccount antipgd_pairwise_account(const TrainContext& ctx);
 /// Muffliato-GD / SGD on a fixed W: the whole view of Muffliato-SGD(K) through the MF engine
 /// (accounting::muffliato_gd_view_account), checkpointed like the other pairwise accounts.
 PrivacyAccount muffliato_view_pairwise_account(const TrainContext& ctx);
+
+/// Muffliato-GD / randomized-gossip on the T·K gossip rounds `rounds` of the run (time-varying or
+/// pairwise): the whole view of every observer (accounting::muffliato_gd_view_pairs_account),
+/// checkpointed like the other pairwise accounts. Throws when the work exceeds limits.pairwise_work.
+PrivacyAccount muffliato_gd_view_training_account(const TrainContext& ctx, const std::string& name,
+                                                  const gossip::Schedule& rounds);
 
 /// random-walk-dp-sgd: the random-walk paper's pairwise Rényi bound (accounting::random_walk_account,
 /// sender-known view, N_u = min(cap, t − burn_in) contributions: a worst case, not the paper's

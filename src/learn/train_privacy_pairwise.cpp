@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "netdp/accounting/muffliato_gd_view.hpp"
 #include "netdp/accounting/pairwise.hpp"
 #include "netdp/util/check.hpp"
 #include "train_privacy.hpp"
@@ -220,7 +221,8 @@ PrivacyAccount antipgd_pairwise_account(const TrainContext& ctx) {
 PrivacyAccount muffliato_view_pairwise_account(const TrainContext& ctx) {
   const AlgorithmParams& p = ctx.params();
   require_pairwise_nodes(ctx);
-  require(ctx.schedule().is_fixed(), "muffliato_view_pairwise_account: the schedule must be fixed");
+  require(p.schedule.kind == gossip::ScheduleSpec::Kind::fixed,
+          "muffliato_view_pairwise_account: the schedule must be fixed");
   require_affordable(ctx, "Muffliato-SGD(K) view",
                      static_cast<double>(p.gossip_steps) * static_cast<double>(max_closed_degree(ctx)));
   accounting::Protocol gossip_rounds = ctx.protocol();
@@ -233,6 +235,27 @@ PrivacyAccount muffliato_view_pairwise_account(const TrainContext& ctx) {
       ctx, "muffliato", account->unit_pairs(), identity_correlation_sensitivity(),
       "muffliato: the whole view of Muffliato-SGD(K) (MF paper A.4: every message an observer receives over "
       "all gradient steps, its own inputs and noise known), Σ|K_u| certified: a valid upper bound");
+}
+
+PrivacyAccount muffliato_gd_view_training_account(const TrainContext& ctx, const std::string& name,
+                                                  const gossip::Schedule& rounds) {
+  const AlgorithmParams& p = ctx.params();
+  require_pairwise_nodes(ctx);
+  require_within_limit(
+      p,
+      fmt::format("the Muffliato-GD whole-view accountant over {} nodes and T = {} steps of K = {} rounds",
+                  ctx.num_nodes(), p.rounds, p.gossip_steps),
+      accounting::muffliato_gd_view_work(rounds, p.rounds, p.gossip_steps), "multiply-adds",
+      p.limits.pairwise_work, "limits.pairwise_work");
+  const auto account = accounting::muffliato_gd_view_pairs_account(rounds, p.rounds, p.gossip_steps);
+  require(account->unit_pairs().size() == ctx.num_nodes() * (ctx.num_nodes() - 1),
+          "privacy: {} Muffliato-GD pairwise results for {} nodes", account->unit_pairs().size(),
+          ctx.num_nodes());
+  return pairwise_training_account(
+      ctx, name, account->unit_pairs(), identity_correlation_sensitivity(),
+      name +
+          ": the whole view of Muffliato-GD on the run's schedule (every message an observer receives over "
+          "all gradient steps, its own inputs and noise known), Σ|K_u| certified: a valid upper bound");
 }
 
 }  // namespace netdp::learn

@@ -76,6 +76,7 @@ TEST(TrainConfigTest, DefaultsAreTheSchemaDefaults) {
       {"privacy.target_epsilon", ""},
       {"privacy.delta", "1e-5"},
       {"privacy.calibrate_on", "mean"},
+      {"privacy.bound", "exact"},
       {"train.seed", "1"},
       {"train.eval_every", "10"},
       {"train.eval_node", "random"},
@@ -179,7 +180,7 @@ TEST(TrainConfigTest, EveryChoiceNameParsesAndPrintsBack) {
     for (const std::string& name : names)
       EXPECT_EQ(resolve_config({{key.key, name}}).at(key.key), name) << key.key;
   }
-  EXPECT_EQ(choices, 14u);  // 10 choices (data.source ... privacy.calibrate_on) and 4 flags
+  EXPECT_EQ(choices, 15u);  // 11 choices (data.source ... privacy.bound) and 4 flags
   EXPECT_EQ(to_string(CalibrateOn::max), "max");
   EXPECT_EQ(to_string(CorrelationMethod::per_node), "per-node");
   EXPECT_EQ(to_string(DataSource::synthetic_linear), "synthetic-linear");
@@ -245,6 +246,7 @@ TEST(TrainConfigTest, EachResourceLimitIsAKeyNamedByItsError) {
     CalibrateOn calibrate_on;
     void (*lower)(ResourceLimits&);
     std::string key;
+    PrivacyBound bound = PrivacyBound::exact;
   };
   const Case cases[] = {
       {"dp-d-sgd", CalibrateOn::mean, [](ResourceLimits& l) { l.pairwise_work = 1.0; },
@@ -253,8 +255,10 @@ TEST(TrainConfigTest, EachResourceLimitIsAKeyNamedByItsError) {
        "limits.mf_literal_work"},
       {"muffliato-sgd", CalibrateOn::mean, [](ResourceLimits& l) { l.pairwise_work = 1.0; },
        "limits.pairwise_work"},
+      {"randomized-gossip", CalibrateOn::max, [](ResourceLimits& l) { l.pairwise_work = 1.0; },
+       "limits.pairwise_work"},
       {"randomized-gossip", CalibrateOn::max, [](ResourceLimits& l) { l.muffliato_nodes = 5; },
-       "limits.muffliato_nodes"},
+       "limits.muffliato_nodes", PrivacyBound::paper},
       {"random-walk-dp-sgd", CalibrateOn::mean, [](ResourceLimits& l) { l.walk_nodes = 5; },
        "limits.walk_nodes"},
       {"randomized-gossip", CalibrateOn::local, [](ResourceLimits& l) { l.gossip_ticks = 5; },
@@ -265,6 +269,7 @@ TEST(TrainConfigTest, EachResourceLimitIsAKeyNamedByItsError) {
     TrainConfig c = tiny_run();
     c.algorithm.name = k.algorithm;
     c.privacy.calibrate_on = k.calibrate_on;
+    c.privacy.bound = k.bound;
     EXPECT_NO_THROW((void)run_training(c));  // the defaults admit the tiny run
     k.lower(c.limits);
     const std::string message = error_of([&] { (void)run_training(c); });

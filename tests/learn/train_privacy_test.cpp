@@ -67,13 +67,38 @@ TEST(TrainPrivacyTest, MuffliatoMeanIsAtMostMaxAtMostLocal) {
   }
 }
 
-TEST(TrainPrivacyTest, TimeVaryingScheduleIsAccountedPerStep) {
-  FlatConfig config = run_config("muffliato-sgd");
-  set(config, "algorithm.schedule", "er-per-round:p=0.5");
-  set(config, "privacy.calibrate_on", "max");
-  const TrainResult result = run_training(config);
-  EXPECT_GT(result.epsilon, 0.0);
-  EXPECT_LE(result.epsilon, dp::gdp_epsilon(std::sqrt(20.0) / 2.0, 1e-5) + 2e-9);  // the local cap per step
+TEST(TrainPrivacyTest, TimeVaryingAndRandomizedGossipAreTheWholeViewByDefault) {
+  for (const std::string algorithm : {"muffliato-sgd", "randomized-gossip"}) {
+    FlatConfig config = run_config(algorithm);
+    set(config, "algorithm.gossip_steps", "2");
+    if (algorithm == "muffliato-sgd") set(config, "algorithm.schedule", "er-per-round:p=0.5");
+    set(config, "privacy.calibrate_on", "max");
+    const TrainResult exact = run_training(config);
+    EXPECT_EQ(exact.accountant,
+              algorithm == "muffliato-sgd" ? "muffliato-max-pairwise" : "randomized-gossip-max-pairwise");
+    EXPECT_TRUE(exact.valid_bound);
+    EXPECT_GT(exact.epsilon, 0.0);
+    EXPECT_LE(exact.epsilon, dp::gdp_epsilon(std::sqrt(20.0) / 2.0, 1e-5) + 2e-9);  // the local cap
+    // The paper's Theorem 11 only by name, labelled as not a bound.
+    set(config, "privacy.bound", "paper");
+    const TrainResult paper = run_training(config);
+    EXPECT_FALSE(paper.valid_bound);
+    EXPECT_NE(paper.accountant.find("-paper-max-pairwise"), std::string::npos) << paper.accountant;
+    bool labelled = false;
+    for (const std::string& w : paper.warnings)
+      labelled = labelled || w.find("NOT an upper bound") != std::string::npos;
+    EXPECT_TRUE(labelled);
+  }
+}
+
+TEST(TrainPrivacyTest, PaperBoundIsRefusedWhereThereIsNoPaperFormula) {
+  FlatConfig config = run_config("dp-d-sgd");
+  set(config, "privacy.bound", "paper");
+  EXPECT_THROW(run_training(config), std::invalid_argument);
+  config = run_config("muffliato-sgd");
+  set(config, "privacy.bound", "paper");
+  set(config, "privacy.calibrate_on", "local");
+  EXPECT_THROW(run_training(config), std::invalid_argument);
 }
 
 TEST(TrainPrivacyTest, CalibrationMeetsTheTargetFromBelow) {

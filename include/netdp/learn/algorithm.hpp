@@ -62,6 +62,7 @@ struct AlgorithmParams {
   std::size_t separation = 0;                    ///< mafalda: b (0 = ⌈T/k⌉)
   double delta = 1e-5;                           ///< δ of the reported (ε, δ)
   CalibrateOn calibrate_on = CalibrateOn::mean;  ///< which ε the report (and calibration) uses
+  PrivacyBound bound = PrivacyBound::exact;      ///< muffliato / randomized-gossip: exact view or paper
   std::size_t eval_every = 0;  ///< evaluation period (accountants may checkpoint there); 0 = end only
   std::size_t walk_contribution_cap = 0;  ///< random-walk-dp-sgd: K gradient steps per node (0 = unlimited)
   std::size_t walk_burn_in = 0;           ///< random-walk-dp-sgd: steps before anybody contributes
@@ -134,6 +135,7 @@ class TrainContext {
 /// bound for every observer (local, central or LDP).
 struct PrivacyAccount {
   std::string accountant = "none";  ///< e.g. "muffliato-mean-pairwise", "local-gdp", "none"
+  bool valid_bound = true;          ///< false: a paper's formula that is not an upper bound
   /// The account after `rounds` steps; empty when non-private.
   std::function<std::shared_ptr<const accounting::PairwiseAccount>(std::size_t rounds)> at_round;
   accounting::Statistic statistic = accounting::Statistic::max;

@@ -32,7 +32,8 @@ struct TrainResult {
   double sigma = 0.0;     ///< noise multiplier used (calibrated when a target ε was given)
   double epsilon = 0.0;   ///< privacy of the whole run under `accountant` (0: non-private)
   double delta = 0.0;
-  std::string accountant;  ///< e.g. "muffliato-mean-pairwise", "central-gdp", "local-gdp", "none"
+  std::string accountant;   ///< e.g. "muffliato-mean-pairwise", "central-gdp", "local-gdp", "none"
+  bool valid_bound = true;  ///< false: the accountant is a paper's formula, not an upper bound
   std::optional<double> target_epsilon;
   std::vector<EvalRecord> history;
   double final_test_loss = 0.0;

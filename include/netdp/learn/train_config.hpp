@@ -47,6 +47,12 @@ enum class CalibrateOn {
   local,  ///< local GDP: everything a node sends (an upper bound on every pairwise view)
 };
 
+/// Which Muffliato accountant a run uses (`privacy.bound`).
+enum class PrivacyBound {
+  exact,  ///< the whole view of every observer: a valid upper bound (the default)
+  paper,  ///< the paper's Theorems 6 / 11 (muffliato, randomized-gossip only): NOT an upper bound
+};
+
 /// How mafalda computes its encoder C (`algorithm.correlation_method`).
 enum class CorrelationMethod {
   mafalda,   ///< C_local optimized on the network (mf::mafalda_correlation)
@@ -57,6 +63,7 @@ enum class CorrelationMethod {
 /// The names the configuration uses ("synthetic-logistic", "mean", "per-node", ...).
 std::string_view to_string(DataSource source);
 std::string_view to_string(CalibrateOn calibrate_on);
+std::string_view to_string(PrivacyBound bound);
 std::string_view to_string(CorrelationMethod method);
 
 /// `data.*`: reading, preprocessing and partitioning the examples.
@@ -107,6 +114,7 @@ struct PrivacyConfig {
   std::optional<double> target_epsilon;  ///< empty: run at algorithm.sigma
   double delta = 1e-5;
   CalibrateOn calibrate_on = CalibrateOn::mean;
+  PrivacyBound bound = PrivacyBound::exact;
 };
 
 /// `train.*`: seeding and evaluation.
