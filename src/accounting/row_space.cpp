@@ -17,24 +17,24 @@ using Index = Eigen::Index;
 /// could not resolve; one is enough in every case measured).
 constexpr int kMaxDeflations = 3;
 
-/// Random probes of the residual before a deflation pass (see residual_is_below).
+/// Gaussian probes of the residual before a deflation pass (see residual_is_below).
 constexpr Index kProbes = 32;
 
-/// Whether R = A − A ZᵀZ (Z with orthonormal rows) has no singular value above `threshold` / 0.1,
-/// from kProbes random left probes h: ‖hᵀR‖ >= σ_1(R)·|⟨h, u_1⟩|, so a σ_1(R) ten times the threshold
-/// escapes one probe only when |⟨h, u_1⟩| <= 0.1 ‖h‖ (probability <= 0.08), and all of them with
-/// probability <= 0.08^32 < 1e-35. Each probe costs O((m + 2r) N) instead of the residual's 4mrN.
-/// Fixed seed: the result is deterministic.
+/// Halko, Martinsson & Tropp (2011), Lemma 4.1: for k standard Gaussian vectors ω_i,
+/// ‖R‖₂ <= 10·sqrt(2/π)·max_i ‖Rᵀω_i‖ except with probability 10^{−k}, whatever R's size.
+constexpr double kProbeFactor = 7.978845608028654;  // 10·sqrt(2/π)
+
+/// Whether R = A − A ZᵀZ (Z with orthonormal rows) has ‖R‖₂ <= `threshold`, from kProbes Gaussian
+/// left probes (false with probability <= 1e-32 when it has not). Each probe costs O((m + 2r) N)
+/// instead of the residual's 4mrN. Fixed seed: the result is deterministic.
 bool residual_is_below(const DenseMatrix& a, const DenseMatrix& z, double threshold) {
   util::Rng rng(0x5eedf00dULL);
   DenseMatrix probes(a.rows(), kProbes);
-  for (Index j = 0; j < kProbes; ++j) {
+  for (Index j = 0; j < kProbes; ++j)
     for (Index i = 0; i < a.rows(); ++i) probes(i, j) = rng.standard_normal();
-    probes.col(j).normalize();
-  }
-  DenseMatrix rows = transposed_product(probes, a);  // hᵀA (probes × N)
+  DenseMatrix rows = transposed_product(probes, a);  // ωᵀA (probes × N)
   subtract_product(rows, product_transposed(rows, z), z);
-  return rows.rowwise().norm().maxCoeff() <= threshold;
+  return kProbeFactor * rows.rowwise().norm().maxCoeff() <= threshold;
 }
 
 }  // namespace
@@ -62,7 +62,7 @@ RowSpace complete_row_space(const DenseMatrix& a, DenseMatrix z, double smallest
   Index rank = z.rows();
   const double residual_floor = floor_factor * a.norm();
   for (int pass = 0; pass < kMaxDeflations && rank < structural_rank && out.margin < 1.0; ++pass) {
-    if (pass == 0 && residual_is_below(a, z, 0.1 * residual_floor)) break;
+    if (pass == 0 && residual_is_below(a, z, residual_floor)) break;
     DenseMatrix residual = a;
     subtract_product(residual, product_transposed(a, z), z);
     if (residual.norm() <= residual_floor) break;  // nothing left above the floor
