@@ -129,8 +129,8 @@ using RowsSink = std::function<void(Index first, const RowMajorMatrix& x, const 
 
 /// The rows (W_{0:time})_w of the messages, by sparse propagation of e_w with W_tᵀ:
 /// (W_{0:τ})_wᵀ = W_0ᵀ ⋯ W_{τ−1}ᵀ e_w, handed to `sink` one round at a time. A fixed schedule
-/// propagates all senders once, forward; with `powers`, it goes on to twice the last message time
-/// and keeps the powers between the senders.
+/// propagates all senders once, forward; with `powers` (symmetric W) it keeps the powers between
+/// the senders up to twice the last message time, those beyond it as products of propagated rows.
 void for_each_message_rows(const gossip::Schedule& schedule, const std::vector<Message>& messages,
                            SenderPowers* powers, const RowsSink& sink) {
   const auto n = static_cast<Index>(schedule.num_nodes());
@@ -146,7 +146,9 @@ void for_each_message_rows(const gossip::Schedule& schedule, const std::vector<M
     for (std::size_t j = 0; j < senders.size(); ++j)
       x(static_cast<Index>(senders[j]), static_cast<Index>(j)) = 1.0;
     const SparseMatrix& w = schedule.at(0);
-    const std::size_t last = powers != nullptr ? 2 * messages.back().time : messages.back().time;
+    const std::size_t last = messages.back().time;
+    if (powers != nullptr) powers->blocks.resize(2 * last + 1);
+    RowMajorMatrix previous;
     for (std::size_t time = 0;; ++time) {
       const std::size_t first = k;
       std::vector<Index> columns;
@@ -159,7 +161,12 @@ void for_each_message_rows(const gossip::Schedule& schedule, const std::vector<M
         DenseMatrix block(static_cast<Index>(senders.size()), static_cast<Index>(senders.size()));
         for (std::size_t i = 0; i < senders.size(); ++i)
           block.row(static_cast<Index>(i)) = x.row(static_cast<Index>(senders[i]));
-        powers->blocks.push_back(std::move(block));
+        powers->blocks[time] = std::move(block);
+        // Powers beyond the last message from the rows already propagated (W symmetric):
+        // (W^{a+b})_{s s'} = Σ_c (W^a)_{s c} (W^b)_{s' c}, i.e. P_{2t} = x_tᵀ x_t, P_{2t−1} = x_{t−1}ᵀ x_t.
+        if (2 * time > last) powers->blocks[2 * time] = x.transpose() * x;
+        if (time >= 1 && 2 * time - 1 > last) powers->blocks[2 * time - 1] = previous.transpose() * x;
+        previous = x;
       }
       if (time == last) break;
       propagate_transposed(w, x, next);
