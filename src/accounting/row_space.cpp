@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <utility>
+#include <vector>
 
 #include "dense_kernels.hpp"
 #include "netdp/util/rng.hpp"
@@ -45,8 +46,19 @@ double rounding_floor_factor(Index columns, Index rows, std::size_t depth) {
 }
 
 Index structural_rank(const DenseMatrix& a) {
-  const Index rows = (a.array() != 0.0).rowwise().any().count();
-  const Index columns = (a.array() != 0.0).colwise().any().count();
+  std::vector<unsigned char> row_used(static_cast<std::size_t>(a.rows()), 0);
+  Index columns = 0;
+  for (Index j = 0; j < a.cols(); ++j) {  // one pass in storage order
+    bool used = false;
+    for (Index i = 0; i < a.rows(); ++i) {
+      if (a(i, j) != 0.0) {
+        row_used[static_cast<std::size_t>(i)] = 1;
+        used = true;
+      }
+    }
+    columns += used ? 1 : 0;
+  }
+  const auto rows = static_cast<Index>(std::count(row_used.begin(), row_used.end(), 1));
   return std::min(rows, columns);
 }
 
