@@ -148,7 +148,7 @@ void for_each_message_rows(const gossip::Schedule& schedule, const std::vector<M
     const SparseMatrix& w = schedule.at(0);
     const std::size_t last = messages.back().time;
     if (powers != nullptr) powers->blocks.resize(2 * last + 1);
-    RowMajorMatrix previous;
+    DenseMatrix previous;  // x_{t−1}ᵀ, once 2t >= last
     for (std::size_t time = 0;; ++time) {
       const std::size_t first = k;
       std::vector<Index> columns;
@@ -164,9 +164,14 @@ void for_each_message_rows(const gossip::Schedule& schedule, const std::vector<M
         powers->blocks[time] = std::move(block);
         // Powers beyond the last message from the rows already propagated (W symmetric):
         // (W^{a+b})_{s s'} = Σ_c (W^a)_{s c} (W^b)_{s' c}, i.e. P_{2t} = x_tᵀ x_t, P_{2t−1} = x_{t−1}ᵀ x_t.
-        if (2 * time > last) powers->blocks[2 * time] = x.transpose() * x;
-        if (time >= 1 && 2 * time - 1 > last) powers->blocks[2 * time - 1] = previous.transpose() * x;
-        previous = x;
+        if (2 * time >= last) {
+          // x (n × |S| row-major) is xᵀ column-major: P = xᵀ_a x_b by one BLAS product.
+          DenseMatrix current = Eigen::Map<const DenseMatrix>(x.data(), x.cols(), x.rows());
+          if (2 * time > last) powers->blocks[2 * time] = detail::product_transposed(current, current);
+          if (time >= 1 && 2 * time - 1 > last)
+            powers->blocks[2 * time - 1] = detail::product_transposed(previous, current);
+          previous.swap(current);
+        }
       }
       if (time == last) break;
       propagate_transposed(w, x, next);

@@ -49,14 +49,14 @@ Index structural_rank(const DenseMatrix& a) {
   std::vector<unsigned char> row_used(static_cast<std::size_t>(a.rows()), 0);
   Index columns = 0;
   for (Index j = 0; j < a.cols(); ++j) {  // one pass in storage order
-    bool used = false;
+    const double* column = a.data() + j * a.rows();
+    unsigned char used = 0;
     for (Index i = 0; i < a.rows(); ++i) {
-      if (a(i, j) != 0.0) {
-        row_used[static_cast<std::size_t>(i)] = 1;
-        used = true;
-      }
+      const unsigned char nonzero = column[i] != 0.0 ? 1 : 0;
+      row_used[static_cast<std::size_t>(i)] |= nonzero;
+      used |= nonzero;
     }
-    columns += used ? 1 : 0;
+    columns += used;
   }
   const auto rows = static_cast<Index>(std::count(row_used.begin(), row_used.end(), 1));
   return std::min(rows, columns);
