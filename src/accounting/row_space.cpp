@@ -19,14 +19,14 @@ using Index = Eigen::Index;
 constexpr int kMaxDeflations = 3;
 
 /// Gaussian probes of the residual before a deflation pass (see residual_is_below).
-constexpr Index kProbes = 32;
+constexpr Index kProbes = 16;
 
 /// Halko, Martinsson & Tropp (2011), Lemma 4.1: for k standard Gaussian vectors ω_i,
 /// ‖R‖₂ <= 10·sqrt(2/π)·max_i ‖Rᵀω_i‖ except with probability 10^{−k}, whatever R's size.
 constexpr double kProbeFactor = 7.978845608028654;  // 10·sqrt(2/π)
 
 /// Whether R = A − A ZᵀZ (Z with orthonormal rows) has ‖R‖₂ <= `threshold`, from kProbes Gaussian
-/// left probes (false with probability <= 1e-32 when it has not). Each probe costs O((m + 2r) N)
+/// left probes (false with probability <= 1e-16 when it has not). Each probe costs O((m + 2r) N)
 /// instead of the residual's 4mrN. Fixed seed: the result is deterministic.
 bool residual_is_below(const DenseMatrix& a, const DenseMatrix& z, double threshold) {
   util::Rng rng(0x5eedf00dULL);
