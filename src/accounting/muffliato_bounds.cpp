@@ -76,12 +76,24 @@ double adjacency_probability(double edge_probability, std::size_t num_colluders)
   return -std::expm1(static_cast<double>(num_colluders) * std::log1p(-edge_probability));
 }
 
-/// α Δ² T d / (σ² (n − d)): Theorem 4's loss to an observer (Corollary 5: a colluder set) of
-/// degree d that is not adjacent to the target.
-double far_rdp_epsilon(std::size_t num_nodes, std::size_t degree, std::size_t rounds, double alpha,
-                       double sensitivity, double sigma) {
-  return alpha * sensitivity * sensitivity * static_cast<double>(rounds) * static_cast<double>(degree) /
-         (sigma * sigma * static_cast<double>(num_nodes - degree));
+/// Theorem 4's two cases for an observer (Corollary 5: a colluder set) of degree d: a neighbour
+/// of the target pays the local value α Δ²/(2σ²); a non-neighbour α Δ² T d / (σ² (n − d)), capped
+/// at the local value.
+struct NearFar {
+  double near = 0.0;
+  double uncapped_far = 0.0;
+  double far = 0.0;
+  bool capped = false;
+};
+NearFar near_far_rdp(std::size_t num_nodes, std::size_t degree, std::size_t rounds, double alpha,
+                     double sensitivity, double sigma) {
+  NearFar out;
+  out.near = dp::gaussian_rdp(alpha, sensitivity / sigma);
+  out.uncapped_far = alpha * sensitivity * sensitivity * static_cast<double>(rounds) *
+                     static_cast<double>(degree) / (sigma * sigma * static_cast<double>(num_nodes - degree));
+  out.far = std::min(out.uncapped_far, out.near);
+  out.capped = out.far < out.uncapped_far;
+  return out;
 }
 
 }  // namespace
@@ -175,12 +187,11 @@ RandomGraphBound random_graph_bound(std::size_t num_nodes, std::size_t observer_
   require_renyi_setting(alpha, sensitivity, sigma, "Theorem 4");
   RandomGraphBound bound;
   bound.neighbour_probability = neighbour_probability;
-  bound.neighbour_rdp_epsilon = dp::gaussian_rdp(alpha, sensitivity / sigma);
-  bound.uncapped_non_neighbour_rdp_epsilon =
-      far_rdp_epsilon(num_nodes, observer_degree, rounds, alpha, sensitivity, sigma);
-  bound.non_neighbour_rdp_epsilon =
-      std::min(bound.uncapped_non_neighbour_rdp_epsilon, bound.neighbour_rdp_epsilon);
-  bound.capped = bound.non_neighbour_rdp_epsilon < bound.uncapped_non_neighbour_rdp_epsilon;
+  const NearFar rdp = near_far_rdp(num_nodes, observer_degree, rounds, alpha, sensitivity, sigma);
+  bound.neighbour_rdp_epsilon = rdp.near;
+  bound.uncapped_non_neighbour_rdp_epsilon = rdp.uncapped_far;
+  bound.non_neighbour_rdp_epsilon = rdp.far;
+  bound.capped = rdp.capped;
   return bound;
 }
 
@@ -251,12 +262,11 @@ ColluderRandomGraphBound colluder_random_graph_bound(std::size_t num_nodes, std:
   bound.adjacent_probability = adjacency_probability(edge_probability, num_colluders);
   bound.non_adjacent_probability =
       std::exp(static_cast<double>(num_colluders) * std::log1p(-edge_probability));
-  bound.adjacent_rdp_epsilon = dp::gaussian_rdp(alpha, sensitivity / sigma);
-  bound.uncapped_non_adjacent_rdp_epsilon =
-      far_rdp_epsilon(num_nodes, colluder_degree, rounds, alpha, sensitivity, sigma);
-  bound.non_adjacent_rdp_epsilon =
-      std::min(bound.uncapped_non_adjacent_rdp_epsilon, bound.adjacent_rdp_epsilon);
-  bound.capped = bound.non_adjacent_rdp_epsilon < bound.uncapped_non_adjacent_rdp_epsilon;
+  const NearFar rdp = near_far_rdp(num_nodes, colluder_degree, rounds, alpha, sensitivity, sigma);
+  bound.adjacent_rdp_epsilon = rdp.near;
+  bound.uncapped_non_adjacent_rdp_epsilon = rdp.uncapped_far;
+  bound.non_adjacent_rdp_epsilon = rdp.far;
+  bound.capped = rdp.capped;
   return bound;
 }
 
