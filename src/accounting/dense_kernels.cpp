@@ -123,17 +123,57 @@ void add_transposed_gram(DenseMatrix& lower, const DenseMatrix& block) {
 
 bool cholesky_succeeds(DenseMatrix symmetric) { return cholesky_in_place(symmetric); }
 
+void solve_lower_in_place(const DenseMatrix& lower, DenseMatrix& z) {
+  if (z.size() == 0) return;
+#if defined(NETDP_HAVE_LAPACKE)
+  cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit,
+              static_cast<blasint>(z.rows()), static_cast<blasint>(z.cols()), 1.0, lower.data(),
+              static_cast<blasint>(lower.rows()), z.data(), static_cast<blasint>(z.rows()));
+#else
+  lower.triangularView<Eigen::Lower>().solveInPlace(z);
+#endif
+}
+
+PivotedCholesky pivoted_cholesky(const DenseMatrix& gram, double floor) {
+  const Eigen::Index m = gram.rows();
+  PivotedCholesky out;
+  std::vector<Eigen::Index> order(static_cast<std::size_t>(m));
+  for (Eigen::Index i = 0; i < m; ++i) order[static_cast<std::size_t>(i)] = i;
+  Vector remaining = gram.diagonal();       // diagonal of the Schur complement, by original row
+  DenseMatrix l = DenseMatrix::Zero(m, m);  // row k = the k-th row in pivot order
+  const auto entry = [&](Eigen::Index i, Eigen::Index j) { return i >= j ? gram(i, j) : gram(j, i); };
+  Eigen::Index k = 0;
+  for (; k < m; ++k) {
+    Eigen::Index best = k;
+    for (Eigen::Index i = k + 1; i < m; ++i) {
+      if (remaining(order[static_cast<std::size_t>(i)]) > remaining(order[static_cast<std::size_t>(best)]))
+        best = i;
+    }
+    const double pivot = remaining(order[static_cast<std::size_t>(best)]);
+    if (!(pivot > floor)) break;
+    std::swap(order[static_cast<std::size_t>(k)], order[static_cast<std::size_t>(best)]);
+    l.row(k).head(k).swap(l.row(best).head(k));
+    const Eigen::Index p = order[static_cast<std::size_t>(k)];
+    const double diagonal = std::sqrt(pivot);
+    l(k, k) = diagonal;
+    for (Eigen::Index i = k + 1; i < m; ++i) {
+      const Eigen::Index q = order[static_cast<std::size_t>(i)];
+      const double value = (entry(q, p) - l.row(i).head(k).dot(l.row(k).head(k))) / diagonal;
+      l(i, k) = value;
+      remaining(q) -= value * value;
+    }
+  }
+  out.rank = k;
+  out.pivots.assign(order.begin(), order.begin() + k);
+  out.factor = l.topLeftCorner(k, k);
+  return out;
+}
+
 bool orthonormalize_rows(DenseMatrix& z) {
   if (z.size() == 0) return true;
   DenseMatrix factor = lower_gram(z);
   if (!cholesky_in_place(factor)) return false;
-#if defined(NETDP_HAVE_LAPACKE)
-  cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit,
-              static_cast<blasint>(z.rows()), static_cast<blasint>(z.cols()), 1.0, factor.data(),
-              static_cast<blasint>(z.rows()), z.data(), static_cast<blasint>(z.rows()));
-#else
-  factor.triangularView<Eigen::Lower>().solveInPlace(z);
-#endif
+  solve_lower_in_place(factor, z);
   return true;
 }
 

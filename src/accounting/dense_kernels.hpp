@@ -5,6 +5,7 @@
 // Eigen otherwise.
 
 #include <functional>
+#include <vector>
 
 #include "netdp/util/types.hpp"
 
@@ -29,6 +30,19 @@ DenseMatrix scaled_product(const DenseMatrix& a, const Vector& f, const DenseMat
 
 /// The lower triangle of a aᵀ (the strict upper triangle is left unspecified).
 DenseMatrix lower_gram(const DenseMatrix& a);
+
+/// z <- L⁻¹ z for the lower-triangular (square, non-singular) `lower` (one TRSM).
+void solve_lower_in_place(const DenseMatrix& lower, DenseMatrix& z);
+
+/// G[p, p] ≈ L Lᵀ for the symmetric positive semidefinite G (lower triangle read), with the pivots
+/// p chosen greedily (largest remaining diagonal first) and stopped when that diagonal is <= floor:
+/// `rank` = r pivots, `pivots[0..r)` the chosen rows, `factor` their r × r lower-triangular L.
+struct PivotedCholesky {
+  Eigen::Index rank = 0;
+  std::vector<Eigen::Index> pivots;
+  DenseMatrix factor;
+};
+PivotedCholesky pivoted_cholesky(const DenseMatrix& gram, double floor);
 
 /// z <- L⁻¹ z with z zᵀ = L Lᵀ (Cholesky), so that the rows of z become orthonormal with the same
 /// span (one CholeskyQR step). Returns false, z unchanged, when z zᵀ is not numerically positive definite.

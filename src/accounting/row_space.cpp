@@ -1,5 +1,6 @@
 #include "row_space.hpp"
 
+#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -125,9 +126,12 @@ RowSpace row_space(const DenseMatrix& a, std::optional<DenseMatrix> known_gram, 
   }
   DenseMatrix gram = known_gram ? std::move(*known_gram) : lower_gram(a);
   const double floor = floor_factor * gram.diagonal().sum();
-  const SymmetricEigen eig = symmetric_eigen(std::move(gram));  // ascending
-  Index rank = 0;
-  while (rank < m && eig.values[m - 1 - rank] > floor) ++rank;
+  // The rows a pivoted Cholesky of the Gram picks (largest remaining norm first, until the rest
+  // is at the floor) span the resolved row space: Z = L⁻¹ A[p] has orthonormal rows up to
+  // rounding, which one re-orthonormalisation (Cholesky of Z Zᵀ, as in CholeskyQR2) removes.
+  // The rows left out are checked, and what they add is found, by the deflation pass.
+  const PivotedCholesky chosen = pivoted_cholesky(gram, floor);
+  const Index rank = chosen.rank;
   if (rank == 0) {
     RowSpace out;
     out.basis = DenseMatrix::Zero(0, a.cols());
@@ -135,15 +139,17 @@ RowSpace row_space(const DenseMatrix& a, std::optional<DenseMatrix> known_gram, 
     out.margin = 1.0;  // nothing above the floor: no subspace can be trusted
     return out;
   }
-  // Whitened rows Z = Λ_r^{-1/2} U_rᵀ A span the kept part of A's row space but are orthonormal
-  // only to about κ(G)·ε: one re-orthonormalisation (Cholesky of Z Zᵀ, as in CholeskyQR2) fixes
-  // that without changing the span.
-  DenseMatrix basis = eig.vectors.rightCols(rank);
-  for (Index i = 0; i < rank; ++i) basis.col(i) /= std::sqrt(eig.values[m - rank + i]);
-  DenseMatrix z = transposed_product(basis, a);
+  DenseMatrix z(rank, a.cols());
+  for (Index i = 0; i < rank; ++i) z.row(i) = a.row(chosen.pivots[static_cast<std::size_t>(i)]);
+  solve_lower_in_place(chosen.factor, z);
   const double margin = orthonormalize_rows(z) ? 0.0 : 1.0;  // too far from orthonormal to trust
-  return complete_row_space(a, std::move(z), std::sqrt(eig.values[m - rank]), structural_rank, floor_factor,
-                            margin);
+  // A[p] = L Z, so the kept rows' smallest singular value is L's (a lower bound on A's in span Z).
+  const double smallest =
+      std::sqrt(std::max(Eigen::SelfAdjointEigenSolver<DenseMatrix>(chosen.factor * chosen.factor.transpose(),
+                                                                    Eigen::EigenvaluesOnly)
+                             .eigenvalues()(0),
+                         0.0));
+  return complete_row_space(a, std::move(z), smallest, structural_rank, floor_factor, margin);
 }
 
 double widen_by_margin(double value, double margin, std::size_t size) {
