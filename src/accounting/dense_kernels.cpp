@@ -139,8 +139,10 @@ PivotedCholesky pivoted_cholesky(const DenseMatrix& gram, double floor) {
   PivotedCholesky out;
   std::vector<Eigen::Index> order(static_cast<std::size_t>(m));
   for (Eigen::Index i = 0; i < m; ++i) order[static_cast<std::size_t>(i)] = i;
-  Vector remaining = gram.diagonal();       // diagonal of the Schur complement, by original row
-  DenseMatrix l = DenseMatrix::Zero(m, m);  // row k = the k-th row in pivot order
+  Vector remaining = gram.diagonal();  // diagonal of the Schur complement, by original row
+  // Row k = the k-th row in pivot order (row-major: the updates read rows).
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> l =
+      Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>::Zero(m, m);
   const auto entry = [&](Eigen::Index i, Eigen::Index j) { return i >= j ? gram(i, j) : gram(j, i); };
   Eigen::Index k = 0;
   for (; k < m; ++k) {

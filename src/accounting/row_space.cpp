@@ -48,18 +48,25 @@ double rounding_floor_factor(Index columns, Index rows, std::size_t depth) {
 
 Index structural_rank(const DenseMatrix& a) {
   std::vector<unsigned char> row_used(static_cast<std::size_t>(a.rows()), 0);
+  Index rows = 0;
   Index columns = 0;
   for (Index j = 0; j < a.cols(); ++j) {  // one pass in storage order
     const double* column = a.data() + j * a.rows();
-    unsigned char used = 0;
-    for (Index i = 0; i < a.rows(); ++i) {
-      const unsigned char nonzero = column[i] != 0.0 ? 1 : 0;
-      row_used[static_cast<std::size_t>(i)] |= nonzero;
-      used |= nonzero;
+    if (rows == a.rows()) {  // every row seen: only whether this column is non-zero matters
+      columns += std::any_of(column, column + a.rows(), [](double x) { return x != 0.0; }) ? 1 : 0;
+      continue;
     }
-    columns += used;
+    bool used = false;
+    for (Index i = 0; i < a.rows(); ++i) {
+      if (column[i] == 0.0) continue;
+      used = true;
+      if (row_used[static_cast<std::size_t>(i)] == 0) {
+        row_used[static_cast<std::size_t>(i)] = 1;
+        ++rows;
+      }
+    }
+    columns += used ? 1 : 0;
   }
-  const auto rows = static_cast<Index>(std::count(row_used.begin(), row_used.end(), 1));
   return std::min(rows, columns);
 }
 
@@ -140,7 +147,8 @@ RowSpace row_space(const DenseMatrix& a, std::optional<DenseMatrix> known_gram, 
     return out;
   }
   DenseMatrix z(rank, a.cols());
-  for (Index i = 0; i < rank; ++i) z.row(i) = a.row(chosen.pivots[static_cast<std::size_t>(i)]);
+  for (Index j = 0; j < a.cols(); ++j)  // column by column: both matrices in storage order
+    for (Index i = 0; i < rank; ++i) z(i, j) = a(chosen.pivots[static_cast<std::size_t>(i)], j);
   solve_lower_in_place(chosen.factor, z);
   const double margin = orthonormalize_rows(z) ? 0.0 : 1.0;  // too far from orthonormal to trust
   // A[p] = L Z, so the kept rows' smallest singular value is L's (a lower bound on A's in span Z).
