@@ -129,9 +129,7 @@ PairResult make_result(std::span<const graph::NodeId> observers, graph::NodeId t
   } else {
     // A_u's columns are columns of B (A = B C), so the range residual is 0 by construction.
     pair.sensitivity_squared_ones = summary.ones;
-    // A projector block computed with subspace margin s is off by at most s per entry.
-    const double t_squared = static_cast<double>(rounds * rounds);
-    pair.sensitivity_squared_sum_abs = summary.sum_abs + factor.subspace_margin * t_squared;
+    pair.sensitivity_squared_sum_abs = detail::widen_sum_abs(summary.sum_abs, factor.subspace_margin, rounds);
     // K_u ⪯ I (A_u = B C_u, C_u orthonormal), so T bounds the box maximum too.
     pair.sensitivity_squared_certified =
         std::min({pair.sensitivity_squared_sum_abs,
@@ -183,12 +181,9 @@ void solve_dependent_view(const detail::Resolved& r, const detail::ViewRows& row
       "the {} observations are linearly dependent in floating point (rank {} at the rounding floor of B); "
       "K_u is the computed projector block widened by its subspace margin {:.3g}",
       rows.observations, space.rank(), space.margin));
-  const auto ti = static_cast<Eigen::Index>(t);
-  DenseMatrix columns(space.rank(), ti);
   for (const auto u : targets) {
-    for (std::size_t s = 0; s < t; ++s)
-      columns.col(static_cast<Eigen::Index>(s)) = space.basis.col(static_cast<Eigen::Index>(s * n + u));
-    const DenseMatrix k = columns.transpose() * columns;
+    const DenseMatrix k = detail::projector_block(space, static_cast<Eigen::Index>(u),
+                                                  static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(t));
     detail::GramSummary summary{k.sum(), k.cwiseAbs().sum(), k.size() > 0 ? k.minCoeff() : 0.0};
     out.push_back(make_result(observers, u, summary, k.data(), t, factor, rows.observations, options));
   }

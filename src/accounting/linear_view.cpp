@@ -194,7 +194,8 @@ PairSensitivity assess_pair(const TargetGram& gram, double noise_std, double del
     // The exact K differs from the computed one by a block of P_exact − P (‖·‖₂ <= s): every entry
     // moves by at most s, and cᵀKc as widen_by_margin says.
     const auto size = static_cast<std::size_t>(k.rows());
-    pair.sensitivity_squared_sum_abs += gram.subspace_margin * static_cast<double>(k.size());
+    pair.sensitivity_squared_sum_abs =
+        detail::widen_sum_abs(pair.sensitivity_squared_sum_abs, gram.subspace_margin, size);
     pair.sensitivity_squared_certified =
         detail::widen_by_margin(pair.sensitivity_squared_certified, gram.subspace_margin, size);
     pair.exact = false;

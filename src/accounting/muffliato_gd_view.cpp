@@ -72,17 +72,14 @@ void observer_pairs(const gossip::Schedule& rounds, const std::vector<Neighbours
                         detail::structural_rank(a));
   const auto t = static_cast<Index>(steps);
   const double cap = static_cast<double>(steps);
-  DenseMatrix columns(space.rank(), t);
   for (NodeId u = 0; u < n; ++u) {
     if (u == v) continue;
-    for (Index s = 0; s < t; ++s) columns.col(s) = space.basis.col(s * static_cast<Index>(n) + u);
-    const DenseMatrix k_u = columns.transpose() * columns;
+    const DenseMatrix k_u = detail::projector_block(space, static_cast<Index>(u), static_cast<Index>(n), t);
     PairSensitivity pair;
     pair.observers = {v};
     pair.target = u;
     pair.sensitivity_squared_ones = k_u.sum();
-    // A projector block computed with subspace margin s is off by at most s per entry.
-    pair.sensitivity_squared_sum_abs = k_u.cwiseAbs().sum() + space.margin * static_cast<double>(t * t);
+    pair.sensitivity_squared_sum_abs = detail::widen_sum_abs(k_u.cwiseAbs().sum(), space.margin, steps);
     pair.sensitivity_squared_certified = std::min(pair.sensitivity_squared_sum_abs, cap);
     pair.sensitivity = std::sqrt(pair.sensitivity_squared_certified);
     pair.mu = pair.sensitivity;
@@ -107,6 +104,17 @@ void validate(const gossip::Schedule& rounds, std::size_t steps, std::size_t k) 
 }
 
 }  // namespace
+
+gossip::Schedule muffliato_gd_rounds(const gossip::Schedule& per_step, std::size_t gradient_steps,
+                                     std::size_t gossip_rounds) {
+  validate(per_step, gradient_steps, 1);
+  if (per_step.is_fixed()) return gossip::Schedule::fixed(per_step.at(0), gradient_steps * gossip_rounds);
+  std::vector<SparseMatrix> per_round;
+  per_round.reserve(gradient_steps * gossip_rounds);
+  for (std::size_t s = 0; s < gradient_steps; ++s)
+    for (std::size_t k = 0; k < gossip_rounds; ++k) per_round.push_back(per_step.at(s));
+  return gossip::Schedule::sequence(std::move(per_round));
+}
 
 double muffliato_gd_view_work(const gossip::Schedule& rounds, std::size_t gradient_steps,
                               std::size_t gossip_rounds) {

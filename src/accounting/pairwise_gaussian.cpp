@@ -93,23 +93,6 @@ MuffliatoLosses muffliato_gossip_losses(const gossip::Schedule& schedule, const 
 
 }  // namespace
 
-// Muffliato-GD's whole view on a schedule with one matrix per gradient step (each used for its K
-// gossip rounds): muffliato_gd_view_pairs on the T·K rounds.
-std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_time_varying_account(const gossip::Schedule& per_step,
-                                                                           const PairQuery& q,
-                                                                           std::size_t gossip_rounds,
-                                                                           std::size_t gradient_steps,
-                                                                           const ProgressCallback& progress) {
-  std::vector<SparseMatrix> per_round;
-  per_round.reserve(gradient_steps * gossip_rounds);
-  for (std::size_t s = 0; s < gradient_steps; ++s)
-    for (std::size_t k = 0; k < gossip_rounds; ++k) per_round.push_back(per_step.at(s));
-  const std::vector<graph::NodeId> observers =
-      q.observer ? std::vector<graph::NodeId>{*q.observer} : std::vector<graph::NodeId>{};
-  return muffliato_gd_view_pairs_account(gossip::Schedule::sequence(std::move(per_round)), gradient_steps,
-                                         gossip_rounds, observers, q.target, progress);
-}
-
 // Muffliato-GD's whole view: each gradient step's noisy release is gossiped for K rounds, and the
 // parameters carry it into every later step, so the per-step sums (Theorems 6, 11) do not bound
 // it. The view is the linear Gaussian view of Muffliato-SGD(K) (MF paper, A.4; Lemma 11 removes
@@ -128,8 +111,11 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_account(const Protoco
   require(q.group.empty(), "Muffliato-GD (gradient steps) does not combine with a group of targets");
   if (protocol.schedule.kind != gossip::ScheduleSpec::Kind::fixed) {
     require(q.colluders.empty(), "Muffliato-GD on a time-varying schedule does not combine with colluders");
-    return muffliato_gd_time_varying_account(protocol_schedule(protocol, gradient_steps), q, protocol.rounds,
-                                             gradient_steps, options.progress);
+    const std::vector<graph::NodeId> observers =
+        q.observer ? std::vector<graph::NodeId>{*q.observer} : std::vector<graph::NodeId>{};
+    return muffliato_gd_view_pairs_account(
+        muffliato_gd_rounds(protocol_schedule(protocol, gradient_steps), gradient_steps, protocol.rounds),
+        gradient_steps, protocol.rounds, observers, q.target, options.progress);
   }
   Protocol steps = protocol;
   steps.rounds = gradient_steps;

@@ -12,6 +12,12 @@ namespace netdp::accounting {
 
 namespace {
 
+/// Throws unless u is a node of the walk and steps >= 1 (messages start with `what`).
+void require_visit_query(const SparseMatrix& w, graph::NodeId u, std::size_t steps, const char* what) {
+  require(u < static_cast<std::size_t>(w.rows()), "{}: node {} is out of range (n = {})", what, u, w.rows());
+  require(steps >= 1, "{}: the number of steps must be >= 1, got {}", what, steps);
+}
+
 /// P(N_u >= k) for k = 0..cap, the last entry P(N_u >= cap) (visits beyond cap are pooled in it).
 std::vector<double> pooled_tail(const SparseMatrix& w, graph::NodeId u, std::size_t steps, std::size_t cap) {
   const auto n = static_cast<std::size_t>(w.rows());
@@ -54,9 +60,7 @@ std::vector<double> pooled_tail(const SparseMatrix& w, graph::NodeId u, std::siz
 std::vector<double> visit_tail(const gossip::GossipMatrix& walk, graph::NodeId u, std::size_t steps,
                                double floor) {
   const SparseMatrix& w = walk.matrix();
-  require(u < static_cast<std::size_t>(w.rows()), "visit_tail: node {} is out of range (n = {})", u,
-          w.rows());
-  require(steps >= 1, "visit_tail: the number of steps must be >= 1, got {}", steps);
+  require_visit_query(w, u, steps, "visit_tail");
   require(floor >= 0.0 && floor < 1.0, "visit_tail: floor must be in [0, 1), got {}", floor);
   // Grow the pooled count until P(N_u >= cap) is below the floor or no walk can visit more.
   std::size_t cap = std::min<std::size_t>(steps + 1, 32);
@@ -107,9 +111,7 @@ std::vector<double> first_return_law(const SparseMatrix& w, graph::NodeId u, std
 std::vector<double> visit_tail_bound(const gossip::GossipMatrix& walk, graph::NodeId u, std::size_t steps,
                                      double floor) {
   const SparseMatrix& w = walk.matrix();
-  require(u < static_cast<std::size_t>(w.rows()), "visit_tail_bound: node {} is out of range (n = {})", u,
-          w.rows());
-  require(steps >= 1, "visit_tail_bound: the number of steps must be >= 1, got {}", steps);
+  require_visit_query(w, u, steps, "visit_tail_bound");
   require(floor > 0.0 && floor < 1.0, "visit_tail_bound: floor must be in (0, 1), got {}", floor);
   const std::vector<double> g = first_return_law(w, u, steps);
   double returned = 0.0;

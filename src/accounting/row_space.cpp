@@ -160,6 +160,16 @@ RowSpace row_space(const DenseMatrix& a, std::optional<DenseMatrix> known_gram, 
   return complete_row_space(a, std::move(z), smallest, structural_rank, floor_factor, margin);
 }
 
+DenseMatrix projector_block(const RowSpace& space, Index first, Index stride, Index count) {
+  DenseMatrix columns(space.rank(), count);
+  for (Index s = 0; s < count; ++s) columns.col(s) = space.basis.col(first + s * stride);
+  return columns.transpose() * columns;
+}
+
+double widen_sum_abs(double sum_abs, double margin, std::size_t size) {
+  return sum_abs + margin * static_cast<double>(size * size);
+}
+
 double widen_by_margin(double value, double margin, std::size_t size) {
   const double root = std::sqrt(std::max(value, 0.0)) + margin * std::sqrt(static_cast<double>(size));
   return root * root;

@@ -47,6 +47,15 @@ RowSpace row_space(const DenseMatrix& a, std::optional<DenseMatrix> known_gram, 
 RowSpace complete_row_space(const DenseMatrix& a, DenseMatrix z, double smallest_singular,
                             Eigen::Index structural_rank, double floor_factor, double margin);
 
+/// K = Z_Sᵀ Z_S for the basis columns S = {first + s·stride : s < count}: the block of the computed
+/// projector at those coordinates (a target's columns over its rounds).
+DenseMatrix projector_block(const RowSpace& space, Eigen::Index first, Eigen::Index stride,
+                            Eigen::Index count);
+
+/// Σ|K| of a computed projector block of `size` × `size` widened by the margin s: each entry of the
+/// exact block differs from the computed one by at most s.
+double widen_sum_abs(double sum_abs, double margin, std::size_t size);
+
 /// (sqrt(value) + s·sqrt(size))², capped at nothing: the value of a computed projector block on
 /// a box of `size` coordinates of magnitude <= 1, widened by the margin s of its subspace.
 double widen_by_margin(double value, double margin, std::size_t size);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "netdp/accounting/muffliato_gd.hpp"
+#include "netdp/accounting/muffliato_gd_view.hpp"
 #include "netdp/gossip/schedule.hpp"
 #include "netdp/gossip/schedules.hpp"
 #include "netdp/util/check.hpp"
@@ -160,11 +161,8 @@ PrivacyAccount muffliato_account(const TrainContext& ctx) {
   }
   // A fixed W: the whole view of Muffliato-SGD(K) through the MF engine's structured path.
   if (p.schedule.kind == gossip::ScheduleSpec::Kind::fixed) return muffliato_view_pairwise_account(ctx);
-  std::vector<SparseMatrix> per_round;
-  for (std::size_t t = 0; t < p.rounds; ++t)
-    for (std::size_t k = 0; k < p.gossip_steps; ++k) per_round.push_back(ctx.schedule().at(t));
-  return muffliato_gd_view_training_account(ctx, "muffliato",
-                                            gossip::Schedule::sequence(std::move(per_round)));
+  return muffliato_gd_view_training_account(
+      ctx, "muffliato", accounting::muffliato_gd_rounds(ctx.schedule(), p.rounds, p.gossip_steps));
 }
 
 PrivacyAccount randomized_gossip_account(const TrainContext& ctx, const std::vector<graph::Edge>& ticks) {

@@ -156,6 +156,16 @@ TEST(MuffliatoGdView, OneStepOfOneRoundIsTheNeighboursRelease) {
   }
 }
 
+TEST(MuffliatoGdView, EachGradientStepGossipsItsKRoundsWithItsMatrix) {
+  const DenseMatrix a = hamilton(4, ring_edges(4));
+  const DenseMatrix b = hamilton(4, path_edges(4));
+  const gossip::Schedule rounds = muffliato_gd_rounds(schedule_of({a, b}), 2, 3);
+  ASSERT_EQ(rounds.rounds(), 6u);
+  for (std::size_t r = 0; r < 6; ++r)
+    EXPECT_EQ((DenseMatrix(rounds.at(r)) - (r < 3 ? a : b)).cwiseAbs().maxCoeff(), 0.0) << r;
+  EXPECT_THROW(muffliato_gd_rounds(schedule_of({a, b}), 3, 2), std::invalid_argument);
+}
+
 TEST(MuffliatoGdView, RejectsBadInputNamingTheValue) {
   const DenseMatrix w = hamilton(4, ring_edges(4));
   const auto error_of = [](auto&& call) {

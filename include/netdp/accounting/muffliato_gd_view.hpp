@@ -24,6 +24,11 @@
 
 namespace netdp::accounting {
 
+/// The T·K gossip rounds when gradient step s gossips its K rounds with the one matrix
+/// per_step.at(s) (a fixed per_step stays fixed).
+gossip::Schedule muffliato_gd_rounds(const gossip::Schedule& per_step, std::size_t gradient_steps,
+                                     std::size_t gossip_rounds);
+
 /// Multiply-adds of muffliato_gd_view_pairs for every observer (the m² · nT Gram of each view
 /// plus its propagation): what a caller compares with its budget before running it.
 double muffliato_gd_view_work(const gossip::Schedule& rounds, std::size_t gradient_steps,
