@@ -111,7 +111,10 @@ PairResult make_result(std::span<const graph::NodeId> observers, graph::NodeId t
   PairResult result;
   PairSensitivity& pair = result.pair;
   const auto t = static_cast<Eigen::Index>(rounds);
-  if (options.sign_search == SignSearch::automatic) {
+  // K_u >= 0 entrywise: c = 1 attains Σ|K| for scalars and vectors alike, nothing to search.
+  const bool attained = summary.min >= 0.0 && factor.subspace_margin == 0.0;
+  const bool vector = options.release_dimension != 1;
+  if ((vector && !attained) || (!vector && options.sign_search == SignSearch::automatic)) {
     TargetGram tg;
     tg.K = RowMajorMap(gram, t, t);
     tg.K = (0.5 * (tg.K + tg.K.transpose())).eval();
@@ -120,7 +123,9 @@ PairResult make_result(std::span<const graph::NodeId> observers, graph::NodeId t
     tg.condition = factor.condition;
     tg.subspace_margin = factor.subspace_margin;
     tg.warnings = factor.warnings;
-    pair = assess_pair(tg, options.noise_std, options.delta, AssessOptions{SignSearch::automatic});
+    pair = assess_pair(tg, options.noise_std, options.delta,
+                       AssessOptions{options.sign_search, options.release_dimension});
+    // K_u ⪯ I: tr(K_u G) <= tr(G) <= T for scalars and vectors.
     if (pair.sensitivity_squared_certified > static_cast<double>(rounds)) {
       pair.sensitivity_squared_certified = static_cast<double>(rounds);
       pair.sensitivity = std::sqrt(pair.sensitivity_squared_certified);
@@ -135,8 +140,12 @@ PairResult make_result(std::span<const graph::NodeId> observers, graph::NodeId t
         std::min({pair.sensitivity_squared_sum_abs,
                   detail::widen_by_margin(summary.sum_abs, factor.subspace_margin, rounds),
                   static_cast<double>(rounds)});
-    pair.exact = summary.min >= 0.0 && factor.subspace_margin == 0.0;
+    pair.exact = attained;
     if (pair.exact) pair.sensitivity_squared_exact = summary.ones;
+    if (vector) {
+      pair.sensitivity_squared_vector_lower = pair.sensitivity_squared_certified;
+      pair.sensitivity_squared_vector_upper = pair.sensitivity_squared_certified;
+    }
     pair.sensitivity = std::sqrt(std::max(pair.sensitivity_squared_certified, 0.0));
     pair.rank = factor.rank;
     pair.condition = factor.condition;
@@ -205,7 +214,8 @@ void solve_view(const detail::Resolved& r, const detail::ViewRows& rows,
     solve_dependent_view(r, rows, observers, excluded, kept, options, out);
     return;
   }
-  const bool want_gram = options.keep_gram || options.sign_search == SignSearch::automatic;
+  const bool want_gram =
+      options.keep_gram || options.release_dimension != 1 || options.sign_search == SignSearch::automatic;
   out.reserve(out.size() + kept.size());
   detail::target_grams(rows, factor, kept, want_gram,
                        [&](std::size_t k, const detail::GramSummary& summary, const double* gram) {

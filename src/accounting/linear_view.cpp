@@ -178,7 +178,18 @@ PairSensitivity assess_pair(const TargetGram& gram, double noise_std, double del
   pair.sensitivity_squared_ones = k.sum();
   pair.sensitivity_squared_sum_abs = k.cwiseAbs().sum();
 
-  if (options.sign_search == SignSearch::automatic) {
+  if (options.release_dimension != 1) {
+    // A vector per round: the SDP value, bracketed by an attained factor and a verified dual.
+    VectorMaxOptions vector_options;
+    vector_options.dimension = options.release_dimension;
+    const VectorMaxResult worst = maximize_over_vectors(k, vector_options);
+    pair.sensitivity_squared_vector_lower = worst.lower;
+    pair.sensitivity_squared_vector_upper = worst.upper;
+    pair.sensitivity_squared_certified = worst.upper;
+    pair.exact = worst.exact;
+    if (worst.exact) pair.sensitivity_squared_exact = worst.upper;
+    for (const auto& w : worst.warnings) pair.warnings.push_back(w);
+  } else if (options.sign_search == SignSearch::automatic) {
     const SignMaxResult best = maximize_over_signs(k);
     pair.sensitivity_squared_exact = best.exact;
     pair.sensitivity_squared_certified = best.certified;
@@ -196,8 +207,10 @@ PairSensitivity assess_pair(const TargetGram& gram, double noise_std, double del
     const auto size = static_cast<std::size_t>(k.rows());
     pair.sensitivity_squared_sum_abs =
         detail::widen_sum_abs(pair.sensitivity_squared_sum_abs, gram.subspace_margin, size);
+    // For vectors, tr(K G) with G = Σ_k c_k c_kᵀ widens the same way (Minkowski over the c_k).
     pair.sensitivity_squared_certified =
         detail::widen_by_margin(pair.sensitivity_squared_certified, gram.subspace_margin, size);
+    if (pair.sensitivity_squared_vector_upper) pair.sensitivity_squared_vector_upper = pair.sensitivity_squared_certified;
     pair.exact = false;
   }
   if (gram.range_residual > kResidualWarning) {

@@ -62,7 +62,20 @@ void validate_options(const SignMaxOptions& o) {
           "SignMaxOptions::psd_tolerance must be finite and >= 0, got {}", o.psd_tolerance);
 }
 
-// Checks K and returns its symmetric part (same quadratic form: cᵀKc = cᵀ((K+Kᵀ)/2)c).
+// Relative distance at which a lower bound and a proven upper bound count as equal: the verified
+// SDP bound carries an eigen-solver margin of ~1e-13 relative, so exact equality never happens.
+constexpr double kMeetTolerance = 1e-10;
+
+// Candidates for `certified`: each value is a proven upper bound on the box maximum.
+struct UpperBound {
+  double value;
+  SignMaxBound source;
+};
+
+}  // namespace
+
+namespace sign_max_detail {
+
 DenseMatrix validated_symmetric_part(const Eigen::Ref<const DenseMatrix>& k, double tolerance) {
   require(k.rows() == k.cols(), "K must be square, got {} x {}", k.rows(), k.cols());
   for (Eigen::Index j = 0; j < k.cols(); ++j) {
@@ -81,21 +94,11 @@ DenseMatrix validated_symmetric_part(const Eigen::Ref<const DenseMatrix>& k, dou
   return 0.5 * (k + k.transpose());
 }
 
-// Relative distance at which a lower bound and a proven upper bound count as equal: the verified
-// SDP bound carries an eigen-solver margin of ~1e-13 relative, so exact equality never happens.
-constexpr double kMeetTolerance = 1e-10;
-
-// Candidates for `certified`: each value is a proven upper bound on the box maximum.
-struct UpperBound {
-  double value;
-  SignMaxBound source;
-};
-
-}  // namespace
+}  // namespace sign_max_detail
 
 SignMaxResult maximize_over_signs(const Eigen::Ref<const DenseMatrix>& k_in, const SignMaxOptions& options) {
   validate_options(options);
-  DenseMatrix k = validated_symmetric_part(k_in, options.symmetry_tolerance);
+  DenseMatrix k = detail::validated_symmetric_part(k_in, options.symmetry_tolerance);
   const Eigen::Index m = k.rows();
   const double eps = std::numeric_limits<double>::epsilon();
   const double sum_abs_in = k.cwiseAbs().sum();

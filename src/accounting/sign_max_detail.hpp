@@ -47,6 +47,30 @@ struct SdpOutcome {
   DenseMatrix factor;      ///< V (m × rank), unit rows: for hyperplane rounding
 };
 
+/// Checks that K is square, finite and symmetric to `tolerance` relative to max|K_ij| (the
+/// message names the entry) and returns its symmetric part (same quadratic form).
+DenseMatrix validated_symmetric_part(const Eigen::Ref<const DenseMatrix>& k, double tolerance);
+
+/// tr(Vᵀ K V) = Σ_i v_i · (K V)_i, with K V row by row (independent of the thread count).
+double primal_objective(const DenseMatrix& k, const DenseMatrix& v);
+
+/// m × rank matrix of independent uniformly random unit rows.
+DenseMatrix random_unit_rows(Eigen::Index m, int rank, util::Rng& rng);
+
+/// One cyclic sweep of the mixing method: v_i ← normalise(Σ_{j≠i} K_ij v_j) for each row i, which
+/// never decreases tr(K V Vᵀ) over unit rows.
+void mixing_sweep(const DenseMatrix& k, DenseMatrix& v);
+
+struct VerifiedDual {
+  double bound = 0.0;  ///< Σ max(y_i + shift, 0), rounded up: bounds tr(KG) for G ⪰ 0, diag(G) <= 1
+  double shift = 0.0;  ///< uniform shift added to y so that Diag(y) − K ⪰ 0 is verified
+};
+
+/// The dual certificate read from a factor V (y_i = K_ii + ‖Σ_{j≠i} K_ij v_j‖, exact at a
+/// stationary point), shifted by the negative part of λ_min(Diag(y) − K) plus the eigen-solver's
+/// error margin, so that Diag(y) − K ⪰ 0 holds for the returned bound.
+VerifiedDual verified_dual(const DenseMatrix& k, const DenseMatrix& v);
+
 /// SDP relaxation max tr(KX) s.t. diag(X) = 1, X ⪰ 0, solved approximately by the mixing
 /// method (Burer–Monteiro X = VVᵀ, block-coordinate ascent v_i ← normalise(Σ_{j≠i} K_ij v_j)).
 /// Dual: y_i = K_ii + ‖Σ_{j≠i} K_ij v_j‖; then λ_min(Diag(y) − K) is computed and y is shifted

@@ -21,8 +21,6 @@ double eigenvalue_margin(const DenseMatrix& a) {
   return 64.0 * static_cast<double>(a.rows() + 1) * eps * a.norm();
 }
 
-namespace {
-
 // K V computed row by row (matrix-vector products): Eigen would run a large K·V product on OpenMP
 // threads, and results must not depend on the thread count.
 DenseMatrix times_factor(const DenseMatrix& k, const DenseMatrix& v) {
@@ -31,7 +29,6 @@ DenseMatrix times_factor(const DenseMatrix& k, const DenseMatrix& v) {
   return kv;
 }
 
-// tr(Vᵀ K V) = Σ_i v_i · (K V)_i.
 double primal_objective(const DenseMatrix& k, const DenseMatrix& v) {
   return times_factor(k, v).cwiseProduct(v).sum();
 }
@@ -49,35 +46,19 @@ DenseMatrix random_unit_rows(Eigen::Index m, int rank, util::Rng& rng) {
   return v;
 }
 
-}  // namespace
-
-SdpOutcome sdp_dual_bound(const DenseMatrix& k, int rank, int max_sweeps, util::Rng& rng) {
-  const Eigen::Index m = k.rows();
-  SdpOutcome out;
-  out.factor = random_unit_rows(m, rank, rng);
-  DenseMatrix& v = out.factor;
-  // Relative improvement of the primal below which the ascent has converged.
-  const double tolerance = 1e-10;
-  double objective = primal_objective(k, v);
-  Eigen::RowVectorXd w(rank);
-  for (out.sweeps = 1; out.sweeps <= max_sweeps; ++out.sweeps) {
-    for (Eigen::Index i = 0; i < m; ++i) {
-      w.noalias() = k.row(i) * v;
-      w -= k(i, i) * v.row(i);
-      const double norm = w.norm();
-      if (norm > 0.0) v.row(i) = w / norm;
-    }
-    const double updated = primal_objective(k, v);
-    const bool stalled = updated - objective <= tolerance * std::abs(updated);
-    objective = updated;
-    if (stalled) {
-      out.converged = true;
-      break;
-    }
+void mixing_sweep(const DenseMatrix& k, DenseMatrix& v) {
+  Eigen::RowVectorXd w(v.cols());
+  for (Eigen::Index i = 0; i < k.rows(); ++i) {
+    w.noalias() = k.row(i) * v;
+    w -= k(i, i) * v.row(i);
+    const double norm = w.norm();
+    if (norm > 0.0) v.row(i) = w / norm;
   }
-  out.sweeps = std::min(out.sweeps, max_sweeps);
-  out.primal = objective;
+}
 
+VerifiedDual verified_dual(const DenseMatrix& k, const DenseMatrix& v) {
+  const Eigen::Index m = k.rows();
+  VerifiedDual out;
   // Dual from the first-order condition: y_i = K_ii + ‖Σ_{j≠i} K_ij v_j‖.
   Vector y = k.diagonal() + (times_factor(k, v) - k.diagonal().asDiagonal() * v).rowwise().norm();
   DenseMatrix slack = -k;
@@ -89,6 +70,31 @@ SdpOutcome sdp_dual_bound(const DenseMatrix& k, int rank, int max_sweeps, util::
   // Round the sum up: recursive summation of m nonnegative terms errs by at most m·ε·sum.
   const double sum = y.cwiseMax(0.0).sum();
   out.bound = sum * (1.0 + static_cast<double>(m + 1) * std::numeric_limits<double>::epsilon());
+  return out;
+}
+
+SdpOutcome sdp_dual_bound(const DenseMatrix& k, int rank, int max_sweeps, util::Rng& rng) {
+  SdpOutcome out;
+  out.factor = random_unit_rows(k.rows(), rank, rng);
+  DenseMatrix& v = out.factor;
+  // Relative improvement of the primal below which the ascent has converged.
+  const double tolerance = 1e-10;
+  double objective = primal_objective(k, v);
+  for (out.sweeps = 1; out.sweeps <= max_sweeps; ++out.sweeps) {
+    mixing_sweep(k, v);
+    const double updated = primal_objective(k, v);
+    const bool stalled = updated - objective <= tolerance * std::abs(updated);
+    objective = updated;
+    if (stalled) {
+      out.converged = true;
+      break;
+    }
+  }
+  out.sweeps = std::min(out.sweeps, max_sweeps);
+  out.primal = objective;
+  const VerifiedDual dual = verified_dual(k, v);
+  out.shift = dual.shift;
+  out.bound = dual.bound;
   return out;
 }
 

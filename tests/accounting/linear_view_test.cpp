@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "accounting/linear_system_test_helpers.hpp"
+#include "accounting/sdp_reference.hpp"
 #include "netdp/dp/gdp.hpp"
 
 namespace netdp::accounting {
@@ -90,13 +91,14 @@ TEST(LinearView, AssessPairFieldsAndSignSearch) {
   gram.K.resize(3, 3);
   gram.K << 1.0, -0.4, 0.1, -0.4, 0.8, -0.3, 0.1, -0.3, 0.6;
   const double truth = brute_force_sign_max(gram.K);
-  const PairSensitivity cheap = assess_pair(gram, 2.0, 1e-5, {SignSearch::none});
+  const PairSensitivity cheap = assess_pair(gram, 2.0, 1e-5, {SignSearch::none, 1});
+  EXPECT_FALSE(cheap.sensitivity_squared_vector_upper.has_value());
   EXPECT_NEAR(cheap.sensitivity_squared_ones, gram.K.sum(), 1e-15);
   EXPECT_NEAR(cheap.sensitivity_squared_sum_abs, gram.K.cwiseAbs().sum(), 1e-15);
   EXPECT_EQ(cheap.sensitivity_squared_certified, cheap.sensitivity_squared_sum_abs);
   EXPECT_FALSE(cheap.exact);
   EXPECT_FALSE(cheap.sensitivity_squared_exact.has_value());
-  const PairSensitivity full = assess_pair(gram, 2.0, 1e-5, {SignSearch::automatic});
+  const PairSensitivity full = assess_pair(gram, 2.0, 1e-5, {SignSearch::automatic, 1});
   ASSERT_TRUE(full.sensitivity_squared_exact.has_value());
   EXPECT_NEAR(*full.sensitivity_squared_exact, truth, 1e-12);
   EXPECT_GE(full.sensitivity_squared_certified, truth);
@@ -105,6 +107,15 @@ TEST(LinearView, AssessPairFieldsAndSignSearch) {
   EXPECT_DOUBLE_EQ(full.sensitivity, std::sqrt(full.sensitivity_squared_certified));
   EXPECT_DOUBLE_EQ(full.mu, full.sensitivity / 2.0);
   EXPECT_DOUBLE_EQ(full.epsilon, dp::gdp_epsilon(full.mu, 1e-5));
+  // The default release is a vector: the SDP value, between the sign maximum and Σ|K|.
+  const PairSensitivity vector = assess_pair(gram, 2.0, 1e-5);
+  ASSERT_TRUE(vector.sensitivity_squared_vector_upper.has_value());
+  ASSERT_TRUE(vector.sensitivity_squared_vector_lower.has_value());
+  EXPECT_EQ(vector.sensitivity_squared_certified, *vector.sensitivity_squared_vector_upper);
+  EXPECT_TRUE(vector.exact);
+  EXPECT_NEAR(vector.sensitivity_squared_certified, testing::barrier_sdp_value(gram.K), 1e-7);
+  EXPECT_GE(vector.sensitivity_squared_certified, truth);
+  EXPECT_LE(vector.sensitivity_squared_certified, vector.sensitivity_squared_sum_abs * (1 + 1e-12));
 }
 
 TEST(LinearView, NonnegativeGramIsExactAtOnes) {

@@ -654,6 +654,7 @@ TEST(MfViews, IndependentNoiseIsCappedAtLocalDp) {
   const auto w = closed_row(graph::ring(8));
   MfOptions options;
   options.assess.sign_search = SignSearch::none;
+  options.assess.release_dimension = 1;  // scalar, Σ|K|
   const std::vector<NodeId> target{1};
   const MfAccounting capped = account_mf(w, 10, {}, {MfTrust::pndp, {0}}, target, options);
   const PairSensitivity& p = capped.pairs.at(0).privacy;
@@ -661,7 +662,7 @@ TEST(MfViews, IndependentNoiseIsCappedAtLocalDp) {
   EXPECT_DOUBLE_EQ(p.sensitivity_squared_certified, 10.0);
   EXPECT_FALSE(p.exact);
   EXPECT_DOUBLE_EQ(p.mu, std::sqrt(10.0));
-  // With the sign search the exact maximum is below the cap and reported as exact.
+  // The default (a vector release, the SDP value) is below the cap and reported as exact.
   const MfAccounting exact = account_mf(w, 10, {}, {MfTrust::pndp, {0}}, target, {});
   EXPECT_TRUE(exact.pairs.at(0).privacy.exact);
   EXPECT_LT(exact.pairs.at(0).privacy.sensitivity_squared_certified, 10.0);

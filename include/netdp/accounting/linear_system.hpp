@@ -72,12 +72,16 @@ enum class EpsilonMode { exact, table };
 struct PairwiseOptions {
   double noise_std = 1.0;  ///< ν
   double delta = 1e-5;
+  /// Scalar releases (release_dimension == 1) only.
   /// none (default): ones, sum_abs and certified = min(sum_abs, T), exact =
   /// (K_u >= 0 entrywise, then c = 1 is optimal and ones = sum_abs). T is valid
   /// because K_u ⪯ I: A_u is made of columns of B (the target's own noise), so
   /// K_u = C_uᵀ Π_row(B) C_u with C_u orthonormal columns — the local-DP bound.
   /// automatic: also maximize_over_signs per pair (much slower for large T).
   SignSearch sign_search = SignSearch::none;
+  /// p, the dimension of each round's release: kAnyReleaseDimension (default, the SDP value of
+  /// vector_max.hpp per pair with negative entries in K_u), 1 (scalar: sign_search applies), p >= 2.
+  std::size_t release_dimension = kAnyReleaseDimension;
   /// OpenMP threads; 0 = the OpenMP default. Results do not depend on it.
   int threads = 0;
   /// Keep K_u in each result (memory: T² doubles per pair).

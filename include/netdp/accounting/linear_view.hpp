@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "netdp/accounting/vector_max.hpp"
 #include "netdp/graph/graph.hpp"
 #include "netdp/util/enum_names.hpp"
 #include "netdp/util/types.hpp"
@@ -84,7 +85,11 @@ inline constexpr auto kSignSearchNames =
 static_assert(util::is_valid_enum_table(kSignSearchNames));
 
 struct AssessOptions {
+  /// Scalar releases only (release_dimension == 1): how hard to maximise over sign vectors.
   SignSearch sign_search = SignSearch::automatic;
+  /// p, the dimension of each round's release (vector_max.hpp): kAnyReleaseDimension (default:
+  /// the SDP value, valid for every p), 1 (scalar: the sign maximum), or p >= 2.
+  std::size_t release_dimension = kAnyReleaseDimension;
 };
 
 /// The privacy of one target against one observer (or coalition). All
@@ -96,6 +101,10 @@ struct PairSensitivity {
   double sensitivity_squared_ones = 0.0;            ///< 1ᵀ K 1: the papers' value (not always valid)
   double sensitivity_squared_sum_abs = 0.0;         ///< Σ |K_ij|: always a valid upper bound (MF eq. 8)
   std::optional<double> sensitivity_squared_exact;  ///< max over sign vectors, when computed
+  /// Vector releases: tr(K G) of worst-case round directions found (attained) and a verified
+  /// dual bound on max tr(K G) over G ⪰ 0, diag(G) <= 1 (vector_max.hpp); unset for scalar releases.
+  std::optional<double> sensitivity_squared_vector_lower;
+  std::optional<double> sensitivity_squared_vector_upper;
   double sensitivity_squared_certified = 0.0;       ///< tightest proven upper bound
   double sensitivity = 0.0;                         ///< sqrt(certified)
   bool exact = false;                               ///< certified is the true maximum

@@ -1,0 +1,138 @@
+// Tests of maximize_over_vectors against a literal dense solver of the SDP's dual (a log-barrier
+// Newton method, written as a textbook states it), the bound relations scalar ≤ vector ≤ Σ|K|,
+// and K from real secure-sum views.
+
+#include "netdp/accounting/vector_max.hpp"
+
+#include <gtest/gtest.h>
+
+#include <Eigen/Dense>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <stdexcept>
+
+#include "accounting/linear_system_test_helpers.hpp"
+#include "accounting/sdp_reference.hpp"
+#include "netdp/accounting/linear_system.hpp"
+#include "netdp/accounting/sign_max.hpp"
+#include "netdp/graph/generators.hpp"
+
+namespace netdp::accounting {
+namespace {
+
+/// K = Zᵀ Z for an r × m block of a random orthonormal basis: a projector block, as in every view.
+DenseMatrix random_projector_block(int m, int r, int n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  DenseMatrix a(n, r);
+  for (Eigen::Index i = 0; i < a.size(); ++i) a.data()[i] = normal(rng);
+  const DenseMatrix q = Eigen::HouseholderQR<DenseMatrix>(a).householderQ() * DenseMatrix::Identity(n, r);
+  const DenseMatrix z = q.topRows(m).transpose();
+  return z.transpose() * z;
+}
+
+void expect_brackets(const VectorMaxResult& v, const DenseMatrix& k, double reference) {
+  const SignMaxResult scalar = maximize_over_signs(k);
+  const double tol = 1e-9 * std::max(1.0, v.sum_abs);
+  EXPECT_GE(v.lower, scalar.lower_bound - tol);              // a vector release can do what a scalar can
+  EXPECT_LE(v.lower, reference + 1e-7 * reference + tol);    // nothing attains more than the SDP
+  EXPECT_GE(v.upper, reference - 1e-7 * reference - tol);    // the certificate is an upper bound
+  EXPECT_LE(v.upper, v.sum_abs * (1 + 1e-12) + tol);         // never worse than Σ|K|
+  if (v.exact) {
+    EXPECT_NEAR(v.upper, reference, 1e-7 * reference + tol);
+  }
+  // The factor attains `lower`.
+  ASSERT_EQ(v.factor.rows(), k.rows());
+  for (Eigen::Index i = 0; i < k.rows(); ++i) EXPECT_NEAR(v.factor.row(i).norm(), 1.0, 1e-12);
+  EXPECT_NEAR((v.factor.transpose() * k * v.factor).trace(), v.lower, tol);
+}
+
+TEST(VectorMax, MatchesTheBarrierReferenceOnRandomProjectorBlocks) {
+  int exact = 0;
+  for (std::uint64_t seed = 1; seed <= 120; ++seed) {
+    const int m = 2 + static_cast<int>(seed % 9);
+    const int r = 1 + static_cast<int>(seed % 7);
+    const DenseMatrix k = random_projector_block(m, r, 3 * m + r + 4, seed);
+    const double reference = testing::barrier_sdp_value(k);
+    const VectorMaxResult v = maximize_over_vectors(k);
+    SCOPED_TRACE(seed);
+    expect_brackets(v, k, reference);
+    exact += v.exact ? 1 : 0;
+  }
+  EXPECT_GE(exact, 110);  // the bracket closes almost always; when it does not, upper is still valid
+}
+
+TEST(VectorMax, SecureSumViewsOnRandomGraphs) {
+  // Every pair of a few observers on ER(24) secure-sum views, T = 8: K_u from the engine.
+  int beyond_scalar = 0;
+  int checked = 0;
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    graph::ErdosRenyiOptions er;
+    er.connected = true;
+    const DenseMatrix w = testing::hamilton_dense(graph::erdos_renyi(24, 0.2, seed, er));
+    LinearSystemOptions options;
+    options.rounds = 8;
+    PairwiseOptions pairwise;
+    pairwise.keep_gram = true;
+    pairwise.sign_search = SignSearch::none;
+    pairwise.release_dimension = 1;
+    const std::vector<graph::NodeId> observers{0, 1, 2};
+    std::vector<graph::NodeId> targets(24);
+    for (std::size_t i = 0; i < targets.size(); ++i) targets[i] = static_cast<graph::NodeId>(i);
+    const auto results = account_all_pairs(gossip::Schedule::fixed(SparseMatrix(w.sparseView()), 8), observers,
+                                           targets, options, pairwise);
+    for (const auto& pair : results) {
+      const DenseMatrix& k = *pair.gram;
+      if (k.minCoeff() >= 0.0) continue;  // Σ|K| = 1ᵀK1 is attained: nothing to search
+      const double reference = testing::barrier_sdp_value(k);
+      const VectorMaxResult v = maximize_over_vectors(k);
+      expect_brackets(v, k, reference);
+      beyond_scalar += v.lower > maximize_over_signs(k).lower_bound * (1 + 1e-6) ? 1 : 0;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 20);
+  EXPECT_GT(beyond_scalar, 0);  // vector releases can lose more than any scalar one
+}
+
+TEST(VectorMax, NonNegativeKIsExactAtAllOnes) {
+  DenseMatrix k(3, 3);
+  k << 2, 1, 0, 1, 2, 1, 0, 1, 2;
+  const VectorMaxResult v = maximize_over_vectors(k);
+  EXPECT_TRUE(v.exact);
+  EXPECT_EQ(v.rank, 1);
+  EXPECT_NEAR(v.upper, 10.0, 1e-12);
+  EXPECT_NEAR(v.lower, 10.0, 1e-12);
+}
+
+TEST(VectorMax, ThreeRoundsAtOneHundredTwentyDegrees) {
+  // K = 1.5·I − 0.5·J (K_ii = 1, K_ij = −1/2, PSD): tr(KG) = 4.5 − 0.5·1ᵀG1 <= 4.5, attained by
+  // three unit vectors at 120° (G_ij = −1/2). Signs reach only 4 (two equal, one opposite).
+  DenseMatrix k = DenseMatrix::Identity(3, 3);
+  k -= 0.5 * (DenseMatrix::Ones(3, 3) - DenseMatrix::Identity(3, 3));
+  const VectorMaxResult v = maximize_over_vectors(k);
+  EXPECT_TRUE(v.exact);
+  EXPECT_NEAR(v.upper, 4.5, 1e-8);
+  EXPECT_NEAR(maximize_over_signs(k).lower_bound, 4.0, 1e-12);
+  VectorMaxOptions two;
+  two.dimension = 2;
+  EXPECT_NEAR(maximize_over_vectors(k, two).lower, 4.5, 1e-8);  // 120° fits in the plane
+}
+
+TEST(VectorMax, RejectsBadInput) {
+  VectorMaxOptions scalar;
+  scalar.dimension = 1;
+  EXPECT_THROW(maximize_over_vectors(DenseMatrix::Identity(2, 2), scalar), std::invalid_argument);
+  EXPECT_THROW(maximize_over_vectors(DenseMatrix::Ones(2, 3)), std::invalid_argument);
+  DenseMatrix asym = DenseMatrix::Identity(2, 2);
+  asym(0, 1) = 0.5;
+  EXPECT_THROW(maximize_over_vectors(asym), std::invalid_argument);
+  DenseMatrix nan = DenseMatrix::Identity(2, 2);
+  nan(1, 1) = std::nan("");
+  EXPECT_THROW(maximize_over_vectors(nan), std::invalid_argument);
+  EXPECT_EQ(maximize_over_vectors(DenseMatrix(0, 0)).upper, 0.0);
+}
+
+}  // namespace
+}  // namespace netdp::accounting
