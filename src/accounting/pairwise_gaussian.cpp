@@ -96,8 +96,8 @@ MuffliatoLosses muffliato_gossip_losses(const gossip::Schedule& schedule, const 
 // Muffliato-GD's whole view: each gradient step's noisy release is gossiped for K rounds, and the
 // parameters carry it into every later step, so the per-step sums (Theorems 6, 11) do not bound
 // it. The view is the linear Gaussian view of Muffliato-SGD(K) (MF paper, A.4; Lemma 11 removes
-// the observer's own inputs and noise), accounted by the MF engine with Σ|K_u| as the certified
-// sens², an upper bound for gradient vectors of any dimension. Fixed W only.
+// the observer's own inputs and noise), accounted by the MF engine for gradient releases of
+// options.release_dimension (default: vectors of any dimension, the SDP value). Fixed W only.
 std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_account(const Protocol& protocol,
                                                                    const PairQuery& q,
                                                                    const MuffliatoOptions& options,
@@ -123,7 +123,8 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_account(const Protoco
   spec.algorithm = MfAlgorithm::muffliato_sgd;
   spec.gossip_steps = protocol.rounds;
   MfOptions mf;
-  mf.assess.sign_search = SignSearch::none;  // Σ|K|: valid for vector releases
+  mf.assess.sign_search = SignSearch::none;  // scalar releases: Σ|K|
+  mf.assess.release_dimension = options.release_dimension;
   mf.progress = options.progress;
   std::unique_ptr<GaussianPairwiseAccount> view = mf_account(steps, q, spec, MfTrust::pndp, mf);
   GaussianPairwiseAccount::Info info = view->info();
@@ -189,6 +190,8 @@ SensitivityFields sensitivity_fields(const PairSensitivity& p) {
   return {p.sensitivity_squared_ones,
           p.sensitivity_squared_sum_abs,
           p.sensitivity_squared_exact,
+          p.sensitivity_squared_vector_lower,
+          p.sensitivity_squared_vector_upper,
           p.sensitivity_squared_certified,
           p.sensitivity,
           p.exact};
@@ -229,15 +232,15 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_pairs_account(
 }
 
 std::unique_ptr<GaussianPairwiseAccount> linear_system_account(const Protocol& protocol, const PairQuery& q,
-                                                               LinearSystemOptions options,
-                                                               SignSearch sign_search,
+                                                               LinearSystemOptions options, AssessOptions release,
                                                                const ProgressCallback& progress) {
   detail::validate_query(protocol, q, "linear-system");
   options.rounds = protocol.rounds;
   const gossip::Schedule schedule = protocol_schedule(protocol, protocol.rounds * options.gossip_steps);
   PairwiseOptions pairwise;
   pairwise.noise_std = 1.0;
-  pairwise.sign_search = sign_search;
+  pairwise.sign_search = release.sign_search;
+  pairwise.release_dimension = release.release_dimension;
   pairwise.epsilon_mode = EpsilonMode::table;  // the engine's own ε is not used here
   const std::size_t n = protocol.network.num_nodes();
   const std::vector<graph::NodeId> targets = q.target ? std::vector<graph::NodeId>{*q.target} : all_nodes(n);

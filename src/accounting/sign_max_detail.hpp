@@ -71,6 +71,9 @@ struct VerifiedDual {
 /// error margin, so that Diag(y) − K ⪰ 0 holds for the returned bound.
 VerifiedDual verified_dual(const DenseMatrix& k, const DenseMatrix& v);
 
+/// The same verification for a given dual vector y.
+VerifiedDual verified_bound(const DenseMatrix& k, Vector y);
+
 /// SDP relaxation max tr(KX) s.t. diag(X) = 1, X ⪰ 0, solved approximately by the mixing
 /// method (Burer–Monteiro X = VVᵀ, block-coordinate ascent v_i ← normalise(Σ_{j≠i} K_ij v_j)).
 /// Dual: y_i = K_ii + ‖Σ_{j≠i} K_ij v_j‖; then λ_min(Diag(y) − K) is computed and y is shifted

@@ -57,10 +57,13 @@ void mixing_sweep(const DenseMatrix& k, DenseMatrix& v) {
 }
 
 VerifiedDual verified_dual(const DenseMatrix& k, const DenseMatrix& v) {
+  // Dual from the first-order condition: y_i = K_ii + ‖Σ_{j≠i} K_ij v_j‖.
+  return verified_bound(k, k.diagonal() + (times_factor(k, v) - k.diagonal().asDiagonal() * v).rowwise().norm());
+}
+
+VerifiedDual verified_bound(const DenseMatrix& k, Vector y) {
   const Eigen::Index m = k.rows();
   VerifiedDual out;
-  // Dual from the first-order condition: y_i = K_ii + ‖Σ_{j≠i} K_ij v_j‖.
-  Vector y = k.diagonal() + (times_factor(k, v) - k.diagonal().asDiagonal() * v).rowwise().norm();
   DenseMatrix slack = -k;
   slack.diagonal() += y;
   const Eigen::SelfAdjointEigenSolver<DenseMatrix> solver(slack, Eigen::EigenvaluesOnly);

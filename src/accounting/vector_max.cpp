@@ -1,13 +1,19 @@
-// maximize_over_vectors (vector_max.hpp): the Burer–Monteiro factor of the SDP
-// max tr(KG), G ⪰ 0, diag(G) = 1, found by the mixing method (Wang, Chang & Kolter 2017), and a
-// verified dual bound read from it (sign_max_detail.hpp). For K ⪰ 0 the optimum has diag(G) = 1,
-// so diag(G) <= 1 gives the same value; for any K the dual bound Σ max(y_i, 0) covers both.
+// maximize_over_vectors (vector_max.hpp): the SDP max tr(KG), G ⪰ 0, diag(G) = 1, and its dual
+// min Σy, Diag(y) − K ⪰ 0, solved together by the primal-dual interior-point method of Helmberg,
+// Rendl, Vanderbei & Wolkowicz (1996) for this constraint set; the dual y is then verified
+// (sign_max_detail.hpp) and the primal G factored into unit round directions. For K ⪰ 0 the
+// optimum has diag(G) = 1, so diag(G) <= 1 gives the same value; for any K the verified bound
+// Σ max(y_i, 0) covers both. A release dimension p below the optimum's rank is bracketed by a
+// rank-p Burer–Monteiro factor (the mixing method of Wang, Chang & Kolter 2017) from below.
 
 #include "netdp/accounting/vector_max.hpp"
 
 #include <fmt/format.h>
 
+#include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <limits>
 
@@ -24,12 +30,85 @@ namespace detail = sign_max_detail;
 void validate_options(const VectorMaxOptions& o) {
   require(o.dimension != 1,
           "a release dimension of 1 is a scalar release: use maximize_over_signs (the sign maximum)");
+  require(o.max_iterations >= 1, "VectorMaxOptions::max_iterations must be >= 1, got {}", o.max_iterations);
   require(o.max_sweeps >= 1, "VectorMaxOptions::max_sweeps must be >= 1, got {}", o.max_sweeps);
   require(o.check_every >= 1, "VectorMaxOptions::check_every must be >= 1, got {}", o.check_every);
   require(std::isfinite(o.exact_tolerance) && o.exact_tolerance >= 0.0 && o.exact_tolerance < 1.0,
           "VectorMaxOptions::exact_tolerance must be in [0, 1), got {}", o.exact_tolerance);
   require(std::isfinite(o.symmetry_tolerance) && o.symmetry_tolerance >= 0.0,
           "VectorMaxOptions::symmetry_tolerance must be finite and >= 0, got {}", o.symmetry_tolerance);
+}
+
+/// Largest α in (0, 1] (shrunk by 0.8, then by 0.95 when below 1) with A + αD positive definite.
+double step_to_boundary(const DenseMatrix& a, const DenseMatrix& d) {
+  double alpha = 1.0;
+  for (int tries = 0; tries < 100; ++tries, alpha *= 0.8) {
+    if (Eigen::LLT<DenseMatrix>(a + alpha * d).info() == Eigen::Success) return alpha < 1.0 ? 0.95 * alpha : alpha;
+  }
+  return 0.0;
+}
+
+struct InteriorPoint {
+  DenseMatrix x;  ///< primal G ≻ 0 with diag(G) = 1 (up to rounding)
+  Vector y;       ///< dual with Diag(y) − K ≻ 0
+  int iterations = 0;
+};
+
+/// Primal-dual path following on the central path X·Z = μI (X primal, Z = Diag(y) − K dual slack):
+/// the Newton step for diag(X) = 1 reduces to (Z⁻¹ ∘ X) dy = μ·diag(Z⁻¹) − 1 (a positive definite
+/// m × m system by the Schur product theorem), then dX = μZ⁻¹ − X − Z⁻¹ Diag(dy) X, symmetrised.
+/// Stops when Σy − tr(KX) <= tolerance·|Σy|.
+InteriorPoint interior_point(const DenseMatrix& k, double tolerance, int max_iterations) {
+  const Eigen::Index m = k.rows();
+  InteriorPoint ip;
+  ip.x = DenseMatrix::Identity(m, m);
+  // y_i above the row sums of |K|: Diag(y) − K is strictly diagonally dominant, so positive definite.
+  ip.y = 1.1 * k.cwiseAbs().rowwise().sum() + Vector::Ones(m);
+  DenseMatrix z = -k;
+  z.diagonal() += ip.y;
+  double mu = (z.cwiseProduct(ip.x)).sum() / static_cast<double>(2 * m);
+  const DenseMatrix identity = DenseMatrix::Identity(m, m);
+  for (ip.iterations = 0; ip.iterations < max_iterations; ++ip.iterations) {
+    const double dual = ip.y.sum();
+    if (dual - k.cwiseProduct(ip.x).sum() <= tolerance * std::abs(dual)) break;
+    DenseMatrix z_inv = Eigen::LLT<DenseMatrix>(z).solve(identity);
+    z_inv = (0.5 * (z_inv + z_inv.transpose())).eval();
+    const Eigen::LLT<DenseMatrix> schur(z_inv.cwiseProduct(ip.x));
+    if (schur.info() != Eigen::Success) break;
+    const Vector dy = schur.solve(mu * z_inv.diagonal() - Vector::Ones(m));
+    DenseMatrix dx = mu * z_inv - ip.x - z_inv * dy.asDiagonal() * ip.x;
+    dx = (0.5 * (dx + dx.transpose())).eval();
+    const double primal_step = step_to_boundary(ip.x, dx);
+    const double dual_step = step_to_boundary(z, DenseMatrix(dy.asDiagonal()));
+    if (primal_step == 0.0 && dual_step == 0.0) break;
+    ip.x += primal_step * dx;
+    ip.y += dual_step * dy;
+    z.diagonal() += dual_step * dy;
+    mu = z.cwiseProduct(ip.x).sum() / static_cast<double>(2 * m);
+    if (primal_step + dual_step > 1.6) mu *= 0.5;
+    if (primal_step + dual_step > 1.9) mu *= 0.2;
+  }
+  return ip;
+}
+
+/// Unit rows V with V Vᵀ = D^{-1/2} X D^{-1/2} (D = diag X): X rescaled to an exact unit diagonal,
+/// then factored (Cholesky; an eigendecomposition when X is singular in floating point).
+DenseMatrix unit_factor(const DenseMatrix& x) {
+  const Vector scale = x.diagonal().cwiseMax(std::numeric_limits<double>::min()).cwiseSqrt().cwiseInverse();
+  const DenseMatrix normalised = scale.asDiagonal() * x * scale.asDiagonal();
+  DenseMatrix v;
+  const Eigen::LLT<DenseMatrix> llt(normalised);
+  if (llt.info() == Eigen::Success) {
+    v = llt.matrixL();
+  } else {
+    const Eigen::SelfAdjointEigenSolver<DenseMatrix> eig(normalised);
+    v = eig.eigenvectors() * eig.eigenvalues().cwiseMax(0.0).cwiseSqrt().asDiagonal();
+  }
+  for (Eigen::Index i = 0; i < v.rows(); ++i) {
+    const double norm = v.row(i).norm();
+    if (norm > 0.0) v.row(i) /= norm;
+  }
+  return v;
 }
 
 /// The factor rank: ceil(sqrt(2m)) + 1 is enough for the global optimum of the SDP (Barvinok,
@@ -41,6 +120,21 @@ int factor_rank(Eigen::Index m, std::size_t dimension) {
 }
 
 }  // namespace
+
+std::size_t parse_release_dimension(std::string_view text, std::string_view what) {
+  if (text == "vector") return kAnyReleaseDimension;
+  std::size_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  require(error == std::errc() && end == text.data() + text.size() && value >= 1,
+          "{} '{}' must be 'vector' (a release of any dimension) or an integer p >= 1 (the coordinates of "
+          "each round's release; 1 = scalar)",
+          what, text);
+  return value;
+}
+
+std::string release_dimension_name(std::size_t dimension) {
+  return dimension == kAnyReleaseDimension ? std::string("vector") : std::to_string(dimension);
+}
 
 VectorMaxResult maximize_over_vectors(const Eigen::Ref<const DenseMatrix>& k_in, const VectorMaxOptions& options) {
   validate_options(options);
@@ -75,23 +169,36 @@ VectorMaxResult maximize_over_vectors(const Eigen::Ref<const DenseMatrix>& k_in,
   const auto meets = [&](double low, double up) { return up - low <= options.exact_tolerance * up; };
 
   if (!meets(lower, upper)) {
-    util::Rng rng(options.seed);
-    DenseMatrix v = detail::random_unit_rows(m, factor_rank(m, options.dimension), rng);
-    double checked = -std::numeric_limits<double>::infinity();
-    for (result.sweeps = 1; result.sweeps <= options.max_sweeps; ++result.sweeps) {
-      detail::mixing_sweep(k, v);
-      if (result.sweeps % options.check_every != 0 && result.sweeps != options.max_sweeps) continue;
+    const InteriorPoint ip = interior_point(k, 0.1 * options.exact_tolerance, options.max_iterations);
+    result.iterations = ip.iterations;
+    upper = std::min(upper, detail::verified_bound(k, ip.y).bound);
+    const int rank = factor_rank(m, options.dimension);
+    if (options.dimension == kAnyReleaseDimension || static_cast<Eigen::Index>(rank) >= m) {
+      DenseMatrix v = unit_factor(ip.x);
       const double primal = detail::primal_objective(k, v);
-      upper = std::min(upper, detail::verified_dual(k, v).bound);
       if (primal > lower) {
         lower = primal;
-        factor = v;
+        factor = std::move(v);
       }
-      // Stop when the bracket closes, or when the ascent no longer moves the primal.
-      if (meets(lower, upper) || primal - checked <= 4.0 * eps * std::abs(primal)) break;
-      checked = primal;
+    } else {
+      // p below the optimum's possible rank: a rank-p factor by coordinate ascent, from below.
+      util::Rng rng(options.seed);
+      DenseMatrix v = detail::random_unit_rows(m, rank, rng);
+      double checked = -std::numeric_limits<double>::infinity();
+      for (result.sweeps = 1; result.sweeps <= options.max_sweeps; ++result.sweeps) {
+        detail::mixing_sweep(k, v);
+        if (result.sweeps % options.check_every != 0 && result.sweeps != options.max_sweeps) continue;
+        const double primal = detail::primal_objective(k, v);
+        if (primal > lower) {
+          lower = primal;
+          factor = v;
+        }
+        // Stop when the bracket closes, or when the ascent no longer moves the primal.
+        if (meets(lower, upper) || primal - checked <= 4.0 * eps * std::abs(primal)) break;
+        checked = primal;
+      }
+      result.sweeps = std::min(result.sweeps, options.max_sweeps);
     }
-    result.sweeps = std::min(result.sweeps, options.max_sweeps);
   }
   result.ones = unscale(ones);
   result.sum_abs = unscale(sum_abs);
@@ -102,9 +209,9 @@ VectorMaxResult maximize_over_vectors(const Eigen::Ref<const DenseMatrix>& k_in,
   result.factor = std::move(factor);
   if (!result.exact) {
     result.warnings.push_back(fmt::format(
-        "vector worst case not closed after {} sweeps: {:.10g} <= max <= {:.10g} (relative gap {:.2e}); "
-        "the upper bound is reported",
-        result.sweeps, result.lower, result.upper, (result.upper - result.lower) / result.upper));
+        "vector worst case not closed ({} interior-point iterations, {} sweeps): {:.10g} <= max <= {:.10g} "
+        "(relative gap {:.2e}); the upper bound is reported",
+        result.iterations, result.sweeps, result.lower, result.upper, (result.upper - result.lower) / result.upper));
   }
   return result;
 }

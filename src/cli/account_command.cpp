@@ -57,6 +57,7 @@ struct AccountOptions {
   std::size_t gossip_steps = 1;
   bool keep_observer_noise = false;
   std::string sign_search = "none";
+  std::string release_dimension = "vector";  ///< linear-system, mf, Muffliato-GD
   // mf
   std::string trust = "pndp";
   std::string algorithm = "dp-d-sgd";
@@ -121,12 +122,27 @@ void check_flags(const AccountOptions& o, std::size_t n) {
           "--bound {}: only --method muffliato has a paper formula that is not a bound (the other methods "
           "always report a valid upper bound)",
           o.bound);
+  const bool linear_view =
+      o.method == "linear-system" || o.method == "mf" || (o.method == "muffliato" && o.gradient_steps > 0);
+  require(linear_view || o.release_dimension == "vector",
+          "--release-dimension applies to the linear views only: --method linear-system, mf, or muffliato with "
+          "--gradient-steps");
+  const std::size_t dimension = accounting::parse_release_dimension(o.release_dimension, "--release-dimension");
+  require(o.sign_search == "none" || dimension == 1,
+          "--sign-search {} maximises over scalar releases; add --release-dimension 1 (the default release is a "
+          "vector, whose worst case is the SDP value)",
+          o.sign_search);
   require(!(o.json && o.csv), "choose one of --json and --csv");
   if (o.target_epsilon) {
     require_positive(*o.target_epsilon, "--target-epsilon");
     require(o.calibrate_on != "pair" || (o.observer && o.target),
             "--calibrate-on pair needs --observer and --target");
   }
+}
+
+accounting::AssessOptions release_options(const AccountOptions& o) {
+  return {util::parse_enum(accounting::kSignSearchNames, o.sign_search, "--sign-search"),
+          accounting::parse_release_dimension(o.release_dimension, "--release-dimension")};
 }
 
 std::unique_ptr<accounting::PairwiseAccount> make_account(const AccountOptions& o,
@@ -140,6 +156,7 @@ std::unique_ptr<accounting::PairwiseAccount> make_account(const AccountOptions& 
                                             : accounting::MessageConvention::paper;
     options.observer_noise =
         o.count_observer_noise ? accounting::ObserverNoise::counted : accounting::ObserverNoise::known;
+    options.release_dimension = accounting::parse_release_dimension(o.release_dimension, "--release-dimension");
     options.progress = progress;
     return accounting::muffliato_account(protocol, query, options, o.gradient_steps);
   }
@@ -161,9 +178,7 @@ std::unique_ptr<accounting::PairwiseAccount> make_account(const AccountOptions& 
     options.first_power = o.first_power;
     options.gossip_steps = o.gossip_steps;
     options.keep_observer_noise = o.keep_observer_noise;
-    return accounting::linear_system_account(
-        protocol, query, options,
-        util::parse_enum(accounting::kSignSearchNames, o.sign_search, "--sign-search"), progress);
+    return accounting::linear_system_account(protocol, query, options, release_options(o), progress);
   }
   if (o.method == "mf") {
     accounting::MfAlgorithmSpec spec;
@@ -173,8 +188,7 @@ std::unique_ptr<accounting::PairwiseAccount> make_account(const AccountOptions& 
     require(spec.algorithm != accounting::MfAlgorithm::mf_d_sgd || !o.correlation_path.empty(),
             "--algorithm mf-d-sgd needs --correlation C.mtx");
     accounting::MfOptions options;
-    options.assess.sign_search =
-        util::parse_enum(accounting::kSignSearchNames, o.sign_search, "--sign-search");
+    options.assess = release_options(o);
     if (o.participations > 0 || o.separation > 0) {
       options.participation = accounting::MfParticipation::cyclic(o.participations, o.separation);
     }
@@ -204,6 +218,7 @@ nlohmann::ordered_json parameters_json(const AccountOptions& o, const accounting
     p["observer_noise"] = o.count_observer_noise ? "counted" : "known";
     p["group"] = query.group;
     p["gradient_steps"] = o.gradient_steps;
+    if (o.gradient_steps > 0) p["release_dimension"] = o.release_dimension;
   } else if (o.method == "random-walk") {
     p["contributions"] = o.contributions;
     p["tail_share"] = o.tail_share;
@@ -215,8 +230,10 @@ nlohmann::ordered_json parameters_json(const AccountOptions& o, const accounting
     p["gossip_steps"] = o.gossip_steps;
     p["keep_observer_noise"] = o.keep_observer_noise;
     p["sign_search"] = o.sign_search;
+    p["release_dimension"] = o.release_dimension;
   } else if (o.method == "mf") {
     p["sign_search"] = o.sign_search;
+    p["release_dimension"] = o.release_dimension;
     p["trust"] = o.trust;
     p["algorithm"] = o.algorithm;
     p["gossip_steps"] = o.gossip_steps;
@@ -357,7 +374,12 @@ void add_account_command(CLI::App& app) {
   cmd->add_flag("--keep-observer-noise", r.keep_observer_noise,
                 "linear-system: keep the observer's own noise (the paper's first variant)");
   cmd->add_option("--sign-search", r.sign_search,
-                  "linear-system, mf: none | auto (exact / SDP-certified sens²)")
+                  "linear-system, mf with --release-dimension 1: none (Σ|K|) | auto (exact / SDP-certified "
+                  "maximum over sign vectors)")
+      ->capture_default_str();
+  cmd->add_option("--release-dimension", r.release_dimension,
+                  "linear-system, mf, muffliato --gradient-steps: coordinates of each round's release: vector "
+                  "(any dimension: the certified SDP worst case) | 1 (scalar) | p")
       ->capture_default_str();
   cmd->add_option("--trust", r.trust, "mf: ldp | pndp | secldp")->capture_default_str();
   cmd->add_option("--algorithm", r.algorithm,

@@ -35,6 +35,8 @@ Json row_json(const PairRow& row, const AccountReport& report) {
     j["sensitivity_squared_ones"] = s.ones;
     j["sensitivity_squared_sum_abs"] = s.sum_abs;
     j["sensitivity_squared_exact"] = optional_json(s.exact_value);
+    j["sensitivity_squared_vector_lower"] = optional_json(s.vector_lower);
+    j["sensitivity_squared_vector_upper"] = optional_json(s.vector_upper);
     j["sensitivity_squared_certified"] = s.certified;
     j["sensitivity"] = s.sensitivity;
     j["exact"] = s.exact;

@@ -422,7 +422,7 @@ INSTANTIATE_TEST_SUITE_P(
                     [](const Protocol& p) {
                       LinearSystemOptions options;
                       options.view = LinearSystemView::plain;
-                      return linear_system_account(p, {}, options, SignSearch::automatic);
+                      return linear_system_account(p, {}, options, {SignSearch::automatic, 1});
                     }},
         Conformance{"mf_pndp",
                     [](const Protocol& p) {

@@ -122,13 +122,55 @@ TEST(AccountCommand, RandomWalkDefaultCountIsAValidTailBound) {
 
 TEST(AccountCommand, LinearSystemCarriesSensitivityFields) {
   const Json j = account_json({"--graph", "ring:n=6", "--method", "linear-system", "--rounds", "4",
-                               "--observer", "0", "--sign-search", "auto"});
+                               "--observer", "0", "--sign-search", "auto", "--release-dimension", "1"});
   ASSERT_EQ(j["pairs"].size(), 5u);
   for (const Json& row : j["pairs"]) {
     const double certified = row["sensitivity_squared_certified"].get<double>();
     EXPECT_GE(row["sensitivity_squared_sum_abs"].get<double>(), certified * (1 - 1e-12));
     EXPECT_NEAR(row["sensitivity"].get<double>(), std::sqrt(certified), 1e-12);
     EXPECT_NEAR(row["mu"].get<double>(), std::sqrt(certified), 1e-12);
+    EXPECT_TRUE(row["sensitivity_squared_vector_upper"].is_null());
+  }
+}
+
+TEST(AccountCommand, VectorReleaseIsTheDefaultBetweenTheSignMaximumAndSumAbs) {
+  const std::vector<std::string> base{"--graph", "er:n=20,p=0.25,seed=3,connected=1", "--method", "linear-system",
+                                      "--rounds", "6", "--observer", "1"};
+  std::vector<std::string> scalar_args = base;
+  scalar_args.insert(scalar_args.end(), {"--release-dimension", "1", "--sign-search", "auto"});
+  const Json vector = account_json(base);
+  const Json scalar = account_json(scalar_args);
+  ASSERT_EQ(vector["pairs"].size(), scalar["pairs"].size());
+  std::size_t above_scalar = 0;
+  for (std::size_t i = 0; i < vector["pairs"].size(); ++i) {
+    const Json& v = vector["pairs"][i];
+    const double upper = v["sensitivity_squared_vector_upper"].get<double>();
+    const double lower = v["sensitivity_squared_vector_lower"].get<double>();
+    const double sign_max = scalar["pairs"][i]["sensitivity_squared_certified"].get<double>();
+    EXPECT_EQ(v["sensitivity_squared_certified"].get<double>(), upper);
+    EXPECT_LE(lower, upper);
+    EXPECT_GE(upper, sign_max * (1 - 1e-9));
+    EXPECT_LE(upper, v["sensitivity_squared_sum_abs"].get<double>() * (1 + 1e-12));
+    above_scalar += upper > sign_max * (1 + 1e-6) ? 1 : 0;
+  }
+  EXPECT_GT(above_scalar, 0u);
+  EXPECT_EQ(vector["summary"]["parameters"]["release_dimension"], "vector");
+}
+
+TEST(AccountCommand, ReleaseDimensionErrorsNameTheRule) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+      {{"--method", "linear-system", "--release-dimension", "0"}, "'vector' (a release of any dimension) or an integer p >= 1"},
+      {{"--method", "linear-system", "--release-dimension", "two"}, "--release-dimension 'two'"},
+      {{"--method", "random-walk", "--release-dimension", "2"}, "applies to the linear views only"},
+      {{"--method", "muffliato", "--release-dimension", "2"}, "applies to the linear views only"},
+      {{"--method", "linear-system", "--sign-search", "auto"}, "add --release-dimension 1"},
+  };
+  for (const auto& [args, words] : cases) {
+    std::vector<std::string> argv{"account", "--graph", "ring:n=6", "--rounds", "3", "--quiet"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const auto result = run_cli(argv);
+    EXPECT_EQ(result.status, 2) << words;
+    EXPECT_NE(result.err.find(words), std::string::npos) << result.err;
   }
 }
 

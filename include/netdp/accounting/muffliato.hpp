@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "netdp/accounting/vector_max.hpp"
 #include "netdp/gossip/schedule.hpp"
 #include "netdp/graph/graph.hpp"
 #include "netdp/util/enum_names.hpp"
@@ -93,6 +94,10 @@ struct MuffliatoOptions {
   MessageConvention messages = MessageConvention::paper;
   ObserverNoise observer_noise = ObserverNoise::known;
   GroupSensitivity group_sensitivity = GroupSensitivity::sum_of_absolute;
+  /// Muffliato-GD (gradient steps): p, the dimension of each gradient release (vector_max.hpp).
+  /// kAnyReleaseDimension (default) certifies the SDP value on a fixed W; 1 is a scalar release.
+  /// Time-varying schedules report Σ|K_u|, an upper bound for every p.
+  std::size_t release_dimension = kAnyReleaseDimension;
   /// Number of target columns propagated together (0 = chosen from n for the cache).
   std::size_t block_columns = 0;
   /// Reject schedules whose union of supports is disconnected (Muffliato assumes a connected graph).

@@ -75,7 +75,9 @@ struct PairQuery {
 struct SensitivityFields {
   double ones = 0.0;                  ///< 1ᵀK1 (the papers' value)
   double sum_abs = 0.0;               ///< Σ|K| (always a valid upper bound)
-  std::optional<double> exact_value;  ///< max over sign vectors, when computed
+  std::optional<double> exact_value;  ///< the maximum for the release dimension, when proven
+  std::optional<double> vector_lower;  ///< vector releases: tr(KG) attained by directions found
+  std::optional<double> vector_upper;  ///< vector releases: verified SDP dual bound
   double certified = 0.0;             ///< the tightest proven upper bound
   double sensitivity = 0.0;           ///< sqrt(certified)
   bool exact = false;                 ///< certified is the true maximum
@@ -244,11 +246,11 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_pairs_account(
     const ProgressCallback& progress = {});
 
 /// Koskela–Kulkarni linear-system views (Theorems 8, 9, 10) through the linear-view engine.
-std::unique_ptr<GaussianPairwiseAccount> linear_system_account(const Protocol& protocol,
-                                                               const PairQuery& query,
-                                                               LinearSystemOptions options,
-                                                               SignSearch sign_search = SignSearch::none,
-                                                               const ProgressCallback& progress = {});
+/// `release`: the release dimension (default: a vector, the SDP value per pair) and, for scalar
+/// releases, the sign search (default none: Σ|K|).
+std::unique_ptr<GaussianPairwiseAccount> linear_system_account(
+    const Protocol& protocol, const PairQuery& query, LinearSystemOptions options,
+    AssessOptions release = {SignSearch::none, kAnyReleaseDimension}, const ProgressCallback& progress = {});
 
 /// Matrix-factorization accounting (MF paper, Theorem 7) of `spec` under `trust`.
 std::unique_ptr<GaussianPairwiseAccount> mf_account(const Protocol& protocol, const PairQuery& query,

@@ -10,7 +10,7 @@
 // which is the scalar sign maximum at p = 1 and the semidefinite program's value for p >= m
 // (Burer & Monteiro: for p with p(p+1)/2 > m the rank constraint never binds). Between them it
 // never exceeds the SDP value. This unit brackets the SDP value: `lower` is tr(K VVᵀ) of unit
-// vectors v_i ∈ ℝ^r (r <= p) that are found (a release that attains it exists), `upper` is
+// vectors v_i ∈ ℝ^r that are found (a release of dimension r attains it), `upper` is
 // Σ y_i for a dual certificate Diag(y) − K ⪰ 0 that is verified (weak duality: tr(KG) <=
 // tr(Diag(y) G) <= Σ max(y_i, 0)), capped by Σ|K_ij| (MF paper eq. 8). Scalar ≤ vector ≤ Σ|K|.
 
@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "netdp/util/types.hpp"
@@ -27,10 +28,19 @@ namespace netdp::accounting {
 /// release dimension meaning "any p" (the SDP value).
 inline constexpr std::size_t kAnyReleaseDimension = 0;
 
+/// The release dimension from its name: "vector" (kAnyReleaseDimension) or an integer p >= 1.
+/// Throws std::invalid_argument naming `what` (e.g. "--release-dimension") and the rule otherwise.
+std::size_t parse_release_dimension(std::string_view text, std::string_view what);
+
+/// "vector" for kAnyReleaseDimension, else p.
+std::string release_dimension_name(std::size_t dimension);
+
 struct VectorMaxOptions {
   /// p, the dimension of each round's release: kAnyReleaseDimension (vector of any size) or >= 2.
   std::size_t dimension = kAnyReleaseDimension;
-  /// Maximum coordinate-ascent sweeps of the Burer–Monteiro factor.
+  /// Maximum interior-point iterations (each a few m × m factorisations; 20–40 are typical).
+  int max_iterations = 100;
+  /// Release dimension p below the optimum's rank: maximum coordinate-ascent sweeps of the rank-p factor.
   int max_sweeps = 3000;
   /// Sweeps between two dual checks (each an m × m eigenvalue computation).
   int check_every = 25;
@@ -50,7 +60,8 @@ struct VectorMaxResult {
   double upper = 0.0;    ///< verified upper bound on the maximum over every release dimension
   bool exact = false;    ///< upper − lower <= exact_tolerance · upper: upper is the value for p >= rank
   int rank = 0;          ///< columns of the factor (the release dimension it needs)
-  int sweeps = 0;        ///< coordinate-ascent sweeps run
+  int iterations = 0;    ///< interior-point iterations run
+  int sweeps = 0;        ///< coordinate-ascent sweeps run (release dimension below the optimum's rank)
   DenseMatrix factor;    ///< V (m × rank), unit rows v_i: the worst-case round directions
   std::vector<std::string> warnings;
 };
