@@ -12,6 +12,8 @@
 #include <map>
 
 #include "linear_system_detail.hpp"
+#include "netdp/accounting/sign_max.hpp"
+#include "netdp/accounting/vector_max.hpp"
 #include "netdp/dp/gdp.hpp"
 #include "netdp/gossip/gossip_matrix.hpp"
 #include "netdp/gossip/spectral.hpp"
@@ -416,13 +418,25 @@ AsymptoticRate asymptotic_rate(const gossip::Schedule& schedule, graph::NodeId o
     LinearSystemOptions at = options;
     at.rounds = t;
     const gossip::Schedule sched = gossip::Schedule::fixed(schedule.at(0), t * options.gossip_steps);
-    const auto result = account_coalition(sched, obs, tgt, at, PairwiseOptions{});
+    PairwiseOptions pairwise;
+    pairwise.keep_gram = true;
+    const auto result = account_coalition(sched, obs, tgt, at, pairwise);
+    const DenseMatrix& k = *result.front().gram;
+    const SignMaxResult scalar = maximize_over_signs(k);
+    const VectorMaxResult vector = maximize_over_vectors(k);
     AsymptoticRatePoint p;
     p.rounds = t;
     p.sensitivity_squared_ones = result.front().pair.sensitivity_squared_ones;
+    p.sensitivity_squared_sign_max = scalar.certified;
+    p.sign_max_exact = scalar.is_exact;
+    p.sensitivity_squared_vector = vector.upper;
+    p.vector_exact = vector.exact;
     p.sensitivity_squared_certified = result.front().pair.sensitivity_squared_certified;
-    p.per_round_ones = p.sensitivity_squared_ones / static_cast<double>(t);
-    p.per_round_certified = p.sensitivity_squared_certified / static_cast<double>(t);
+    const auto per_round = [t](double value) { return value / static_cast<double>(t); };
+    p.per_round_ones = per_round(p.sensitivity_squared_ones);
+    p.per_round_sign_max = per_round(p.sensitivity_squared_sign_max);
+    p.per_round_vector = per_round(p.sensitivity_squared_vector);
+    p.per_round_certified = per_round(p.sensitivity_squared_certified);
     rate.points.push_back(p);
   }
   return rate;

@@ -135,9 +135,17 @@ std::vector<PairResult> account_coalition(const gossip::Schedule& schedule,
 /// gives π_j² / (‖π‖² − π_i²) (our derivation, checked numerically; not in the paper).
 struct AsymptoticRatePoint {
   std::size_t rounds = 0;
-  double sensitivity_squared_ones = 0.0;       ///< 1ᵀK1 at this T
-  double sensitivity_squared_certified = 0.0;  ///< proven upper bound at this T
+  double sensitivity_squared_ones = 0.0;  ///< 1ᵀK1 at this T (the theorem's c = 1)
+  /// Worst scalar release: max over sign vectors (sign_max.hpp), or its certified bound.
+  double sensitivity_squared_sign_max = 0.0;
+  bool sign_max_exact = false;
+  /// Worst vector release: the SDP value (vector_max.hpp), or its verified upper bound.
+  double sensitivity_squared_vector = 0.0;
+  bool vector_exact = false;
+  double sensitivity_squared_certified = 0.0;  ///< the default (vector) certified value at this T
   double per_round_ones = 0.0;                 ///< ones / T
+  double per_round_sign_max = 0.0;             ///< sign_max / T
+  double per_round_vector = 0.0;               ///< vector / T
   double per_round_certified = 0.0;            ///< certified / T
 };
 struct AsymptoticRate {
@@ -149,8 +157,8 @@ struct AsymptoticRate {
 };
 
 /// Evaluates (Δ_T)²/T for each T in `rounds_grid` (secure-sum, fixed W, the
-/// options' first power and noise variant; certified with SignSearch::none) next
-/// to the limits. Throws unless the view is secure-sum, the schedule is fixed
+/// options' first power and noise variant) at c = 1, at the worst scalar release
+/// (sign maximum) and at the worst vector release (SDP value), next to the limits. Throws unless the view is secure-sum, the schedule is fixed
 /// and W is row-stochastic and primitive.
 AsymptoticRate asymptotic_rate(const gossip::Schedule& schedule, graph::NodeId observer, graph::NodeId target,
                                std::span<const std::size_t> rounds_grid, const LinearSystemOptions& options);
