@@ -89,9 +89,10 @@ bool all_exact(const std::vector<accounting::UnitPair>& pairs) {
 
 void add_common_notes(PrivacyAccount& account, bool exact, bool unequal_batches) {
   account.notes.push_back(
-      exact ? "pairwise ε at T is exact for the view (every K_u >= 0 entrywise)"
-            : "pairwise ε is an upper bound: certified sens² = min(Σ|K_u|, local cap) where K_u has "
-              "negative entries");
+      exact ? "pairwise ε at T is exact for the view: the worst gradient vector of every pair is attained "
+              "(K_u >= 0 entrywise, or the SDP's bracket closed to 1e-9)"
+            : "pairwise ε is an upper bound: certified sens² = the verified SDP bound on the worst gradient "
+              "vector, capped by the local view, where it was not shown to be attained");
   account.notes.push_back("ε before round T uses min(sens²(T), local sens²(t)) per pair: an upper bound");
   if (unequal_batches) {
     account.notes.push_back("nodes have unequal batch sizes: μ scaled by b_max/b_target (an upper bound)");
@@ -207,7 +208,6 @@ PrivacyAccount antipgd_pairwise_account(const TrainContext& ctx) {
   accounting::MfAlgorithmSpec spec;
   spec.algorithm = accounting::MfAlgorithm::antipgd;
   accounting::MfOptions options;
-  options.assess.sign_search = accounting::SignSearch::none;
   const auto account = accounting::mf_account(ctx.protocol(), {}, spec, accounting::MfTrust::pndp, options);
   require(account->unit_pairs().size() == ctx.num_nodes() * (ctx.num_nodes() - 1),
           "privacy: {} MF pairwise results for {} nodes", account->unit_pairs().size(), ctx.num_nodes());
@@ -234,7 +234,8 @@ PrivacyAccount muffliato_view_pairwise_account(const TrainContext& ctx) {
   return pairwise_training_account(
       ctx, "muffliato", account->unit_pairs(), identity_correlation_sensitivity(),
       "muffliato: the whole view of Muffliato-SGD(K) (MF paper A.4: every message an observer receives over "
-      "all gradient steps, its own inputs and noise known), Σ|K_u| certified: a valid upper bound");
+      "all gradient steps, its own inputs and noise known), the worst gradient vector certified per pair "
+      "(verified SDP bound): a valid upper bound");
 }
 
 PrivacyAccount muffliato_gd_view_training_account(const TrainContext& ctx, const std::string& name,
