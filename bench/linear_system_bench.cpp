@@ -62,7 +62,9 @@ double structured_pairs(const netdp::gossip::Schedule& schedule, const std::vect
                         std::size_t n, const LinearSystemOptions& options) {
   double total = 0.0;
   const auto targets = first_nodes(n);
-  netdp::accounting::account_pairs(schedule, observers, targets, options, PairwiseOptions{},
+  PairwiseOptions scalar;
+  scalar.release_dimension = 1;  // Σ|K|, as the literal path sums
+  netdp::accounting::account_pairs(schedule, observers, targets, options, scalar,
                                    [&](std::span<const PairResult> rows) {
                                      for (const auto& r : rows) total += r.pair.sensitivity_squared_sum_abs;
                                    });
@@ -110,6 +112,7 @@ void BM_FacebookSecureSum(benchmark::State& state) {
   double max_certified = 0.0;
   PairwiseOptions pairwise;
   pairwise.epsilon_mode = netdp::accounting::EpsilonMode::table;
+  pairwise.release_dimension = 1;  // scalar Σ|K|: the engine alone (vector_max_bench adds the SDP)
   for (auto _ : state) {
     netdp::accounting::account_pairs(
         schedule, observers, targets, options, pairwise, [&](std::span<const PairResult> rows) {

@@ -123,6 +123,21 @@ void add_transposed_gram(DenseMatrix& lower, const DenseMatrix& block) {
 
 bool cholesky_succeeds(DenseMatrix symmetric) { return cholesky_in_place(symmetric); }
 
+std::optional<DenseMatrix> spd_inverse(DenseMatrix symmetric) {
+  if (!cholesky_in_place(symmetric)) return std::nullopt;
+#if defined(NETDP_HAVE_LAPACKE)
+  const auto r = static_cast<lapack_int>(symmetric.rows());
+  if (LAPACKE_dpotri(LAPACK_COL_MAJOR, 'L', r, symmetric.data(), r) != 0) return std::nullopt;
+#else
+  const DenseMatrix lower = symmetric.triangularView<Eigen::Lower>();
+  const DenseMatrix lower_inverse =
+      lower.triangularView<Eigen::Lower>().solve(DenseMatrix::Identity(symmetric.rows(), symmetric.rows()));
+  symmetric = lower_inverse.transpose() * lower_inverse;
+#endif
+  symmetric.triangularView<Eigen::StrictlyUpper>() = symmetric.transpose();
+  return symmetric;
+}
+
 void solve_lower_in_place(const DenseMatrix& lower, DenseMatrix& z) {
   if (z.size() == 0) return;
 #if defined(NETDP_HAVE_LAPACKE)

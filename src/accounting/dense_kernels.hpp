@@ -5,6 +5,7 @@
 // Eigen otherwise.
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "netdp/util/types.hpp"
@@ -53,6 +54,10 @@ void add_transposed_gram(DenseMatrix& lower, const DenseMatrix& block);
 
 /// Whether the Cholesky factorisation of the symmetric matrix (lower triangle read) succeeds.
 bool cholesky_succeeds(DenseMatrix symmetric);
+
+/// The inverse of a symmetric positive definite matrix (lower triangle read), both triangles filled,
+/// by Cholesky; nullopt when the factorisation fails.
+std::optional<DenseMatrix> spd_inverse(DenseMatrix symmetric);
 
 /// a bᵀ (one GEMM).
 DenseMatrix product_transposed(const DenseMatrix& a, const DenseMatrix& b);

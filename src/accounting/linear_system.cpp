@@ -11,6 +11,7 @@
 #include <limits>
 #include <map>
 
+#include "dense_kernels.hpp"
 #include "linear_system_detail.hpp"
 #include "netdp/accounting/sign_max.hpp"
 #include "netdp/accounting/vector_max.hpp"
@@ -296,6 +297,7 @@ void account_pairs(const gossip::Schedule& schedule, std::span<const graph::Node
   validate_nodes(observers, r.num_nodes, "observer");
   validate_nodes(targets, r.num_nodes, "target");
 
+  const detail::SingleThreadedBlas single_threaded_blas;  // BLAS inside the OpenMP loop below
   // Units of work: batches of observers sharing one sparse product (fixed
   // secure-sum) or single observers. Fixed sizes: results do not depend on threads.
   const bool batched = r.fixed && r.view == LinearSystemView::secure_sum;

@@ -16,7 +16,9 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <optional>
 
+#include "dense_kernels.hpp"
 #include "netdp/util/check.hpp"
 #include "netdp/util/rng.hpp"
 #include "sign_max_detail.hpp"
@@ -25,7 +27,6 @@ namespace netdp::accounting {
 
 namespace {
 
-namespace detail = sign_max_detail;
 
 void validate_options(const VectorMaxOptions& o) {
   require(o.dimension != 1,
@@ -43,7 +44,7 @@ void validate_options(const VectorMaxOptions& o) {
 double step_to_boundary(const DenseMatrix& a, const DenseMatrix& d) {
   double alpha = 1.0;
   for (int tries = 0; tries < 100; ++tries, alpha *= 0.8) {
-    if (Eigen::LLT<DenseMatrix>(a + alpha * d).info() == Eigen::Success) return alpha < 1.0 ? 0.95 * alpha : alpha;
+    if (detail::cholesky_succeeds(a + alpha * d)) return alpha < 1.0 ? 0.95 * alpha : alpha;
   }
   return 0.0;
 }
@@ -67,16 +68,16 @@ InteriorPoint interior_point(const DenseMatrix& k, double tolerance, int max_ite
   DenseMatrix z = -k;
   z.diagonal() += ip.y;
   double mu = (z.cwiseProduct(ip.x)).sum() / static_cast<double>(2 * m);
-  const DenseMatrix identity = DenseMatrix::Identity(m, m);
   for (ip.iterations = 0; ip.iterations < max_iterations; ++ip.iterations) {
     const double dual = ip.y.sum();
     if (dual - k.cwiseProduct(ip.x).sum() <= tolerance * std::abs(dual)) break;
-    DenseMatrix z_inv = Eigen::LLT<DenseMatrix>(z).solve(identity);
-    z_inv = (0.5 * (z_inv + z_inv.transpose())).eval();
+    const std::optional<DenseMatrix> inverse = detail::spd_inverse(z);
+    if (!inverse) break;
+    const DenseMatrix& z_inv = *inverse;
     const Eigen::LLT<DenseMatrix> schur(z_inv.cwiseProduct(ip.x));
     if (schur.info() != Eigen::Success) break;
     const Vector dy = schur.solve(mu * z_inv.diagonal() - Vector::Ones(m));
-    DenseMatrix dx = mu * z_inv - ip.x - z_inv * dy.asDiagonal() * ip.x;
+    DenseMatrix dx = mu * z_inv - ip.x - detail::scaled_product(z_inv, dy, ip.x);  // X symmetric: Xᵀ = X
     dx = (0.5 * (dx + dx.transpose())).eval();
     const double primal_step = step_to_boundary(ip.x, dx);
     const double dual_step = step_to_boundary(z, DenseMatrix(dy.asDiagonal()));
@@ -138,7 +139,7 @@ std::string release_dimension_name(std::size_t dimension) {
 
 VectorMaxResult maximize_over_vectors(const Eigen::Ref<const DenseMatrix>& k_in, const VectorMaxOptions& options) {
   validate_options(options);
-  DenseMatrix k = detail::validated_symmetric_part(k_in, options.symmetry_tolerance);
+  DenseMatrix k = sign_max_detail::validated_symmetric_part(k_in, options.symmetry_tolerance);
   const Eigen::Index m = k.rows();
   const double eps = std::numeric_limits<double>::epsilon();
   VectorMaxResult result;
@@ -162,8 +163,8 @@ VectorMaxResult maximize_over_vectors(const Eigen::Ref<const DenseMatrix>& k_in,
   double upper = sum_abs + rounding;
 
   // Rank one first: all rounds along one direction, with the signs of a balanced sign graph.
-  const Vector signs = detail::sign_graph_colouring(k);
-  const double coloured = detail::quadratic_form(k, signs);
+  const Vector signs = sign_max_detail::sign_graph_colouring(k);
+  const double coloured = sign_max_detail::quadratic_form(k, signs);
   double lower = std::max(ones, coloured);
   DenseMatrix factor = coloured >= ones ? DenseMatrix(signs) : DenseMatrix(Vector::Ones(m));
   const auto meets = [&](double low, double up) { return up - low <= options.exact_tolerance * up; };
@@ -171,11 +172,11 @@ VectorMaxResult maximize_over_vectors(const Eigen::Ref<const DenseMatrix>& k_in,
   if (!meets(lower, upper)) {
     const InteriorPoint ip = interior_point(k, 0.1 * options.exact_tolerance, options.max_iterations);
     result.iterations = ip.iterations;
-    upper = std::min(upper, detail::verified_bound(k, ip.y).bound);
+    upper = std::min(upper, sign_max_detail::verified_bound(k, ip.y).bound);
     const int rank = factor_rank(m, options.dimension);
     if (options.dimension == kAnyReleaseDimension || static_cast<Eigen::Index>(rank) >= m) {
       DenseMatrix v = unit_factor(ip.x);
-      const double primal = detail::primal_objective(k, v);
+      const double primal = sign_max_detail::primal_objective(k, v);
       if (primal > lower) {
         lower = primal;
         factor = std::move(v);
@@ -183,12 +184,12 @@ VectorMaxResult maximize_over_vectors(const Eigen::Ref<const DenseMatrix>& k_in,
     } else {
       // p below the optimum's possible rank: a rank-p factor by coordinate ascent, from below.
       util::Rng rng(options.seed);
-      DenseMatrix v = detail::random_unit_rows(m, rank, rng);
+      DenseMatrix v = sign_max_detail::random_unit_rows(m, rank, rng);
       double checked = -std::numeric_limits<double>::infinity();
       for (result.sweeps = 1; result.sweeps <= options.max_sweeps; ++result.sweeps) {
-        detail::mixing_sweep(k, v);
+        sign_max_detail::mixing_sweep(k, v);
         if (result.sweeps % options.check_every != 0 && result.sweeps != options.max_sweeps) continue;
-        const double primal = detail::primal_objective(k, v);
+        const double primal = sign_max_detail::primal_objective(k, v);
         if (primal > lower) {
           lower = primal;
           factor = v;
