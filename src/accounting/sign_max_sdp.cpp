@@ -8,11 +8,11 @@
 // VERIFY it: λ_min(Diag(y) − K) is computed and y is shifted up by its negative part plus a
 // margin for the eigen-solver's rounding.
 
+#include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <cmath>
 #include <limits>
 
-#include "dense_kernels.hpp"
 #include "sign_max_detail.hpp"
 
 namespace netdp::accounting::sign_max_detail {
@@ -68,7 +68,7 @@ VerifiedDual verified_bound(const DenseMatrix& k, Vector y) {
   DenseMatrix slack = -k;
   slack.diagonal() += y;
   const double trace = slack.diagonal().sum();
-  if (m > 0 && slack.diagonal().minCoeff() > 0.0 && detail::cholesky_succeeds(slack)) {
+  if (m > 0 && slack.diagonal().minCoeff() > 0.0 && Eigen::LLT<DenseMatrix>(slack).info() == Eigen::Success) {
     // A Cholesky factorisation that completes in floating point is exact for slack + E with
     // ‖E‖₂ <= γ_{m+1}·‖R‖_F² = γ_{m+1}·tr(slack + E) (Higham, Accuracy and Stability, Theorem 10.3;
     // blocked variants change the constant only), and forming slack errs by ε·max diag: so

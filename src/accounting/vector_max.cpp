@@ -40,11 +40,34 @@ void validate_options(const VectorMaxOptions& o) {
           "VectorMaxOptions::symmetry_tolerance must be finite and >= 0, got {}", o.symmetry_tolerance);
 }
 
+/// From this order on, the interior point's factorisations and products go through LAPACK/BLAS
+/// (faster from about m = 50); below it Eigen's (BLAS threads cost more than small matrices, and
+/// contend with the caller's threads).
+constexpr Eigen::Index kBlasFromOrder = 64;
+
+bool positive_definite(const DenseMatrix& a) {
+  return a.rows() >= kBlasFromOrder ? detail::cholesky_succeeds(a) : Eigen::LLT<DenseMatrix>(a).info() == Eigen::Success;
+}
+
+std::optional<DenseMatrix> inverse_of_positive_definite(const DenseMatrix& a) {
+  if (a.rows() >= kBlasFromOrder) return detail::spd_inverse(a);
+  const Eigen::LLT<DenseMatrix> llt(a);
+  if (llt.info() != Eigen::Success) return std::nullopt;
+  DenseMatrix inverse = llt.solve(DenseMatrix::Identity(a.rows(), a.rows()));
+  return DenseMatrix(0.5 * (inverse + inverse.transpose()));
+}
+
+/// a · diag(f) · b for symmetric b.
+DenseMatrix scaled_by_diagonal(const DenseMatrix& a, const Vector& f, const DenseMatrix& b) {
+  if (a.rows() >= kBlasFromOrder) return detail::scaled_product(a, f, b);  // a diag(f) bᵀ, bᵀ = b
+  return a * f.asDiagonal() * b;
+}
+
 /// Largest α in (0, 1] (shrunk by 0.8, then by 0.95 when below 1) with A + αD positive definite.
 double step_to_boundary(const DenseMatrix& a, const DenseMatrix& d) {
   double alpha = 1.0;
   for (int tries = 0; tries < 100; ++tries, alpha *= 0.8) {
-    if (detail::cholesky_succeeds(a + alpha * d)) return alpha < 1.0 ? 0.95 * alpha : alpha;
+    if (positive_definite(a + alpha * d)) return alpha < 1.0 ? 0.95 * alpha : alpha;
   }
   return 0.0;
 }
@@ -71,13 +94,13 @@ InteriorPoint interior_point(const DenseMatrix& k, double tolerance, int max_ite
   for (ip.iterations = 0; ip.iterations < max_iterations; ++ip.iterations) {
     const double dual = ip.y.sum();
     if (dual - k.cwiseProduct(ip.x).sum() <= tolerance * std::abs(dual)) break;
-    const std::optional<DenseMatrix> inverse = detail::spd_inverse(z);
+    const std::optional<DenseMatrix> inverse = inverse_of_positive_definite(z);
     if (!inverse) break;
     const DenseMatrix& z_inv = *inverse;
     const Eigen::LLT<DenseMatrix> schur(z_inv.cwiseProduct(ip.x));
     if (schur.info() != Eigen::Success) break;
     const Vector dy = schur.solve(mu * z_inv.diagonal() - Vector::Ones(m));
-    DenseMatrix dx = mu * z_inv - ip.x - detail::scaled_product(z_inv, dy, ip.x);  // X symmetric: Xᵀ = X
+    DenseMatrix dx = mu * z_inv - ip.x - scaled_by_diagonal(z_inv, dy, ip.x);
     dx = (0.5 * (dx + dx.transpose())).eval();
     const double primal_step = step_to_boundary(ip.x, dx);
     const double dual_step = step_to_boundary(z, DenseMatrix(dy.asDiagonal()));
