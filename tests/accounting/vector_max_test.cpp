@@ -101,6 +101,28 @@ TEST(VectorMax, LinearSystemViewsOnRandomGraphs) {
   EXPECT_GT(beyond_scalar, 0);  // vector releases can lose more than any scalar one
 }
 
+TEST(VectorMax, AnOpenBracketIsNeverExactAndStillBoundsTheMaximum) {
+  const DenseMatrix k = random_projector_block(12, 5, 41, 3);
+  const double reference = testing::barrier_sdp_value(k);
+  for (const int iterations : {1, 2, 4}) {
+    VectorMaxOptions stopped;
+    stopped.max_iterations = iterations;
+    const VectorMaxResult v = maximize_over_vectors(k, stopped);
+    SCOPED_TRACE(iterations);
+    EXPECT_FALSE(v.exact);
+    EXPECT_GE(v.upper, reference * (1 - 1e-12));
+    EXPECT_LE(v.lower, reference * (1 + 1e-12));
+    ASSERT_FALSE(v.warnings.empty());
+    EXPECT_NE(v.warnings.front().find("not closed"), std::string::npos);
+  }
+  VectorMaxOptions two;  // a rank-2 release below the optimum's possible rank: mixing method from below
+  two.dimension = 2;
+  const VectorMaxResult v2 = maximize_over_vectors(k, two);
+  EXPECT_EQ(v2.rank, 2);
+  EXPECT_LE(v2.lower, reference * (1 + 1e-12));
+  EXPECT_GE(v2.upper, reference * (1 - 1e-12));
+}
+
 TEST(VectorMax, NonNegativeKIsExactAtAllOnes) {
   DenseMatrix k(3, 3);
   k << 2, 1, 0, 1, 2, 1, 0, 1, 2;
