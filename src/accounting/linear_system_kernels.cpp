@@ -184,7 +184,9 @@ Factor factor_noise_gram(const DenseMatrix& bbt, const RankOptions& options) {
   const Eigen::Index m = bbt.rows();
   Factor out;
   if (m == 0) return out;
-  const NoiseSpectrum spectrum = noise_spectrum(bbt, options);
+  // The eigenvalues decide the rank; the eigenvectors are needed only when B Bᵀ is not factored
+  // by Cholesky (rank deficient, or the factorisation fails).
+  NoiseSpectrum spectrum = noise_spectrum(bbt, options, false);
   const Eigen::Index rank = spectrum.rank;
   out.rank = static_cast<std::size_t>(rank);
   if (rank == 0) {
@@ -202,6 +204,7 @@ Factor factor_noise_gram(const DenseMatrix& bbt, const RankOptions& options) {
     }
   }
   if (!out.lower_triangular) {
+    spectrum = noise_spectrum(bbt, options, true);
     const Vector inv_sqrt = spectrum.eig.eigenvalues().tail(rank).cwiseSqrt().cwiseInverse();
     out.f = inv_sqrt.asDiagonal() * spectrum.eig.eigenvectors().rightCols(rank).transpose();
   }

@@ -24,11 +24,11 @@ bool all_finite(const DenseMatrix& m) { return m.allFinite(); }
 
 namespace detail {
 
-NoiseSpectrum noise_spectrum(const DenseMatrix& gram, const RankOptions& options) {
+NoiseSpectrum noise_spectrum(const DenseMatrix& gram, const RankOptions& options, bool eigenvectors) {
   NoiseSpectrum out;
   out.size = gram.rows();
   const Eigen::Index m = out.size;
-  out.eig.compute(gram);
+  out.eig.compute(gram, eigenvectors ? Eigen::ComputeEigenvectors : Eigen::EigenvaluesOnly);
   require(out.eig.info() == Eigen::Success, "eigendecomposition of B Bᵀ ({} x {}) failed", m, m);
   const Vector& lambda = out.eig.eigenvalues();  // increasing
   const double lambda_max = std::max(lambda(m - 1), 0.0);
