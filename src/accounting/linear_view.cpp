@@ -210,7 +210,8 @@ PairSensitivity assess_pair(const TargetGram& gram, double noise_std, double del
     // For vectors, tr(K G) with G = Σ_k c_k c_kᵀ widens the same way (Minkowski over the c_k).
     pair.sensitivity_squared_certified =
         detail::widen_by_margin(pair.sensitivity_squared_certified, gram.subspace_margin, size);
-    if (pair.sensitivity_squared_vector_upper) pair.sensitivity_squared_vector_upper = pair.sensitivity_squared_certified;
+    if (pair.sensitivity_squared_vector_upper)
+      pair.sensitivity_squared_vector_upper = pair.sensitivity_squared_certified;
     pair.exact = false;
   }
   if (gram.range_residual > kResidualWarning) {

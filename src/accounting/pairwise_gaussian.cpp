@@ -232,7 +232,8 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_pairs_account(
 }
 
 std::unique_ptr<GaussianPairwiseAccount> linear_system_account(const Protocol& protocol, const PairQuery& q,
-                                                               LinearSystemOptions options, AssessOptions release,
+                                                               LinearSystemOptions options,
+                                                               AssessOptions release,
                                                                const ProgressCallback& progress) {
   detail::validate_query(protocol, q, "linear-system");
   options.rounds = protocol.rounds;

@@ -59,7 +59,8 @@ void mixing_sweep(const DenseMatrix& k, DenseMatrix& v) {
 
 VerifiedDual verified_dual(const DenseMatrix& k, const DenseMatrix& v) {
   // Dual from the first-order condition: y_i = K_ii + ‖Σ_{j≠i} K_ij v_j‖.
-  return verified_bound(k, k.diagonal() + (times_factor(k, v) - k.diagonal().asDiagonal() * v).rowwise().norm());
+  return verified_bound(k,
+                        k.diagonal() + (times_factor(k, v) - k.diagonal().asDiagonal() * v).rowwise().norm());
 }
 
 VerifiedDual verified_bound(const DenseMatrix& k, Vector y) {

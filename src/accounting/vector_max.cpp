@@ -27,7 +27,6 @@ namespace netdp::accounting {
 
 namespace {
 
-
 void validate_options(const VectorMaxOptions& o) {
   require(o.dimension != 1,
           "a release dimension of 1 is a scalar release: use maximize_over_signs (the sign maximum)");
@@ -46,7 +45,8 @@ void validate_options(const VectorMaxOptions& o) {
 constexpr Eigen::Index kBlasFromOrder = 64;
 
 bool positive_definite(const DenseMatrix& a) {
-  return a.rows() >= kBlasFromOrder ? detail::cholesky_succeeds(a) : Eigen::LLT<DenseMatrix>(a).info() == Eigen::Success;
+  return a.rows() >= kBlasFromOrder ? detail::cholesky_succeeds(a)
+                                    : Eigen::LLT<DenseMatrix>(a).info() == Eigen::Success;
 }
 
 std::optional<DenseMatrix> inverse_of_positive_definite(const DenseMatrix& a) {
@@ -160,7 +160,8 @@ std::string release_dimension_name(std::size_t dimension) {
   return dimension == kAnyReleaseDimension ? std::string("vector") : std::to_string(dimension);
 }
 
-VectorMaxResult maximize_over_vectors(const Eigen::Ref<const DenseMatrix>& k_in, const VectorMaxOptions& options) {
+VectorMaxResult maximize_over_vectors(const Eigen::Ref<const DenseMatrix>& k_in,
+                                      const VectorMaxOptions& options) {
   validate_options(options);
   DenseMatrix k = sign_max_detail::validated_symmetric_part(k_in, options.symmetry_tolerance);
   const Eigen::Index m = k.rows();
@@ -172,8 +173,9 @@ VectorMaxResult maximize_over_vectors(const Eigen::Ref<const DenseMatrix>& k_in,
     return result;
   }
   const double max_abs = k.cwiseAbs().maxCoeff();
-  require(std::isfinite(k.cwiseAbs().sum()) && k.cwiseAbs().sum() <= 0.25 * std::numeric_limits<double>::max(),
-          "sum of |K_ij| must be below 4.4e307; rescale K");
+  require(
+      std::isfinite(k.cwiseAbs().sum()) && k.cwiseAbs().sum() <= 0.25 * std::numeric_limits<double>::max(),
+      "sum of |K_ij| must be below 4.4e307; rescale K");
   // Work with K / 2^e, max|K / 2^e| in [1, 2): an exact scaling, undone at the end.
   const int exponent = max_abs > 0.0 ? std::ilogb(max_abs) : 0;
   k = k.unaryExpr([exponent](double x) { return std::ldexp(x, -exponent); });
@@ -235,7 +237,8 @@ VectorMaxResult maximize_over_vectors(const Eigen::Ref<const DenseMatrix>& k_in,
     result.warnings.push_back(fmt::format(
         "vector worst case not closed ({} interior-point iterations, {} sweeps): {:.10g} <= max <= {:.10g} "
         "(relative gap {:.2e}); the upper bound is reported",
-        result.iterations, result.sweeps, result.lower, result.upper, (result.upper - result.lower) / result.upper));
+        result.iterations, result.sweeps, result.lower, result.upper,
+        (result.upper - result.lower) / result.upper));
   }
   return result;
 }

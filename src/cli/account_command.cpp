@@ -124,14 +124,17 @@ void check_flags(const AccountOptions& o, std::size_t n) {
           o.bound);
   const bool linear_view =
       o.method == "linear-system" || o.method == "mf" || (o.method == "muffliato" && o.gradient_steps > 0);
-  require(linear_view || o.release_dimension == "vector",
-          "--release-dimension applies to the linear views only: --method linear-system, mf, or muffliato with "
-          "--gradient-steps");
-  const std::size_t dimension = accounting::parse_release_dimension(o.release_dimension, "--release-dimension");
-  require(o.sign_search == "none" || dimension == 1,
-          "--sign-search {} maximises over scalar releases; add --release-dimension 1 (the default release is a "
-          "vector, whose worst case is the SDP value)",
-          o.sign_search);
+  require(
+      linear_view || o.release_dimension == "vector",
+      "--release-dimension applies to the linear views only: --method linear-system, mf, or muffliato with "
+      "--gradient-steps");
+  const std::size_t dimension =
+      accounting::parse_release_dimension(o.release_dimension, "--release-dimension");
+  require(
+      o.sign_search == "none" || dimension == 1,
+      "--sign-search {} maximises over scalar releases; add --release-dimension 1 (the default release is a "
+      "vector, whose worst case is the SDP value)",
+      o.sign_search);
   require(!(o.json && o.csv), "choose one of --json and --csv");
   if (o.target_epsilon) {
     require_positive(*o.target_epsilon, "--target-epsilon");
@@ -156,7 +159,8 @@ std::unique_ptr<accounting::PairwiseAccount> make_account(const AccountOptions& 
                                             : accounting::MessageConvention::paper;
     options.observer_noise =
         o.count_observer_noise ? accounting::ObserverNoise::counted : accounting::ObserverNoise::known;
-    options.release_dimension = accounting::parse_release_dimension(o.release_dimension, "--release-dimension");
+    options.release_dimension =
+        accounting::parse_release_dimension(o.release_dimension, "--release-dimension");
     options.progress = progress;
     return accounting::muffliato_account(protocol, query, options, o.gradient_steps);
   }
@@ -377,9 +381,10 @@ void add_account_command(CLI::App& app) {
                   "linear-system, mf with --release-dimension 1: none (Σ|K|) | auto (exact / SDP-certified "
                   "maximum over sign vectors)")
       ->capture_default_str();
-  cmd->add_option("--release-dimension", r.release_dimension,
-                  "linear-system, mf, muffliato --gradient-steps: coordinates of each round's release: vector "
-                  "(any dimension: the certified SDP worst case) | 1 (scalar) | p")
+  cmd->add_option(
+         "--release-dimension", r.release_dimension,
+         "linear-system, mf, muffliato --gradient-steps: coordinates of each round's release: vector "
+         "(any dimension: the certified SDP worst case) | 1 (scalar) | p")
       ->capture_default_str();
   cmd->add_option("--trust", r.trust, "mf: ldp | pndp | secldp")->capture_default_str();
   cmd->add_option("--algorithm", r.algorithm,

@@ -83,8 +83,9 @@ void run_asymptotic(const AsymptoticOptions& o) {
       fmt::print(out, "{:>8} {:>16.8g} {:>17.8g}{} {:>17.8g}{}\n", p.rounds, p.per_round_ones,
                  p.per_round_sign_max, mark(p.sign_max_exact), p.per_round_vector, mark(p.vector_exact));
     }
-    fmt::print(out, "(sign max: the worst scalar release; vector: the worst vector release, the certified value; "
-                    "* = a proven upper bound, not shown to be the maximum)\n");
+    fmt::print(out,
+               "(sign max: the worst scalar release; vector: the worst vector release, the certified value; "
+               "* = a proven upper bound, not shown to be the maximum)\n");
   });
 }
 

@@ -15,7 +15,8 @@ namespace netdp::accounting::testing {
 inline double barrier_sdp_value(const DenseMatrix& k) {
   const Eigen::Index m = k.rows();
   const double scale = k.cwiseAbs().maxCoeff() * static_cast<double>(m);
-  Vector y = Vector::Constant(m, Eigen::SelfAdjointEigenSolver<DenseMatrix>(k).eigenvalues().maxCoeff() + scale);
+  Vector y =
+      Vector::Constant(m, Eigen::SelfAdjointEigenSolver<DenseMatrix>(k).eigenvalues().maxCoeff() + scale);
   const auto barrier = [&](const Vector& yy, double t, double& value) {
     DenseMatrix s = -k;
     s.diagonal() += yy;

@@ -36,10 +36,10 @@ DenseMatrix random_projector_block(int m, int r, int n, std::uint64_t seed) {
 void expect_brackets(const VectorMaxResult& v, const DenseMatrix& k, double reference) {
   const SignMaxResult scalar = maximize_over_signs(k);
   const double tol = 1e-9 * std::max(1.0, v.sum_abs);
-  EXPECT_GE(v.lower, scalar.lower_bound - tol);              // a vector release can do what a scalar can
-  EXPECT_LE(v.lower, reference + 1e-7 * reference + tol);    // nothing attains more than the SDP
-  EXPECT_GE(v.upper, reference - 1e-7 * reference - tol);    // the certificate is an upper bound
-  EXPECT_LE(v.upper, v.sum_abs * (1 + 1e-12) + tol);         // never worse than Σ|K|
+  EXPECT_GE(v.lower, scalar.lower_bound - tol);            // a vector release can do what a scalar can
+  EXPECT_LE(v.lower, reference + 1e-7 * reference + tol);  // nothing attains more than the SDP
+  EXPECT_GE(v.upper, reference - 1e-7 * reference - tol);  // the certificate is an upper bound
+  EXPECT_LE(v.upper, v.sum_abs * (1 + 1e-12) + tol);       // never worse than Σ|K|
   if (v.exact) {
     EXPECT_NEAR(v.upper, reference, 1e-7 * reference + tol);
   }
@@ -85,8 +85,8 @@ TEST(VectorMax, LinearSystemViewsOnRandomGraphs) {
     const std::vector<graph::NodeId> observers{0, 1, 2};
     std::vector<graph::NodeId> targets(24);
     for (std::size_t i = 0; i < targets.size(); ++i) targets[i] = static_cast<graph::NodeId>(i);
-    const auto results = account_all_pairs(gossip::Schedule::fixed(SparseMatrix(w.sparseView()), 8), observers,
-                                           targets, options, pairwise);
+    const auto results = account_all_pairs(gossip::Schedule::fixed(SparseMatrix(w.sparseView()), 8),
+                                           observers, targets, options, pairwise);
     for (const auto& pair : results) {
       const DenseMatrix& k = *pair.gram;
       if (k.minCoeff() >= 0.0) continue;  // Σ|K| = 1ᵀK1 is attained: nothing to search

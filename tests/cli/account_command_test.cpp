@@ -134,8 +134,10 @@ TEST(AccountCommand, LinearSystemCarriesSensitivityFields) {
 }
 
 TEST(AccountCommand, VectorReleaseIsTheDefaultBetweenTheSignMaximumAndSumAbs) {
-  const std::vector<std::string> base{"--graph", "er:n=20,p=0.25,seed=3,connected=1", "--method", "linear-system",
-                                      "--rounds", "6", "--observer", "1"};
+  const std::vector<std::string> base{"--graph",    "er:n=20,p=0.25,seed=3,connected=1",
+                                      "--method",   "linear-system",
+                                      "--rounds",   "6",
+                                      "--observer", "1"};
   std::vector<std::string> scalar_args = base;
   scalar_args.insert(scalar_args.end(), {"--release-dimension", "1", "--sign-search", "auto"});
   const Json vector = account_json(base);
@@ -159,7 +161,8 @@ TEST(AccountCommand, VectorReleaseIsTheDefaultBetweenTheSignMaximumAndSumAbs) {
 
 TEST(AccountCommand, ReleaseDimensionErrorsNameTheRule) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
-      {{"--method", "linear-system", "--release-dimension", "0"}, "'vector' (a release of any dimension) or an integer p >= 1"},
+      {{"--method", "linear-system", "--release-dimension", "0"},
+       "'vector' (a release of any dimension) or an integer p >= 1"},
       {{"--method", "linear-system", "--release-dimension", "two"}, "--release-dimension 'two'"},
       {{"--method", "random-walk", "--release-dimension", "2"}, "applies to the linear views only"},
       {{"--method", "muffliato", "--release-dimension", "2"}, "applies to the linear views only"},

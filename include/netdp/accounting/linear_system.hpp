@@ -158,8 +158,8 @@ struct AsymptoticRate {
 
 /// Evaluates (Δ_T)²/T for each T in `rounds_grid` (secure-sum, fixed W, the
 /// options' first power and noise variant) at c = 1, at the worst scalar release
-/// (sign maximum) and at the worst vector release (SDP value), next to the limits. Throws unless the view is secure-sum, the schedule is fixed
-/// and W is row-stochastic and primitive.
+/// (sign maximum) and at the worst vector release (SDP value), next to the limits. Throws unless the view is
+/// secure-sum, the schedule is fixed and W is row-stochastic and primitive.
 AsymptoticRate asymptotic_rate(const gossip::Schedule& schedule, graph::NodeId observer, graph::NodeId target,
                                std::span<const std::size_t> rounds_grid, const LinearSystemOptions& options);
 

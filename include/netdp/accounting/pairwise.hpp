@@ -73,14 +73,14 @@ struct PairQuery {
 
 /// Sensitivity fields of the linear-view accountants (linear-system, mf), for Δ = 1.
 struct SensitivityFields {
-  double ones = 0.0;                  ///< 1ᵀK1 (the papers' value)
-  double sum_abs = 0.0;               ///< Σ|K| (always a valid upper bound)
-  std::optional<double> exact_value;  ///< the maximum for the release dimension, when proven
+  double ones = 0.0;                   ///< 1ᵀK1 (the papers' value)
+  double sum_abs = 0.0;                ///< Σ|K| (always a valid upper bound)
+  std::optional<double> exact_value;   ///< the maximum for the release dimension, when proven
   std::optional<double> vector_lower;  ///< vector releases: tr(KG) attained by directions found
   std::optional<double> vector_upper;  ///< vector releases: verified SDP dual bound
-  double certified = 0.0;             ///< the tightest proven upper bound
-  double sensitivity = 0.0;           ///< sqrt(certified)
-  bool exact = false;                 ///< certified is the true maximum
+  double certified = 0.0;              ///< the tightest proven upper bound
+  double sensitivity = 0.0;            ///< sqrt(certified)
+  bool exact = false;                  ///< certified is the true maximum
 };
 
 /// One (observer, target) guarantee, whatever the accountant.

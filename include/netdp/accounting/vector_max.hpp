@@ -70,6 +70,7 @@ struct VectorMaxResult {
 /// std::invalid_argument when K is not square, has a non-finite entry or is asymmetric beyond
 /// options.symmetry_tolerance, or when options.dimension is 1 (the scalar case is
 /// maximize_over_signs) or an option is out of range.
-VectorMaxResult maximize_over_vectors(const Eigen::Ref<const DenseMatrix>& K, const VectorMaxOptions& options = {});
+VectorMaxResult maximize_over_vectors(const Eigen::Ref<const DenseMatrix>& K,
+                                      const VectorMaxOptions& options = {});
 
 }  // namespace netdp::accounting
