@@ -210,8 +210,13 @@ PairSensitivity assess_pair(const TargetGram& gram, double noise_std, double del
     // For vectors, tr(K G) with G = Σ_k c_k c_kᵀ widens the same way (Minkowski over the c_k).
     pair.sensitivity_squared_certified =
         detail::widen_by_margin(pair.sensitivity_squared_certified, gram.subspace_margin, size);
-    if (pair.sensitivity_squared_vector_upper)
+    if (pair.sensitivity_squared_vector_upper) {
       pair.sensitivity_squared_vector_upper = pair.sensitivity_squared_certified;
+      // ... and the attained value of the exact K is at least (sqrt(lower) − s·sqrt(size))².
+      const double root = std::sqrt(std::max(*pair.sensitivity_squared_vector_lower, 0.0)) -
+                          gram.subspace_margin * std::sqrt(static_cast<double>(size));
+      pair.sensitivity_squared_vector_lower = root > 0.0 ? root * root : 0.0;
+    }
     pair.exact = false;
   }
   if (gram.range_residual > kResidualWarning) {
