@@ -159,8 +159,7 @@ void fill_privacy(PairSensitivity& pair, double noise_std, double delta) {
   pair.epsilon = pair.mu > 0.0 ? dp::gdp_epsilon(pair.mu, delta) : 0.0;
 }
 
-PairSensitivity assess_pair(const TargetGram& gram, double noise_std, double delta,
-                            const AssessOptions& options) {
+PairSensitivity assess_sensitivity(const TargetGram& gram, const AssessOptions& options) {
   const DenseMatrix& k = gram.K;
   require(k.rows() == k.cols(), "K must be square, got {} x {}", k.rows(), k.cols());
   require(all_finite(k), "K must have finite entries");
@@ -224,6 +223,13 @@ PairSensitivity assess_pair(const TargetGram& gram, double noise_std, double del
     pair.exact = false;
   }
   pair.sensitivity = std::sqrt(std::max(pair.sensitivity_squared_certified, 0.0));
+  pair.mu = pair.sensitivity;  // at noise_std = 1
+  return pair;
+}
+
+PairSensitivity assess_pair(const TargetGram& gram, double noise_std, double delta,
+                            const AssessOptions& options) {
+  PairSensitivity pair = assess_sensitivity(gram, options);
   fill_privacy(pair, noise_std, delta);
   return pair;
 }

@@ -64,7 +64,8 @@ DenseMatrix view_rows(const gossip::Schedule& rounds, const std::vector<Neighbou
 
 /// The pairs of observer v: K_u from the basis of its view's row space.
 void observer_pairs(const gossip::Schedule& rounds, const std::vector<Neighbours>& graphs, std::size_t steps,
-                    std::size_t k, NodeId v, std::vector<PairSensitivity>& out) {
+                    std::size_t k, std::size_t release_dimension, NodeId v,
+                    std::vector<PairSensitivity>& out) {
   const std::size_t n = rounds.num_nodes();
   const DenseMatrix a = view_rows(rounds, graphs, steps, k, v);
   const detail::RowSpace space =
@@ -74,16 +75,17 @@ void observer_pairs(const gossip::Schedule& rounds, const std::vector<Neighbours
   const double cap = static_cast<double>(steps);
   for (NodeId u = 0; u < n; ++u) {
     if (u == v) continue;
-    const DenseMatrix k_u = detail::projector_block(space, static_cast<Index>(u), static_cast<Index>(n), t);
-    PairSensitivity pair;
+    TargetGram gram;
+    gram.K = detail::projector_block(space, static_cast<Index>(u), static_cast<Index>(n), t);
+    gram.rank = static_cast<std::size_t>(space.rank());
+    gram.subspace_margin = space.margin;
+    // Scalar releases: Σ|K_u| (widened by the margin); vectors: the certified SDP value.
+    PairSensitivity pair = assess_sensitivity(gram, {SignSearch::none, release_dimension});
     pair.observers = {v};
     pair.target = u;
-    pair.sensitivity_squared_ones = k_u.sum();
-    pair.sensitivity_squared_sum_abs = detail::widen_sum_abs(k_u.cwiseAbs().sum(), space.margin, steps);
-    pair.sensitivity_squared_certified = std::min(pair.sensitivity_squared_sum_abs, cap);
+    pair.sensitivity_squared_certified = std::min(pair.sensitivity_squared_certified, cap);  // K_u ⪯ I
     pair.sensitivity = std::sqrt(pair.sensitivity_squared_certified);
     pair.mu = pair.sensitivity;
-    pair.rank = static_cast<std::size_t>(space.rank());
     if (space.rank_decided) {
       pair.warnings.push_back(fmt::format(
           "the {} messages are linearly dependent in floating point (rank {} at the rounding floor); K_u "
@@ -134,7 +136,8 @@ double muffliato_gd_view_work(const gossip::Schedule& rounds, std::size_t gradie
 
 std::vector<PairSensitivity> muffliato_gd_view_pairs(
     const gossip::Schedule& rounds, std::size_t gradient_steps, std::size_t gossip_rounds,
-    std::span<const NodeId> observers_in, const std::function<void(std::size_t, std::size_t)>& progress) {
+    std::span<const NodeId> observers_in, const std::function<void(std::size_t, std::size_t)>& progress,
+    std::size_t release_dimension) {
   validate(rounds, gradient_steps, gossip_rounds);
   const std::size_t n = rounds.num_nodes();
   std::vector<NodeId> observers(observers_in.begin(), observers_in.end());
@@ -149,7 +152,8 @@ std::vector<PairSensitivity> muffliato_gd_view_pairs(
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::size_t i = 0; i < observers.size(); ++i) {
     try {
-      observer_pairs(rounds, graphs, gradient_steps, gossip_rounds, observers[i], per_observer[i]);
+      observer_pairs(rounds, graphs, gradient_steps, gossip_rounds, release_dimension, observers[i],
+                     per_observer[i]);
     } catch (...) {
 #pragma omp critical(netdp_gd_view_failure)
       if (!failure) failure = std::current_exception();

@@ -115,7 +115,7 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_account(const Protoco
         q.observer ? std::vector<graph::NodeId>{*q.observer} : std::vector<graph::NodeId>{};
     return muffliato_gd_view_pairs_account(
         muffliato_gd_rounds(protocol_schedule(protocol, gradient_steps), gradient_steps, protocol.rounds),
-        gradient_steps, protocol.rounds, observers, q.target, options.progress);
+        gradient_steps, protocol.rounds, observers, q.target, options.progress, options.release_dimension);
   }
   Protocol steps = protocol;
   steps.rounds = gradient_steps;
@@ -215,11 +215,11 @@ void collect_warnings(const PairSensitivity& p, std::vector<std::string>& warnin
 std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_pairs_account(
     const gossip::Schedule& rounds, std::size_t gradient_steps, std::size_t gossip_rounds,
     std::span<const graph::NodeId> observers, std::optional<graph::NodeId> target,
-    const ProgressCallback& progress) {
+    const ProgressCallback& progress, std::size_t release_dimension) {
   std::vector<UnitPair> pairs;
   std::vector<std::string> warnings;
-  for (const PairSensitivity& p :
-       muffliato_gd_view_pairs(rounds, gradient_steps, gossip_rounds, observers, progress)) {
+  for (const PairSensitivity& p : muffliato_gd_view_pairs(rounds, gradient_steps, gossip_rounds, observers,
+                                                          progress, release_dimension)) {
     if (target && p.target != *target) continue;
     pairs.push_back(unit_pair(p));
     collect_warnings(p, warnings);

@@ -256,7 +256,8 @@ PrivacyAccount muffliato_gd_view_training_account(const TrainContext& ctx, const
       ctx, name, account->unit_pairs(), identity_correlation_sensitivity(),
       name +
           ": the whole view of Muffliato-GD on the run's schedule (every message an observer receives over "
-          "all gradient steps, its own inputs and noise known), Σ|K_u| certified: a valid upper bound");
+          "all gradient steps, its own inputs and noise known), the worst gradient vector certified per pair "
+          "(verified SDP bound): a valid upper bound");
 }
 
 }  // namespace netdp::learn

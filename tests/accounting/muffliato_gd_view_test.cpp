@@ -12,6 +12,7 @@
 #include <random>
 
 #include "accounting/muffliato_test_helpers.hpp"
+#include "accounting/sdp_reference.hpp"
 #include "netdp/accounting/mf_accountant.hpp"
 #include "netdp/gossip/weighting.hpp"
 
@@ -26,6 +27,7 @@ using LongMatrix = Eigen::Matrix<long double, Eigen::Dynamic, Eigen::Dynamic>;
 struct OracleSums {
   Vector sum_abs;
   Vector ones;
+  std::vector<DenseMatrix> k;  ///< K_u per target (rounded to double)
 };
 OracleSums oracle(const std::vector<DenseMatrix>& per_round, int steps, int k, int v) {
   const auto n = static_cast<int>(per_round.front().rows());
@@ -46,7 +48,8 @@ OracleSums oracle(const std::vector<DenseMatrix>& per_round, int steps, int k, i
       rows.push_back(row);
     }
   }
-  OracleSums out{Vector::Zero(n), Vector::Zero(n)};
+  OracleSums out{Vector::Zero(n), Vector::Zero(n),
+                 std::vector<DenseMatrix>(static_cast<std::size_t>(n), DenseMatrix::Zero(steps, steps))};
   if (rows.empty()) return out;
   LongMatrix a(static_cast<Index>(rows.size()), n * steps);
   for (std::size_t i = 0; i < rows.size(); ++i) a.row(static_cast<Index>(i)) = rows[i];
@@ -62,6 +65,7 @@ OracleSums oracle(const std::vector<DenseMatrix>& per_round, int steps, int k, i
     const LongMatrix k_u = columns.transpose() * columns;
     out.sum_abs(u) = static_cast<double>(k_u.cwiseAbs().sum());
     out.ones(u) = static_cast<double>(k_u.sum());
+    out.k[static_cast<std::size_t>(u)] = k_u.cast<double>();
   }
   return out;
 }
@@ -83,10 +87,12 @@ void expect_matches_oracle(const std::vector<DenseMatrix>& per_round, int steps,
       EXPECT_NEAR(p.sensitivity_squared_sum_abs, want.sum_abs(u), 1e-9 * scale)
           << what << " v " << v << " u " << u;
       EXPECT_NEAR(p.sensitivity_squared_ones, want.ones(u), 1e-9 * scale) << what << " v " << v << " u " << u;
-      // Valid: never below the oracle's Σ|K_u| (or the local cap T).
-      EXPECT_GE(p.sensitivity_squared_certified,
-                std::min(want.sum_abs(u), static_cast<double>(steps)) * (1 - 1e-9))
+      // Valid: never below the worst gradient vector of the oracle's K_u (the SDP value by the
+      // barrier reference) or the local cap T; never above Σ|K_u|.
+      const double vector = testing::barrier_sdp_value(want.k[static_cast<std::size_t>(u)]);
+      EXPECT_GE(p.sensitivity_squared_certified, std::min(vector, static_cast<double>(steps)) * (1 - 1e-7))
           << what;
+      EXPECT_LE(p.sensitivity_squared_certified, p.sensitivity_squared_sum_abs * (1 + 1e-12));
       EXPECT_LE(p.sensitivity_squared_certified, static_cast<double>(steps));
     }
   }

@@ -124,6 +124,10 @@ struct PairSensitivity {
 PairSensitivity assess_pair(const TargetGram& gram, double noise_std, double delta,
                             const AssessOptions& options = {});
 
+/// The sensitivity fields of assess_pair alone (μ = sensitivity, at noise_std = 1; no ε): for
+/// callers that convert to (ε, δ) later. Throws unless K is square, finite and symmetric.
+PairSensitivity assess_sensitivity(const TargetGram& gram, const AssessOptions& options = {});
+
 /// μ → (μ, ε(δ)) fields of an already filled PairSensitivity (sensitivity set).
 void fill_privacy(PairSensitivity& pair, double noise_std, double delta);
 

@@ -96,7 +96,6 @@ struct MuffliatoOptions {
   GroupSensitivity group_sensitivity = GroupSensitivity::sum_of_absolute;
   /// Muffliato-GD (gradient steps): p, the dimension of each gradient release (vector_max.hpp).
   /// kAnyReleaseDimension (default) certifies the SDP value on a fixed W; 1 is a scalar release.
-  /// Time-varying schedules report Σ|K_u|, an upper bound for every p.
   std::size_t release_dimension = kAnyReleaseDimension;
   /// Number of target columns propagated together (0 = chosen from n for the cache).
   std::size_t block_columns = 0;

@@ -37,13 +37,16 @@ double muffliato_gd_view_work(const gossip::Schedule& rounds, std::size_t gradie
 /// One PairSensitivity per (observer, target ≠ observer), observer-major, targets increasing, for
 /// `observers` (empty: every node) against every other node. `rounds` holds the T·K gossip
 /// matrices (rounds.rounds() == gradient_steps · gossip_rounds, or a fixed schedule).
-/// Sensitivities are for Δ = 1 (scale by Δ²): `sensitivity` = sqrt(certified), μ at σ = 1.
+/// Sensitivities are for Δ = 1 (scale by Δ²): `sensitivity` = sqrt(certified), μ at σ = 1;
+/// certified is the vector worst case (vector_max.hpp) for `release_dimension` (default: any),
+/// Σ|K_u| for a scalar release (1), both capped at T.
 /// Parallel over observers (OpenMP); results do not depend on the thread count. Throws
 /// std::invalid_argument on zero steps, a schedule of the wrong length, a non-finite entry or an
 /// observer out of range.
 std::vector<PairSensitivity> muffliato_gd_view_pairs(
     const gossip::Schedule& rounds, std::size_t gradient_steps, std::size_t gossip_rounds,
     std::span<const graph::NodeId> observers = {},
-    const std::function<void(std::size_t done, std::size_t total)>& progress = {});
+    const std::function<void(std::size_t done, std::size_t total)>& progress = {},
+    std::size_t release_dimension = kAnyReleaseDimension);
 
 }  // namespace netdp::accounting

@@ -243,7 +243,7 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_account(const Protoco
 std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_pairs_account(
     const gossip::Schedule& rounds, std::size_t gradient_steps, std::size_t gossip_rounds,
     std::span<const graph::NodeId> observers = {}, std::optional<graph::NodeId> target = std::nullopt,
-    const ProgressCallback& progress = {});
+    const ProgressCallback& progress = {}, std::size_t release_dimension = kAnyReleaseDimension);
 
 /// Koskela–Kulkarni linear-system views (Theorems 8, 9, 10) through the linear-view engine.
 /// `release`: the release dimension (default: a vector, the SDP value per pair) and, for scalar
