@@ -14,7 +14,6 @@
 #include "dense_kernels.hpp"
 #include "linear_system_detail.hpp"
 #include "netdp/accounting/sign_max.hpp"
-#include "netdp/accounting/vector_max.hpp"
 #include "netdp/dp/gdp.hpp"
 #include "netdp/gossip/gossip_matrix.hpp"
 #include "netdp/gossip/spectral.hpp"
@@ -422,18 +421,18 @@ AsymptoticRate asymptotic_rate(const gossip::Schedule& schedule, graph::NodeId o
     const gossip::Schedule sched = gossip::Schedule::fixed(schedule.at(0), t * options.gossip_steps);
     PairwiseOptions pairwise;
     pairwise.keep_gram = true;
-    const auto result = account_coalition(sched, obs, tgt, at, pairwise);
-    const DenseMatrix& k = *result.front().gram;
-    const SignMaxResult scalar = maximize_over_signs(k);
-    const VectorMaxResult vector = maximize_over_vectors(k);
+    const auto result = account_coalition(sched, obs, tgt, at, pairwise);  // the vector release
+    const PairSensitivity& pair = result.front().pair;
+    const SignMaxResult scalar = maximize_over_signs(*result.front().gram);
     AsymptoticRatePoint p;
     p.rounds = t;
-    p.sensitivity_squared_ones = result.front().pair.sensitivity_squared_ones;
+    p.sensitivity_squared_ones = pair.sensitivity_squared_ones;
     p.sensitivity_squared_sign_max = scalar.certified;
     p.sign_max_exact = scalar.is_exact;
-    p.sensitivity_squared_vector = vector.upper;
-    p.vector_exact = vector.exact;
-    p.sensitivity_squared_certified = result.front().pair.sensitivity_squared_certified;
+    p.sensitivity_squared_vector =
+        pair.sensitivity_squared_vector_upper.value_or(pair.sensitivity_squared_certified);
+    p.vector_exact = pair.exact;
+    p.sensitivity_squared_certified = pair.sensitivity_squared_certified;
     const auto per_round = [t](double value) { return value / static_cast<double>(t); };
     p.per_round_ones = per_round(p.sensitivity_squared_ones);
     p.per_round_sign_max = per_round(p.sensitivity_squared_sign_max);

@@ -94,30 +94,38 @@ DenseMatrix validated_symmetric_part(const Eigen::Ref<const DenseMatrix>& k, dou
   return 0.5 * (k + k.transpose());
 }
 
+ScaledK scaled_symmetric_part(const Eigen::Ref<const DenseMatrix>& k, double tolerance) {
+  ScaledK out{validated_symmetric_part(k, tolerance)};
+  const double sum_abs = out.k.cwiseAbs().sum();
+  require(std::isfinite(sum_abs) && sum_abs <= 0.25 * std::numeric_limits<double>::max(),
+          "sum of |K_ij| must be below 4.4e307, got {}; rescale K", sum_abs);
+  const double max_abs = out.k.size() > 0 ? out.k.cwiseAbs().maxCoeff() : 0.0;
+  out.exponent = max_abs > 0.0 ? std::ilogb(max_abs) : 0;
+  out.k = out.k.unaryExpr([e = out.exponent](double x) { return std::ldexp(x, -e); });
+  return out;
+}
+
+double evaluation_rounding(Eigen::Index m, double sum_abs) {
+  return 4.0 * static_cast<double>((m + 2) * (m + 2)) * std::numeric_limits<double>::epsilon() * sum_abs;
+}
+
 }  // namespace sign_max_detail
 
 SignMaxResult maximize_over_signs(const Eigen::Ref<const DenseMatrix>& k_in, const SignMaxOptions& options) {
   validate_options(options);
-  DenseMatrix k = detail::validated_symmetric_part(k_in, options.symmetry_tolerance);
+  // Work with K / 2^e (max|K / 2^e| in [1, 2)); results are scaled back at the end.
+  const detail::ScaledK scaled = detail::scaled_symmetric_part(k_in, options.symmetry_tolerance);
+  const DenseMatrix& k = scaled.k;
   const Eigen::Index m = k.rows();
   const double eps = std::numeric_limits<double>::epsilon();
-  const double sum_abs_in = k.cwiseAbs().sum();
-  require(std::isfinite(sum_abs_in) && sum_abs_in <= 0.25 * std::numeric_limits<double>::max(),
-          "sum of |K_ij| must be below 4.4e307, got {}; rescale K", sum_abs_in);
-  // Work with K / 2^e where max|K / 2^e| is in [1, 2): an exact scaling (power of two) that keeps
-  // norms and squares far from overflow and underflow. Results are scaled back at the end.
-  const int exponent = m > 0 && k.cwiseAbs().maxCoeff() > 0.0 ? std::ilogb(k.cwiseAbs().maxCoeff()) : 0;
-  k = k.unaryExpr([exponent](double x) { return std::ldexp(x, -exponent); });
-  auto unscale = [exponent](double x) { return std::ldexp(x, exponent); };
+  auto unscale = [&scaled](double x) { return scaled.unscale(x); };
 
   SignMaxResult result;
   result.dim = m;
   result.ones = k.sum();
   result.sum_abs = k.cwiseAbs().sum();
   const double max_abs = m > 0 ? k.cwiseAbs().maxCoeff() : 0.0;
-  // Rounding allowance for any evaluation of sᵀKs or Σ|K| (m² products and sums; recursive
-  // summation errs by at most n·ε·Σ|terms|), doubled for the comparisons made in the search.
-  const double rounding = 4.0 * static_cast<double>((m + 2) * (m + 2)) * eps * result.sum_abs;
+  const double rounding = detail::evaluation_rounding(m, result.sum_abs);
   const double min_gain = 1e-13 * result.sum_abs;
   util::Rng rng(options.seed);
   std::vector<UpperBound> uppers{{result.sum_abs + rounding, SignMaxBound::sum_abs}};

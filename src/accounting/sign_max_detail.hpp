@@ -3,6 +3,7 @@
 // branch-and-bound search over sign vectors, and the verified SDP dual bound. All functions take
 // the symmetrised K.
 
+#include <cmath>
 #include <cstdint>
 
 #include "netdp/util/rng.hpp"
@@ -50,6 +51,20 @@ struct SdpOutcome {
 /// Checks that K is square, finite and symmetric to `tolerance` relative to max|K_ij| (the
 /// message names the entry) and returns its symmetric part (same quadratic form).
 DenseMatrix validated_symmetric_part(const Eigen::Ref<const DenseMatrix>& k, double tolerance);
+
+/// The validated symmetric part of K divided by 2^exponent so that max|K| is in [1, 2): an exact
+/// scaling (a power of two) that keeps norms and squares far from overflow and underflow. Also
+/// throws when Σ|K_ij| is not finite or above 4.4e307.
+struct ScaledK {
+  DenseMatrix k;
+  int exponent = 0;
+  double unscale(double x) const { return std::ldexp(x, exponent); }
+};
+ScaledK scaled_symmetric_part(const Eigen::Ref<const DenseMatrix>& k, double tolerance);
+
+/// Rounding allowance of any evaluation of sᵀKs, tr(K VVᵀ) or Σ|K| for an m × m K (m² products
+/// and sums; recursive summation errs by at most n·ε·Σ|terms|), doubled for comparisons.
+double evaluation_rounding(Eigen::Index m, double sum_abs);
 
 /// tr(Vᵀ K V) = Σ_i v_i · (K V)_i, with K V row by row (independent of the thread count).
 double primal_objective(const DenseMatrix& k, const DenseMatrix& v);

@@ -156,14 +156,13 @@ std::size_t parse_release_dimension(std::string_view text, std::string_view what
   return value;
 }
 
-std::string release_dimension_name(std::size_t dimension) {
-  return dimension == kAnyReleaseDimension ? std::string("vector") : std::to_string(dimension);
-}
-
 VectorMaxResult maximize_over_vectors(const Eigen::Ref<const DenseMatrix>& k_in,
                                       const VectorMaxOptions& options) {
   validate_options(options);
-  DenseMatrix k = sign_max_detail::validated_symmetric_part(k_in, options.symmetry_tolerance);
+  // Work with K / 2^e (max|K / 2^e| in [1, 2)); results are scaled back at the end.
+  const sign_max_detail::ScaledK scaled =
+      sign_max_detail::scaled_symmetric_part(k_in, options.symmetry_tolerance);
+  const DenseMatrix& k = scaled.k;
   const Eigen::Index m = k.rows();
   const double eps = std::numeric_limits<double>::epsilon();
   VectorMaxResult result;
@@ -172,20 +171,11 @@ VectorMaxResult maximize_over_vectors(const Eigen::Ref<const DenseMatrix>& k_in,
     result.exact = true;
     return result;
   }
-  const double max_abs = k.cwiseAbs().maxCoeff();
-  require(
-      std::isfinite(k.cwiseAbs().sum()) && k.cwiseAbs().sum() <= 0.25 * std::numeric_limits<double>::max(),
-      "sum of |K_ij| must be below 4.4e307; rescale K");
-  // Work with K / 2^e, max|K / 2^e| in [1, 2): an exact scaling, undone at the end.
-  const int exponent = max_abs > 0.0 ? std::ilogb(max_abs) : 0;
-  k = k.unaryExpr([exponent](double x) { return std::ldexp(x, -exponent); });
-  auto unscale = [exponent](double x) { return std::ldexp(x, exponent); };
+  auto unscale = [&scaled](double x) { return scaled.unscale(x); };
 
   const double ones = k.sum();
   const double sum_abs = k.cwiseAbs().sum();
-  // Rounding allowance of any evaluation of Σ|K| or a quadratic form (m² products and sums).
-  const double rounding = 4.0 * static_cast<double>((m + 2) * (m + 2)) * eps * sum_abs;
-  double upper = sum_abs + rounding;
+  double upper = sum_abs + sign_max_detail::evaluation_rounding(m, sum_abs);
 
   // Rank one first: all rounds along one direction, with the signs of a balanced sign graph.
   const Vector signs = sign_max_detail::sign_graph_colouring(k);

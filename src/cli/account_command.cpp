@@ -101,6 +101,12 @@ accounting::ProgressCallback make_progress(bool quiet, const std::string& label)
   };
 }
 
+// --sign-search and --release-dimension (each checked against its rule, naming the flag).
+accounting::AssessOptions release_options(const AccountOptions& o) {
+  return {util::parse_enum(accounting::kSignSearchNames, o.sign_search, "--sign-search"),
+          accounting::parse_release_dimension(o.release_dimension, "--release-dimension")};
+}
+
 // The flags' values checked with the flags' names (the library checks them again in its words).
 void check_flags(const AccountOptions& o, std::size_t n) {
   require_positive(o.sigma, "--sigma");
@@ -128,10 +134,8 @@ void check_flags(const AccountOptions& o, std::size_t n) {
       linear_view || o.release_dimension == "vector",
       "--release-dimension applies to the linear views only: --method linear-system, mf, or muffliato with "
       "--gradient-steps");
-  const std::size_t dimension =
-      accounting::parse_release_dimension(o.release_dimension, "--release-dimension");
   require(
-      o.sign_search == "none" || dimension == 1,
+      o.sign_search == "none" || release_options(o).release_dimension == 1,
       "--sign-search {} maximises over scalar releases; add --release-dimension 1 (the default release is a "
       "vector, whose worst case is the SDP value)",
       o.sign_search);
@@ -141,11 +145,6 @@ void check_flags(const AccountOptions& o, std::size_t n) {
     require(o.calibrate_on != "pair" || (o.observer && o.target),
             "--calibrate-on pair needs --observer and --target");
   }
-}
-
-accounting::AssessOptions release_options(const AccountOptions& o) {
-  return {util::parse_enum(accounting::kSignSearchNames, o.sign_search, "--sign-search"),
-          accounting::parse_release_dimension(o.release_dimension, "--release-dimension")};
 }
 
 std::unique_ptr<accounting::PairwiseAccount> make_account(const AccountOptions& o,
@@ -159,8 +158,7 @@ std::unique_ptr<accounting::PairwiseAccount> make_account(const AccountOptions& 
                                             : accounting::MessageConvention::paper;
     options.observer_noise =
         o.count_observer_noise ? accounting::ObserverNoise::counted : accounting::ObserverNoise::known;
-    options.release_dimension =
-        accounting::parse_release_dimension(o.release_dimension, "--release-dimension");
+    options.release_dimension = release_options(o).release_dimension;
     options.progress = progress;
     return accounting::muffliato_account(protocol, query, options, o.gradient_steps);
   }

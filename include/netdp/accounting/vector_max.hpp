@@ -32,9 +32,6 @@ inline constexpr std::size_t kAnyReleaseDimension = 0;
 /// Throws std::invalid_argument naming `what` (e.g. "--release-dimension") and the rule otherwise.
 std::size_t parse_release_dimension(std::string_view text, std::string_view what);
 
-/// "vector" for kAnyReleaseDimension, else p.
-std::string release_dimension_name(std::size_t dimension);
-
 struct VectorMaxOptions {
   /// p, the dimension of each round's release: kAnyReleaseDimension (vector of any size) or >= 2.
   std::size_t dimension = kAnyReleaseDimension;
@@ -42,7 +39,7 @@ struct VectorMaxOptions {
   int max_iterations = 100;
   /// Release dimension p below the optimum's rank: maximum coordinate-ascent sweeps of the rank-p factor.
   int max_sweeps = 3000;
-  /// Sweeps between two dual checks (each an m × m eigenvalue computation).
+  /// Release dimension p below the optimum's rank: sweeps between two checks of the primal.
   int check_every = 25;
   /// upper − lower <= tolerance · upper counts as the exact value.
   double exact_tolerance = 1e-9;
