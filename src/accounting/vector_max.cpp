@@ -60,7 +60,9 @@ std::optional<DenseMatrix> inverse_of_positive_definite(const DenseMatrix& a) {
 /// a · diag(f) · b for symmetric b.
 DenseMatrix scaled_by_diagonal(const DenseMatrix& a, const Vector& f, const DenseMatrix& b) {
   if (a.rows() >= kBlasFromOrder) return detail::scaled_product(a, f, b);  // a diag(f) bᵀ, bᵀ = b
-  return a * f.asDiagonal() * b;
+  // A coefficient-wise product: Eigen's GEMM would spread a product of this size over OpenMP
+  // threads, which stall when the caller's threads hold the cores.
+  return (a * f.asDiagonal()).lazyProduct(b);
 }
 
 /// Largest α in (0, 1] (shrunk by 0.8, then by 0.95 when below 1) with A + αD positive definite.
