@@ -5,7 +5,6 @@
 // Eigen otherwise.
 
 #include <functional>
-#include <optional>
 #include <vector>
 
 #include "netdp/util/types.hpp"
@@ -55,9 +54,19 @@ void add_transposed_gram(DenseMatrix& lower, const DenseMatrix& block);
 /// Whether the Cholesky factorisation of the symmetric matrix (lower triangle read) succeeds.
 bool cholesky_succeeds(DenseMatrix symmetric);
 
-/// The inverse of a symmetric positive definite matrix (lower triangle read), both triangles filled,
-/// by Cholesky; nullopt when the factorisation fails.
-std::optional<DenseMatrix> spd_inverse(DenseMatrix symmetric);
+/// Cholesky factorisation in place (lower triangle read and overwritten with L, the strict upper
+/// triangle left as it was); false when the matrix is not numerically positive definite.
+bool cholesky_in_place(DenseMatrix& symmetric);
+
+/// The inverse of a symmetric positive definite matrix in place (lower triangle read), both
+/// triangles filled, by Cholesky; false, the matrix overwritten, when the factorisation fails.
+bool spd_invert_in_place(DenseMatrix& symmetric);
+
+/// The same from its Cholesky factor L (lower triangle, as cholesky_in_place leaves it).
+bool spd_invert_from_cholesky(DenseMatrix& factor);
+
+/// target += alpha · a b (one GEMM).
+void add_product(DenseMatrix& target, double alpha, const DenseMatrix& a, const DenseMatrix& b);
 
 /// a bᵀ (one GEMM).
 DenseMatrix product_transposed(const DenseMatrix& a, const DenseMatrix& b);

@@ -10,6 +10,7 @@
 #include <exception>
 #include <limits>
 #include <map>
+#include <optional>
 
 #include "dense_kernels.hpp"
 #include "linear_system_detail.hpp"
@@ -26,6 +27,9 @@ namespace {
 
 /// Observers per sparse matrix–block product in the fixed secure-sum path.
 constexpr std::size_t kObserverBatch = 16;
+/// Observers sharing each target's rows in the target-dependent views (plain, adaptive): the rows
+/// depend only on the target, so a batch builds them once per target instead of once per pair.
+constexpr std::size_t kPerTargetObserverBatch = 4;
 /// Batches finished before results are handed to the sink (bounds memory).
 constexpr std::size_t kBatchesPerBlock = 8;
 
@@ -239,6 +243,24 @@ void solve_per_target(const gossip::Schedule& schedule, const detail::Resolved& 
   }
 }
 
+/// A target-dependent view for single observers: the rows of target j (view_rows depends only on
+/// j for the plain and adaptive views) are built once and solved for every observer of the batch;
+/// out[k] receives observer k's pairs in target order.
+void solve_per_target_batch(const gossip::Schedule& schedule, const detail::Resolved& r,
+                            std::span<const graph::NodeId> observers, std::span<const graph::NodeId> targets,
+                            const PairwiseOptions& options, std::span<std::vector<PairResult>> out) {
+  for (const auto j : targets) {
+    const graph::NodeId one[] = {j};
+    std::optional<detail::ViewRows> rows;
+    for (std::size_t k = 0; k < observers.size(); ++k) {
+      if (observers[k] == j) continue;
+      const auto observer = observers.subspan(k, 1);
+      if (!rows) rows = detail::build_view_rows(r, detail::view_rows(schedule, r, observer, j));
+      solve_view(r, *rows, observer, one, options, out[k]);
+    }
+  }
+}
+
 }  // namespace
 
 namespace {
@@ -300,7 +322,8 @@ void account_pairs(const gossip::Schedule& schedule, std::span<const graph::Node
   // Units of work: batches of observers sharing one sparse product (fixed
   // secure-sum) or single observers. Fixed sizes: results do not depend on threads.
   const bool batched = r.fixed && r.view == LinearSystemView::secure_sum;
-  const std::size_t unit = batched ? kObserverBatch : 1;
+  const bool per_target = r.view != LinearSystemView::secure_sum;
+  const std::size_t unit = batched ? kObserverBatch : per_target ? kPerTargetObserverBatch : 1;
   const std::size_t units = (observers.size() + unit - 1) / unit;
   const int threads = pairwise.threads > 0 ? pairwise.threads : omp_get_max_threads();
   std::size_t done = 0;
@@ -319,20 +342,18 @@ void account_pairs(const gossip::Schedule& schedule, std::span<const graph::Node
         const std::size_t lo = b * unit;
         const std::size_t hi = std::min(observers.size(), lo + unit);
         const auto group = observers.subspan(lo, hi - lo);
+        const std::span<std::vector<PairResult>> out(results.data() + (lo - first_observer), group.size());
         if (batched) {
           const auto rows = detail::build_single_rows_batch(r, group);
           for (std::size_t k = 0; k < group.size(); ++k) {
-            solve_view(r, rows[k], group.subspan(k, 1), targets, pairwise, results[lo + k - first_observer]);
+            solve_view(r, rows[k], group.subspan(k, 1), targets, pairwise, out[k]);
           }
+        } else if (per_target) {
+          solve_per_target_batch(schedule, r, group, targets, pairwise, out);
         } else {
           for (std::size_t k = 0; k < group.size(); ++k) {
-            auto& out = results[lo + k - first_observer];
-            if (r.view == LinearSystemView::secure_sum) {
-              const detail::ViewRows rows = detail::build_view_rows(r, group.subspan(k, 1));
-              solve_view(r, rows, group.subspan(k, 1), targets, pairwise, out);
-            } else {
-              solve_per_target(schedule, r, group.subspan(k, 1), targets, pairwise, out);
-            }
+            const detail::ViewRows rows = detail::build_view_rows(r, group.subspan(k, 1));
+            solve_view(r, rows, group.subspan(k, 1), targets, pairwise, out[k]);
           }
         }
       } catch (...) {

@@ -212,8 +212,42 @@ Factor factor_noise_gram(const DenseMatrix& bbt, const RankOptions& options) {
   return out;
 }
 
+namespace {
+
+/// K_u = (F A_u)ᵀ (F A_u) for one target by dense products (the chunked kernels would spend
+/// their kChunk lanes on one target). Column s of A_u is the target's coefficient in the
+/// observations from o = s·shift on.
+DenseMatrix single_target_gram(const ViewRows& rows, const Factor& factor, graph::NodeId target) {
+  const auto t = static_cast<Eigen::Index>(rows.injections);
+  const auto m = static_cast<Eigen::Index>(rows.observations);
+  const auto shift = static_cast<Eigen::Index>(rows.shift);
+  const auto u = static_cast<Eigen::Index>(target);
+  DenseMatrix a = DenseMatrix::Zero(m, t);
+  for (Eigen::Index s = 0; s < t; ++s) {
+    const Eigen::Index first = std::min(m, s * shift);
+    if (rows.toeplitz) {
+      a.col(s).tail(m - first) = rows.lag.col(u).head(m - first);
+    } else {
+      a.col(s).tail(m - first) = rows.block[static_cast<std::size_t>(s)].col(u).tail(m - first);
+    }
+  }
+  const DenseMatrix x = factor.lower_triangular ? DenseMatrix(factor.f.triangularView<Eigen::Lower>() * a)
+                                                : DenseMatrix(factor.f * a);
+  DenseMatrix k = DenseMatrix::Zero(t, t);
+  k.selfadjointView<Eigen::Lower>().rankUpdate(x.transpose());
+  k.triangularView<Eigen::StrictlyUpper>() = k.transpose();
+  return k;
+}
+
+}  // namespace
+
 void target_grams(const ViewRows& rows, const Factor& factor, std::span<const graph::NodeId> targets,
                   bool want_gram, const GramEmit& emit) {
+  if (targets.size() == 1 && factor.rank > 0) {
+    const DenseMatrix k = single_target_gram(rows, factor, targets.front());
+    emit(0, GramSummary{k.sum(), k.cwiseAbs().sum(), k.minCoeff()}, want_gram ? k.data() : nullptr);
+    return;
+  }
   const std::size_t t = rows.injections;
   const std::size_t m = rows.observations;
   const std::size_t rank = factor.rank;

@@ -16,7 +16,6 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
-#include <optional>
 
 #include "dense_kernels.hpp"
 #include "netdp/util/check.hpp"
@@ -40,36 +39,71 @@ void validate_options(const VectorMaxOptions& o) {
 }
 
 /// From this order on, the interior point's factorisations and products go through LAPACK/BLAS
-/// (faster from about m = 50); below it Eigen's (BLAS threads cost more than small matrices, and
-/// contend with the caller's threads).
-constexpr Eigen::Index kBlasFromOrder = 64;
+/// (faster from about m = 20 with single-threaded BLAS); below it Eigen's (BLAS threads cost more than small
+/// matrices, and contend with the caller's threads).
+constexpr Eigen::Index kBlasFromOrder = 32;
 
-bool positive_definite(const DenseMatrix& a) {
-  return a.rows() >= kBlasFromOrder ? detail::cholesky_succeeds(a)
-                                    : Eigen::LLT<DenseMatrix>(a).info() == Eigen::Success;
+/// The interior point's m × m matrices, allocated once per solve (the iterations only overwrite).
+struct Workspace {
+  explicit Workspace(Eigen::Index m)
+      : z_inv(m, m), schur(m, m), dx(m, m), trial(m, m), rhs(m), dy(m), blas(m >= kBlasFromOrder) {}
+  DenseMatrix z_inv, schur, dx, trial;
+  Vector rhs, dy;
+  bool blas;
+  bool trial_factors_z = false;  ///< trial holds the Cholesky factor of the current Z (a full dual step)
+};
+
+bool factor_in_place(DenseMatrix& a, bool blas) {
+  if (blas) return detail::cholesky_in_place(a);
+  Eigen::LLT<Eigen::Ref<DenseMatrix>> llt(a);
+  return llt.info() == Eigen::Success;
 }
 
-std::optional<DenseMatrix> inverse_of_positive_definite(const DenseMatrix& a) {
-  if (a.rows() >= kBlasFromOrder) return detail::spd_inverse(a);
-  const Eigen::LLT<DenseMatrix> llt(a);
-  if (llt.info() != Eigen::Success) return std::nullopt;
-  DenseMatrix inverse = llt.solve(DenseMatrix::Identity(a.rows(), a.rows()));
-  return DenseMatrix(0.5 * (inverse + inverse.transpose()));
+/// z_inv <- Z⁻¹ (both triangles); false when Z is not numerically positive definite.
+bool invert(const DenseMatrix& z, Workspace& w) {
+  if (!w.trial_factors_z) {
+    w.trial = z;
+    if (!factor_in_place(w.trial, w.blas)) return false;
+  }
+  w.trial_factors_z = false;
+  if (w.blas) {
+    w.z_inv = w.trial;
+    return detail::spd_invert_from_cholesky(w.z_inv);
+  }
+  w.z_inv.setIdentity();
+  w.trial.triangularView<Eigen::Lower>().solveInPlace(w.z_inv);
+  w.trial.triangularView<Eigen::Lower>().transpose().solveInPlace(w.z_inv);
+  w.z_inv = (0.5 * (w.z_inv + w.z_inv.transpose())).eval();
+  return true;
 }
 
-/// a · diag(f) · b for symmetric b.
-DenseMatrix scaled_by_diagonal(const DenseMatrix& a, const Vector& f, const DenseMatrix& b) {
-  if (a.rows() >= kBlasFromOrder) return detail::scaled_product(a, f, b);  // a diag(f) bᵀ, bᵀ = b
-  // A coefficient-wise product: Eigen's GEMM would spread a product of this size over OpenMP
-  // threads, which stall when the caller's threads hold the cores.
-  return (a * f.asDiagonal()).lazyProduct(b);
+/// dx <- (dx + dxᵀ) / 2 in place.
+void symmetrise(DenseMatrix& dx) {
+  for (Eigen::Index j = 0; j < dx.cols(); ++j) {
+    for (Eigen::Index i = j + 1; i < dx.rows(); ++i) {
+      const double mean = 0.5 * (dx(i, j) + dx(j, i));
+      dx(i, j) = mean;
+      dx(j, i) = mean;
+    }
+  }
 }
 
-/// Largest α in (0, 1] (shrunk by 0.8, then by 0.95 when below 1) with A + αD positive definite.
-double step_to_boundary(const DenseMatrix& a, const DenseMatrix& d) {
+/// Largest α in (0, 1] (shrunk by 0.8, then by 0.95 when below 1) with A + αD positive definite;
+/// `diagonal` says D is the diagonal matrix Diag(d.diagonal()).
+double step_to_boundary(const DenseMatrix& a, const DenseMatrix& d, bool diagonal, Workspace& w) {
   double alpha = 1.0;
   for (int tries = 0; tries < 100; ++tries, alpha *= 0.8) {
-    if (positive_definite(a + alpha * d)) return alpha < 1.0 ? 0.95 * alpha : alpha;
+    if (diagonal) {
+      w.trial = a;
+      w.trial.diagonal() += alpha * d.diagonal();
+    } else {
+      w.trial = a + alpha * d;
+    }
+    if (factor_in_place(w.trial, w.blas)) {
+      // A full dual step lands on the tested matrix: its factor serves the next inversion.
+      w.trial_factors_z = diagonal && alpha == 1.0;
+      return alpha < 1.0 ? 0.95 * alpha : alpha;
+    }
   }
   return 0.0;
 }
@@ -86,30 +120,43 @@ struct InteriorPoint {
 /// Stops when Σy − tr(KX) <= tolerance·|Σy|.
 InteriorPoint interior_point(const DenseMatrix& k, double tolerance, int max_iterations) {
   const Eigen::Index m = k.rows();
+  Workspace w(m);
   InteriorPoint ip;
   ip.x = DenseMatrix::Identity(m, m);
   // y_i above the row sums of |K|: Diag(y) − K is strictly diagonally dominant, so positive definite.
   ip.y = 1.1 * k.cwiseAbs().rowwise().sum() + Vector::Ones(m);
   DenseMatrix z = -k;
   z.diagonal() += ip.y;
+  DenseMatrix dz = DenseMatrix::Zero(m, m);  // Diag(dy), for the dual step
   double mu = (z.cwiseProduct(ip.x)).sum() / static_cast<double>(2 * m);
   for (ip.iterations = 0; ip.iterations < max_iterations; ++ip.iterations) {
     const double dual = ip.y.sum();
     if (dual - k.cwiseProduct(ip.x).sum() <= tolerance * std::abs(dual)) break;
-    const std::optional<DenseMatrix> inverse = inverse_of_positive_definite(z);
-    if (!inverse) break;
-    const DenseMatrix& z_inv = *inverse;
-    const Eigen::LLT<DenseMatrix> schur(z_inv.cwiseProduct(ip.x));
-    if (schur.info() != Eigen::Success) break;
-    const Vector dy = schur.solve(mu * z_inv.diagonal() - Vector::Ones(m));
-    DenseMatrix dx = mu * z_inv - ip.x - scaled_by_diagonal(z_inv, dy, ip.x);
-    dx = (0.5 * (dx + dx.transpose())).eval();
-    const double primal_step = step_to_boundary(ip.x, dx);
-    const double dual_step = step_to_boundary(z, DenseMatrix(dy.asDiagonal()));
+    if (!invert(z, w)) break;
+    w.schur = w.z_inv.cwiseProduct(ip.x);
+    if (!factor_in_place(w.schur, w.blas)) break;
+    w.rhs = mu * w.z_inv.diagonal() - Vector::Ones(m);
+    w.schur.triangularView<Eigen::Lower>().solveInPlace(w.rhs);
+    w.schur.triangularView<Eigen::Lower>().transpose().solveInPlace(w.rhs);
+    w.dy = w.rhs;
+    // dx = μZ⁻¹ − X − (Z⁻¹ Diag(dy)) X, then symmetrised.
+    w.dx = mu * w.z_inv - ip.x;
+    w.trial = w.z_inv * w.dy.asDiagonal();
+    if (w.blas) {
+      detail::add_product(w.dx, -1.0, w.trial, ip.x);
+    } else {
+      // A coefficient-wise product: Eigen's GEMM would spread a product of this size over OpenMP
+      // threads, which stall when the caller's threads hold the cores.
+      w.dx -= w.trial.lazyProduct(ip.x);
+    }
+    symmetrise(w.dx);
+    const double primal_step = step_to_boundary(ip.x, w.dx, false, w);
+    dz.diagonal() = w.dy;
+    const double dual_step = step_to_boundary(z, dz, true, w);
     if (primal_step == 0.0 && dual_step == 0.0) break;
-    ip.x += primal_step * dx;
-    ip.y += dual_step * dy;
-    z.diagonal() += dual_step * dy;
+    ip.x += primal_step * w.dx;
+    ip.y += dual_step * w.dy;
+    z.diagonal() += dual_step * w.dy;
     mu = z.cwiseProduct(ip.x).sum() / static_cast<double>(2 * m);
     if (primal_step + dual_step > 1.6) mu *= 0.5;
     if (primal_step + dual_step > 1.9) mu *= 0.2;
@@ -187,7 +234,7 @@ VectorMaxResult maximize_over_vectors(const Eigen::Ref<const DenseMatrix>& k_in,
   const auto meets = [&](double low, double up) { return up - low <= options.exact_tolerance * up; };
 
   if (!meets(lower, upper)) {
-    const InteriorPoint ip = interior_point(k, 0.1 * options.exact_tolerance, options.max_iterations);
+    const InteriorPoint ip = interior_point(k, 0.5 * options.exact_tolerance, options.max_iterations);
     result.iterations = ip.iterations;
     upper = std::min(upper, sign_max_detail::verified_bound(k, ip.y).bound);
     const int rank = factor_rank(m, options.dimension);
