@@ -274,6 +274,7 @@ PrivacyAccount MfDSgd::privacy(const TrainContext& ctx) const {
                               : accounting::MfParticipation::cyclic(participation_.k, participation_.b);
   options.noise_std = 1.0;
   options.delta = p.delta;
+  options.assess = training_release(p);
   const std::size_t size = ctx.num_nodes() * p.rounds;
   options.pndp = size <= mf::kMafaldaEngineLimit;
   const mf::MafaldaPrivacy result =

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "enum_names.hpp"
+#include "netdp/accounting/vector_max.hpp"
 #include "netdp/gossip/network_spec.hpp"
 #include "netdp/learn/algorithm.hpp"
 #include "netdp/learn/train_config.hpp"
@@ -254,6 +255,24 @@ struct AlgorithmName {
   std::string accepted() const { return names(" | "); }
 };
 
+// privacy.release_dimension: "vector" (0) or 1. Training releases a gradient vector, so a rank-p
+// value for 1 < p would be a claim about the model that the accountant cannot check; 1 gives Σ|K|
+// (no sign search), an upper bound for every release dimension.
+struct ReleaseDimension {
+  using value_type = std::size_t;
+  std::size_t parse(std::string_view key, const std::string& text) const {
+    if (text == "vector") return accounting::kAnyReleaseDimension;
+    if (text == "1") return 1;
+    reject(key, text, "expected vector or 1");
+  }
+  std::optional<std::string> violation(std::size_t value) const {
+    if (value == accounting::kAnyReleaseDimension || value == 1) return std::nullopt;
+    return "expected vector or 1";
+  }
+  std::string format(std::size_t value) const { return value == 1 ? "1" : "vector"; }
+  std::string accepted() const { return "vector | 1"; }
+};
+
 // ---- The table.
 
 struct Entry {
@@ -382,6 +401,11 @@ const std::vector<Entry>& table() {
       bind_key("privacy.bound", privacy, &PrivacyConfig::bound, Choice<PrivacyBound>{},
                "muffliato, randomized-gossip: exact (the whole view of every observer, an upper bound) or "
                "paper (Theorems 6 / 11 as printed: NOT an upper bound, labelled in summary.json)"),
+      bind_key(
+          "privacy.release_dimension", privacy, &PrivacyConfig::release_dimension, ReleaseDimension{},
+          "linear-view pairwise accountants (dp-d-sgd, secure-gossip, antipgd, muffliato, randomized-gossip, "
+          "mf-d-sgd, mafalda): vector (the worst gradient vector per pair, certified SDP value) or 1 "
+          "(Σ|K| per pair: valid for any release, looser)"),
       bind_key("train.seed", train, &RunConfig::seed, Integer<std::uint64_t>{0},
                "seed of everything random (data, partition, graph, batches, noise)"),
       bind_key("train.eval_every", train, &RunConfig::eval_every, Count{0},

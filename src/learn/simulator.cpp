@@ -52,6 +52,7 @@ AlgorithmParams algorithm_params(const TrainConfig& c) {
   p.delta = c.privacy.delta;
   p.calibrate_on = c.privacy.calibrate_on;
   p.bound = c.privacy.bound;
+  p.release_dimension = c.privacy.release_dimension;
   p.eval_every = c.train.eval_every;
   p.walk_contribution_cap = a.walk_contribution_cap;
   p.walk_burn_in = a.walk_burn_in;

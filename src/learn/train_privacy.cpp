@@ -35,6 +35,10 @@ double account_epsilon(const PrivacyAccount& account, double sigma, std::size_t 
   return accounting::epsilon_statistic(*account.at_round(rounds), account.statistic, sigma, delta);
 }
 
+accounting::AssessOptions training_release(const AlgorithmParams& params) {
+  return accounting::AssessOptions{accounting::SignSearch::none, params.release_dimension};
+}
+
 SquaredSensitivity identity_correlation_sensitivity() {
   return [](std::size_t t) { return static_cast<double>(t); };
 }

@@ -29,6 +29,11 @@ SquaredSensitivity prefix_sum_correlation_sensitivity();
 std::shared_ptr<const accounting::PairwiseAccount> single_bound_account(const std::string& method,
                                                                         double unit_mu);
 
+/// The linear-view accountants' release options of privacy.release_dimension: the vector value
+/// (SDP), or for 1 no sign search (Σ|K|), since the scalar sign maximum is not a bound for a gradient
+/// vector.
+accounting::AssessOptions training_release(const AlgorithmParams& params);
+
 /// The statistic of privacy.calibrate_on: mean → mean, max and local → max.
 accounting::Statistic calibration_statistic(const AlgorithmParams& params);
 

@@ -87,12 +87,19 @@ bool all_exact(const std::vector<accounting::UnitPair>& pairs) {
   return true;
 }
 
-void add_common_notes(PrivacyAccount& account, bool exact, bool unequal_batches) {
+void add_common_notes(PrivacyAccount& account, bool exact, bool unequal_batches,
+                      std::size_t release_dimension) {
+  const char* bound =
+      release_dimension == 1
+          ? "pairwise ε is an upper bound: certified sens² = Σ|K_u| (privacy.release_dimension = 1, valid "
+            "for "
+            "any gradient), capped by the local view, where K_u has a negative entry"
+          : "pairwise ε is an upper bound: certified sens² = the verified SDP bound on the worst gradient "
+            "vector, capped by the local view, where it was not shown to be attained";
   account.notes.push_back(
-      exact ? "pairwise ε at T is exact for the view: the worst gradient vector of every pair is attained "
-              "(K_u >= 0 entrywise, or the SDP's bracket closed to 1e-9)"
-            : "pairwise ε is an upper bound: certified sens² = the verified SDP bound on the worst gradient "
-              "vector, capped by the local view, where it was not shown to be attained");
+      exact ? "pairwise ε at T is exact for the view: the worst gradient vector of every pair "
+              "is attained (K_u >= 0 entrywise, or the SDP's bracket closed to 1e-9)"
+            : bound);
   account.notes.push_back("ε before round T uses min(sens²(T), local sens²(t)) per pair: an upper bound");
   if (unequal_batches) {
     account.notes.push_back("nodes have unequal batch sizes: μ scaled by b_max/b_target (an upper bound)");
@@ -118,7 +125,7 @@ PrivacyAccount pairwise_training_account(const TrainContext& ctx, const std::str
       name, ctx.params(), std::make_shared<const std::vector<accounting::UnitPair>>(std::move(pairs)), ratios,
       local);
   account.notes.push_back(note);
-  add_common_notes(account, exact, unequal);
+  add_common_notes(account, exact, unequal, ctx.params().release_dimension);
   return account;
 }
 
@@ -147,7 +154,8 @@ PrivacyAccount kk_pairwise_account(const TrainContext& ctx, const std::string& n
   for (const accounting::LinearSystemView view : views) {
     accounting::LinearSystemOptions options;
     options.view = view;
-    const auto account = accounting::linear_system_account(ctx.protocol(), {}, options);
+    const auto account =
+        accounting::linear_system_account(ctx.protocol(), {}, options, training_release(ctx.params()));
     const std::vector<accounting::UnitPair>& view_pairs = account->unit_pairs();
     require(view_pairs.size() == ctx.num_nodes() * (ctx.num_nodes() - 1),
             "privacy: {} pairwise results for {} nodes", view_pairs.size(), ctx.num_nodes());
@@ -208,6 +216,7 @@ PrivacyAccount antipgd_pairwise_account(const TrainContext& ctx) {
   accounting::MfAlgorithmSpec spec;
   spec.algorithm = accounting::MfAlgorithm::antipgd;
   accounting::MfOptions options;
+  options.assess = training_release(p);
   const auto account = accounting::mf_account(ctx.protocol(), {}, spec, accounting::MfTrust::pndp, options);
   require(account->unit_pairs().size() == ctx.num_nodes() * (ctx.num_nodes() - 1),
           "privacy: {} MF pairwise results for {} nodes", account->unit_pairs().size(), ctx.num_nodes());
@@ -227,7 +236,9 @@ PrivacyAccount muffliato_view_pairwise_account(const TrainContext& ctx) {
                      static_cast<double>(p.gossip_steps) * static_cast<double>(max_closed_degree(ctx)));
   accounting::Protocol gossip_rounds = ctx.protocol();
   gossip_rounds.rounds = p.gossip_steps;  // K gossip rounds per gradient step, T = p.rounds steps
-  const auto account = accounting::muffliato_gd_view_account(gossip_rounds, {}, {}, p.rounds);
+  accounting::MuffliatoOptions options;
+  options.release_dimension = p.release_dimension;
+  const auto account = accounting::muffliato_gd_view_account(gossip_rounds, {}, options, p.rounds);
   require(account->unit_pairs().size() == ctx.num_nodes() * (ctx.num_nodes() - 1),
           "privacy: {} Muffliato pairwise results for {} nodes", account->unit_pairs().size(),
           ctx.num_nodes());
@@ -248,7 +259,8 @@ PrivacyAccount muffliato_gd_view_training_account(const TrainContext& ctx, const
                   ctx.num_nodes(), p.rounds, p.gossip_steps),
       accounting::muffliato_gd_view_work(rounds, p.rounds, p.gossip_steps), "multiply-adds",
       p.limits.pairwise_work, "limits.pairwise_work");
-  const auto account = accounting::muffliato_gd_view_pairs_account(rounds, p.rounds, p.gossip_steps);
+  const auto account = accounting::muffliato_gd_view_pairs_account(rounds, p.rounds, p.gossip_steps, {},
+                                                                   std::nullopt, {}, p.release_dimension);
   require(account->unit_pairs().size() == ctx.num_nodes() * (ctx.num_nodes() - 1),
           "privacy: {} Muffliato-GD pairwise results for {} nodes", account->unit_pairs().size(),
           ctx.num_nodes());

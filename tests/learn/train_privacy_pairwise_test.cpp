@@ -58,15 +58,19 @@ std::vector<double> epsilons_of_sens2(const std::vector<double>& sens2, double l
   return eps;
 }
 
-std::vector<double> kk_sens2(accounting::LinearSystemView view, std::size_t rounds) {
+std::vector<double> kk_sens2(accounting::LinearSystemView view, std::size_t rounds,
+                             std::size_t release_dimension = accounting::kAnyReleaseDimension,
+                             const std::string& graph = "ring:n=6") {
   accounting::LinearSystemOptions options;
   options.view = view;
   options.rounds = rounds;
   accounting::PairwiseOptions pairwise;
   pairwise.sign_search = accounting::SignSearch::none;
+  pairwise.release_dimension = release_dimension;
   std::vector<graph::NodeId> nodes(kNodes);
   std::iota(nodes.begin(), nodes.end(), graph::NodeId{0});
-  const gossip::GossipMatrix w = ring_w();
+  const gossip::GossipMatrix w =
+      gossip::make_gossip_matrix(graph::from_spec(graph), gossip::Weighting::hamilton);
   const auto results =
       accounting::account_all_pairs(gossip::fixed_schedule(w, rounds), nodes, nodes, options, pairwise);
   std::vector<double> sens2;
@@ -93,6 +97,30 @@ TEST(TrainPrivacyPairwiseTest, DpDSgdEqualsKoskelaKulkarniTheorem10) {
       expect_close(r.epsilon_so_far, reference);
     }
   }
+}
+
+TEST(TrainPrivacyPairwiseTest, ReleaseDimensionOneReportsSumAbsAndTheVectorValueIsNoLarger) {
+  // A graph whose plain-view K_u has negative entries: Σ|K| exceeds the vector value there.
+  const std::string graph = "er:n=6,p=0.6,seed=3,connected=1";
+  FlatConfig config = small_config("dp-d-sgd", "mean");
+  set(config, "network.graph", graph);
+  const TrainResult vector = run_training(config);
+  set(config, "privacy.release_dimension", "1");
+  const TrainResult sum_abs = run_training(config);
+  const auto local = static_cast<double>(kRounds);
+  const std::vector<double> sens2_vector =
+      kk_sens2(accounting::LinearSystemView::plain, kRounds, accounting::kAnyReleaseDimension, graph);
+  const std::vector<double> sens2_sum_abs = kk_sens2(accounting::LinearSystemView::plain, kRounds, 1, graph);
+  expect_close(vector.epsilon, combine(epsilons_of_sens2(sens2_vector, local), true));
+  expect_close(sum_abs.epsilon, combine(epsilons_of_sens2(sens2_sum_abs, local), true));
+  EXPECT_LT(vector.epsilon, sum_abs.epsilon);
+  const auto mentions_sum_abs = [](const TrainResult& r) {
+    return std::any_of(r.warnings.begin(), r.warnings.end(), [](const std::string& w) {
+      return w.find("privacy.release_dimension = 1") != std::string::npos;
+    });
+  };
+  EXPECT_TRUE(mentions_sum_abs(sum_abs));
+  EXPECT_FALSE(mentions_sum_abs(vector));
 }
 
 TEST(TrainPrivacyPairwiseTest, SecureGossipTakesTheSmallerOfTheorems9And10) {
@@ -212,6 +240,12 @@ TEST(TrainPrivacyPairwiseTest, BadCombinationsGiveClearErrors) {
   FlatConfig cap = small_config("random-walk-dp-sgd", "mean");
   set(cap, "algorithm.walk_contribution_cap", "-1");
   EXPECT_NE(message_of(cap).find("algorithm.walk_contribution_cap"), std::string::npos);
+
+  FlatConfig dimension = small_config("dp-d-sgd", "mean");
+  set(dimension, "privacy.release_dimension", "2");
+  EXPECT_NE(message_of(dimension).find("privacy.release_dimension"), std::string::npos)
+      << message_of(dimension);
+  EXPECT_NE(message_of(dimension).find("expected vector or 1"), std::string::npos) << message_of(dimension);
 
   FlatConfig walk_big = small_config("random-walk-dp-sgd", "max");
   set(walk_big, "network.graph", "ring:n=150");

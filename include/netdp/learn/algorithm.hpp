@@ -63,6 +63,9 @@ struct AlgorithmParams {
   double delta = 1e-5;                           ///< δ of the reported (ε, δ)
   CalibrateOn calibrate_on = CalibrateOn::mean;  ///< which ε the report (and calibration) uses
   PrivacyBound bound = PrivacyBound::exact;      ///< muffliato / randomized-gossip: exact view or paper
+  /// p of each round's release in the linear-view accountants (privacy.release_dimension):
+  /// accounting::kAnyReleaseDimension (the SDP value) or 1 (Σ|K|: no sign search, valid for any p).
+  std::size_t release_dimension = accounting::kAnyReleaseDimension;
   std::size_t eval_every = 0;  ///< evaluation period (accountants may checkpoint there); 0 = end only
   std::size_t walk_contribution_cap = 0;  ///< random-walk-dp-sgd: K gradient steps per node (0 = unlimited)
   std::size_t walk_burn_in = 0;           ///< random-walk-dp-sgd: steps before anybody contributes

@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "netdp/accounting/vector_max.hpp"
 #include "netdp/gossip/network_spec.hpp"
 #include "netdp/learn/dataset.hpp"
 #include "netdp/learn/model.hpp"
@@ -115,6 +116,8 @@ struct PrivacyConfig {
   double delta = 1e-5;
   CalibrateOn calibrate_on = CalibrateOn::mean;
   PrivacyBound bound = PrivacyBound::exact;
+  /// The linear-view accountants' release dimension: "vector" (the SDP value, default) or 1 (Σ|K|).
+  std::size_t release_dimension = accounting::kAnyReleaseDimension;
 };
 
 /// `train.*`: seeding and evaluation.
