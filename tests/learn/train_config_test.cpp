@@ -77,6 +77,7 @@ TEST(TrainConfigTest, DefaultsAreTheSchemaDefaults) {
       {"privacy.delta", "1e-5"},
       {"privacy.calibrate_on", "mean"},
       {"privacy.bound", "exact"},
+      {"privacy.release_dimension", "vector"},
       {"train.seed", "1"},
       {"train.eval_every", "10"},
       {"train.eval_node", "random"},
@@ -180,7 +181,7 @@ TEST(TrainConfigTest, EveryChoiceNameParsesAndPrintsBack) {
     for (const std::string& name : names)
       EXPECT_EQ(resolve_config({{key.key, name}}).at(key.key), name) << key.key;
   }
-  EXPECT_EQ(choices, 15u);  // 11 choices (data.source ... privacy.bound) and 4 flags
+  EXPECT_EQ(choices, 16u);  // 12 choices (data.source ... privacy.release_dimension) and 4 flags
   EXPECT_EQ(to_string(CalibrateOn::max), "max");
   EXPECT_EQ(to_string(CorrelationMethod::per_node), "per-node");
   EXPECT_EQ(to_string(DataSource::synthetic_linear), "synthetic-linear");
