@@ -32,8 +32,8 @@ $(BUILD)/CMakeCache.txt: .deps-installed
 build: $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS) --target netdp_app
 
-# The main job: pairwise privacy on Zachary's karate club under both accountants
-# of issue 3 (Muffliato gossip averaging, random-walk DP-SGD), as distance tables.
+# The main job: pairwise privacy on Zachary's karate club under the two gossip
+# accountants (Muffliato gossip averaging, random-walk DP-SGD), as distance tables.
 run: build
 	./$(BUILD)/bin/netdp graph --graph karate
 	./$(BUILD)/bin/netdp account --graph karate --weights hamilton --method muffliato --rounds 20 --sigma 1
