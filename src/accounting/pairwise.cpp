@@ -4,8 +4,11 @@
 #include "netdp/accounting/pairwise.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <vector>
 
 #include "netdp/dp/gdp.hpp"
 #include "netdp/dp/rdp.hpp"
@@ -36,6 +39,73 @@ void require_evaluation(double sigma, double delta) {
 }
 
 double gdp_epsilon_or_zero(double mu, double delta) { return mu > 0.0 ? dp::gdp_epsilon(mu, delta) : 0.0; }
+
+namespace {
+
+/// The bits of μ > 0 finite rounded up to 40 significant bits (IEEE doubles order as their bits).
+std::uint64_t rounded_up_bits(double mu) {
+  constexpr std::uint64_t kLowBits = (std::uint64_t{1} << (52 - 40)) - 1;
+  const auto bits = std::bit_cast<std::uint64_t>(mu);
+  return (bits & kLowBits) == 0 ? bits : (bits | kLowBits) + 1;
+}
+
+/// An open-addressing set of bit patterns (0 = empty slot; no finite μ > 0 has the bits 0).
+class BitsTable {
+ public:
+  explicit BitsTable(std::size_t count) {
+    std::size_t capacity = 16;
+    while (capacity < 2 * count) capacity *= 2;
+    keys_.assign(capacity, 0);
+    values_.assign(capacity, 0.0);
+  }
+  /// The slot of `key`, inserted when absent.
+  std::size_t insert(std::uint64_t key) {
+    std::size_t slot = find_slot(key);
+    if (keys_[slot] == 0) {
+      keys_[slot] = key;
+      used_.push_back(slot);
+    }
+    return slot;
+  }
+  double at(std::uint64_t key) const { return values_[find_slot(key)]; }
+  const std::vector<std::size_t>& used() const { return used_; }
+  std::uint64_t key(std::size_t slot) const { return keys_[slot]; }
+  void set(std::size_t slot, double value) { values_[slot] = value; }
+
+ private:
+  std::size_t find_slot(std::uint64_t key) const {
+    const std::size_t mask = keys_.size() - 1;
+    std::size_t slot = static_cast<std::size_t>((key * 0x9e3779b97f4a7c15ULL) >> 20) & mask;
+    while (keys_[slot] != 0 && keys_[slot] != key) slot = (slot + 1) & mask;
+    return slot;
+  }
+  std::vector<std::uint64_t> keys_;
+  std::vector<double> values_;
+  std::vector<std::size_t> used_;
+};
+
+}  // namespace
+
+void gdp_epsilons_rounded_up(std::span<const double> mus, double delta, std::span<double> out) {
+  require(out.size() == mus.size(), "gdp_epsilons_rounded_up: {} outputs for {} values", out.size(),
+          mus.size());
+  BitsTable table(mus.size());
+  for (const double mu : mus) {
+    if (mu > 0.0 && std::isfinite(mu)) table.insert(rounded_up_bits(mu));
+  }
+  const std::vector<std::size_t>& used = table.used();
+#pragma omp parallel for schedule(dynamic, 16)
+  for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(used.size()); ++i) {
+    const std::size_t slot = used[static_cast<std::size_t>(i)];
+    table.set(slot, dp::gdp_epsilon(std::bit_cast<double>(table.key(slot)), delta));
+  }
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(mus.size()); ++i) {
+    const double mu = mus[static_cast<std::size_t>(i)];
+    out[static_cast<std::size_t>(i)] =
+        mu > 0.0 && std::isfinite(mu) ? table.at(rounded_up_bits(mu)) : gdp_epsilon_or_zero(mu, delta);
+  }
+}
 
 void emit_observer_blocks(std::span<const PairRow> rows, const RowSink& sink) {
   std::size_t first = 0;
@@ -115,12 +185,16 @@ void GaussianPairwiseAccount::stream_rows(double sigma, double delta, const RowS
   const double alpha = info_.alpha.value_or(2.0);
   const double scale = info_.sensitivity / sigma;
   std::vector<PairRow> chunk;
+  std::vector<double> mus;
+  std::vector<double> epsilons;
   std::size_t begin = 0;
   while (begin < pairs_.size()) {
     // [begin, end): whole observer blocks, at least kRowChunk pairs unless the pairs run out.
     std::size_t end = std::min(pairs_.size(), begin + kRowChunk);
     while (end < pairs_.size() && pairs_[end].observer == pairs_[end - 1].observer) ++end;
     chunk.resize(end - begin);
+    mus.resize(chunk.size());
+    epsilons.resize(chunk.size());
 #pragma omp parallel for schedule(dynamic, 256)
     for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(chunk.size()); ++i) {
       const UnitPair& p = pairs_[begin + static_cast<std::size_t>(i)];
@@ -135,9 +209,11 @@ void GaussianPairwiseAccount::stream_rows(double sigma, double delta, const RowS
       row.rdp_epsilon = dp::gaussian_rdp(alpha, mu);
       row.uncapped_rdp_epsilon = dp::gaussian_rdp(alpha, uncapped);
       row.capped = uncapped > mu;
-      row.epsilon = gdp_epsilon_or_zero(mu, delta);
       row.sensitivity = p.sensitivity;
+      mus[static_cast<std::size_t>(i)] = mu;
     }
+    detail::gdp_epsilons_rounded_up(mus, delta, epsilons);
+    for (std::size_t i = 0; i < chunk.size(); ++i) chunk[i].epsilon = epsilons[i];
     detail::emit_observer_blocks(chunk, sink);
     begin = end;
   }
@@ -257,11 +333,12 @@ Calibration calibrate_sigma(const PairwiseAccount& account, Statistic statistic,
     // σ = Δ · max unit μ / μ(target); gdp_mu_for returns the conservative (lower) μ.
     hi = account.sensitivity() * max_mu / dp::gdp_mu_for(target_epsilon, delta);
     if (statistic != Statistic::mean) {
-      // Floating point may leave ε a hair above the target: step up until it is met.
+      // Floating point, and ε computed at μ rounded up to 40 bits (gdp_epsilons_rounded_up), may
+      // leave ε a hair above the target: step σ up by doubling relative amounts until it is met.
       for (int step = 0; !met(hi); ++step) {
-        require(step < 64, "calibration to ε = {}: the closed form σ = {} does not meet it", target_epsilon,
+        require(step < 48, "calibration to ε = {}: the closed form σ = {} does not meet it", target_epsilon,
                 hi);
-        hi = std::nextafter(hi, std::numeric_limits<double>::infinity()) * (1.0 + 1e-15);
+        hi = std::nextafter(hi, std::numeric_limits<double>::infinity()) * (1.0 + std::ldexp(1.0, step - 52));
       }
       result.sigma = hi;
       result.achieved_epsilon = stat(hi);

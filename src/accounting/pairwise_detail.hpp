@@ -24,6 +24,13 @@ void require_evaluation(double sigma, double delta);
 /// ε(δ) of μ-GDP (dp::gdp_epsilon, rounded up); μ = 0 leaks nothing: 0.
 double gdp_epsilon_or_zero(double mu, double delta);
 
+/// out[i] >= gdp_epsilon_or_zero(mus[i], delta) for every i: each finite μ > 0 is rounded up to
+/// 40 significant bits (relative 2⁻⁴⁰ ≈ 9.1e-13; ε increases with μ, so ε at the rounded value is
+/// an upper bound, above the exact root by ε'(μ)·μ·2⁻⁴⁰ at most) and the root is solved once per
+/// distinct rounded value, in parallel. Symmetric graphs (a hypercube has d + 1 distances) then
+/// convert a handful of values instead of every pair. Non-finite μ are converted directly.
+void gdp_epsilons_rounded_up(std::span<const double> mus, double delta, std::span<double> out);
+
 /// Calls sink once per run of rows with the same observer, in order.
 void emit_observer_blocks(std::span<const PairRow> rows, const RowSink& sink);
 

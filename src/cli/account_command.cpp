@@ -4,7 +4,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -16,6 +15,7 @@
 #include "netdp/gossip/network_spec.hpp"
 #include "netdp/graph/metrics.hpp"
 #include "netdp/mf/correlation_io.hpp"
+#include "netdp/util/atomic_file.hpp"
 #include "netdp/util/check.hpp"
 #include "netdp/util/enum_names.hpp"
 #include "netdp/util/parse_number.hpp"
@@ -290,32 +290,36 @@ void run_account(const AccountOptions& o) {
                           {"closed_form", c.closed_form},
                           {"evaluations", c.evaluations}};
   }
-  report.rows = account->rows(report.sigma, o.delta);
-  if (gossip::uses_base_graph(protocol.schedule)) accounting::fill_distances(report.rows, w.graph(), query);
-  report.summary = accounting::summarize(report.rows, account->observer_details(report.sigma));
   report.local_dp = accounting::local_dp_baseline(*account, report.sigma, o.delta);
   report.central_dp = accounting::central_dp_baseline(*account, n, report.sigma, o.delta);
   report.warnings = account->warnings();
 
-  std::ofstream file;
-  if (!o.out.empty()) {
-    file.open(o.out);
-    require(static_cast<bool>(file), "cannot open output file '{}' for writing", o.out);
+  // The rows stream from the accountant to the output block by block; only the summary is kept.
+  const RowWriter::Format format =
+      o.json  ? (o.summary_only ? RowWriter::Format::json_summary_only : RowWriter::Format::json)
+      : o.csv ? RowWriter::Format::csv
+              : RowWriter::Format::none;
+  const bool distances = gossip::uses_base_graph(protocol.schedule);
+  const auto write = [&](std::ostream& out) {
+    RowWriter writer(out, format, report.bound, o.delta);
+    accounting::SummaryBuilder summary;
+    std::vector<accounting::PairRow> block;
+    account->stream_rows(report.sigma, o.delta, [&](std::span<const accounting::PairRow> rows) {
+      block.assign(rows.begin(), rows.end());
+      if (distances) accounting::fill_distances(block, w.graph(), query);
+      summary.add(block);
+      writer.write(block);
+    });
+    report.summary = summary.finish(account->observer_details(report.sigma));
+    writer.finish(report);
+    if (format == RowWriter::Format::none) write_human(out, report);
+  };
+  if (o.out.empty()) {
+    write(std::cout);
+    return;
   }
-  std::ostream& out = o.out.empty() ? std::cout : file;
-  if (o.json) {
-    write_json(out, report, !o.summary_only);
-  } else if (o.csv) {
-    write_csv(out, report);
-  } else {
-    write_human(out, report);
-  }
-  if (!o.out.empty()) {
-    file.close();
-    require(static_cast<bool>(file), "failed to write output file '{}'", o.out);
-    if (!o.json && !o.csv) return;
-    write_human(std::cout, report);
-  }
+  util::write_file_atomically(o.out, write);
+  if (o.json || o.csv) write_human(std::cout, report);
 }
 
 }  // namespace

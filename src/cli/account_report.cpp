@@ -4,8 +4,12 @@
 #include <fmt/ostream.h>
 
 #include <algorithm>
+#include <cmath>
+#include <iterator>
 #include <limits>
 #include <ostream>
+#include <string_view>
+#include <utility>
 
 namespace netdp::cli {
 namespace {
@@ -16,41 +20,67 @@ using accounting::Range;
 
 Json optional_json(const std::optional<double>& value) { return value ? Json(*value) : Json(nullptr); }
 
-Json row_json(const PairRow& row, const AccountReport& report) {
-  const double delta = report.delta;
-  Json j;
-  j["observer"] = row.observer;
-  j["target"] = row.target;
-  j["distance"] = row.distance ? Json(*row.distance) : Json(nullptr);
-  j["alpha"] = row.alpha;
-  j["rdp_epsilon"] = row.rdp_epsilon;
-  j["uncapped_rdp_epsilon"] = row.uncapped_rdp_epsilon;
-  j["mu"] = optional_json(row.mu);
-  j["delta"] = delta;
-  j["epsilon"] = row.epsilon;
-  j["capped"] = row.capped;
-  j["bound"] = report.bound;
-  if (row.sensitivity) {
-    const accounting::SensitivityFields& s = *row.sensitivity;
-    j["sensitivity_squared_ones"] = s.ones;
-    j["sensitivity_squared_sum_abs"] = s.sum_abs;
-    j["sensitivity_squared_exact"] = optional_json(s.exact_value);
-    j["sensitivity_squared_vector_lower"] = optional_json(s.vector_lower);
-    j["sensitivity_squared_vector_upper"] = optional_json(s.vector_upper);
-    j["sensitivity_squared_certified"] = s.certified;
-    j["sensitivity"] = s.sensitivity;
-    j["exact"] = s.exact;
-  }
-  if (row.contributions) j["contributions"] = *row.contributions;
-  if (row.condition_ok) j["condition_ok"] = *row.condition_ok;
-  return j;
-}
+/// Appends the fields of one row, in the order of the CSV header, as JSON members or CSV cells.
+class RowFormatter {
+ public:
+  RowFormatter(fmt::memory_buffer& out, bool json, bool names_only)
+      : out_(out), json_(json), names_only_(names_only) {}
 
-std::string csv_value(const Json& value) {
-  if (value.is_null()) return "";
-  if (value.is_number_float()) return fmt::format("{}", value.get<double>());
-  return value.dump();
-}
+  void row(const PairRow& row, const std::string& bound, double delta) {
+    if (json_) out_.push_back('{');
+    field("observer", [&] { fmt::format_to(std::back_inserter(out_), "{}", row.observer); });
+    field("target", [&] { fmt::format_to(std::back_inserter(out_), "{}", row.target); });
+    field("distance", [&] { number(row.distance ? std::optional<double>(*row.distance) : std::nullopt); });
+    field("alpha", [&] { number(row.alpha); });
+    field("rdp_epsilon", [&] { number(row.rdp_epsilon); });
+    field("uncapped_rdp_epsilon", [&] { number(row.uncapped_rdp_epsilon); });
+    field("mu", [&] { number(row.mu); });
+    field("delta", [&] { number(delta); });
+    field("epsilon", [&] { number(row.epsilon); });
+    field("capped", [&] { boolean(row.capped); });
+    field("bound", [&] { fmt::format_to(std::back_inserter(out_), "\"{}\"", bound); });
+    if (row.sensitivity) {
+      const accounting::SensitivityFields& s = *row.sensitivity;
+      field("sensitivity_squared_ones", [&] { number(s.ones); });
+      field("sensitivity_squared_sum_abs", [&] { number(s.sum_abs); });
+      field("sensitivity_squared_exact", [&] { number(s.exact_value); });
+      field("sensitivity_squared_vector_lower", [&] { number(s.vector_lower); });
+      field("sensitivity_squared_vector_upper", [&] { number(s.vector_upper); });
+      field("sensitivity_squared_certified", [&] { number(s.certified); });
+      field("sensitivity", [&] { number(s.sensitivity); });
+      field("exact", [&] { boolean(s.exact); });
+    }
+    if (row.contributions) field("contributions", [&] { number(*row.contributions); });
+    if (row.condition_ok) field("condition_ok", [&] { boolean(*row.condition_ok); });
+    if (json_) out_.push_back('}');
+  }
+
+ private:
+  template <class Value>
+  void field(std::string_view name, Value value) {
+    if (!first_) out_.push_back(',');
+    first_ = false;
+    if (names_only_) {
+      fmt::format_to(std::back_inserter(out_), "{}", name);
+      return;
+    }
+    if (json_) fmt::format_to(std::back_inserter(out_), "\"{}\":", name);
+    value();
+  }
+  void number(std::optional<double> x) {
+    if (!x || (json_ && !std::isfinite(*x))) {
+      if (json_) fmt::format_to(std::back_inserter(out_), "null");
+      return;
+    }
+    fmt::format_to(std::back_inserter(out_), "{}", *x);
+  }
+  void boolean(bool b) { fmt::format_to(std::back_inserter(out_), "{}", b ? "true" : "false"); }
+
+  fmt::memory_buffer& out_;
+  bool json_;
+  bool names_only_;
+  bool first_ = true;
+};
 
 std::vector<std::string> shown_warnings(const AccountReport& report) {
   const std::size_t shown = std::min(report.warnings.size(), kMaxWarningsShown);
@@ -114,35 +144,33 @@ Json summary_json(const AccountReport& report) {
   return s;
 }
 
-void write_json(std::ostream& out, const AccountReport& report, bool with_pairs) {
-  out << "{\n";
-  if (with_pairs) {
-    out << "\"pairs\": [";
-    for (std::size_t i = 0; i < report.rows.size(); ++i) {
-      out << (i == 0 ? "\n" : ",\n") << row_json(report.rows[i], report).dump();
-    }
-    out << "\n],\n";
-  }
-  out << "\"summary\": " << summary_json(report).dump(2) << "\n}\n";
+RowWriter::RowWriter(std::ostream& out, Format format, std::string bound, double delta)
+    : out_(out), format_(format), bound_(std::move(bound)), delta_(delta) {
+  if (format_ == Format::json || format_ == Format::json_summary_only) out_ << "{\n";
+  if (format_ == Format::json) out_ << "\"pairs\": [";
 }
 
-void write_csv(std::ostream& out, const AccountReport& report) {
-  if (report.rows.empty()) return;
-  const Json header = row_json(report.rows.front(), report);
-  bool first = true;
-  for (const auto& item : header.items()) {
-    out << (first ? "" : ",") << item.key();
-    first = false;
+void RowWriter::write(std::span<const PairRow> rows) {
+  if (rows.empty() || format_ == Format::json_summary_only || format_ == Format::none) return;
+  buffer_.clear();
+  const bool json = format_ == Format::json;
+  if (!json && first_) {
+    RowFormatter(buffer_, false, true).row(rows.front(), bound_, delta_);
+    buffer_.push_back('\n');
   }
-  out << "\n";
-  for (const PairRow& row : report.rows) {
-    first = true;
-    const Json values = row_json(row, report);
-    for (const auto& item : values.items()) {
-      out << (first ? "" : ",") << csv_value(item.value());
-      first = false;
-    }
-    out << "\n";
+  for (const PairRow& row : rows) {
+    if (json) buffer_.append(std::string_view(first_ ? "\n" : ",\n"));
+    first_ = false;
+    RowFormatter(buffer_, json, false).row(row, bound_, delta_);
+    if (!json) buffer_.push_back('\n');
+  }
+  out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+}
+
+void RowWriter::finish(const AccountReport& report) {
+  if (format_ == Format::json) out_ << "\n],\n";
+  if (format_ == Format::json || format_ == Format::json_summary_only) {
+    out_ << "\"summary\": " << summary_json(report).dump(2) << "\n}\n";
   }
 }
 

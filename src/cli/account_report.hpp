@@ -2,9 +2,12 @@
 // Private to the cli module: the rows and summary of `netdp account` and the one place they are
 // written as JSON, CSV or a human table. Field names are documented in docs/cli.md.
 
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <iosfwd>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -23,7 +26,6 @@ struct AccountReport {
   double sigma = 0.0;
   double delta = 0.0;
   std::vector<graph::NodeId> colluders;  ///< non-empty when the observer is a coalition
-  std::vector<accounting::PairRow> rows;
   accounting::PairwiseSummary summary;
   accounting::Baseline local_dp;    ///< every contribution of the target seen directly
   accounting::Baseline central_dp;  ///< a trusted aggregator adding the same total noise to the sum
@@ -36,10 +38,28 @@ struct AccountReport {
 /// The summary object: by_distance, per_observer, overall statistics, baselines.
 nlohmann::ordered_json summary_json(const AccountReport& report);
 
-/// {"pairs": [...], "summary": {...}} streamed row by row (pairs omitted when !with_pairs).
-void write_json(std::ostream& out, const AccountReport& report, bool with_pairs);
-/// One line per pair, the JSON field names as header.
-void write_csv(std::ostream& out, const AccountReport& report);
+/// The rows of `netdp account`, written block by block as the accountant produces them (no
+/// row is kept): JSON {"pairs": [...], "summary": {...}} (pairs omitted for summary-only) or CSV,
+/// one line per pair with the JSON field names as header. Numbers are formatted by fmt (shortest
+/// round trip); JSON writes a non-finite number as null, CSV as inf.
+class RowWriter {
+ public:
+  enum class Format { json, json_summary_only, csv, none };
+  RowWriter(std::ostream& out, Format format, std::string bound, double delta);
+  /// Writes one block of rows.
+  void write(std::span<const accounting::PairRow> rows);
+  /// Closes the pairs and writes the summary (JSON); nothing else for CSV.
+  void finish(const AccountReport& report);
+
+ private:
+  std::ostream& out_;
+  Format format_;
+  std::string bound_;
+  double delta_;
+  bool first_ = true;
+  fmt::memory_buffer buffer_;
+};
+
 /// Human tables: parameters, the distance table, per-observer means, baselines.
 void write_human(std::ostream& out, const AccountReport& report);
 

@@ -436,3 +436,49 @@ INSTANTIATE_TEST_SUITE_P(
 
 }  // namespace
 }  // namespace netdp::accounting
+
+namespace netdp::accounting {
+namespace {
+
+TEST(PairwiseAccount, GaussianEpsilonIsRoundedUpAndOneRootPerDistinctValue) {
+  // 2·10⁵ pairs, μ log-uniform over [1e-3, 30], every value twice and one repeated 1,000 times
+  // (a symmetric graph's few distances): each ε is a valid (ε, δ) for its μ (δ(ε) <= δ, checked
+  // by the independent formula gdp_delta), never below the root of gdp_epsilon (which is the upper
+  // end of a 1e-13 bracket), and within 1e-11 relative of it; equal μ give equal ε.
+  constexpr std::size_t kValues = 100000;
+  std::vector<UnitPair> pairs;
+  std::uint64_t state = 12345;
+  const auto uniform = [&state] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(state >> 11) * 0x1.0p-53;
+  };
+  for (std::size_t i = 0; i < kValues; ++i) {
+    const double mu = 1e-3 * std::pow(3e4, uniform());
+    const auto observer = static_cast<graph::NodeId>(i);
+    pairs.push_back({observer, observer + 1, mu, mu, {}});
+    pairs.push_back({observer, observer + 2, mu, mu, {}});
+  }
+  for (std::size_t i = 0; i < 1000; ++i)
+    pairs.push_back({static_cast<graph::NodeId>(kValues + i), 0, 0.7, 0.7, {}});
+  GaussianPairwiseAccount::Info info;
+  info.method = "test";
+  const GaussianPairwiseAccount account(pairs, info);
+  for (const double delta : {1e-5, 1e-9}) {
+    const std::vector<PairRow> rows = account.rows(1.0, delta);
+    ASSERT_EQ(rows.size(), pairs.size());
+    for (std::size_t i = 0; i < rows.size(); i += 97) {
+      const double mu = pairs[i].unit_mu;
+      const double reference = dp::gdp_epsilon(mu, delta);
+      EXPECT_GE(rows[i].epsilon, reference * (1.0 - 1e-13)) << mu;
+      EXPECT_LE(rows[i].epsilon, reference * (1.0 + 1e-11) + 1e-300) << mu;
+      if (rows[i].epsilon > 0.0) {
+        EXPECT_LE(dp::gdp_delta(mu, rows[i].epsilon), delta * (1.0 + 1e-9)) << mu;
+      }
+    }
+    for (std::size_t i = 0; i + 1 < 2 * kValues; i += 2) ASSERT_EQ(rows[i].epsilon, rows[i + 1].epsilon);
+    for (std::size_t i = 2 * kValues; i < rows.size(); ++i) ASSERT_EQ(rows[i].epsilon, rows.back().epsilon);
+  }
+}
+
+}  // namespace
+}  // namespace netdp::accounting
