@@ -15,20 +15,9 @@
 #include <limits>
 
 #include "linear_system_detail.hpp"
+#include "multiversion.hpp"
 #include "netdp/util/check.hpp"
 #include "noise_spectrum.hpp"
-
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
-#define NETDP_MULTIVERSION __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define NETDP_MULTIVERSION
-#endif
-// Fused multiply-add where the instruction set has it (deterministic per machine).
-#if defined(__GNUC__) && !defined(__clang__)
-#define NETDP_CONTRACT __attribute__((optimize("fp-contract=fast")))
-#else
-#define NETDP_CONTRACT
-#endif
 
 namespace netdp::accounting::detail {
 namespace {

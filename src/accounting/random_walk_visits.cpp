@@ -2,10 +2,16 @@
 
 #include "netdp/accounting/random_walk_visits.hpp"
 
+#include <Eigen/SparseCore>
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <limits>
+#include <span>
+#include <utility>
 #include <vector>
 
+#include "multiversion.hpp"
 #include "netdp/util/check.hpp"
 
 namespace netdp::accounting {
@@ -77,64 +83,80 @@ std::vector<double> visit_tail(const gossip::GossipMatrix& walk, graph::NodeId u
 
 namespace {
 
-/// g[s] = P(the walk from u first returns to u at step s), s = 1..steps−1, by propagating the walk
-/// with u removed (taboo probabilities); g[0] = 0.
-std::vector<double> first_return_law(const SparseMatrix& w, graph::NodeId u, std::size_t steps) {
+/// Targets per taboo propagation (the lanes of taboo_step; a batch is padded with empty lanes).
+constexpr std::size_t kLanes = 8;
+
+/// next[y][:] = Σ_x away[x][:] · W_xy for every node y, from the transpose of W in compressed rows
+/// (row y lists the x with W_xy != 0): each lane is one target's taboo propagation, summed in
+/// registers in the order of Wᵀ's row.
+NETDP_MULTIVERSION NETDP_CONTRACT void taboo_step(const int* outer, const int* inner, const double* value,
+                                                  std::size_t n, const double* away, double* next) {
+  for (std::size_t y = 0; y < n; ++y) {
+    std::array<double, kLanes> acc{};
+    for (int k = outer[y]; k < outer[y + 1]; ++k) {
+      const double v = value[k];
+      const double* from = away + static_cast<std::size_t>(inner[k]) * kLanes;
+      for (std::size_t b = 0; b < kLanes; ++b) acc[b] += v * from[b];
+    }
+    std::copy(acc.begin(), acc.end(), next + y * kLanes);
+  }
+}
+
+/// g_b[s] = P(the walk from us[b] first returns to us[b] at step s), s = 1..steps−1 (g_b[0] = 0), for
+/// up to kLanes targets, by propagating the walk with us[b] removed (taboo probabilities).
+std::vector<std::vector<double>> first_return_laws(const SparseMatrix& w, std::span<const graph::NodeId> us,
+                                                   std::size_t steps) {
   const auto n = static_cast<std::size_t>(w.rows());
-  std::vector<double> g(steps, 0.0);
-  std::vector<double> away(n, 0.0);  // P(X_s = x, no return yet), x != u
-  std::vector<double> next(n, 0.0);
-  for (SparseMatrix::InnerIterator it(w, static_cast<int>(u)); it; ++it) {
-    if (static_cast<graph::NodeId>(it.col()) == u) {
-      if (steps > 1) g[1] += it.value();
-    } else {
-      away[static_cast<std::size_t>(it.col())] += it.value();
+  const std::size_t lanes = us.size();
+  const Eigen::SparseMatrix<double, Eigen::RowMajor, int> wt = w.transpose();
+  std::vector<std::vector<double>> g(lanes, std::vector<double>(steps, 0.0));
+  std::vector<double> away(n * kLanes, 0.0);  // P(X_s = x, no return yet) of each lane, x != u
+  std::vector<double> next(n * kLanes, 0.0);
+  for (std::size_t b = 0; b < lanes; ++b) {
+    for (SparseMatrix::InnerIterator it(w, static_cast<int>(us[b])); it; ++it) {
+      if (static_cast<graph::NodeId>(it.col()) == us[b]) {
+        if (steps > 1) g[b][1] += it.value();
+      } else {
+        away[static_cast<std::size_t>(it.col()) * kLanes + b] += it.value();
+      }
     }
   }
   for (std::size_t s = 2; s < steps; ++s) {
-    std::fill(next.begin(), next.end(), 0.0);
-    for (int x = 0; x < w.outerSize(); ++x) {
-      const double p = away[static_cast<std::size_t>(x)];
-      if (p == 0.0) continue;
-      for (SparseMatrix::InnerIterator it(w, x); it; ++it)
-        next[static_cast<std::size_t>(it.col())] += p * it.value();
+    taboo_step(wt.outerIndexPtr(), wt.innerIndexPtr(), wt.valuePtr(), n, away.data(), next.data());
+    for (std::size_t b = 0; b < lanes; ++b) {
+      double& returned = next[us[b] * kLanes + b];
+      g[b][s] = returned;
+      returned = 0.0;
     }
-    g[s] = next[u];
-    next[u] = 0.0;
     away.swap(next);
   }
   return g;
 }
 
-}  // namespace
-
-std::vector<double> visit_tail_bound(const gossip::GossipMatrix& walk, graph::NodeId u, std::size_t steps,
-                                     double floor) {
-  const SparseMatrix& w = walk.matrix();
-  require_visit_query(w, u, steps, "visit_tail_bound");
-  require(floor > 0.0 && floor < 1.0, "visit_tail_bound: floor must be in (0, 1), got {}", floor);
-  const std::vector<double> g = first_return_law(w, u, steps);
+/// The Chernoff bound of visit_tail_bound from the first-return law g.
+std::vector<double> tail_bound_from_law(const std::vector<double>& g, std::size_t steps, double floor) {
   double returned = 0.0;
   for (double x : g) returned += x;
   const double never = std::max(0.0, 1.0 - returned);  // R >= T: counted as R = T
+  // (log g[s], s) of the possible return times, once.
+  std::vector<std::pair<double, double>> terms;
+  const double horizon = static_cast<double>(steps);
+  if (never > 0.0) terms.emplace_back(std::log(never), horizon);
+  for (std::size_t s = 1; s < steps; ++s) {
+    if (g[s] > 0.0) terms.emplace_back(std::log(g[s]), static_cast<double>(s));
+  }
   // log E[e^{−θR}] on a grid of θ (θ = 0 gives the trivial bound 1), as a log-sum-exp: the terms
   // e^{−θs} underflow for large θ s, and dropping them would lower the bound.
   constexpr int kGrid = 400;
-  const double horizon = static_cast<double>(steps);
   std::vector<double> thetas;
   std::vector<double> log_mgf;
-  std::vector<double> logs;
   for (int i = 0; i < kGrid; ++i) {
     // θ from 1e-4/T to 50 (log-spaced): enough for tails down to the floor.
     const double theta = 1e-4 / horizon * std::pow(5e5 * horizon, static_cast<double>(i) / (kGrid - 1));
-    logs.clear();
-    if (never > 0.0) logs.push_back(std::log(never) - theta * horizon);
-    for (std::size_t s = 1; s < steps; ++s) {
-      if (g[s] > 0.0) logs.push_back(std::log(g[s]) - theta * static_cast<double>(s));
-    }
-    const double top = *std::max_element(logs.begin(), logs.end());
+    double top = -std::numeric_limits<double>::infinity();
+    for (const auto& [log_g, s] : terms) top = std::max(top, log_g - theta * s);
     double sum = 0.0;
-    for (double x : logs) sum += std::exp(x - top);
+    for (const auto& [log_g, s] : terms) sum += std::exp(log_g - theta * s - top);
     thetas.push_back(theta);
     log_mgf.push_back(top + std::log(sum));
   }
@@ -151,6 +173,29 @@ std::vector<double> visit_tail_bound(const gossip::GossipMatrix& walk, graph::No
   }
   tail.push_back(0.0);  // N_u <= steps always
   return tail;
+}
+
+}  // namespace
+
+std::vector<double> visit_tail_bound(const gossip::GossipMatrix& walk, graph::NodeId u, std::size_t steps,
+                                     double floor) {
+  const graph::NodeId one[] = {u};
+  return visit_tail_bounds(walk, one, steps, floor).front();
+}
+
+std::vector<std::vector<double>> visit_tail_bounds(const gossip::GossipMatrix& walk,
+                                                   std::span<const graph::NodeId> targets, std::size_t steps,
+                                                   double floor) {
+  const SparseMatrix& w = walk.matrix();
+  for (const graph::NodeId u : targets) require_visit_query(w, u, steps, "visit_tail_bound");
+  require(floor > 0.0 && floor < 1.0, "visit_tail_bound: floor must be in (0, 1), got {}", floor);
+  std::vector<std::vector<double>> tails;
+  for (std::size_t first = 0; first < targets.size(); first += kLanes) {
+    const auto batch = targets.subspan(first, std::min(kLanes, targets.size() - first));
+    for (const std::vector<double>& g : first_return_laws(w, batch, steps))
+      tails.push_back(tail_bound_from_law(g, steps, floor));
+  }
+  return tails;
 }
 
 std::size_t visit_bound(const std::vector<double>& tail, double beta) {

@@ -133,3 +133,24 @@ TEST(RandomWalkVisits, BadInputIsAClearError) {
 
 }  // namespace
 }  // namespace netdp::accounting
+
+namespace netdp::accounting {
+namespace {
+
+TEST(RandomWalkVisits, BatchedBoundsEqualOneTargetAtATime) {
+  // 11 targets: one full batch of 8 lanes and a padded one; each lane's arithmetic is its own.
+  const gossip::GossipMatrix w = gossip::make_gossip_matrix(
+      graph::from_spec("er:n=40,p=0.15,seed=2,connected=1"), gossip::Weighting::hamilton);
+  std::vector<graph::NodeId> targets;
+  for (graph::NodeId u = 0; u < 40; u += 4) targets.push_back(u);
+  targets.push_back(39);
+  const std::vector<std::vector<double>> batched = visit_tail_bounds(w, targets, 300);
+  ASSERT_EQ(batched.size(), targets.size());
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    EXPECT_EQ(batched[i], visit_tail_bound(w, targets[i], 300)) << targets[i];
+    EXPECT_GE(batched[i][5], visit_tail(w, targets[i], 300)[5]) << targets[i];
+  }
+}
+
+}  // namespace
+}  // namespace netdp::accounting

@@ -13,6 +13,7 @@
 // See docs/accounting-random-walk.md, "How many contributions".
 
 #include <cstddef>
+#include <span>
 #include <vector>
 
 #include "netdp/gossip/gossip_matrix.hpp"
@@ -33,6 +34,12 @@ std::vector<double> visit_tail(const gossip::GossipMatrix& w, graph::NodeId u, s
 /// over a grid of θ. bound[k] >= visit_tail(...)[k] for every k (tested), same layout and floor.
 std::vector<double> visit_tail_bound(const gossip::GossipMatrix& w, graph::NodeId u, std::size_t steps,
                                      double floor = 1e-30);
+
+/// visit_tail_bound for several targets at once: the return-time propagations share each pass
+/// over W (one lane per target). result[i] equals visit_tail_bound(w, targets[i], steps, floor).
+std::vector<std::vector<double>> visit_tail_bounds(const gossip::GossipMatrix& w,
+                                                   std::span<const graph::NodeId> targets, std::size_t steps,
+                                                   double floor = 1e-30);
 
 /// The smallest k with P(N_u > k) <= beta, from a tail of visit_tail (beta in (0, 1); at least 1,
 /// since the walk started at u visits it at step 0). Throws when the tail stops above beta.

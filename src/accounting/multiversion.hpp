@@ -1,0 +1,17 @@
+#pragma once
+// Function multiversioning for the accountants' hot loops (internal): NETDP_MULTIVERSION compiles a
+// function for the x86-64-v4 / v3 feature levels and a baseline, dispatched at load time on the CPU
+// (target_clones), so the portable build runs AVX2 / AVX-512 where the machine has them.
+// NETDP_CONTRACT fuses multiply-adds where the instruction set has them: results are then
+// reproducible on one machine (for any thread count) and agree across machines to rounding.
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+#define NETDP_MULTIVERSION __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define NETDP_MULTIVERSION
+#endif
+#if defined(__GNUC__) && !defined(__clang__)
+#define NETDP_CONTRACT __attribute__((optimize("fp-contract=fast")))
+#else
+#define NETDP_CONTRACT
+#endif
