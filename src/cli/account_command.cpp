@@ -5,7 +5,10 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <memory>
+#include <set>
+#include <sstream>
 
 #include "account_report.hpp"
 #include "commands.hpp"
@@ -18,6 +21,7 @@
 #include "netdp/util/atomic_file.hpp"
 #include "netdp/util/check.hpp"
 #include "netdp/util/enum_names.hpp"
+#include "netdp/util/npy.hpp"
 #include "netdp/util/parse_number.hpp"
 #include "network_options.hpp"
 #include "output.hpp"
@@ -72,7 +76,10 @@ struct AccountOptions {
   bool summary_only = false;
   bool quiet = false;
   std::string out;
+  std::optional<std::string> field;  ///< the matrix of a .npy output: epsilon | mu | rdp_epsilon
 };
+
+bool writes_npy(const AccountOptions& o) { return o.out.ends_with(".npy"); }
 
 std::vector<graph::NodeId> parse_node_list(const std::string& list, const char* flag, std::size_t n) {
   std::vector<graph::NodeId> nodes;
@@ -92,6 +99,46 @@ double parse_contributions(const std::string& text) {
           "--contributions '{}' is not one of tail, worst, expected, or a finite number >= 0", text);
   return *value;
 }
+
+/// The n × n matrix of one field for a .npy output: row = observer, column = target, the diagonal
+/// the local-DP value (epsilon, mu, or the Rényi ε α·μ²/2 of the local μ at the rows' order), NaN
+/// where the account has no pair.
+class NodeMatrix {
+ public:
+  NodeMatrix(std::size_t n, std::string field, const accounting::Baseline& local)
+      : n_(n),
+        field_(std::move(field)),
+        values_(n * n, std::numeric_limits<double>::quiet_NaN()),
+        local_mu_(local.mu) {
+    // The Rényi diagonal needs the rows' order (write); ε and μ are known now.
+    if (field_ == "rdp_epsilon") return;
+    for (std::size_t v = 0; v < n; ++v) values_[v * n + v] = field_ == "mu" ? local.mu : local.epsilon;
+  }
+  void add(std::span<const accounting::PairRow> rows) {
+    if (n_ == 0) return;
+    for (const accounting::PairRow& row : rows) {
+      const double value = field_ == "epsilon" ? row.epsilon
+                           : field_ == "mu"    ? row.mu.value_or(std::numeric_limits<double>::quiet_NaN())
+                                               : row.rdp_epsilon;
+      values_[static_cast<std::size_t>(row.observer) * n_ + row.target] = value;
+      if (field_ == "rdp_epsilon") alphas_.insert(row.alpha);
+    }
+  }
+  void write(std::ostream& out) {
+    if (field_ == "rdp_epsilon" && alphas_.size() == 1) {
+      for (std::size_t v = 0; v < n_; ++v)
+        values_[v * n_ + v] = *alphas_.begin() * local_mu_ * local_mu_ / 2.0;
+    }
+    util::write_npy_matrix(out, values_.data(), n_, n_);
+  }
+
+ private:
+  std::size_t n_;
+  std::string field_;
+  std::vector<double> values_;
+  double local_mu_;
+  std::set<double> alphas_;
+};
 
 // Progress on stderr, only for a terminal and without --quiet.
 accounting::ProgressCallback make_progress(bool quiet, const std::string& label) {
@@ -140,6 +187,12 @@ void check_flags(const AccountOptions& o, std::size_t n) {
       "vector, whose worst case is the SDP value)",
       o.sign_search);
   require(!(o.json && o.csv), "choose one of --json and --csv");
+  require(!writes_npy(o) || !(o.json || o.csv),
+          "--out {}: a .npy file holds the n x n matrix of --field; drop --json / --csv", o.out);
+  require(!o.field || writes_npy(o), "--field {} selects the matrix of a .npy output: add --out FILE.npy",
+          o.field.value_or(""));
+  require(!o.field || *o.field == "epsilon" || *o.field == "mu" || *o.field == "rdp_epsilon",
+          "--field '{}' is not one of epsilon, mu, rdp_epsilon", o.field.value_or(""));
   if (o.target_epsilon) {
     require_positive(*o.target_epsilon, "--target-epsilon");
     require(o.calibrate_on != "pair" || (o.observer && o.target),
@@ -300,6 +353,7 @@ void run_account(const AccountOptions& o) {
       : o.csv ? RowWriter::Format::csv
               : RowWriter::Format::none;
   const bool distances = gossip::uses_base_graph(protocol.schedule);
+  NodeMatrix matrix(writes_npy(o) ? n : 0, o.field.value_or("epsilon"), report.local_dp);
   const auto write = [&](std::ostream& out) {
     RowWriter writer(out, format, report.bound, o.delta);
     accounting::SummaryBuilder summary;
@@ -309,17 +363,24 @@ void run_account(const AccountOptions& o) {
       if (distances) accounting::fill_distances(block, w.graph(), query);
       summary.add(block);
       writer.write(block);
+      matrix.add(block);
     });
     report.summary = summary.finish(account->observer_details(report.sigma));
     writer.finish(report);
-    if (format == RowWriter::Format::none) write_human(out, report);
+    if (format == RowWriter::Format::none && !writes_npy(o)) write_human(out, report);
   };
   if (o.out.empty()) {
     write(std::cout);
     return;
   }
-  util::write_file_atomically(o.out, write);
-  if (o.json || o.csv) write_human(std::cout, report);
+  if (writes_npy(o)) {
+    std::ostringstream none;
+    write(none);
+    util::write_file_atomically(o.out, [&](std::ostream& file) { matrix.write(file); });
+  } else {
+    util::write_file_atomically(o.out, write);
+  }
+  if (o.json || o.csv || writes_npy(o)) write_human(std::cout, report);
 }
 
 }  // namespace
@@ -403,7 +464,12 @@ void add_account_command(CLI::App& app) {
   cmd->add_flag("--csv", options->csv, "CSV, one line per pair");
   cmd->add_flag("--summary-only", options->summary_only, "JSON without the pairs");
   cmd->add_flag("--quiet", options->quiet, "No progress on stderr");
-  cmd->add_option("--out", options->out, "Write the JSON/CSV/table to this file");
+  cmd->add_option(
+      "--out", options->out,
+      "Write the JSON/CSV/table to this file; a name ending in .npy gets the n x n matrix of --field "
+      "(float64, row = observer, column = target, diagonal = local DP, NaN = no pair)");
+  cmd->add_option("--field", options->field,
+                  "epsilon | mu | rdp_epsilon: the matrix of a .npy output (default epsilon)");
   cmd->callback([options] { run_account(*options); });
 }
 

@@ -3,7 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "cli_runner.hpp"
 #include "netdp/accounting/muffliato.hpp"
@@ -285,6 +289,66 @@ TEST(AccountCommand, BadInputIsAClearErrorWithStatus2) {
     EXPECT_EQ(result.status, 2) << c.message;
     EXPECT_NE(result.err.find(c.message), std::string::npos) << "stderr: " << result.err;
   }
+}
+
+}  // namespace
+}  // namespace netdp::cli
+
+namespace netdp::cli {
+namespace {
+
+TEST(AccountCommand, NpyMatrixLoadsInNumpyAndEqualsTheJsonRows) {
+  // Debian's /usr/bin/python3 with python3-numpy (installed by `make test`) loads the file; a
+  // missing numpy fails the test, it is not skipped.
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "netdp_npy_test";
+  std::filesystem::create_directories(dir);
+  const std::string npy = (dir / "karate.npy").string();
+  const std::string json = (dir / "karate.json").string();
+  const std::vector<std::string> common = {"account",  "--graph", "karate",  "--method", "muffliato",
+                                           "--rounds", "10",      "--sigma", "2",        "--quiet"};
+  for (const auto& [out, extra] :
+       {std::pair{npy, std::string("--field=mu")}, std::pair{json, std::string("--json")}}) {
+    std::vector<std::string> args = common;
+    args.insert(args.end(), {"--out", out, extra});
+    const testing::CliResult r = testing::run_cli(args);
+    ASSERT_EQ(r.status, 0) << r.err;
+  }
+  const std::string script =
+      "import json, sys, numpy as np\n"
+      "m = np.load(sys.argv[1]); d = json.load(open(sys.argv[2]))\n"
+      "assert m.dtype == np.float64 and m.shape == (34, 34), (m.dtype, m.shape)\n"
+      "for p in d['pairs']:\n"
+      "    assert m[p['observer'], p['target']] == p['mu'], p\n"
+      "assert (np.diag(m) == d['summary']['local_dp']['mu']).all()\n"
+      "print('ok', len(d['pairs']))\n";
+  const std::string script_path = (dir / "check.py").string();
+  std::ofstream(script_path) << script;
+  const std::string command = "/usr/bin/python3 " + script_path + " " + npy + " " + json + " 2>&1";
+  std::string output;
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  char buffer[256];
+  while (fgets(buffer, sizeof buffer, pipe) != nullptr) output += buffer;
+  const int status = pclose(pipe);
+  EXPECT_EQ(status, 0) << output;
+  EXPECT_EQ(output, "ok 1122\n");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(AccountCommand, NpyOptionsAreChecked) {
+  const std::vector<std::string> base = {"account",   "--graph",  "karate", "--method",
+                                         "muffliato", "--rounds", "5"};
+  const auto error_of = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    const testing::CliResult r = testing::run_cli(args);
+    EXPECT_EQ(r.status, 2);
+    return r.err;
+  };
+  EXPECT_NE(error_of({"--field", "mu"}).find("add --out FILE.npy"), std::string::npos);
+  EXPECT_NE(error_of({"--out", "x.npy", "--csv"}).find("drop --json / --csv"), std::string::npos);
+  EXPECT_NE(error_of({"--out", "x.npy", "--field", "sigma"}).find("not one of epsilon, mu, rdp_epsilon"),
+            std::string::npos);
 }
 
 }  // namespace
