@@ -241,6 +241,13 @@ dp::RdpCurve GaussianPairwiseAccount::rdp_curve(graph::NodeId observer, graph::N
   throw std::invalid_argument(fmt::format("({}, {}) is not a pair of this account", observer, target));
 }
 
+std::vector<double> GaussianPairwiseAccount::unit_mus() const {
+  std::vector<double> mus;
+  mus.reserve(pairs_.size());
+  for (const UnitPair& p : pairs_) mus.push_back(p.unit_mu);
+  return mus;
+}
+
 double GaussianPairwiseAccount::max_unit_mu() const {
   double m = 0.0;
   for (const UnitPair& p : pairs_) m = std::max(m, p.unit_mu);
@@ -303,6 +310,73 @@ double epsilon_statistic(const PairwiseAccount& account, Statistic statistic, do
 
 // ---------------------------------------------------------------- calibration
 
+namespace {
+
+/// The mean over pairs of ε(u_i·Δ/σ, δ) bracketed cheaply: the unit μ binned on the geometric grid
+/// g_b = r^b, r = 1 + 2⁻⁸; `upper(σ)` converts each bin's top g_b >= u_i, `lower(σ)` its bottom
+/// g_{b−1} <= u_i, so lower <= the mean <= upper (ε increases with μ), at one conversion per
+/// occupied bin instead of one per pair.
+class BinnedMean {
+ public:
+  BinnedMean(const std::vector<double>& unit_mus, double sensitivity) : sensitivity_(sensitivity) {
+    std::vector<long> bins;
+    for (const double u : unit_mus) {
+      if (u > 0.0) bins.push_back(bin_of(u));
+    }
+    std::sort(bins.begin(), bins.end());
+    for (std::size_t i = 0; i < bins.size();) {
+      std::size_t j = i;
+      while (j < bins.size() && bins[j] == bins[i]) ++j;
+      bins_.emplace_back(bins[i], static_cast<double>(j - i));
+      i = j;
+    }
+    pairs_ = static_cast<double>(unit_mus.size());
+  }
+  double upper(double sigma, double delta) const { return mean(sigma, delta, 0); }
+  double lower(double sigma, double delta) const { return mean(sigma, delta, -1); }
+
+ private:
+  static double grid(long b) { return std::exp(static_cast<double>(b) * std::log1p(kStep)); }
+  /// b with grid(b − 1) <= u <= grid(b) as computed.
+  static long bin_of(double u) {
+    auto b = static_cast<long>(std::ceil(std::log(u) / std::log1p(kStep)));
+    while (grid(b) < u) ++b;
+    while (grid(b - 1) > u) --b;
+    return b;
+  }
+  double mean(double sigma, double delta, long shift) const {
+    std::vector<double> values(bins_.size());
+#pragma omp parallel for schedule(dynamic, 64)
+    for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(bins_.size()); ++i) {
+      const auto& [b, count] = bins_[static_cast<std::size_t>(i)];
+      values[static_cast<std::size_t>(i)] =
+          count * detail::gdp_epsilon_or_zero(grid(b + shift) * sensitivity_ / sigma, delta);
+    }
+    double sum = 0.0;
+    for (const double v : values) sum += v;
+    return sum / pairs_;
+  }
+  static constexpr double kStep = 0x1.0p-8;
+  double sensitivity_;
+  double pairs_ = 0.0;
+  std::vector<std::pair<long, double>> bins_;  ///< (bin, pairs in it)
+};
+
+/// The smallest σ in [lo, hi] (to relative `tolerance`) with f(σ) <= target, f decreasing, f(hi)
+/// <= target: bisection on log σ.
+template <class F>
+double smallest_sigma_meeting(const F& f, double target, double lo, double hi, double tolerance) {
+  while (f(lo) <= target) lo /= 2.0;
+  while (f(hi) > target) hi *= 2.0;
+  while (hi - lo > tolerance * hi) {
+    const double mid = std::sqrt(lo * hi);
+    (f(mid) <= target ? hi : lo) = mid;
+  }
+  return hi;
+}
+
+}  // namespace
+
 Calibration calibrate_sigma(const PairwiseAccount& account, Statistic statistic, double target_epsilon,
                             double delta, const CalibrationOptions& options) {
   require(std::isfinite(target_epsilon) && target_epsilon > 0.0,
@@ -325,6 +399,51 @@ Calibration calibrate_sigma(const PairwiseAccount& account, Statistic statistic,
   const std::string name(statistic_name(statistic));
 
   double hi = 0.0;
+  if (account.gaussian() && statistic == Statistic::mean) {
+    // The binned bounds locate σ* within a factor 1 + 2⁻⁸ cheaply (lower <= mean <= upper); exact
+    // evaluations then close the bracket by regula falsi (Illinois), keeping f(hi) <= target.
+    const BinnedMean binned(account.unit_mus(), account.sensitivity());
+    const double start =
+        account.sensitivity() * account.max_unit_mu() / dp::gdp_mu_for(target_epsilon, delta);
+    require(start > 0.0, "calibration to ε = {}: no pair leaks (every μ is 0), so every σ meets it",
+            target_epsilon);
+    const double fine = 1e-7;
+    double upper_sigma = smallest_sigma_meeting([&](double s) { return binned.upper(s, delta); },
+                                                target_epsilon, start / 2.0, start, fine);
+    double lower_sigma = smallest_sigma_meeting([&](double s) { return binned.lower(s, delta); },
+                                                target_epsilon, upper_sigma / 2.0, upper_sigma, fine);
+    double f_hi = stat(upper_sigma) - target_epsilon;
+    for (int step = 0; f_hi > 0.0; ++step) {  // rounding may leave the exact mean a hair above
+      require(step < 48, "calibration to ε = {}: σ = {} does not meet it", target_epsilon, upper_sigma);
+      upper_sigma *= 1.0 + std::ldexp(1.0, step - 40);
+      f_hi = stat(upper_sigma) - target_epsilon;
+    }
+    hi = upper_sigma;
+    double lo = std::min(lower_sigma, hi);
+    double f_lo = lo < hi ? stat(lo) - target_epsilon : f_hi;
+    int side = 0;  // Illinois: halve the retained end's value when the same end moves twice
+    while (hi - lo > options.relative_tolerance * hi && f_lo > 0.0) {
+      double mid = hi - f_hi * (hi - lo) / (f_hi - f_lo);
+      if (!(mid > lo && mid < hi)) mid = std::sqrt(lo * hi);
+      const double f_mid = stat(mid) - target_epsilon;
+      if (f_mid <= 0.0) {
+        hi = mid;
+        f_hi = f_mid;
+        if (side == -1) f_lo /= 2.0;
+        side = -1;
+      } else {
+        lo = mid;
+        f_lo = f_mid;
+        if (side == 1) f_hi /= 2.0;
+        side = 1;
+      }
+    }
+    result.sigma = hi;
+    result.achieved_epsilon = stat(hi);
+    require(result.achieved_epsilon <= target_epsilon, "calibration: ε({}) = {} exceeds the target {}", hi,
+            result.achieved_epsilon, target_epsilon);
+    return result;
+  }
   if (account.gaussian()) {
     const double max_mu = account.max_unit_mu();
     require(max_mu > 0.0, "calibration to ε = {}: no pair leaks (every μ is 0), so every σ meets it",

@@ -482,3 +482,32 @@ TEST(PairwiseAccount, GaussianEpsilonIsRoundedUpAndOneRootPerDistinctValue) {
 
 }  // namespace
 }  // namespace netdp::accounting
+
+namespace netdp::accounting {
+namespace {
+
+TEST(PairwiseAccount, MeanCalibrationIsTheSmallestSigmaFromAFewExactEvaluations) {
+  // 3,000 pairs with unit μ spread over four decades: the binned bounds bracket σ* within 0.4 %,
+  // regula falsi finishes on the exact mean; the σ returned meets the target and σ·(1 − 2·10⁻⁹) does
+  // not, so it is the smallest to the tolerance.
+  std::vector<UnitPair> pairs;
+  for (std::size_t i = 0; i < 3000; ++i) {
+    const double mu = 1e-3 * std::pow(1e4, static_cast<double>((i * 7919) % 3000) / 2999.0);
+    pairs.push_back(
+        {static_cast<graph::NodeId>(i / 50), static_cast<graph::NodeId>(i % 50 + 100), mu, mu, {}});
+  }
+  GaussianPairwiseAccount::Info info;
+  info.method = "test";
+  info.sensitivity = 2.0;
+  const GaussianPairwiseAccount account(pairs, info);
+  for (const double target : {0.3, 1.0, 8.0}) {
+    const Calibration c = calibrate_sigma(account, Statistic::mean, target, 1e-6);
+    EXPECT_LE(epsilon_statistic(account, Statistic::mean, c.sigma, 1e-6), target);
+    EXPECT_GT(epsilon_statistic(account, Statistic::mean, c.sigma * (1.0 - 2e-9), 1e-6), target);
+    EXPECT_EQ(c.achieved_epsilon, epsilon_statistic(account, Statistic::mean, c.sigma, 1e-6));
+    EXPECT_LE(c.evaluations, 12u) << target;
+  }
+}
+
+}  // namespace
+}  // namespace netdp::accounting

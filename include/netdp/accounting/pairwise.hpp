@@ -136,6 +136,9 @@ class PairwiseAccount {
   virtual std::vector<ObserverDetail> observer_details(double /*sigma*/) const { return {}; }
   /// Gaussian accounts: the largest unit μ over the pairs (0 when there are none).
   virtual double max_unit_mu() const { return 0.0; }
+  /// Gaussian accounts: every pair's reported unit μ (μ = unit μ · Δ / σ), in row order; empty
+  /// otherwise.
+  virtual std::vector<double> unit_mus() const { return {}; }
 
   /// The Rényi curve ε(α) of one pair of the account at noise σ (Gaussian: αμ²/2; random walk:
   /// Theorem 3 at every order, capped, for the count bound at δ). Throws unless (observer, target)
@@ -189,6 +192,7 @@ class GaussianPairwiseAccount final : public PairwiseAccount {
   dp::RdpCurve rdp_curve(graph::NodeId observer, graph::NodeId target, double sigma,
                          double delta) const override;
   double max_unit_mu() const override;
+  std::vector<double> unit_mus() const override;
 
   const std::vector<UnitPair>& unit_pairs() const { return pairs_; }
   const Info& info() const { return info_; }
