@@ -9,6 +9,27 @@
 #include "train_output.hpp"
 
 namespace netdp::cli {
+namespace {
+
+/// Every unsigned option (counts, node ids, seeds) of `app` and its subcommands refuses a negative
+/// value: the conversion to an unsigned type would wrap -3 to 2^64 − 3 (a count that then allocates
+/// until the process is killed).
+void refuse_negative_counts(CLI::App& app) {
+  for (CLI::Option* option : app.get_options()) {
+    if (option->get_type_name() != "UINT") continue;
+    option->check(CLI::Validator(
+        [](std::string& value) {
+          const auto first = value.find_first_not_of(" \t");
+          return first != std::string::npos && value[first] == '-'
+                     ? std::string("must be a whole number >= 0, got ") + value
+                     : std::string();
+        },
+        "", "not negative"));
+  }
+  for (CLI::App* sub : app.get_subcommands({})) refuse_negative_counts(*sub);
+}
+
+}  // namespace
 
 int run(int argc, char** argv) {
   CLI::App app{"netdp: pairwise privacy accounting for differentially private decentralized learning"};
@@ -22,6 +43,7 @@ int run(int argc, char** argv) {
   add_asymptotic_command(app);
   add_train_command(app);
   add_factorize_command(app);
+  refuse_negative_counts(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

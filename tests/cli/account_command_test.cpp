@@ -353,3 +353,23 @@ TEST(AccountCommand, NpyOptionsAreChecked) {
 
 }  // namespace
 }  // namespace netdp::cli
+
+namespace netdp::cli {
+namespace {
+
+TEST(AccountCommand, NegativeCountsAreRefusedBeforeTheyWrap) {
+  // An unsigned option would turn -3 into 2^64 − 3 and allocate until killed: every subcommand's
+  // unsigned options refuse a minus sign with exit 2.
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"account", "--graph", "karate", "--rounds", "-3"},
+        std::vector<std::string>{"account", "--graph", "karate", "--rounds", "3", "--observer", "-1"},
+        std::vector<std::string>{"factorize", "--workload", "prefix-sum", "--rounds", "-1"},
+        std::vector<std::string>{"asymptotic", "--graph", "karate", "--observer", "-2"}}) {
+    const testing::CliResult r = testing::run_cli(args);
+    EXPECT_EQ(r.status, 2) << args[0] << " " << args.back();
+    EXPECT_NE(r.err.find("must be a whole number >= 0, got -"), std::string::npos) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace netdp::cli
