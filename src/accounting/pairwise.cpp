@@ -362,12 +362,24 @@ class BinnedMean {
   std::vector<std::pair<long, double>> bins_;  ///< (bin, pairs in it)
 };
 
-/// The smallest σ in [lo, hi] (to relative `tolerance`) with f(σ) <= target, f decreasing, f(hi)
-/// <= target: bisection on log σ.
+/// The smallest σ (to relative `tolerance`) with f(σ) <= target for a decreasing f: the bracket
+/// [lo, hi] is widened by halving / doubling within the options' [sigma_min, sigma_max], then
+/// bisected on log σ.
 template <class F>
-double smallest_sigma_meeting(const F& f, double target, double lo, double hi, double tolerance) {
-  while (f(lo) <= target) lo /= 2.0;
-  while (f(hi) > target) hi *= 2.0;
+double smallest_sigma_meeting(const F& f, double target, double lo, double hi, double tolerance,
+                              const CalibrationOptions& options) {
+  while (f(lo) <= target) {
+    lo /= 2.0;
+    require(lo >= options.sigma_min,
+            "calibration to ε = {}: the mean ε stays at or below the target for every σ >= {}", target,
+            options.sigma_min);
+  }
+  while (f(hi) > target) {
+    hi *= 2.0;
+    require(hi <= options.sigma_max,
+            "calibration to ε = {} is unreachable: the mean ε stays above it for every σ <= {}", target,
+            options.sigma_max);
+  }
   while (hi - lo > tolerance * hi) {
     const double mid = std::sqrt(lo * hi);
     (f(mid) <= target ? hi : lo) = mid;
@@ -409,9 +421,10 @@ Calibration calibrate_sigma(const PairwiseAccount& account, Statistic statistic,
             target_epsilon);
     const double fine = 1e-7;
     double upper_sigma = smallest_sigma_meeting([&](double s) { return binned.upper(s, delta); },
-                                                target_epsilon, start / 2.0, start, fine);
-    double lower_sigma = smallest_sigma_meeting([&](double s) { return binned.lower(s, delta); },
-                                                target_epsilon, upper_sigma / 2.0, upper_sigma, fine);
+                                                target_epsilon, start / 2.0, start, fine, options);
+    double lower_sigma =
+        smallest_sigma_meeting([&](double s) { return binned.lower(s, delta); }, target_epsilon,
+                               upper_sigma / 2.0, upper_sigma, fine, options);
     double f_hi = stat(upper_sigma) - target_epsilon;
     for (int step = 0; f_hi > 0.0; ++step) {  // rounding may leave the exact mean a hair above
       require(step < 48, "calibration to ε = {}: σ = {} does not meet it", target_epsilon, upper_sigma);
