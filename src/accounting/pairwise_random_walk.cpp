@@ -55,17 +55,8 @@ class RandomWalkAccount final : public PairwiseAccount {
     std::sort(targets.begin(), targets.end());
     targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
     tails_.resize(n);
-    // Batches of targets share each pass over W (visit_tail_bounds).
-    constexpr std::size_t kTargetBatch = 8;
-    const std::size_t batches = (targets.size() + kTargetBatch - 1) / kTargetBatch;
-#pragma omp parallel for schedule(dynamic, 1)
-    for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(batches); ++i) {
-      const std::size_t first = static_cast<std::size_t>(i) * kTargetBatch;
-      const std::span<const graph::NodeId> batch(targets.data() + first,
-                                                 std::min(kTargetBatch, targets.size() - first));
-      std::vector<std::vector<double>> tails = visit_tail_bounds(network_, batch, options_.steps);
-      for (std::size_t k = 0; k < batch.size(); ++k) tails_[batch[k]] = std::move(tails[k]);
-    }
+    std::vector<std::vector<double>> tails = visit_tail_bounds(network_, targets, options_.steps);
+    for (std::size_t k = 0; k < targets.size(); ++k) tails_[targets[k]] = std::move(tails[k]);
   }
 
   std::string bound() const override {

@@ -2,10 +2,10 @@
 
 #include "netdp/accounting/random_walk_visits.hpp"
 
-#include <Eigen/SparseCore>
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <span>
 #include <utility>
@@ -103,12 +103,11 @@ NETDP_MULTIVERSION NETDP_CONTRACT void taboo_step(const int* outer, const int* i
 }
 
 /// g_b[s] = P(the walk from us[b] first returns to us[b] at step s), s = 1..steps−1 (g_b[0] = 0), for
-/// up to kLanes targets, by propagating the walk with us[b] removed (taboo probabilities).
-std::vector<std::vector<double>> first_return_laws(const SparseMatrix& w, std::span<const graph::NodeId> us,
-                                                   std::size_t steps) {
+/// up to kLanes targets, by propagating the walk with us[b] removed (taboo probabilities); `wt` = Wᵀ.
+std::vector<std::vector<double>> first_return_laws(const SparseMatrix& w, const SparseMatrix& wt,
+                                                   std::span<const graph::NodeId> us, std::size_t steps) {
   const auto n = static_cast<std::size_t>(w.rows());
   const std::size_t lanes = us.size();
-  const Eigen::SparseMatrix<double, Eigen::RowMajor, int> wt = w.transpose();
   std::vector<std::vector<double>> g(lanes, std::vector<double>(steps, 0.0));
   std::vector<double> away(n * kLanes, 0.0);  // P(X_s = x, no return yet) of each lane, x != u
   std::vector<double> next(n * kLanes, 0.0);
@@ -189,12 +188,25 @@ std::vector<std::vector<double>> visit_tail_bounds(const gossip::GossipMatrix& w
   const SparseMatrix& w = walk.matrix();
   for (const graph::NodeId u : targets) require_visit_query(w, u, steps, "visit_tail_bound");
   require(floor > 0.0 && floor < 1.0, "visit_tail_bound: floor must be in (0, 1), got {}", floor);
-  std::vector<std::vector<double>> tails;
-  for (std::size_t first = 0; first < targets.size(); first += kLanes) {
-    const auto batch = targets.subspan(first, std::min(kLanes, targets.size() - first));
-    for (const std::vector<double>& g : first_return_laws(w, batch, steps))
-      tails.push_back(tail_bound_from_law(g, steps, floor));
+  const SparseMatrix wt = w.transpose();
+  std::vector<std::vector<double>> tails(targets.size());
+  const std::size_t batches = (targets.size() + kLanes - 1) / kLanes;
+  // Batches in parallel (each batch's arithmetic is its own: results do not depend on threads).
+  std::exception_ptr failure;
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(batches); ++i) {
+    try {
+      const std::size_t first = static_cast<std::size_t>(i) * kLanes;
+      const auto batch = targets.subspan(first, std::min(kLanes, targets.size() - first));
+      const std::vector<std::vector<double>> laws = first_return_laws(w, wt, batch, steps);
+      for (std::size_t b = 0; b < batch.size(); ++b)
+        tails[first + b] = tail_bound_from_law(laws[b], steps, floor);
+    } catch (...) {
+#pragma omp critical(netdp_visit_tail_failure)
+      if (!failure) failure = std::current_exception();
+    }
   }
+  if (failure) std::rethrow_exception(failure);
   return tails;
 }
 

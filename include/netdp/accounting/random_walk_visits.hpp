@@ -35,8 +35,9 @@ std::vector<double> visit_tail(const gossip::GossipMatrix& w, graph::NodeId u, s
 std::vector<double> visit_tail_bound(const gossip::GossipMatrix& w, graph::NodeId u, std::size_t steps,
                                      double floor = 1e-30);
 
-/// visit_tail_bound for several targets at once: the return-time propagations share each pass
-/// over W (one lane per target). result[i] equals visit_tail_bound(w, targets[i], steps, floor).
+/// visit_tail_bound for several targets at once: the return-time propagations of eight targets
+/// share each pass over W (one lane per target), batches run in parallel (OpenMP). result[i]
+/// equals visit_tail_bound(w, targets[i], steps, floor) for any thread count.
 std::vector<std::vector<double>> visit_tail_bounds(const gossip::GossipMatrix& w,
                                                    std::span<const graph::NodeId> targets, std::size_t steps,
                                                    double floor = 1e-30);
