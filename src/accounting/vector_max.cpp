@@ -88,22 +88,15 @@ void symmetrise(DenseMatrix& dx) {
   }
 }
 
-/// Largest α in (0, 1] (shrunk by 0.8, then by 0.95 when below 1) with A + αD positive definite;
-/// `diagonal` says D is the diagonal matrix Diag(d.diagonal()).
-double step_to_boundary(const DenseMatrix& a, const DenseMatrix& d, bool diagonal, Workspace& w) {
+/// Largest α in (0, 1] (shrunk by 0.8, then by 0.95 when below 1) for which the matrix that
+/// `fill(α, w.trial)` writes is positive definite; w.trial is left holding the Cholesky factor of
+/// the last matrix tested.
+template <class Fill>
+double step_to_boundary(const Fill& fill, Workspace& w) {
   double alpha = 1.0;
   for (int tries = 0; tries < 100; ++tries, alpha *= 0.8) {
-    if (diagonal) {
-      w.trial = a;
-      w.trial.diagonal() += alpha * d.diagonal();
-    } else {
-      w.trial = a + alpha * d;
-    }
-    if (factor_in_place(w.trial, w.blas)) {
-      // A full dual step lands on the tested matrix: its factor serves the next inversion.
-      w.trial_factors_z = diagonal && alpha == 1.0;
-      return alpha < 1.0 ? 0.95 * alpha : alpha;
-    }
+    fill(alpha, w.trial);
+    if (factor_in_place(w.trial, w.blas)) return alpha < 1.0 ? 0.95 * alpha : alpha;
   }
   return 0.0;
 }
@@ -127,7 +120,6 @@ InteriorPoint interior_point(const DenseMatrix& k, double tolerance, int max_ite
   ip.y = 1.1 * k.cwiseAbs().rowwise().sum() + Vector::Ones(m);
   DenseMatrix z = -k;
   z.diagonal() += ip.y;
-  DenseMatrix dz = DenseMatrix::Zero(m, m);  // Diag(dy), for the dual step
   double mu = (z.cwiseProduct(ip.x)).sum() / static_cast<double>(2 * m);
   for (ip.iterations = 0; ip.iterations < max_iterations; ++ip.iterations) {
     const double dual = ip.y.sum();
@@ -150,9 +142,16 @@ InteriorPoint interior_point(const DenseMatrix& k, double tolerance, int max_ite
       w.dx -= w.trial.lazyProduct(ip.x);
     }
     symmetrise(w.dx);
-    const double primal_step = step_to_boundary(ip.x, w.dx, false, w);
-    dz.diagonal() = w.dy;
-    const double dual_step = step_to_boundary(z, dz, true, w);
+    const double primal_step =
+        step_to_boundary([&](double alpha, DenseMatrix& trial) { trial = ip.x + alpha * w.dx; }, w);
+    const double dual_step = step_to_boundary(
+        [&](double alpha, DenseMatrix& trial) {
+          trial = z;
+          trial.diagonal() += alpha * w.dy;
+        },
+        w);
+    // A full dual step lands on the matrix tested last: its factor serves the next inversion.
+    w.trial_factors_z = dual_step == 1.0;
     if (primal_step == 0.0 && dual_step == 0.0) break;
     ip.x += primal_step * w.dx;
     ip.y += dual_step * w.dy;
