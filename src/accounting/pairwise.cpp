@@ -362,27 +362,36 @@ class BinnedMean {
   std::vector<std::pair<long, double>> bins_;  ///< (bin, pairs in it)
 };
 
-/// The smallest σ (to relative `tolerance`) with f(σ) <= target for a decreasing f: the bracket
-/// [lo, hi] is widened by halving / doubling within the options' [sigma_min, sigma_max], then
-/// bisected on log σ.
-template <class F>
-double smallest_sigma_meeting(const F& f, double target, double lo, double hi, double tolerance,
-                              const CalibrationOptions& options) {
-  while (f(lo) <= target) {
-    lo /= 2.0;
-    require(lo >= options.sigma_min,
-            "calibration to ε = {}: the mean ε stays at or below the target for every σ >= {}", target,
-            options.sigma_min);
-  }
-  while (f(hi) > target) {
-    hi *= 2.0;
-    require(hi <= options.sigma_max,
-            "calibration to ε = {} is unreachable: the mean ε stays above it for every σ <= {}", target,
-            options.sigma_max);
+/// The smallest σ (to relative `tolerance`) at which `met(σ)` holds, for a statistic of ε that
+/// decreases in σ: a bracket [lo, hi] with met(hi) and not met(lo) from `start` by halving / doubling
+/// within the options' [sigma_min, sigma_max] (an error naming `what` and the bound outside it),
+/// then bisection on log σ (the geometric midpoint halves the ratio hi/lo); the met end is returned.
+template <class Met>
+double smallest_sigma_meeting(const Met& met, double start, double tolerance,
+                              const CalibrationOptions& options, double target_epsilon,
+                              std::string_view what) {
+  double hi = start;
+  double lo = hi;
+  if (met(hi)) {
+    do {
+      lo /= 2.0;
+      require(lo >= options.sigma_min,
+              "calibration to ε = {}: the {} ε stays at or below the target for every σ >= {}",
+              target_epsilon, what, options.sigma_min);
+      if (met(lo)) hi = lo;
+    } while (hi == lo);
+  } else {
+    do {
+      lo = hi;
+      hi *= 2.0;
+      require(hi <= options.sigma_max,
+              "calibration to ε = {} is unreachable: the {} ε stays above it for every σ <= {}",
+              target_epsilon, what, options.sigma_max);
+    } while (!met(hi));
   }
   while (hi - lo > tolerance * hi) {
     const double mid = std::sqrt(lo * hi);
-    (f(mid) <= target ? hi : lo) = mid;
+    (met(mid) ? hi : lo) = mid;
   }
   return hi;
 }
@@ -420,11 +429,12 @@ Calibration calibrate_sigma(const PairwiseAccount& account, Statistic statistic,
     require(start > 0.0, "calibration to ε = {}: no pair leaks (every μ is 0), so every σ meets it",
             target_epsilon);
     const double fine = 1e-7;
-    double upper_sigma = smallest_sigma_meeting([&](double s) { return binned.upper(s, delta); },
-                                                target_epsilon, start / 2.0, start, fine, options);
-    double lower_sigma =
-        smallest_sigma_meeting([&](double s) { return binned.lower(s, delta); }, target_epsilon,
-                               upper_sigma / 2.0, upper_sigma, fine, options);
+    double upper_sigma =
+        smallest_sigma_meeting([&](double s) { return binned.upper(s, delta) <= target_epsilon; }, start,
+                               fine, options, target_epsilon, name);
+    const double lower_sigma =
+        smallest_sigma_meeting([&](double s) { return binned.lower(s, delta) <= target_epsilon; },
+                               upper_sigma, fine, options, target_epsilon, name);
     double f_hi = stat(upper_sigma) - target_epsilon;
     for (int step = 0; f_hi > 0.0; ++step) {  // rounding may leave the exact mean a hair above
       require(step < 48, "calibration to ε = {}: σ = {} does not meet it", target_epsilon, upper_sigma);
@@ -480,30 +490,7 @@ Calibration calibrate_sigma(const PairwiseAccount& account, Statistic statistic,
   } else {
     hi = options.sigma_start;
   }
-  // Bracket [lo, hi] with the target met at hi and missed at lo, doubling / halving σ.
-  double lo = hi;
-  if (met(hi)) {
-    do {
-      lo /= 2.0;
-      require(lo >= options.sigma_min,
-              "calibration to ε = {}: the {} ε stays at or below the target for every σ >= {}",
-              target_epsilon, name, options.sigma_min);
-      if (met(lo)) hi = lo;
-    } while (hi == lo);
-  } else {
-    do {
-      lo = hi;
-      hi *= 2.0;
-      require(hi <= options.sigma_max,
-              "calibration to ε = {} is unreachable: the {} ε stays above it for every σ <= {}",
-              target_epsilon, name, options.sigma_max);
-    } while (!met(hi));
-  }
-  // Bisection on log σ (ε is monotone in σ; the geometric midpoint halves the ratio hi/lo).
-  while (hi - lo > options.relative_tolerance * hi) {
-    const double mid = std::sqrt(lo * hi);
-    (met(mid) ? hi : lo) = mid;
-  }
+  hi = smallest_sigma_meeting(met, hi, options.relative_tolerance, options, target_epsilon, name);
   result.sigma = hi;
   result.achieved_epsilon = stat(hi);
   require(result.achieved_epsilon <= target_epsilon, "calibration: ε({}) = {} exceeds the target {}", hi,
