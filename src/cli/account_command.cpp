@@ -100,32 +100,43 @@ double parse_contributions(const std::string& text) {
   return *value;
 }
 
+/// The field of a .npy output (--field).
+enum class MatrixField { epsilon, mu, rdp_epsilon };
+
+/// --field's value (default epsilon); throws naming the value and the choices.
+MatrixField matrix_field(const std::optional<std::string>& name) {
+  const std::string text = name.value_or("epsilon");
+  if (text == "epsilon") return MatrixField::epsilon;
+  if (text == "mu") return MatrixField::mu;
+  require(text == "rdp_epsilon", "--field '{}' is not one of epsilon, mu, rdp_epsilon", text);
+  return MatrixField::rdp_epsilon;
+}
+
 /// The n × n matrix of one field for a .npy output: row = observer, column = target, the diagonal
 /// the local-DP value (epsilon, mu, or the Rényi ε α·μ²/2 of the local μ at the rows' order), NaN
 /// where the account has no pair.
 class NodeMatrix {
  public:
-  NodeMatrix(std::size_t n, std::string field, const accounting::Baseline& local)
-      : n_(n),
-        field_(std::move(field)),
-        values_(n * n, std::numeric_limits<double>::quiet_NaN()),
-        local_mu_(local.mu) {
+  NodeMatrix(std::size_t n, MatrixField field, const accounting::Baseline& local)
+      : n_(n), field_(field), values_(n * n, std::numeric_limits<double>::quiet_NaN()), local_mu_(local.mu) {
     // The Rényi diagonal needs the rows' order (write); ε and μ are known now.
-    if (field_ == "rdp_epsilon") return;
-    for (std::size_t v = 0; v < n; ++v) values_[v * n + v] = field_ == "mu" ? local.mu : local.epsilon;
+    if (field_ == MatrixField::rdp_epsilon) return;
+    for (std::size_t v = 0; v < n; ++v)
+      values_[v * n + v] = field_ == MatrixField::mu ? local.mu : local.epsilon;
   }
   void add(std::span<const accounting::PairRow> rows) {
     if (n_ == 0) return;
     for (const accounting::PairRow& row : rows) {
-      const double value = field_ == "epsilon" ? row.epsilon
-                           : field_ == "mu"    ? row.mu.value_or(std::numeric_limits<double>::quiet_NaN())
-                                               : row.rdp_epsilon;
+      const double value = field_ == MatrixField::epsilon ? row.epsilon
+                           : field_ == MatrixField::mu
+                               ? row.mu.value_or(std::numeric_limits<double>::quiet_NaN())
+                               : row.rdp_epsilon;
       values_[static_cast<std::size_t>(row.observer) * n_ + row.target] = value;
-      if (field_ == "rdp_epsilon") alphas_.insert(row.alpha);
+      if (field_ == MatrixField::rdp_epsilon) alphas_.insert(row.alpha);
     }
   }
   void write(std::ostream& out) {
-    if (field_ == "rdp_epsilon" && alphas_.size() == 1) {
+    if (field_ == MatrixField::rdp_epsilon && alphas_.size() == 1) {
       for (std::size_t v = 0; v < n_; ++v)
         values_[v * n_ + v] = *alphas_.begin() * local_mu_ * local_mu_ / 2.0;
     }
@@ -134,7 +145,7 @@ class NodeMatrix {
 
  private:
   std::size_t n_;
-  std::string field_;
+  MatrixField field_;
   std::vector<double> values_;
   double local_mu_;
   std::set<double> alphas_;
@@ -191,8 +202,7 @@ void check_flags(const AccountOptions& o, std::size_t n) {
           "--out {}: a .npy file holds the n x n matrix of --field; drop --json / --csv", o.out);
   require(!o.field || writes_npy(o), "--field {} selects the matrix of a .npy output: add --out FILE.npy",
           o.field.value_or(""));
-  require(!o.field || *o.field == "epsilon" || *o.field == "mu" || *o.field == "rdp_epsilon",
-          "--field '{}' is not one of epsilon, mu, rdp_epsilon", o.field.value_or(""));
+  (void)matrix_field(o.field);
   if (o.target_epsilon) {
     require_positive(*o.target_epsilon, "--target-epsilon");
     require(o.calibrate_on != "pair" || (o.observer && o.target),
@@ -353,7 +363,7 @@ void run_account(const AccountOptions& o) {
       : o.csv ? RowWriter::Format::csv
               : RowWriter::Format::none;
   const bool distances = gossip::uses_base_graph(protocol.schedule);
-  NodeMatrix matrix(writes_npy(o) ? n : 0, o.field.value_or("epsilon"), report.local_dp);
+  NodeMatrix matrix(writes_npy(o) ? n : 0, matrix_field(o.field), report.local_dp);
   const auto write = [&](std::ostream& out) {
     RowWriter writer(out, format, report.bound, o.delta);
     accounting::SummaryBuilder summary;
