@@ -48,19 +48,21 @@ void BM_VectorMaxPerCall(benchmark::State& state) {
 }
 BENCHMARK(BM_VectorMaxPerCall)->Arg(8)->Arg(20)->Arg(50)->Arg(100)->Unit(benchmark::kMillisecond);
 
-/// state.range(0): the release dimension (0 = vector, 1 = scalar Σ|K|).
-void BM_SecureSumEr100AllPairs(benchmark::State& state) {
+/// All 9,900 pairs of ER(100, 0.2), T = 100, under `view` and `weighting`; state.range(0): the
+/// release dimension (0 = vector, 1 = scalar Σ|K|).
+void er100_all_pairs(benchmark::State& state, netdp::accounting::LinearSystemView view,
+                     netdp::gossip::Weighting weighting) {
   const std::size_t n = 100;
   const std::size_t t = 100;
   netdp::graph::ErdosRenyiOptions er;
   er.connected = true;
   const auto g = netdp::graph::erdos_renyi(n, 0.2, 1, er);
-  const auto schedule =
-      netdp::gossip::Schedule::fixed(netdp::gossip::weight_matrix(g, netdp::gossip::Weighting::hamilton), t);
+  const auto schedule = netdp::gossip::Schedule::fixed(netdp::gossip::weight_matrix(g, weighting), t);
   std::vector<netdp::graph::NodeId> nodes(n);
   for (std::size_t i = 0; i < n; ++i) nodes[i] = static_cast<netdp::graph::NodeId>(i);
   netdp::accounting::LinearSystemOptions options;
   options.rounds = t;
+  options.view = view;
   netdp::accounting::PairwiseOptions pairwise;
   pairwise.release_dimension = static_cast<std::size_t>(state.range(0));
   pairwise.epsilon_mode = netdp::accounting::EpsilonMode::table;
@@ -84,7 +86,22 @@ void BM_SecureSumEr100AllPairs(benchmark::State& state) {
   state.counters["exact_fraction"] = static_cast<double>(exact) / static_cast<double>(pairs);
   state.counters["peak_rss_mb"] = static_cast<double>(usage.ru_maxrss) / 1024.0;
 }
+
+void BM_SecureSumEr100AllPairs(benchmark::State& state) {
+  er100_all_pairs(state, netdp::accounting::LinearSystemView::secure_sum, netdp::gossip::Weighting::hamilton);
+}
 BENCHMARK(BM_SecureSumEr100AllPairs)->Arg(0)->Arg(1)->Unit(benchmark::kSecond)->Iterations(1)->UseRealTime();
+
+/// The KK Fig. 3 training accountant: the plain view (Theorem 10), closed-row weights.
+void BM_KkFig3PlainEr100AllPairs(benchmark::State& state) {
+  er100_all_pairs(state, netdp::accounting::LinearSystemView::plain, netdp::gossip::Weighting::closed_row);
+}
+BENCHMARK(BM_KkFig3PlainEr100AllPairs)
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1)
+    ->UseRealTime();
 
 }  // namespace
 
