@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "netdp/dp/gdp.hpp"
@@ -93,11 +94,31 @@ void gdp_epsilons_rounded_up(std::span<const double> mus, double delta, std::spa
   for (const double mu : mus) {
     if (mu > 0.0 && std::isfinite(mu)) table.insert(rounded_up_bits(mu));
   }
-  const std::vector<std::size_t>& used = table.used();
-#pragma omp parallel for schedule(dynamic, 16)
-  for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(used.size()); ++i) {
-    const std::size_t slot = used[static_cast<std::size_t>(i)];
-    table.set(slot, dp::gdp_epsilon(std::bit_cast<double>(table.key(slot)), delta));
+  // The distinct values in increasing order, in runs of kRootRun: each root after a run's first
+  // starts from the previous two extrapolated (a few δ evaluations instead of about ten). The runs
+  // do not depend on the thread count, so neither do the values.
+  constexpr std::size_t kRootRun = 256;
+  std::vector<std::size_t> used = table.used();
+  std::sort(used.begin(), used.end(),
+            [&table](std::size_t a, std::size_t b) { return table.key(a) < table.key(b); });
+  const std::size_t runs = (used.size() + kRootRun - 1) / kRootRun;
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::ptrdiff_t r = 0; r < static_cast<std::ptrdiff_t>(runs); ++r) {
+    const std::size_t begin = static_cast<std::size_t>(r) * kRootRun;
+    const std::size_t end = std::min(used.size(), begin + kRootRun);
+    double mu_a = 0.0;
+    double epsilon_a = 0.0;
+    double mu_b = 0.0;
+    double epsilon_b = 0.0;
+    for (std::size_t i = begin; i < end; ++i) {
+      const double mu = std::bit_cast<double>(table.key(used[i]));
+      double guess = std::numeric_limits<double>::quiet_NaN();
+      if (i >= begin + 2) guess = epsilon_b + (epsilon_b - epsilon_a) / (mu_b - mu_a) * (mu - mu_b);
+      const double epsilon = dp::gdp_epsilon(mu, delta, guess);
+      table.set(used[i], epsilon);
+      mu_a = std::exchange(mu_b, mu);
+      epsilon_a = std::exchange(epsilon_b, epsilon);
+    }
   }
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(mus.size()); ++i) {
@@ -122,9 +143,7 @@ void emit_observer_blocks(std::span<const PairRow> rows, const RowSink& sink) {
 namespace {
 
 using detail::gdp_epsilon_or_zero;
-
-// Rows are computed in parallel in chunks of whole observer blocks of about this many pairs.
-constexpr std::size_t kRowChunk = 1 << 15;
+using detail::kRowChunk;
 
 }  // namespace
 
@@ -167,16 +186,128 @@ std::vector<PairRow> PairwiseAccount::rows(double sigma, double delta,
 
 // ------------------------------------------------------------ Gaussian account
 
-GaussianPairwiseAccount::GaussianPairwiseAccount(std::vector<UnitPair> pairs, Info info)
-    : pairs_(std::move(pairs)), info_(std::move(info)) {
+namespace {
+
+bool is_pair(double unit_mu) { return !std::isnan(unit_mu); }
+
+void require_valid_unit_mu(double reported, double uncapped, graph::NodeId observer, graph::NodeId target) {
+  require(std::isfinite(reported) && reported >= 0.0 && std::isfinite(uncapped) && uncapped >= 0.0,
+          "pair ({}, {}): unit μ must be finite and >= 0, got {} (uncapped {})", observer, target, reported,
+          uncapped);
+}
+
+}  // namespace
+
+GaussianPairwiseAccount::GaussianPairwiseAccount(std::span<const UnitPair> pairs, Info info)
+    : info_(std::move(info)) {
+  require_info();
+  // The columns (observers, in order of appearance) and rows (distinct targets, increasing).
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    const UnitPair& p = pairs[k];
+    if (k == 0 || p.observer != pairs[k - 1].observer) {
+      require(std::find(grid_.observers.begin(), grid_.observers.end(), p.observer) == grid_.observers.end(),
+              "the pairs of observer {} are not contiguous", p.observer);
+      grid_.observers.push_back(p.observer);
+      if (k > 0) first_pair_.push_back(k);
+    } else {
+      require(p.target > pairs[k - 1].target, "the targets of observer {} are not increasing ({} after {})",
+              p.observer, p.target, pairs[k - 1].target);
+    }
+    grid_.targets.push_back(p.target);
+    require_valid_unit_mu(p.unit_mu, p.uncapped_unit_mu, p.observer, p.target);
+    max_unit_mu_ = std::max(max_unit_mu_, p.unit_mu);
+  }
+  if (!pairs.empty()) first_pair_.push_back(pairs.size());
+  std::sort(grid_.targets.begin(), grid_.targets.end());
+  grid_.targets.erase(std::unique(grid_.targets.begin(), grid_.targets.end()), grid_.targets.end());
+  // A grid mostly of pairs is stored dense; a sparse list (local DP's diagonal) pair by pair.
+  const std::size_t cells = grid_.targets.size() * grid_.observers.size();
+  sparse_ = cells > 2 * pairs.size() + grid_.targets.size() + grid_.observers.size();
+  if (!sparse_) {
+    const auto rows = static_cast<Eigen::Index>(grid_.targets.size());
+    const auto cols = static_cast<Eigen::Index>(grid_.observers.size());
+    grid_.uncapped = DenseMatrix::Constant(rows, cols, std::numeric_limits<double>::quiet_NaN());
+    grid_.reported = grid_.uncapped;
+  }
+  const bool with_sensitivity = !pairs.empty() && pairs.front().sensitivity.has_value();
+  Eigen::Index column = -1;
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    const UnitPair& p = pairs[k];
+    if (k == 0 || p.observer != pairs[k - 1].observer) ++column;
+    const auto row = static_cast<std::uint32_t>(
+        std::lower_bound(grid_.targets.begin(), grid_.targets.end(), p.target) - grid_.targets.begin());
+    if (sparse_) {
+      sparse_rows_.push_back(row);
+      sparse_uncapped_.push_back(p.uncapped_unit_mu);
+      sparse_reported_.push_back(p.unit_mu);
+    } else {
+      grid_.uncapped(row, column) = p.uncapped_unit_mu;
+      (*grid_.reported)(row, column) = p.unit_mu;
+    }
+    require(p.sensitivity.has_value() == with_sensitivity,
+            "pair ({}, {}): either every pair or none carries sensitivity fields", p.observer, p.target);
+    if (with_sensitivity) grid_.sensitivity.push_back(*p.sensitivity);
+  }
+}
+
+GaussianPairwiseAccount::GaussianPairwiseAccount(UnitMuGrid grid, Info info)
+    : grid_(std::move(grid)), info_(std::move(info)) {
+  require_info();
+  const auto rows = static_cast<Eigen::Index>(grid_.targets.size());
+  const auto cols = static_cast<Eigen::Index>(grid_.observers.size());
+  require(grid_.uncapped.rows() == rows && grid_.uncapped.cols() == cols,
+          "unit μ grid: {} x {} values for {} targets and {} observers", grid_.uncapped.rows(),
+          grid_.uncapped.cols(), rows, cols);
+  require(grid_.reported ? grid_.reported->rows() == rows && grid_.reported->cols() == cols
+                         : grid_.caps.size() == grid_.targets.size(),
+          "unit μ grid: the reported values or caps do not match {} targets and {} observers", rows, cols);
+  for (const double cap : grid_.caps) require(cap >= 0.0, "unit μ grid: a cap must be >= 0, got {}", cap);
+  first_pair_.assign(static_cast<std::size_t>(cols) + 1, 0);
+  for (Eigen::Index i = 0; i < cols; ++i) {
+    std::size_t count = 0;
+    for (Eigen::Index j = 0; j < rows; ++j) {
+      const double uncapped = grid_.uncapped(j, i);
+      if (!is_pair(uncapped)) continue;
+      const double reported = dense_reported(j, i);
+      require_valid_unit_mu(reported, uncapped, grid_.observers[static_cast<std::size_t>(i)],
+                            grid_.targets[static_cast<std::size_t>(j)]);
+      max_unit_mu_ = std::max(max_unit_mu_, reported);
+      ++count;
+    }
+    first_pair_[static_cast<std::size_t>(i) + 1] = first_pair_[static_cast<std::size_t>(i)] + count;
+  }
+  require(grid_.sensitivity.empty() || grid_.sensitivity.size() == pair_count(),
+          "unit μ grid: {} sensitivity fields for {} pairs", grid_.sensitivity.size(), pair_count());
+}
+
+void GaussianPairwiseAccount::require_info() const {
   require_positive(info_.sensitivity, "the sensitivity Δ");
   if (info_.alpha)
     require(*info_.alpha > 1.0 && std::isfinite(*info_.alpha), "α must be > 1, got {}", *info_.alpha);
-  for (const UnitPair& p : pairs_) {
-    require(std::isfinite(p.unit_mu) && p.unit_mu >= 0.0 && std::isfinite(p.uncapped_unit_mu) &&
-                p.uncapped_unit_mu >= 0.0,
-            "pair ({}, {}): unit μ must be finite and >= 0, got {} (uncapped {})", p.observer, p.target,
-            p.unit_mu, p.uncapped_unit_mu);
+}
+
+double GaussianPairwiseAccount::dense_reported(Eigen::Index j, Eigen::Index i) const {
+  if (grid_.reported) return (*grid_.reported)(j, i);
+  return std::min(grid_.uncapped(j, i), grid_.caps[static_cast<std::size_t>(j)]);
+}
+
+template <class Visit>
+void GaussianPairwiseAccount::for_each_pair(std::size_t begin, std::size_t end, const Visit& visit) const {
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::ptrdiff_t c = static_cast<std::ptrdiff_t>(begin); c < static_cast<std::ptrdiff_t>(end); ++c) {
+    const auto column = static_cast<std::size_t>(c);
+    std::size_t k = first_pair_[column];
+    if (sparse_) {
+      for (; k < first_pair_[column + 1]; ++k)
+        visit(PairView{k, column, sparse_rows_[k], sparse_uncapped_[k], sparse_reported_[k]});
+      continue;
+    }
+    const auto i = static_cast<Eigen::Index>(c);
+    for (Eigen::Index j = 0; j < grid_.uncapped.rows(); ++j) {
+      const double uncapped = grid_.uncapped(j, i);
+      if (is_pair(uncapped))
+        visit(PairView{k++, column, static_cast<std::size_t>(j), uncapped, dense_reported(j, i)});
+    }
   }
 }
 
@@ -184,39 +315,52 @@ void GaussianPairwiseAccount::stream_rows(double sigma, double delta, const RowS
   detail::require_evaluation(sigma, delta);
   const double alpha = info_.alpha.value_or(2.0);
   const double scale = info_.sensitivity / sigma;
+  const std::size_t columns = grid_.observers.size();
   std::vector<PairRow> chunk;
   std::vector<double> mus;
   std::vector<double> epsilons;
   std::size_t begin = 0;
-  while (begin < pairs_.size()) {
-    // [begin, end): whole observer blocks, at least kRowChunk pairs unless the pairs run out.
-    std::size_t end = std::min(pairs_.size(), begin + kRowChunk);
-    while (end < pairs_.size() && pairs_[end].observer == pairs_[end - 1].observer) ++end;
-    chunk.resize(end - begin);
+  while (begin < columns) {
+    // Columns [begin, end): whole observers, at least kRowChunk pairs unless the columns run out.
+    std::size_t end = begin + 1;
+    while (end < columns && first_pair_[end] - first_pair_[begin] < kRowChunk) ++end;
+    const std::size_t offset = first_pair_[begin];
+    chunk.resize(first_pair_[end] - offset);
     mus.resize(chunk.size());
     epsilons.resize(chunk.size());
-#pragma omp parallel for schedule(dynamic, 256)
-    for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(chunk.size()); ++i) {
-      const UnitPair& p = pairs_[begin + static_cast<std::size_t>(i)];
-      PairRow& row = chunk[static_cast<std::size_t>(i)];
+    for_each_pair(begin, end, [&](const PairView& p) {
+      PairRow& row = chunk[p.index - offset];
       row = PairRow{};
-      row.observer = p.observer;
-      row.target = p.target;
+      row.observer = grid_.observers[p.column];
+      row.target = grid_.targets[p.row];
       row.alpha = alpha;
-      const double mu = p.unit_mu * scale;
-      const double uncapped = p.uncapped_unit_mu * scale;
+      const double mu = p.reported * scale;
+      const double uncapped = p.uncapped * scale;
       row.mu = mu;
       row.rdp_epsilon = dp::gaussian_rdp(alpha, mu);
       row.uncapped_rdp_epsilon = dp::gaussian_rdp(alpha, uncapped);
       row.capped = uncapped > mu;
-      row.sensitivity = p.sensitivity;
-      mus[static_cast<std::size_t>(i)] = mu;
-    }
+      if (!grid_.sensitivity.empty()) row.sensitivity = grid_.sensitivity[p.index];
+      mus[p.index - offset] = mu;
+    });
     detail::gdp_epsilons_rounded_up(mus, delta, epsilons);
-    for (std::size_t i = 0; i < chunk.size(); ++i) chunk[i].epsilon = epsilons[i];
+    for (std::size_t k = 0; k < chunk.size(); ++k) chunk[k].epsilon = epsilons[k];
     detail::emit_observer_blocks(chunk, sink);
     begin = end;
   }
+}
+
+std::vector<UnitPair> GaussianPairwiseAccount::unit_pairs() const {
+  std::vector<UnitPair> pairs(pair_count());
+  for_each_pair(0, grid_.observers.size(), [&](const PairView& v) {
+    UnitPair& p = pairs[v.index];
+    p.observer = grid_.observers[v.column];
+    p.target = grid_.targets[v.row];
+    p.unit_mu = v.reported;
+    p.uncapped_unit_mu = v.uncapped;
+    if (!grid_.sensitivity.empty()) p.sensitivity = grid_.sensitivity[v.index];
+  });
+  return pairs;
 }
 
 std::vector<ObserverDetail> GaussianPairwiseAccount::observer_details(double sigma) const {
@@ -233,25 +377,28 @@ std::vector<ObserverDetail> GaussianPairwiseAccount::observer_details(double sig
 dp::RdpCurve GaussianPairwiseAccount::rdp_curve(graph::NodeId observer, graph::NodeId target, double sigma,
                                                 double /*delta*/) const {
   detail::require_evaluation(sigma, 0.5);
-  for (const UnitPair& p : pairs_) {
-    if (p.observer == observer && p.target == target) {
-      return dp::gaussian_rdp_curve(p.unit_mu * info_.sensitivity / sigma);
+  const auto column = std::find(grid_.observers.begin(), grid_.observers.end(), observer);
+  const auto row = std::lower_bound(grid_.targets.begin(), grid_.targets.end(), target);
+  if (column != grid_.observers.end() && row != grid_.targets.end() && *row == target) {
+    const auto i = static_cast<std::size_t>(column - grid_.observers.begin());
+    const auto j = static_cast<std::size_t>(row - grid_.targets.begin());
+    std::optional<double> reported;
+    if (sparse_) {
+      for (std::size_t k = first_pair_[i]; k < first_pair_[i + 1]; ++k) {
+        if (sparse_rows_[k] == j) reported = sparse_reported_[k];
+      }
+    } else if (is_pair(grid_.uncapped(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(i)))) {
+      reported = dense_reported(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(i));
     }
+    if (reported) return dp::gaussian_rdp_curve(*reported * info_.sensitivity / sigma);
   }
   throw std::invalid_argument(fmt::format("({}, {}) is not a pair of this account", observer, target));
 }
 
 std::vector<double> GaussianPairwiseAccount::unit_mus() const {
-  std::vector<double> mus;
-  mus.reserve(pairs_.size());
-  for (const UnitPair& p : pairs_) mus.push_back(p.unit_mu);
+  std::vector<double> mus(pair_count());
+  for_each_pair(0, grid_.observers.size(), [&](const PairView& p) { mus[p.index] = p.reported; });
   return mus;
-}
-
-double GaussianPairwiseAccount::max_unit_mu() const {
-  double m = 0.0;
-  for (const UnitPair& p : pairs_) m = std::max(m, p.unit_mu);
-  return m;
 }
 
 // ----------------------------------------------------------------- statistics

@@ -2,6 +2,7 @@
 // Private to the accounting module: what every pairwise account shares — the query checks, the
 // (σ, δ) checks, ε of μ-GDP with μ = 0 allowed, and the hand-off of rows in observer blocks.
 
+#include <cstddef>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -18,6 +19,10 @@ void validate_query(const Protocol& protocol, const PairQuery& query, std::strin
 /// 0..n-1.
 std::vector<graph::NodeId> all_nodes(std::size_t n);
 
+/// Rows are computed in parallel in chunks of whole observer blocks of about this many pairs, so
+/// an account streams in memory independent of its number of pairs.
+inline constexpr std::size_t kRowChunk = std::size_t{1} << 15;
+
 /// Throws unless σ is finite and > 0 and δ is in (0, 1).
 void require_evaluation(double sigma, double delta);
 
@@ -28,7 +33,9 @@ double gdp_epsilon_or_zero(double mu, double delta);
 /// 40 significant bits (relative 2⁻⁴⁰ ≈ 9.1e-13; ε increases with μ, so ε at the rounded value is
 /// an upper bound, above the exact root by ε'(μ)·μ·2⁻⁴⁰ at most) and the root is solved once per
 /// distinct rounded value, in parallel. Symmetric graphs (a hypercube has d + 1 distances) then
-/// convert a handful of values instead of every pair. Non-finite μ are converted directly.
+/// convert a handful of values instead of every pair. The distinct values are solved in increasing
+/// order, each root starting from its neighbours' (dp::gdp_epsilon with a guess), in fixed runs:
+/// the result does not depend on the thread count. Non-finite μ are converted directly.
 void gdp_epsilons_rounded_up(std::span<const double> mus, double delta, std::span<double> out);
 
 /// Calls sink once per run of rows with the same observer, in order.

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "netdp/accounting/muffliato_gd.hpp"
@@ -132,7 +133,7 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_account(const Protoco
   info.bound = "upper-bound";
   info.valid_bound = true;
   std::vector<UnitPair> pairs = view->unit_pairs();
-  return std::make_unique<GaussianPairwiseAccount>(std::move(pairs), std::move(info));
+  return std::make_unique<GaussianPairwiseAccount>(pairs, std::move(info));
 }
 
 std::unique_ptr<GaussianPairwiseAccount> muffliato_account(const Protocol& protocol, const PairQuery& q,
@@ -163,24 +164,66 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_account(const Protocol& proto
   return muffliato_losses_account(muffliato_gossip_losses(schedule, q, options), q, std::move(info));
 }
 
-std::unique_ptr<GaussianPairwiseAccount> muffliato_losses_account(const MuffliatoLosses& losses,
-                                                                  const PairQuery& q,
+namespace {
+
+// Unit μ from sums S (observers × targets): the transpose (targets × observers), sqrt(S) at every
+// pair and NaN elsewhere, keeping the observer indices `columns` and target indices `rows` only.
+// The full grid is transposed in place, so an all-pairs account holds one n × n matrix.
+DenseMatrix unit_mu_grid(DenseMatrix sums, const MuffliatoLosses& losses,
+                         const std::vector<std::size_t>& columns, const std::vector<std::size_t>& rows) {
+  DenseMatrix grid;
+  if (columns.size() == losses.num_observers() && rows.size() == losses.num_targets()) {
+    grid = std::move(sums);
+    grid.transposeInPlace();
+  } else {
+    grid.resize(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(columns.size()));
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      for (std::size_t r = 0; r < rows.size(); ++r) {
+        grid(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) =
+            sums(static_cast<Eigen::Index>(columns[c]), static_cast<Eigen::Index>(rows[r]));
+      }
+    }
+  }
+  // μ at σ = Δ = 1 is the square root of the sum S (muffliato.hpp).
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t c = 0; c < static_cast<std::ptrdiff_t>(columns.size()); ++c) {
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      double& value = grid(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c));
+      value = losses.defined(columns[static_cast<std::size_t>(c)], rows[r])
+                  ? std::sqrt(value)
+                  : std::numeric_limits<double>::quiet_NaN();
+    }
+  }
+  return grid;
+}
+
+}  // namespace
+
+std::unique_ptr<GaussianPairwiseAccount> muffliato_losses_account(MuffliatoLosses losses, const PairQuery& q,
                                                                   GaussianPairwiseAccount::Info info) {
-  std::vector<UnitPair> pairs;
-  pairs.reserve(losses.num_observers() * losses.num_targets());
+  UnitMuGrid grid;
+  std::vector<std::size_t> columns;
+  std::vector<std::size_t> rows;
   for (std::size_t i = 0; i < losses.num_observers(); ++i) {
     const graph::NodeId observer = losses.observer_set(i).front();
     if (q.observer && observer != *q.observer) continue;
-    for (std::size_t j = 0; j < losses.num_targets(); ++j) {
-      const graph::NodeId target = losses.target_set(j).front();
-      if (!losses.defined(i, j) || (q.target && target != *q.target)) continue;
-      // μ at σ = Δ = 1 is the square root of the (capped) sum S (muffliato.hpp).
-      const double uncapped = losses.sums()(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j));
-      pairs.push_back({observer, target, std::sqrt(losses.capped_sum(i, j)), std::sqrt(uncapped), {}});
-    }
+    columns.push_back(i);
+    grid.observers.push_back(observer);
   }
+  for (std::size_t j = 0; j < losses.num_targets(); ++j) {
+    const graph::NodeId target = losses.target_set(j).front();
+    if (q.target && target != *q.target) continue;
+    rows.push_back(j);
+    grid.targets.push_back(target);
+    // sqrt(min(S, cap)) = min(sqrt(S), sqrt(cap)): sqrt is correctly rounded, hence monotone.
+    grid.caps.push_back(std::sqrt(losses.sum_cap(j)));
+  }
+  if (std::optional<DenseMatrix> capped = losses.take_capped_sums()) {
+    grid.reported = unit_mu_grid(std::move(*capped), losses, columns, rows);
+  }
+  grid.uncapped = unit_mu_grid(losses.take_sums(), losses, columns, rows);
   info.warnings.insert(info.warnings.end(), losses.warnings().begin(), losses.warnings().end());
-  return std::make_unique<GaussianPairwiseAccount>(std::move(pairs), std::move(info));
+  return std::make_unique<GaussianPairwiseAccount>(std::move(grid), std::move(info));
 }
 
 // ------------------------------------------------------- linear-view accountants
@@ -228,7 +271,7 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_pairs_account(
   info.method = "muffliato";
   info.releases = static_cast<double>(gradient_steps);
   info.warnings = std::move(warnings);
-  return std::make_unique<GaussianPairwiseAccount>(std::move(pairs), std::move(info));
+  return std::make_unique<GaussianPairwiseAccount>(pairs, std::move(info));
 }
 
 std::unique_ptr<GaussianPairwiseAccount> linear_system_account(const Protocol& protocol, const PairQuery& q,
@@ -267,7 +310,7 @@ std::unique_ptr<GaussianPairwiseAccount> linear_system_account(const Protocol& p
   info.releases = static_cast<double>(protocol.rounds);
   info.alpha = q.alpha;
   info.warnings = std::move(warnings);
-  return std::make_unique<GaussianPairwiseAccount>(std::move(pairs), std::move(info));
+  return std::make_unique<GaussianPairwiseAccount>(pairs, std::move(info));
 }
 
 std::unique_ptr<GaussianPairwiseAccount> mf_account(const Protocol& protocol, const PairQuery& q,
@@ -325,7 +368,7 @@ std::unique_ptr<GaussianPairwiseAccount> mf_account(const Protocol& protocol, co
   info.releases = static_cast<double>(cyclic ? options.participation.k : rounds);
   info.alpha = q.alpha;
   info.warnings = std::move(warnings);
-  return std::make_unique<GaussianPairwiseAccount>(std::move(pairs), std::move(info));
+  return std::make_unique<GaussianPairwiseAccount>(pairs, std::move(info));
 }
 
 }  // namespace netdp::accounting

@@ -91,14 +91,24 @@ class RandomWalkAccount final : public PairwiseAccount {
     detail::require_evaluation(sigma, delta);
     const RandomWalkLosses losses(network_, *series_, options_at(sigma));
     const std::vector<Count> per_target = counts(delta);
-    std::vector<PairRow> rows(pairs_.size());
+    std::vector<PairRow> rows;
+    std::size_t begin = 0;
+    while (begin < pairs_.size()) {
+      // [begin, end): whole observer blocks, at least kRowChunk pairs unless the pairs run out.
+      std::size_t end = std::min(pairs_.size(), begin + detail::kRowChunk);
+      while (end < pairs_.size() && pairs_[end].first == pairs_[end - 1].first) ++end;
+      rows.resize(end - begin);
 #pragma omp parallel for schedule(dynamic, 64)
-    for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(pairs_.size()); ++i) {
-      const auto [v, u] = pairs_[static_cast<std::size_t>(i)];
-      rows[static_cast<std::size_t>(i)] = row(losses, v, u, delta, per_target[u]);
+      for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(rows.size()); ++i) {
+        const auto [v, u] = pairs_[begin + static_cast<std::size_t>(i)];
+        rows[static_cast<std::size_t>(i)] = row(losses, v, u, delta, per_target[u]);
+      }
+      detail::emit_observer_blocks(rows, sink);
+      begin = end;
     }
-    detail::emit_observer_blocks(rows, sink);
   }
+
+  std::size_t pair_count() const override { return pairs_.size(); }
 
  private:
   RandomWalkOptions options_at(double sigma) const {

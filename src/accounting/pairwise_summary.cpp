@@ -77,25 +77,27 @@ void SummaryBuilder::add(std::span<const PairRow> rows) {
 
 namespace {
 
-// The q-quantile of sorted values (the smallest value with at least a fraction q at or below it).
-double quantile(const std::vector<double>& sorted, double q) {
-  const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(sorted.size())));
-  return sorted[std::min(sorted.size() - 1, rank == 0 ? 0 : rank - 1)];
+// The q-quantile of the values (the smallest value with at least a fraction q at or below it), by
+// selection in place: the values are reordered, not copied.
+double quantile(std::vector<double>& values, double q) {
+  const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(values.size())));
+  const auto nth =
+      values.begin() + static_cast<std::ptrdiff_t>(std::min(values.size() - 1, rank == 0 ? 0 : rank - 1));
+  std::nth_element(values.begin(), nth, values.end());
+  return *nth;
 }
 
 }  // namespace
 
-PairwiseSummary SummaryBuilder::finish(std::span<const ObserverDetail> details) const {
+PairwiseSummary SummaryBuilder::finish(std::span<const ObserverDetail> details) {
   PairwiseSummary s;
   s.pairs = overall_.count();
   s.capped_pairs = capped_;
   if (overall_.count() > 0) {
     s.epsilon = overall_.range();
-    std::vector<double> sorted = epsilons_;
-    std::sort(sorted.begin(), sorted.end());
-    s.epsilon_median = quantile(sorted, 0.5);
-    s.epsilon_p90 = quantile(sorted, 0.9);
-    s.epsilon_p99 = quantile(sorted, 0.99);
+    s.epsilon_median = quantile(epsilons_, 0.5);
+    s.epsilon_p90 = quantile(epsilons_, 0.9);
+    s.epsilon_p99 = quantile(epsilons_, 0.99);
   }
   if (overall_mu_.count() > 0) s.mu_max = overall_mu_.range().max;
   const auto mu_ranges = mu_by_distance_.ranges();

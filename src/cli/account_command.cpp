@@ -366,7 +366,7 @@ void run_account(const AccountOptions& o) {
   NodeMatrix matrix(writes_npy(o) ? n : 0, matrix_field(o.field), report.local_dp);
   const auto write = [&](std::ostream& out) {
     RowWriter writer(out, format, report.bound, o.delta);
-    accounting::SummaryBuilder summary;
+    accounting::SummaryBuilder summary(account->pair_count());
     std::vector<accounting::PairRow> block;
     account->stream_rows(report.sigma, o.delta, [&](std::span<const accounting::PairRow> rows) {
       block.assign(rows.begin(), rows.end());

@@ -157,44 +157,83 @@ constexpr double kRelativeTolerance = 1e-13;
 
 }  // namespace
 
-double gdp_epsilon(double mu, double delta) {
-  require_positive(mu, "mu");
-  require_delta(delta);
-  const double log_target = std::log(delta);
-  // f(ε) = log δ(ε) - log δ_target is decreasing; f'(ε) = -e^ε Φ(-B) / δ.
+namespace {
+
+// f(ε) = log δ(ε) − log δ_target is decreasing in ε; f'(ε) = −e^ε Φ(−B) / δ.
+class EpsilonRoot {
+ public:
   struct Point {
     double f;
     double slope;
   };
-  const auto eval = [&](double epsilon) {
-    const DeltaTerms t = delta_terms(mu, epsilon);
-    return Point{log_delta_of(t) - log_target, -t.second / t.delta};
-  };
-  if (eval(0.0).f <= 0.0) return 0.0;
-  // At ε = μ²/2 + μ√(2 log(1/δ)), A = √(2 log(1/δ)) and δ(ε) < Φ(-A) <= e^{-A²/2}/2 = δ/2.
-  double hi = 0.5 * mu * mu + mu * std::sqrt(-2.0 * log_target);
-  Point at_hi = eval(hi);
-  while (at_hi.f > 0.0) {  // safety net, not expected to run
-    hi *= 2.0;
-    at_hi = eval(hi);
+  EpsilonRoot(double mu, double delta) : mu_(mu), log_target_(std::log(delta)) {}
+  Point eval(double epsilon) const {
+    const DeltaTerms t = delta_terms(mu_, epsilon);
+    return Point{log_delta_of(t) - log_target_, -t.second / t.delta};
   }
-  double lo = 0.0;
-  // Safeguarded Newton (rtsafe): a Newton step from the latest point, bisection when it leaves
-  // (lo, hi) or every 8th step; once a step is below the tolerance, a probe on the other side of
-  // the root closes the bracket. The answer is the upper (conservative) end.
-  double x = hi;
-  Point at_x = at_hi;
-  for (int iteration = 0; iteration < 400 && hi - lo > kRelativeTolerance * hi; ++iteration) {
-    const double step = -at_x.f / at_x.slope;
-    const double probe = 0.5 * kRelativeTolerance * hi;
-    double next = x + step;
-    if (std::abs(step) < probe) next = at_x.f <= 0.0 ? x - probe : x + probe;
-    if (!(next > lo && next < hi) || iteration % 8 == 7) next = lo + 0.5 * (hi - lo);
-    x = next;
-    at_x = eval(x);
-    (at_x.f <= 0.0 ? hi : lo) = x;
+  // At ε = μ²/2 + μ√(2 log(1/δ)), A = √(2 log(1/δ)) and δ(ε) < Φ(−A) <= e^{−A²/2}/2 = δ/2.
+  double upper_start() const { return 0.5 * mu_ * mu_ + mu_ * std::sqrt(-2.0 * log_target_); }
+
+  // Safeguarded Newton (rtsafe) in the bracket f(lo) > 0 >= f(hi), from x (f(x) = at_x): a Newton
+  // step from the latest point, bisection when it leaves (lo, hi) or every 8th step; once a step is
+  // below the tolerance, a probe on the other side of the root closes the bracket. The answer is
+  // the upper (conservative) end.
+  double solve(double lo, double hi, double x, Point at_x) const {
+    for (int iteration = 0; iteration < 400 && hi - lo > kRelativeTolerance * hi; ++iteration) {
+      const double step = -at_x.f / at_x.slope;
+      const double probe = 0.5 * kRelativeTolerance * hi;
+      double next = x + step;
+      if (std::abs(step) < probe) next = at_x.f <= 0.0 ? x - probe : x + probe;
+      if (!(next > lo && next < hi) || iteration % 8 == 7) next = lo + 0.5 * (hi - lo);
+      x = next;
+      at_x = eval(x);
+      (at_x.f <= 0.0 ? hi : lo) = x;
+    }
+    return hi;
   }
-  return hi;
+
+  // The bracket [0, upper_start()] (widened if ever needed) and the search from its upper end.
+  double solve_cold() const {
+    double hi = upper_start();
+    Point at_hi = eval(hi);
+    while (at_hi.f > 0.0) {  // safety net, not expected to run
+      hi *= 2.0;
+      at_hi = eval(hi);
+    }
+    return solve(0.0, hi, hi, at_hi);
+  }
+
+ private:
+  double mu_;
+  double log_target_;
+};
+
+}  // namespace
+
+double gdp_epsilon(double mu, double delta) {
+  require_positive(mu, "mu");
+  require_delta(delta);
+  const EpsilonRoot root(mu, delta);
+  if (root.eval(0.0).f <= 0.0) return 0.0;
+  return root.solve_cold();
+}
+
+double gdp_epsilon(double mu, double delta, double guess) {
+  require_positive(mu, "mu");
+  require_delta(delta);
+  const EpsilonRoot root(mu, delta);
+  // Newton from the guess, each point nudged a quarter tolerance up: a point with f <= 0 whose
+  // Newton step back to the root is below the tolerance is the answer (valid since f <= 0 there,
+  // within the tolerance since f is smooth on that scale).
+  double x = guess;
+  for (int attempt = 0; attempt < 3 && std::isfinite(x) && x > 0.0 && x < root.upper_start(); ++attempt) {
+    const double hi = x + 0.25 * kRelativeTolerance * x;
+    const EpsilonRoot::Point at_hi = root.eval(hi);
+    const double step = -at_hi.f / at_hi.slope;
+    if (at_hi.f <= 0.0 && -step <= 0.5 * kRelativeTolerance * hi) return hi;
+    x = hi + step;
+  }
+  return gdp_epsilon(mu, delta);
 }
 
 double gdp_mu_for(double epsilon, double delta) {

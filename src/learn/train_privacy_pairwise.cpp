@@ -218,8 +218,8 @@ PrivacyAccount antipgd_pairwise_account(const TrainContext& ctx) {
   accounting::MfOptions options;
   options.assess = training_release(p);
   const auto account = accounting::mf_account(ctx.protocol(), {}, spec, accounting::MfTrust::pndp, options);
-  require(account->unit_pairs().size() == ctx.num_nodes() * (ctx.num_nodes() - 1),
-          "privacy: {} MF pairwise results for {} nodes", account->unit_pairs().size(), ctx.num_nodes());
+  require(account->pair_count() == ctx.num_nodes() * (ctx.num_nodes() - 1),
+          "privacy: {} MF pairwise results for {} nodes", account->pair_count(), ctx.num_nodes());
   return pairwise_training_account(ctx, "mf-pndp", account->unit_pairs(),
                                    prefix_sum_correlation_sensitivity(),
                                    "mf-pndp: MF paper Theorem 7 under PNDP (messages an attacker receives, "
@@ -239,9 +239,8 @@ PrivacyAccount muffliato_view_pairwise_account(const TrainContext& ctx) {
   accounting::MuffliatoOptions options;
   options.release_dimension = p.release_dimension;
   const auto account = accounting::muffliato_gd_view_account(gossip_rounds, {}, options, p.rounds);
-  require(account->unit_pairs().size() == ctx.num_nodes() * (ctx.num_nodes() - 1),
-          "privacy: {} Muffliato pairwise results for {} nodes", account->unit_pairs().size(),
-          ctx.num_nodes());
+  require(account->pair_count() == ctx.num_nodes() * (ctx.num_nodes() - 1),
+          "privacy: {} Muffliato pairwise results for {} nodes", account->pair_count(), ctx.num_nodes());
   return pairwise_training_account(
       ctx, "muffliato", account->unit_pairs(), identity_correlation_sensitivity(),
       "muffliato: the whole view of Muffliato-SGD(K) (MF paper A.4: every message an observer receives over "
@@ -261,9 +260,8 @@ PrivacyAccount muffliato_gd_view_training_account(const TrainContext& ctx, const
       p.limits.pairwise_work, "limits.pairwise_work");
   const auto account = accounting::muffliato_gd_view_pairs_account(rounds, p.rounds, p.gossip_steps, {},
                                                                    std::nullopt, {}, p.release_dimension);
-  require(account->unit_pairs().size() == ctx.num_nodes() * (ctx.num_nodes() - 1),
-          "privacy: {} Muffliato-GD pairwise results for {} nodes", account->unit_pairs().size(),
-          ctx.num_nodes());
+  require(account->pair_count() == ctx.num_nodes() * (ctx.num_nodes() - 1),
+          "privacy: {} Muffliato-GD pairwise results for {} nodes", account->pair_count(), ctx.num_nodes());
   return pairwise_training_account(
       ctx, name, account->unit_pairs(), identity_correlation_sensitivity(),
       name +

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -160,6 +161,29 @@ TEST(GdpEpsilon, MatchesHighPrecisionRootsAndIsConservative) {
     EXPECT_GE(epsilon, ref.epsilon * (1.0 - 1e-14));  // the conservative end, up to δ's own rounding
     EXPECT_LE(gdp_log_delta(ref.mu, epsilon), std::log(ref.delta));
   }
+}
+
+TEST(GdpEpsilon, FromAGuessMatchesTheHighPrecisionRootsWhateverTheGuess) {
+  // The same references as above; the guess only changes the work, never the contract: δ at the
+  // answer <= δ, and within the tolerance of the exact root, from exact, close, far, absurd or
+  // no guesses.
+  const std::vector<std::array<double, 3>> refs = {
+      {1, 1e-05, 4.3771780956812246086},       {0.01, 1e-05, 0.027219419814577135925},
+      {0.1, 1e-08, 0.49285036535516416481},    {20, 1e-10, 326.35895051488269934},
+      {1e-06, 1e-08, 1.938356675940721101e-6}, {1e-06, 1e-300, 0.000036574312514248887262},
+  };
+  for (const auto& [mu, delta, root] : refs) {
+    for (const double guess :
+         {root, root * (1 + 1e-9), root * (1 - 1e-7), root * 1.5, root * 0.01, 1e9, -1.0, 0.0, kNaN, kInf}) {
+      SCOPED_TRACE(testing::Message() << "mu = " << mu << ", delta = " << delta << ", guess = " << guess);
+      const double epsilon = gdp_epsilon(mu, delta, guess);
+      expect_relative(epsilon, root, 1e-12);
+      EXPECT_GE(epsilon, root * (1.0 - 1e-14));
+      EXPECT_LE(gdp_log_delta(mu, epsilon), std::log(delta));
+    }
+  }
+  EXPECT_EQ(gdp_epsilon(1e-6, 1e-5, 1e-6), 0.0);  // δ(0) <= δ: zero, whatever the guess
+  EXPECT_THROW(gdp_epsilon(-1.0, 1e-5, 1.0), std::invalid_argument);
 }
 
 TEST(GdpEpsilon, ZeroWhenDeltaAtZeroAlreadyMeetsTarget) {

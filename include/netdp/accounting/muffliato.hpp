@@ -29,6 +29,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "netdp/accounting/vector_max.hpp"
@@ -130,14 +131,18 @@ class MuffliatoLosses {
                   std::vector<std::vector<graph::NodeId>> observers,
                   std::vector<std::vector<graph::NodeId>> targets, double sensitivity, double sigma);
 
-  std::size_t num_observers() const { return static_cast<std::size_t>(sums_.rows()); }
-  std::size_t num_targets() const { return static_cast<std::size_t>(sums_.cols()); }
+  std::size_t num_observers() const { return observers_.size(); }
+  std::size_t num_targets() const { return targets_.size(); }
   const std::vector<graph::NodeId>& observer_set(std::size_t i) const { return observers_[i]; }
   const std::vector<graph::NodeId>& target_set(std::size_t j) const { return targets_[j]; }
 
   /// The dimensionless sums S (uncapped): μ² = (Δ/σ)² S. Entries where the
   /// target meets the observer set are 0 and flagged by defined() = false.
   const DenseMatrix& sums() const { return sums_; }
+  /// Moves the sums S out, leaving these losses without values (for an account that takes them over).
+  DenseMatrix take_sums() { return std::move(sums_); }
+  /// Moves the capped sums out, when they are not min(S, sum_cap).
+  std::optional<DenseMatrix> take_capped_sums() { return std::exchange(capped_sums_, std::nullopt); }
   /// The capped sums: min(S, cap) (or the per-step caps composed, for Muffliato-GD).
   double capped_sum(std::size_t observer, std::size_t target) const;
   /// Whether the pair is a real pair (target set disjoint from observer set).

@@ -33,6 +33,7 @@
 #include "netdp/graph/graph.hpp"
 #include "netdp/util/compensated_sum.hpp"
 #include "netdp/util/enum_names.hpp"
+#include "netdp/util/types.hpp"
 
 namespace netdp::accounting {
 
@@ -119,6 +120,8 @@ class PairwiseAccount {
   virtual bool gaussian() const = 0;
   /// The rows at noise σ and δ, observer block by observer block (observer-major).
   virtual void stream_rows(double sigma, double delta, const RowSink& sink) const = 0;
+  /// The number of rows stream_rows gives.
+  virtual std::size_t pair_count() const = 0;
   /// How many noisy releases of a target's data a local-DP observer sees (the baselines), at δ
   /// (the random walk's count bound spends part of δ).
   virtual double releases(double delta) const = 0;
@@ -163,6 +166,23 @@ struct UnitPair {
   std::optional<SensitivityFields> sensitivity;
 };
 
+/// The unit μ of a Gaussian account on a grid of observers × targets, 8 bytes per cell: an
+/// all-pairs account of n nodes holds one n × n matrix, not a list of pairs. Column i is observer
+/// (set) i, row j target (set) j; the pairs are streamed observer-major (column by column) and, in
+/// a column, by row.
+struct UnitMuGrid {
+  std::vector<graph::NodeId> observers;  ///< the observer of column i (first member of a coalition)
+  std::vector<graph::NodeId> targets;    ///< the target of row j (first member of a group)
+  /// targets × observers: unit μ before the local-DP cap; NaN where (observer, target) is not a pair.
+  DenseMatrix uncapped;
+  /// Per target: reported unit μ = min(uncapped, caps[j]) (+inf: no cap). Ignored when `reported`.
+  std::vector<double> caps;
+  /// The reported unit μ of every pair, when the cap is not one value per target.
+  std::optional<DenseMatrix> reported;
+  /// Empty, or the sensitivity fields of every pair in stream order.
+  std::vector<SensitivityFields> sensitivity;
+};
+
 /// The μ-GDP account shared by Muffliato, linear-system and MF (and by training's accounts).
 class GaussianPairwiseAccount final : public PairwiseAccount {
  public:
@@ -177,12 +197,16 @@ class GaussianPairwiseAccount final : public PairwiseAccount {
     /// T_v per node (Muffliato's eq. 7), empty otherwise.
     std::vector<std::size_t> communications;
   };
-  /// `pairs` observer-major. Throws unless every unit μ is finite and >= 0, Δ > 0.
-  GaussianPairwiseAccount(std::vector<UnitPair> pairs, Info info);
+  /// `grid` as built by an accountant. Throws unless the shapes agree and every pair's unit μ
+  /// (uncapped, caps, reported) is finite and >= 0, Δ > 0.
+  GaussianPairwiseAccount(UnitMuGrid grid, Info info);
+  /// `pairs` in observer-major order: each observer's pairs contiguous, by increasing target.
+  GaussianPairwiseAccount(std::span<const UnitPair> pairs, Info info);
 
   std::string_view method() const override { return info_.method; }
   bool gaussian() const override { return true; }
   void stream_rows(double sigma, double delta, const RowSink& sink) const override;
+  std::size_t pair_count() const override { return first_pair_.back(); }
   double releases(double /*delta*/) const override { return info_.releases; }
   double sensitivity() const override { return info_.sensitivity; }
   std::vector<std::string> warnings() const override { return info_.warnings; }
@@ -191,14 +215,39 @@ class GaussianPairwiseAccount final : public PairwiseAccount {
   std::vector<ObserverDetail> observer_details(double sigma) const override;
   dp::RdpCurve rdp_curve(graph::NodeId observer, graph::NodeId target, double sigma,
                          double delta) const override;
-  double max_unit_mu() const override;
+  double max_unit_mu() const override { return max_unit_mu_; }
   std::vector<double> unit_mus() const override;
 
-  const std::vector<UnitPair>& unit_pairs() const { return pairs_; }
+  /// Every pair, in stream order (a copy: for small accounts, such as training's).
+  std::vector<UnitPair> unit_pairs() const;
   const Info& info() const { return info_; }
 
  private:
-  std::vector<UnitPair> pairs_;
+  /// A pair as for_each_pair visits it: its index in stream order, grid column and row, unit μ.
+  struct PairView {
+    std::size_t index;
+    std::size_t column;
+    std::size_t row;
+    double uncapped;
+    double reported;
+  };
+  /// Calls visit(PairView) for every pair of columns [begin, end), in parallel over columns.
+  template <class Visit>
+  void for_each_pair(std::size_t begin, std::size_t end, const Visit& visit) const;
+  double dense_reported(Eigen::Index j, Eigen::Index i) const;
+  void require_info() const;
+
+  /// Observers and targets always; the values in grid_.uncapped (and reported or caps) unless sparse_.
+  UnitMuGrid grid_;
+  /// A list of pairs whose grid would be mostly empty (local DP's diagonal) is kept pair by pair:
+  /// the row and unit μ of every pair in stream order.
+  bool sparse_ = false;
+  std::vector<std::uint32_t> sparse_rows_;
+  std::vector<double> sparse_uncapped_;
+  std::vector<double> sparse_reported_;
+  /// first_pair_[i]: the stream index of column i's first pair; first_pair_[columns] = pair count.
+  std::vector<std::size_t> first_pair_{0};
+  double max_unit_mu_ = 0.0;
   Info info_;
 };
 
@@ -210,7 +259,7 @@ class GaussianPairwiseAccount final : public PairwiseAccount {
 
 /// The μ-GDP account of Muffliato sums already computed (every defined pair selected by the
 /// query, observer-major): unit μ = sqrt(capped sum), uncapped sqrt(sum).
-std::unique_ptr<GaussianPairwiseAccount> muffliato_losses_account(const MuffliatoLosses& losses,
+std::unique_ptr<GaussianPairwiseAccount> muffliato_losses_account(MuffliatoLosses losses,
                                                                   const PairQuery& query,
                                                                   GaussianPairwiseAccount::Info info);
 

@@ -66,9 +66,12 @@ struct PairwiseSummary {
 /// Accumulates rows block by block (in any order) into a PairwiseSummary.
 class SummaryBuilder {
  public:
+  /// A builder for about `expected_rows` rows (room for their ε is taken once, not grown).
+  explicit SummaryBuilder(std::size_t expected_rows = 0) { epsilons_.reserve(expected_rows); }
   void add(std::span<const PairRow> rows);
   /// The summary of every row added; `details` (Muffliato's T_v) are attached to their observers.
-  PairwiseSummary finish(std::span<const ObserverDetail> details = {}) const;
+  /// The quantiles are selected in place among the stored ε (no copy), which reorders them.
+  PairwiseSummary finish(std::span<const ObserverDetail> details = {});
 
  private:
   RangesByDistance epsilon_by_distance_;

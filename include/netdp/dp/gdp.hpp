@@ -23,6 +23,12 @@ double gdp_log_delta(double mu, double epsilon);
 /// Returns 0 when δ(0) <= delta. Requires μ > 0, delta in (0, 1).
 double gdp_epsilon(double mu, double delta);
 
+/// gdp_epsilon from a guess of the root (the root at a nearby μ): δ(returned ε) <= delta, within
+/// ~1e-13 of the root by the Newton step there; one or two evaluations of δ instead of about ten
+/// when the guess is close. Any guess is accepted: after three Newton points that do not settle
+/// (or with none: NaN) it is the search from scratch.
+double gdp_epsilon(double mu, double delta, double guess);
+
 /// The largest μ with δ_μ(epsilon) <= delta (inverse of gdp_delta in μ; δ is
 /// increasing in μ). Returns the conservative (lower) end of the final
 /// bracket. Requires epsilon >= 0 finite, delta in (0, 1).
