@@ -128,16 +128,6 @@ void gdp_epsilons_rounded_up(std::span<const double> mus, double delta, std::spa
   }
 }
 
-void emit_observer_blocks(std::span<const PairRow> rows, const RowSink& sink) {
-  std::size_t first = 0;
-  for (std::size_t i = 1; i <= rows.size(); ++i) {
-    if (i == rows.size() || rows[i].observer != rows[first].observer) {
-      sink(rows.subspan(first, i - first));
-      first = i;
-    }
-  }
-}
-
 }  // namespace detail
 
 namespace {
@@ -166,10 +156,16 @@ std::vector<PairRow> PairwiseAccount::rows(double sigma, double delta,
   const auto mark = [](std::span<const graph::NodeId> set, std::vector<bool>& seen, graph::NodeId node) {
     for (std::size_t i = 0; i < set.size(); ++i) seen[i] = seen[i] || set[i] == node;
   };
-  stream_rows(sigma, delta, [&](std::span<const PairRow> block) {
-    mark(observers, observer_seen, block.front().observer);
-    if (!selected(observers, block.front().observer)) return;
-    for (const PairRow& row : block) {
+  std::optional<graph::NodeId> observer;
+  bool observer_selected = false;
+  stream_rows(sigma, delta, [&](std::span<const PairRow> rows) {
+    for (const PairRow& row : rows) {
+      if (observer != row.observer) {  // a new observer block
+        observer = row.observer;
+        mark(observers, observer_seen, row.observer);
+        observer_selected = selected(observers, row.observer);
+      }
+      if (!observer_selected) continue;
       mark(targets, target_seen, row.target);
       if (selected(targets, row.target)) out.push_back(row);
     }
@@ -345,7 +341,7 @@ void GaussianPairwiseAccount::stream_rows(double sigma, double delta, const RowS
     });
     detail::gdp_epsilons_rounded_up(mus, delta, epsilons);
     for (std::size_t k = 0; k < chunk.size(); ++k) chunk[k].epsilon = epsilons[k];
-    detail::emit_observer_blocks(chunk, sink);
+    if (!chunk.empty()) sink(chunk);
     begin = end;
   }
 }
@@ -408,6 +404,14 @@ void RangeAccumulator::add(double x) {
   max_ = count_ == 0 ? x : std::max(max_, x);
   sum_.add(x);
   ++count_;
+}
+
+void RangeAccumulator::merge(const RangeAccumulator& other) {
+  if (other.count_ == 0) return;
+  min_ = count_ == 0 ? other.min_ : std::min(min_, other.min_);
+  max_ = count_ == 0 ? other.max_ : std::max(max_, other.max_);
+  sum_.add(other.sum_);
+  count_ += other.count_;
 }
 
 Range RangeAccumulator::range() const {

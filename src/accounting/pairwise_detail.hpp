@@ -38,7 +38,4 @@ double gdp_epsilon_or_zero(double mu, double delta);
 /// the result does not depend on the thread count. Non-finite μ are converted directly.
 void gdp_epsilons_rounded_up(std::span<const double> mus, double delta, std::span<double> out);
 
-/// Calls sink once per run of rows with the same observer, in order.
-void emit_observer_blocks(std::span<const PairRow> rows, const RowSink& sink);
-
 }  // namespace netdp::accounting::detail

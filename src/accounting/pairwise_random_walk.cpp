@@ -103,7 +103,7 @@ class RandomWalkAccount final : public PairwiseAccount {
         const auto [v, u] = pairs_[begin + static_cast<std::size_t>(i)];
         rows[static_cast<std::size_t>(i)] = row(losses, v, u, delta, per_target[u]);
       }
-      detail::emit_observer_blocks(rows, sink);
+      if (!rows.empty()) sink(rows);
       begin = end;
     }
   }

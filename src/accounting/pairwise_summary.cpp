@@ -12,6 +12,15 @@
 
 namespace netdp::accounting {
 
+std::vector<std::size_t> observer_block_starts(std::span<const PairRow> rows) {
+  std::vector<std::size_t> starts;
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    if (k == 0 || rows[k].observer != rows[k - 1].observer) starts.push_back(k);
+  }
+  starts.push_back(rows.size());
+  return starts;
+}
+
 void fill_distances(std::span<PairRow> rows, const graph::Graph& g, const PairQuery& query) {
   // Distances from a set of nodes: the nearest member of the set.
   const auto nearest = [&g](const std::vector<graph::NodeId>& set) {
@@ -23,24 +32,23 @@ void fill_distances(std::span<PairRow> rows, const graph::Graph& g, const PairQu
     }
     return best;
   };
-  const std::vector<std::uint32_t> from_coalition = nearest(query.colluders);
-  const std::vector<std::uint32_t> from_group = nearest(query.group);
-  std::optional<graph::NodeId> current;
-  std::vector<std::uint32_t> dist;
-  for (PairRow& row : rows) {
-    std::uint32_t hops = 0;
-    if (!query.group.empty()) {
-      hops = from_group[row.observer];
-    } else if (!query.colluders.empty()) {
-      hops = from_coalition[row.target];
-    } else {
-      if (current != row.observer) {
-        dist = graph::bfs_distances(g, row.observer);
-        current = row.observer;
-      }
-      hops = dist[row.target];
-    }
+  const auto set_hops = [](PairRow& row, std::uint32_t hops) {
     row.distance = hops == graph::kUnreachable ? std::nullopt : std::optional<std::uint32_t>(hops);
+  };
+  if (!query.group.empty() || !query.colluders.empty()) {
+    const bool group = !query.group.empty();
+    const std::vector<std::uint32_t> from_set = nearest(group ? query.group : query.colluders);
+    for (PairRow& row : rows) set_hops(row, from_set[group ? row.observer : row.target]);
+    return;
+  }
+  const std::vector<std::size_t> starts = observer_block_starts(rows);
+  const auto blocks = static_cast<std::ptrdiff_t>(starts.size() - 1);
+#pragma omp parallel for schedule(dynamic, 1) if (blocks > 1)
+  for (std::ptrdiff_t b = 0; b < blocks; ++b) {
+    const std::size_t begin = starts[static_cast<std::size_t>(b)];
+    const auto block = rows.subspan(begin, starts[static_cast<std::size_t>(b) + 1] - begin);
+    const std::vector<std::uint32_t> dist = graph::bfs_distances(g, block.front().observer);
+    for (PairRow& row : block) set_hops(row, dist[row.target]);
   }
 }
 
@@ -57,21 +65,59 @@ std::vector<std::pair<std::uint32_t, Range>> RangesByDistance::ranges() const {
   return out;
 }
 
+void RangesByDistance::merge(const RangesByDistance& other) {
+  if (by_distance_.size() < other.by_distance_.size()) by_distance_.resize(other.by_distance_.size());
+  for (std::size_t d = 0; d < other.by_distance_.size(); ++d) by_distance_[d].merge(other.by_distance_[d]);
+}
+
+void SummaryBuilder::Part::add(const PairRow& row) {
+  if (row.distance) {
+    epsilon_by_distance.add(*row.distance, row.epsilon);
+    if (row.mu) mu_by_distance.add(*row.distance, *row.mu);
+  } else {
+    no_distance_epsilon.add(row.epsilon);
+    if (row.mu) no_distance_mu.add(*row.mu);
+  }
+  if (row.mu) overall_mu.add(*row.mu);
+  overall.add(row.epsilon);
+  capped += row.capped ? 1 : 0;
+}
+
+void SummaryBuilder::Part::merge(const Part& other) {
+  epsilon_by_distance.merge(other.epsilon_by_distance);
+  mu_by_distance.merge(other.mu_by_distance);
+  no_distance_epsilon.merge(other.no_distance_epsilon);
+  no_distance_mu.merge(other.no_distance_mu);
+  overall.merge(other.overall);
+  overall_mu.merge(other.overall_mu);
+  capped += other.capped;
+}
+
 void SummaryBuilder::add(std::span<const PairRow> rows) {
-  for (const PairRow& row : rows) {
-    if (row.distance) {
-      epsilon_by_distance_.add(*row.distance, row.epsilon);
-      if (row.mu) mu_by_distance_.add(*row.distance, *row.mu);
-    } else {
-      no_distance_epsilon_.add(row.epsilon);
-      if (row.mu) no_distance_mu_.add(*row.mu);
+  const std::vector<std::size_t> starts = observer_block_starts(rows);
+  const std::size_t blocks = starts.size() - 1;
+  std::vector<Part> parts(blocks);
+  std::vector<RangeAccumulator> observers(blocks);
+  const std::size_t base = epsilons_.size();
+  epsilons_.resize(base + rows.size());
+#pragma omp parallel for schedule(dynamic, 1) if (blocks > 1)
+  for (std::ptrdiff_t b = 0; b < static_cast<std::ptrdiff_t>(blocks); ++b) {
+    const auto block = static_cast<std::size_t>(b);
+    Part part;  // on this thread's stack: neighbouring blocks do not share cache lines
+    RangeAccumulator observer;
+    for (std::size_t k = starts[block]; k < starts[block + 1]; ++k) {
+      part.add(rows[k]);
+      observer.add(rows[k].epsilon);
+      epsilons_[base + k] = rows[k].epsilon;
     }
-    if (row.mu) overall_mu_.add(*row.mu);
-    if (by_observer_.size() <= row.observer) by_observer_.resize(static_cast<std::size_t>(row.observer) + 1);
-    by_observer_[row.observer].add(row.epsilon);
-    overall_.add(row.epsilon);
-    epsilons_.push_back(row.epsilon);
-    capped_ += row.capped ? 1 : 0;
+    parts[block] = std::move(part);
+    observers[block] = observer;
+  }
+  for (std::size_t b = 0; b < blocks; ++b) {
+    total_.merge(parts[b]);
+    const graph::NodeId observer = rows[starts[b]].observer;
+    if (by_observer_.size() <= observer) by_observer_.resize(static_cast<std::size_t>(observer) + 1);
+    by_observer_[observer].merge(observers[b]);
   }
 }
 
@@ -91,26 +137,26 @@ double quantile(std::vector<double>& values, double q) {
 
 PairwiseSummary SummaryBuilder::finish(std::span<const ObserverDetail> details) {
   PairwiseSummary s;
-  s.pairs = overall_.count();
-  s.capped_pairs = capped_;
-  if (overall_.count() > 0) {
-    s.epsilon = overall_.range();
+  s.pairs = total_.overall.count();
+  s.capped_pairs = total_.capped;
+  if (total_.overall.count() > 0) {
+    s.epsilon = total_.overall.range();
     s.epsilon_median = quantile(epsilons_, 0.5);
     s.epsilon_p90 = quantile(epsilons_, 0.9);
     s.epsilon_p99 = quantile(epsilons_, 0.99);
   }
-  if (overall_mu_.count() > 0) s.mu_max = overall_mu_.range().max;
-  const auto mu_ranges = mu_by_distance_.ranges();
-  for (const auto& [distance, epsilon] : epsilon_by_distance_.ranges()) {
+  if (total_.overall_mu.count() > 0) s.mu_max = total_.overall_mu.range().max;
+  const auto mu_ranges = total_.mu_by_distance.ranges();
+  for (const auto& [distance, epsilon] : total_.epsilon_by_distance.ranges()) {
     DistanceSummary d{distance, epsilon, std::nullopt};
     for (const auto& [mu_distance, mu] : mu_ranges) {
       if (mu_distance == distance) d.mu = mu;
     }
     s.by_distance.push_back(d);
   }
-  if (no_distance_epsilon_.count() > 0) {
-    DistanceSummary d{std::nullopt, no_distance_epsilon_.range(), std::nullopt};
-    if (no_distance_mu_.count() > 0) d.mu = no_distance_mu_.range();
+  if (total_.no_distance_epsilon.count() > 0) {
+    DistanceSummary d{std::nullopt, total_.no_distance_epsilon.range(), std::nullopt};
+    if (total_.no_distance_mu.count() > 0) d.mu = total_.no_distance_mu.range();
     s.by_distance.push_back(d);
   }
   std::vector<std::optional<ObserverDetail>> detail_of(by_observer_.size());

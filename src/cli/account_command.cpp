@@ -367,6 +367,8 @@ void run_account(const AccountOptions& o) {
   const auto write = [&](std::ostream& out) {
     RowWriter writer(out, format, report.bound, o.delta);
     accounting::SummaryBuilder summary(account->pair_count());
+    // The consumer's own copy of each chunk: filling distances into the accountant's buffer made
+    // the next chunk's rows bounce between the cores' caches.
     std::vector<accounting::PairRow> block;
     account->stream_rows(report.sigma, o.delta, [&](std::span<const accounting::PairRow> rows) {
       block.assign(rows.begin(), rows.end());

@@ -152,19 +152,31 @@ RowWriter::RowWriter(std::ostream& out, Format format, std::string bound, double
 
 void RowWriter::write(std::span<const PairRow> rows) {
   if (rows.empty() || format_ == Format::json_summary_only || format_ == Format::none) return;
-  buffer_.clear();
   const bool json = format_ == Format::json;
-  if (!json && first_) {
-    RowFormatter(buffer_, false, true).row(rows.front(), bound_, delta_);
-    buffer_.push_back('\n');
+  // Slices of rows are formatted in parallel, each into its own buffer, and written in order.
+  constexpr std::size_t kSlice = 4096;
+  const std::size_t slices = (rows.size() + kSlice - 1) / kSlice;
+  if (buffers_.size() < slices) buffers_.resize(slices);
+  const bool first_in_output = first_;
+#pragma omp parallel for schedule(dynamic, 1) if (slices > 1)
+  for (std::ptrdiff_t b = 0; b < static_cast<std::ptrdiff_t>(slices); ++b) {
+    const std::size_t begin = static_cast<std::size_t>(b) * kSlice;
+    const std::size_t end = std::min(rows.size(), begin + kSlice);
+    fmt::memory_buffer& buffer = buffers_[static_cast<std::size_t>(b)];
+    buffer.clear();
+    if (!json && first_in_output && begin == 0) {
+      RowFormatter(buffer, false, true).row(rows.front(), bound_, delta_);
+      buffer.push_back('\n');
+    }
+    for (std::size_t k = begin; k < end; ++k) {
+      if (json) buffer.append(std::string_view(first_in_output && k == 0 ? "\n" : ",\n"));
+      RowFormatter(buffer, json, false).row(rows[k], bound_, delta_);
+      if (!json) buffer.push_back('\n');
+    }
   }
-  for (const PairRow& row : rows) {
-    if (json) buffer_.append(std::string_view(first_ ? "\n" : ",\n"));
-    first_ = false;
-    RowFormatter(buffer_, json, false).row(row, bound_, delta_);
-    if (!json) buffer_.push_back('\n');
-  }
-  out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+  first_ = false;
+  for (std::size_t b = 0; b < slices; ++b)
+    out_.write(buffers_[b].data(), static_cast<std::streamsize>(buffers_[b].size()));
 }
 
 void RowWriter::finish(const AccountReport& report) {

@@ -57,7 +57,7 @@ class RowWriter {
   std::string bound_;
   double delta_;
   bool first_ = true;
-  fmt::memory_buffer buffer_;
+  std::vector<fmt::memory_buffer> buffers_;  ///< one per slice of a block, formatted in parallel
 };
 
 /// Human tables: parameters, the distance table, per-observer means, baselines.

@@ -6,7 +6,7 @@
 // An account is built once, at unit noise (σ = 1): the expensive structure (propagated gossip
 // rows, Gram matrices, the random walk's series) does not depend on σ or δ. Then
 //   rows(σ, δ)         every pair's μ-GDP / Rényi / (ε, δ) guarantee,
-//   stream_rows(σ, δ)  the same, one observer block at a time,
+//   stream_rows(σ, δ)  the same, a chunk of whole observer blocks at a time,
 //   calibrate_sigma    the smallest σ whose ε statistic meets a target.
 // For the Gaussian accountants (Muffliato, linear-system, MF) every μ scales as Δ/σ, so σ
 // changes are a rescaling and calibration has a closed form for `max` and `pair`; the random
@@ -107,7 +107,8 @@ struct ObserverDetail {
   double mean_rdp_epsilon_eq7 = 0.0;
 };
 
-/// Called with the rows of one observer block, in observer order.
+/// Called with the rows of one or more whole observer blocks (an observer's rows are never split
+/// between calls), observer-major.
 using RowSink = std::function<void(std::span<const PairRow>)>;
 
 /// A pairwise account of a protocol, built once; every query is const and cheap.
@@ -118,7 +119,7 @@ class PairwiseAccount {
   virtual std::string_view method() const = 0;
   /// Whether every row is μ-GDP with μ = unit_μ · Δ / σ (then calibration is closed-form).
   virtual bool gaussian() const = 0;
-  /// The rows at noise σ and δ, observer block by observer block (observer-major).
+  /// The rows at noise σ and δ, in chunks of whole observer blocks (observer-major).
   virtual void stream_rows(double sigma, double delta, const RowSink& sink) const = 0;
   /// The number of rows stream_rows gives.
   virtual std::size_t pair_count() const = 0;
@@ -326,6 +327,8 @@ struct Range {
 class RangeAccumulator {
  public:
   void add(double x);
+  /// Adds every value `other` has seen.
+  void merge(const RangeAccumulator& other);
   Range range() const;
   std::size_t count() const { return count_; }
 

@@ -15,9 +15,13 @@
 
 namespace netdp::accounting {
 
+/// Where each observer block of `rows` starts (rows of one observer are contiguous), then
+/// rows.size(): block b is [starts[b], starts[b + 1]).
+std::vector<std::size_t> observer_block_starts(std::span<const PairRow> rows);
+
 /// Hop distances from each row's observer (a coalition: its nearest member) to its target (a
 /// group: its nearest member) in g; unreachable pairs keep an empty distance. Rows of one
-/// observer should be contiguous (one BFS per observer block).
+/// observer should be contiguous (one BFS per observer block, the blocks in parallel).
 void fill_distances(std::span<PairRow> rows, const graph::Graph& g, const PairQuery& query);
 
 /// min / mean / max of a quantity grouped by hop distance: the one grouping every distance table
@@ -25,6 +29,7 @@ void fill_distances(std::span<PairRow> rows, const graph::Graph& g, const PairQu
 class RangesByDistance {
  public:
   void add(std::uint32_t distance, double value);
+  void merge(const RangesByDistance& other);
   /// (distance, range) for every distance that received a value, by increasing distance.
   std::vector<std::pair<std::uint32_t, Range>> ranges() const;
 
@@ -63,7 +68,9 @@ struct PairwiseSummary {
   std::vector<ObserverSummary> per_observer;  ///< by observer
 };
 
-/// Accumulates rows block by block (in any order) into a PairwiseSummary.
+/// Accumulates rows block by block (in any order) into a PairwiseSummary. The observer blocks of
+/// each add() are summarised in parallel and merged in order: the result does not depend on the
+/// thread count.
 class SummaryBuilder {
  public:
   /// A builder for about `expected_rows` rows (room for their ε is taken once, not grown).
@@ -74,15 +81,21 @@ class SummaryBuilder {
   PairwiseSummary finish(std::span<const ObserverDetail> details = {});
 
  private:
-  RangesByDistance epsilon_by_distance_;
-  RangesByDistance mu_by_distance_;
-  RangeAccumulator no_distance_epsilon_;
-  RangeAccumulator no_distance_mu_;
+  /// Everything but the per-observer ranges and the stored ε, for any set of rows.
+  struct Part {
+    RangesByDistance epsilon_by_distance;
+    RangesByDistance mu_by_distance;
+    RangeAccumulator no_distance_epsilon;
+    RangeAccumulator no_distance_mu;
+    RangeAccumulator overall;
+    RangeAccumulator overall_mu;
+    std::size_t capped = 0;
+    void add(const PairRow& row);
+    void merge(const Part& other);
+  };
+  Part total_;
   std::vector<RangeAccumulator> by_observer_;  ///< index = observer
-  RangeAccumulator overall_;
-  RangeAccumulator overall_mu_;
-  std::vector<double> epsilons_;  ///< for the quantiles
-  std::size_t capped_ = 0;
+  std::vector<double> epsilons_;               ///< for the quantiles
 };
 
 /// The summary of `rows` (SummaryBuilder over one block).

@@ -14,6 +14,12 @@ class CompensatedSum {
     compensation_ += std::abs(sum_) >= std::abs(x) ? (sum_ - t) + x : (x - t) + sum_;
     sum_ = t;
   }
+  /// Adds another running sum as it stands (its compensation kept apart, not rounded into a value),
+  /// so a sum merged from parts is as accurate as one added term by term.
+  void add(const CompensatedSum& other) {
+    add(other.sum_);
+    compensation_ += other.compensation_;
+  }
   double value() const { return sum_ + compensation_; }
 
  private:
