@@ -103,6 +103,33 @@ double loss_series(double mu, double a) {
   return sum;
 }
 
+// The same series for −1 <= A < 1 and μ <= 1/16, where Miller's start would need (18/A)² steps:
+// upward from Hh_{−1} = φ(A) and Hh_0 = Φ(−A), scaled by e^{A²/2} for A >= 0 (1/√(2π) and
+// erfcx(A/√2)/2), unscaled below. Upward, each step loses at most a factor ~2.5 for 0 <= A < 1 (none
+// for A < 0, where nothing cancels), and term k carries μ^{k−1} <= 16^{1−k} relative to the first,
+// so the sum keeps about full precision; the terms alternate and fall by at least 1/4 each, so the
+// first omitted one bounds the error. Returns δ, scaled as delta_terms scales it.
+constexpr double kUpwardMaxMu = 1.0 / 16.0;
+constexpr double kUpwardMinA = -1.0;
+
+double loss_series_upward(double mu, double a) {
+  // Hh_{k−2} and Hh_{k−1}, from Hh_{−1} and Hh_0.
+  double before = a >= 0.0 ? inv_sqrt_2pi() : inv_sqrt_2pi() * detail::exp_neg_half_square(a);
+  double current = a >= 0.0 ? 0.5 * erfcx(a * std::numbers::sqrt2 / 2.0) : 1.0 - detail::lower_tail(-a);
+  double sum = 0.0;
+  double power = 1.0;
+  for (int k = 1; k <= 40; ++k) {
+    const double next = (before - a * current) / static_cast<double>(k);  // k·Hh_k = Hh_{k−2} − A·Hh_{k−1}
+    before = current;
+    current = next;
+    power *= mu;
+    const double term = power * current;
+    sum += (k % 2 == 1) ? term : -term;
+    if (term < 1e-18 * sum) break;
+  }
+  return sum;
+}
+
 DeltaTerms delta_terms(double mu, double epsilon) {
   require_positive(mu, "mu");
   require(std::isfinite(epsilon) && epsilon >= 0.0, "epsilon must be finite and >= 0, got {}", epsilon);
@@ -126,8 +153,13 @@ DeltaTerms delta_terms(double mu, double epsilon) {
   if (terms.second <= kCancellation * first) {
     terms.delta = first - terms.second;
   } else {
-    const bool series = a >= kSeriesMinA && a <= kSeriesMaxA && mu <= kSeriesMaxMu;
-    terms.delta = series ? loss_series(mu, a) : loss_integral(mu, a);
+    if (a >= kSeriesMinA && a <= kSeriesMaxA && mu <= kSeriesMaxMu) {
+      terms.delta = loss_series(mu, a);
+    } else if (a >= kUpwardMinA && a < kSeriesMinA && mu <= kUpwardMaxMu) {
+      terms.delta = loss_series_upward(mu, a);
+    } else {
+      terms.delta = loss_integral(mu, a);
+    }
   }
   return terms;
 }
