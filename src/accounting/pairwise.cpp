@@ -307,12 +307,11 @@ void GaussianPairwiseAccount::for_each_pair(std::size_t begin, std::size_t end, 
   }
 }
 
-void GaussianPairwiseAccount::stream_rows(double sigma, double delta, const RowSink& sink) const {
+template <class Chunk>
+void GaussianPairwiseAccount::for_each_chunk(double sigma, double delta, const Chunk& chunk) const {
   detail::require_evaluation(sigma, delta);
-  const double alpha = info_.alpha.value_or(2.0);
   const double scale = info_.sensitivity / sigma;
   const std::size_t columns = grid_.observers.size();
-  std::vector<PairRow> chunk;
   std::vector<double> mus;
   std::vector<double> epsilons;
   std::size_t begin = 0;
@@ -321,29 +320,50 @@ void GaussianPairwiseAccount::stream_rows(double sigma, double delta, const RowS
     std::size_t end = begin + 1;
     while (end < columns && first_pair_[end] - first_pair_[begin] < kRowChunk) ++end;
     const std::size_t offset = first_pair_[begin];
-    chunk.resize(first_pair_[end] - offset);
-    mus.resize(chunk.size());
-    epsilons.resize(chunk.size());
-    for_each_pair(begin, end, [&](const PairView& p) {
-      PairRow& row = chunk[p.index - offset];
-      row = PairRow{};
-      row.observer = grid_.observers[p.column];
-      row.target = grid_.targets[p.row];
-      row.alpha = alpha;
-      const double mu = p.reported * scale;
-      const double uncapped = p.uncapped * scale;
-      row.mu = mu;
-      row.rdp_epsilon = dp::gaussian_rdp(alpha, mu);
-      row.uncapped_rdp_epsilon = dp::gaussian_rdp(alpha, uncapped);
-      row.capped = uncapped > mu;
-      if (!grid_.sensitivity.empty()) row.sensitivity = grid_.sensitivity[p.index];
-      mus[p.index - offset] = mu;
-    });
+    mus.resize(first_pair_[end] - offset);
+    epsilons.resize(mus.size());
+    for_each_pair(begin, end, [&](const PairView& p) { mus[p.index - offset] = p.reported * scale; });
     detail::gdp_epsilons_rounded_up(mus, delta, epsilons);
-    for (std::size_t k = 0; k < chunk.size(); ++k) chunk[k].epsilon = epsilons[k];
-    if (!chunk.empty()) sink(chunk);
+    chunk(begin, end, std::span<const double>(mus), std::span<const double>(epsilons));
     begin = end;
   }
+}
+
+void GaussianPairwiseAccount::stream_rows(double sigma, double delta, const RowSink& sink) const {
+  const double alpha = info_.alpha.value_or(2.0);
+  const double scale = info_.sensitivity / sigma;
+  std::vector<PairRow> rows;
+  for_each_chunk(
+      sigma, delta,
+      [&](std::size_t begin, std::size_t end, std::span<const double> mus, std::span<const double> epsilons) {
+        const std::size_t offset = first_pair_[begin];
+        rows.resize(mus.size());
+        for_each_pair(begin, end, [&](const PairView& p) {
+          const std::size_t k = p.index - offset;
+          PairRow& row = rows[k];
+          row = PairRow{};
+          row.observer = grid_.observers[p.column];
+          row.target = grid_.targets[p.row];
+          row.alpha = alpha;
+          const double uncapped = p.uncapped * scale;
+          row.mu = mus[k];
+          row.rdp_epsilon = dp::gaussian_rdp(alpha, mus[k]);
+          row.uncapped_rdp_epsilon = dp::gaussian_rdp(alpha, uncapped);
+          row.capped = uncapped > mus[k];
+          row.epsilon = epsilons[k];
+          if (!grid_.sensitivity.empty()) row.sensitivity = grid_.sensitivity[p.index];
+        });
+        if (!rows.empty()) sink(rows);
+      });
+}
+
+double GaussianPairwiseAccount::epsilon_statistic(Statistic statistic, double sigma, double delta) const {
+  RangeAccumulator epsilon;
+  for_each_chunk(sigma, delta,
+                 [&](std::size_t, std::size_t, std::span<const double>, std::span<const double> epsilons) {
+                   for (const double e : epsilons) epsilon.add(e);
+                 });
+  return detail::statistic_value(epsilon, statistic);
 }
 
 std::vector<UnitPair> GaussianPairwiseAccount::unit_pairs() const {
@@ -422,41 +442,31 @@ Range RangeAccumulator::range() const {
   return {count_, min_, std::min(max_, std::nextafter(std::nextafter(mean, inf), inf)), max_};
 }
 
-namespace {
+namespace detail {
 
-// Running ε statistic over row blocks.
-class StatisticAccumulator {
- public:
-  explicit StatisticAccumulator(Statistic statistic) : statistic_(statistic) {}
-  void add(std::span<const PairRow> rows) {
-    for (const PairRow& row : rows) epsilon_.add(row.epsilon);
+double statistic_value(const RangeAccumulator& epsilon, Statistic statistic) {
+  if (statistic == Statistic::pair) {
+    require(epsilon.count() == 1, "the statistic 'pair' needs exactly one pair, the account has {}",
+            epsilon.count());
   }
-  double value() const {
-    if (statistic_ == Statistic::pair) {
-      require(epsilon_.count() == 1, "the statistic 'pair' needs exactly one pair, the account has {}",
-              epsilon_.count());
-    }
-    const Range r = epsilon_.range();
-    return statistic_ == Statistic::mean ? r.mean : r.max;
-  }
-
- private:
-  Statistic statistic_;
-  RangeAccumulator epsilon_;
-};
-
-}  // namespace
-
-double epsilon_statistic(std::span<const PairRow> rows, Statistic statistic) {
-  StatisticAccumulator acc(statistic);
-  acc.add(rows);
-  return acc.value();
+  const Range r = epsilon.range();
+  return statistic == Statistic::mean ? r.mean : r.max;
 }
 
-double epsilon_statistic(const PairwiseAccount& account, Statistic statistic, double sigma, double delta) {
-  StatisticAccumulator acc(statistic);
-  account.stream_rows(sigma, delta, [&acc](std::span<const PairRow> block) { acc.add(block); });
-  return acc.value();
+}  // namespace detail
+
+double epsilon_statistic(std::span<const PairRow> rows, Statistic statistic) {
+  RangeAccumulator epsilon;
+  for (const PairRow& row : rows) epsilon.add(row.epsilon);
+  return detail::statistic_value(epsilon, statistic);
+}
+
+double PairwiseAccount::epsilon_statistic(Statistic statistic, double sigma, double delta) const {
+  RangeAccumulator epsilon;
+  stream_rows(sigma, delta, [&epsilon](std::span<const PairRow> rows) {
+    for (const PairRow& row : rows) epsilon.add(row.epsilon);
+  });
+  return detail::statistic_value(epsilon, statistic);
 }
 
 // ---------------------------------------------------------------- calibration
@@ -579,43 +589,53 @@ Calibration calibrate_sigma(const PairwiseAccount& account, Statistic statistic,
         account.sensitivity() * account.max_unit_mu() / dp::gdp_mu_for(target_epsilon, delta);
     require(start > 0.0, "calibration to ε = {}: no pair leaks (every μ is 0), so every σ meets it",
             target_epsilon);
-    const double fine = 1e-7;
+    const double fine = 1e-4;  // the bracket only starts the exact search
     double upper_sigma =
         smallest_sigma_meeting([&](double s) { return binned.upper(s, delta) <= target_epsilon; }, start,
                                fine, options, target_epsilon, name);
     const double lower_sigma =
         smallest_sigma_meeting([&](double s) { return binned.lower(s, delta) <= target_epsilon; },
                                upper_sigma, fine, options, target_epsilon, name);
-    double f_hi = stat(upper_sigma) - target_epsilon;
-    for (int step = 0; f_hi > 0.0; ++step) {  // rounding may leave the exact mean a hair above
+    double stat_hi = stat(upper_sigma);
+    for (int step = 0; stat_hi > target_epsilon; ++step) {  // rounding may leave the mean a hair above
       require(step < 48, "calibration to ε = {}: σ = {} does not meet it", target_epsilon, upper_sigma);
       upper_sigma *= 1.0 + std::ldexp(1.0, step - 40);
-      f_hi = stat(upper_sigma) - target_epsilon;
+      stat_hi = stat(upper_sigma);
     }
     hi = upper_sigma;
+    double f_hi = stat_hi - target_epsilon;
     double lo = std::min(lower_sigma, hi);
     double f_lo = lo < hi ? stat(lo) - target_epsilon : f_hi;
-    int side = 0;  // Illinois: halve the retained end's value when the same end moves twice
+    // Secant steps from the two latest points (superlinear: the mean is smooth in σ), kept inside
+    // the bracket f(lo) > 0 >= f(hi), with a bisection when a step leaves it or the last step did
+    // not halve |f|; once a step is below the tolerance, a probe a sixteenth of the tolerance away on
+    // the other side of the root closes the bracket (the mean's own rounding is ~1e-13 relative).
+    double x_previous = lo;
+    double f_previous = f_lo;
+    double x = hi;
+    double f_x = f_hi;
+    bool stalled = false;
     while (hi - lo > options.relative_tolerance * hi && f_lo > 0.0) {
-      double mid = hi - f_hi * (hi - lo) / (f_hi - f_lo);
-      if (!(mid > lo && mid < hi)) mid = std::sqrt(lo * hi);
-      const double f_mid = stat(mid) - target_epsilon;
-      if (f_mid <= 0.0) {
-        hi = mid;
-        f_hi = f_mid;
-        if (side == -1) f_lo /= 2.0;
-        side = -1;
+      const double probe = options.relative_tolerance / 16.0 * hi;
+      double next = x - f_x * (x - x_previous) / (f_x - f_previous);
+      if (std::abs(next - x) < probe) next = f_x <= 0.0 ? x - probe : x + probe;
+      if (!(next > lo && next < hi) || stalled) next = std::sqrt(lo * hi);
+      const double stat_next = stat(next);
+      const double f_next = stat_next - target_epsilon;
+      stalled = std::abs(f_next) > 0.5 * std::abs(f_x);
+      if (stat_next <= target_epsilon) {
+        hi = next;
+        f_hi = f_next;
+        stat_hi = stat_next;
       } else {
-        lo = mid;
-        f_lo = f_mid;
-        if (side == 1) f_hi /= 2.0;
-        side = 1;
+        lo = next;
+        f_lo = f_next;
       }
+      x_previous = std::exchange(x, next);
+      f_previous = std::exchange(f_x, f_next);
     }
     result.sigma = hi;
-    result.achieved_epsilon = stat(hi);
-    require(result.achieved_epsilon <= target_epsilon, "calibration: ε({}) = {} exceeds the target {}", hi,
-            result.achieved_epsilon, target_epsilon);
+    result.achieved_epsilon = stat_hi;
     return result;
   }
   if (account.gaussian()) {

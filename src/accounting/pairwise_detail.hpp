@@ -23,6 +23,9 @@ std::vector<graph::NodeId> all_nodes(std::size_t n);
 /// an account streams in memory independent of its number of pairs.
 inline constexpr std::size_t kRowChunk = std::size_t{1} << 15;
 
+/// The max, or the (rounded-up) mean, of the ε in `epsilon`; `pair` needs exactly one value.
+double statistic_value(const RangeAccumulator& epsilon, Statistic statistic);
+
 /// Throws unless σ is finite and > 0 and δ is in (0, 1).
 void require_evaluation(double sigma, double delta);
 

@@ -185,6 +185,23 @@ TEST(PairwiseAccount, RandomWalkRowsEqualTheorem3CappedByLocalGdp) {
   EXPECT_FALSE(account->gaussian());
 }
 
+TEST(PairwiseAccount, GaussianStatisticEqualsTheStatisticOfItsRows) {
+  // The Gaussian account's statistic skips the rows; it must equal, bit for bit, the statistic of
+  // the rows it streams (calibration's σ is checked against it): karate in one chunk of rows,
+  // ER(300) (89,700 pairs) in three.
+  const auto karate = muffliato_account(protocol_on("karate", 4), {}, MuffliatoOptions{});
+  const auto er =
+      muffliato_account(protocol_on("er:n=300,p=0.03,seed=3,connected=1", 6), {}, MuffliatoOptions{});
+  for (const auto* account : {karate.get(), er.get()}) {
+    for (const double sigma : {0.3, 1.0, 7.0}) {
+      const std::vector<PairRow> rows = account->rows(sigma, 1e-6);
+      for (const Statistic statistic : {Statistic::mean, Statistic::max}) {
+        EXPECT_EQ(account->epsilon_statistic(statistic, sigma, 1e-6), epsilon_statistic(rows, statistic));
+      }
+    }
+  }
+}
+
 TEST(PairwiseAccount, StreamsWholeObserverBlocksInOrder) {
   const auto account = muffliato_account(protocol_on("karate", 4), {}, MuffliatoOptions{});
   std::vector<PairRow> streamed;

@@ -111,6 +111,23 @@ struct ObserverDetail {
 /// between calls), observer-major.
 using RowSink = std::function<void(std::span<const PairRow>)>;
 
+/// Which ε of the pairs a calibration (or a report) uses.
+enum class Statistic {
+  mean,  ///< the mean over the pairs
+  max,   ///< the worst pair
+  pair,  ///< the single pair of the account (exactly one row)
+};
+inline constexpr auto kStatisticNames = std::to_array<util::EnumName<Statistic>>(
+    {{Statistic::mean, "mean"}, {Statistic::max, "max"}, {Statistic::pair, "pair"}});
+static_assert(util::is_valid_enum_table(kStatisticNames));
+inline std::string_view statistic_name(Statistic statistic) {
+  return util::name_of(kStatisticNames, statistic);
+}
+/// "mean" | "max" | "pair"; throws std::invalid_argument listing the names.
+inline Statistic parse_statistic(std::string_view name) {
+  return util::parse_enum(kStatisticNames, name, "statistic");
+}
+
 /// A pairwise account of a protocol, built once; every query is const and cheap.
 class PairwiseAccount {
  public:
@@ -138,6 +155,10 @@ class PairwiseAccount {
   virtual bool valid_bound() const { return true; }
   /// Muffliato with a fixed or time-varying gossip schedule: T_v and eq. (7) per observer.
   virtual std::vector<ObserverDetail> observer_details(double /*sigma*/) const { return {}; }
+  /// The statistic of the ε of every row at (σ, δ): the max, or the mean of RangeAccumulator
+  /// (rounded up). Equal to epsilon_statistic(rows(σ, δ), statistic); this default streams the
+  /// rows. Throws when `pair` is asked of != 1 row; 0 when there are no rows.
+  virtual double epsilon_statistic(Statistic statistic, double sigma, double delta) const;
   /// Gaussian accounts: the largest unit μ over the pairs (0 when there are none).
   virtual double max_unit_mu() const { return 0.0; }
   /// Gaussian accounts: every pair's reported unit μ (μ = unit μ · Δ / σ), in row order; empty
@@ -214,6 +235,8 @@ class GaussianPairwiseAccount final : public PairwiseAccount {
   std::string bound() const override { return info_.bound; }
   bool valid_bound() const override { return info_.valid_bound; }
   std::vector<ObserverDetail> observer_details(double sigma) const override;
+  /// From the pairs' μ and ε alone, converted as stream_rows converts them, without the rows.
+  double epsilon_statistic(Statistic statistic, double sigma, double delta) const override;
   dp::RdpCurve rdp_curve(graph::NodeId observer, graph::NodeId target, double sigma,
                          double delta) const override;
   double max_unit_mu() const override { return max_unit_mu_; }
@@ -235,6 +258,10 @@ class GaussianPairwiseAccount final : public PairwiseAccount {
   /// Calls visit(PairView) for every pair of columns [begin, end), in parallel over columns.
   template <class Visit>
   void for_each_pair(std::size_t begin, std::size_t end, const Visit& visit) const;
+  /// Calls chunk(begin, end, mus, epsilons) for consecutive column ranges [begin, end) of about
+  /// kRowChunk pairs: the pairs' μ at (σ, δ) and their ε, in stream order from pair first_pair_[begin].
+  template <class Chunk>
+  void for_each_chunk(double sigma, double delta, const Chunk& chunk) const;
   double dense_reported(Eigen::Index j, Eigen::Index i) const;
   void require_info() const;
 
@@ -339,28 +366,14 @@ class RangeAccumulator {
   double max_ = 0.0;
 };
 
-/// Which ε of the pairs a calibration (or a report) uses.
-enum class Statistic {
-  mean,  ///< the mean over the pairs
-  max,   ///< the worst pair
-  pair,  ///< the single pair of the account (exactly one row)
-};
-inline constexpr auto kStatisticNames = std::to_array<util::EnumName<Statistic>>(
-    {{Statistic::mean, "mean"}, {Statistic::max, "max"}, {Statistic::pair, "pair"}});
-static_assert(util::is_valid_enum_table(kStatisticNames));
-inline std::string_view statistic_name(Statistic statistic) {
-  return util::name_of(kStatisticNames, statistic);
-}
-/// "mean" | "max" | "pair"; throws std::invalid_argument listing the names.
-inline Statistic parse_statistic(std::string_view name) {
-  return util::parse_enum(kStatisticNames, name, "statistic");
-}
-
 /// The statistic of the rows' ε: the max, or the mean of RangeAccumulator (rounded up). Throws
 /// when `pair` is asked of != 1 row; 0 when there are no rows.
 double epsilon_statistic(std::span<const PairRow> rows, Statistic statistic);
-/// epsilon_statistic of account.rows(σ, δ), streamed (no row kept).
-double epsilon_statistic(const PairwiseAccount& account, Statistic statistic, double sigma, double delta);
+/// account.epsilon_statistic(statistic, σ, δ).
+inline double epsilon_statistic(const PairwiseAccount& account, Statistic statistic, double sigma,
+                                double delta) {
+  return account.epsilon_statistic(statistic, sigma, delta);
+}
 
 // --------------------------------------------------------------- calibration
 
