@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The commands a user types, timed whole (process start to exit) with their peak memory: the
+# median of REPEAT runs (default 3) of each, one process per run, by /usr/bin/time. Prints a
+# table for docs/performance.md. Usage (after `make build`):
+#   bench/whole_command.sh [BUILD_DIR]        # default build/release
+# The SNAP cases need ../shared/datasets; without it they are reported as not run.
+set -euo pipefail
+build=${1:-build/release}
+netdp=$build/bin/netdp
+repeat=${REPEAT:-3}
+data=../shared/datasets/graphs/facebook
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+run() {  # run LABEL ARGS...
+  local label=$1
+  shift
+  local walls=() rss=0
+  for _ in $(seq "$repeat"); do
+    if ! /usr/bin/time -f "%e %M" -o "$out/time" "$netdp" "$@" > "$out/stdout" 2> "$out/stderr"; then
+      printf '| %s | FAILED: %s |\n' "$label" "$(tail -1 "$out/stderr")"
+      return
+    fi
+    read -r wall peak < "$out/time"
+    walls+=("$wall")
+    rss=$((peak > rss ? peak : rss))
+  done
+  local median
+  median=$(printf '%s\n' "${walls[@]}" | sort -g | sed -n "$(((repeat + 1) / 2))p")
+  printf '| %s | %s s | %s MB |\n' "$label" "$median" "$((rss / 1024))"
+}
+
+needs_data() {  # needs_data LABEL: false (and a row saying so) when the SNAP files are absent
+  [ -f "$data/facebook_combined.txt" ] && return 0
+  printf '| %s | not run: %s is missing |\n' "$1" "$data"
+  return 1
+}
+
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores; $(date -u '+%F %H:%M UTC'); median of $repeat"
+echo
+echo '| command | wall | peak memory |'
+echo '|---|---|---|'
+cube=(account --graph hypercube:d=11 --method muffliato --rounds 19 --sigma 1 --quiet)
+run "hypercube d=11 Muffliato, --bound paper, --json --summary-only" "${cube[@]}" --bound paper --json --summary-only
+run "the same, --csv --out F.csv" "${cube[@]}" --bound paper --csv --out "$out/pairs.csv"
+run "the same, --out F.npy" "${cube[@]}" --bound paper --out "$out/pairs.npy"
+run "hypercube d=11 Muffliato, exact joint view (default), --summary-only" "${cube[@]}" --json --summary-only
+run "hypercube d=11 random walk, T=1150, σ=20, α=4, --summary-only" account --graph hypercube:d=11 \
+  --method random-walk --rounds 1150 --sigma 20 --alpha 4 --json --summary-only --quiet
+run "hypercube d=11 random walk, --out F.npy" account --graph hypercube:d=11 --method random-walk \
+  --rounds 1150 --sigma 20 --alpha 4 --out "$out/walk.npy" --quiet
+label="facebook_combined Muffliato, --bound paper, T=20, --summary-only"
+needs_data "$label" && run "$label" account --graph "edgelist:$data/facebook_combined.txt" \
+  --method muffliato --bound paper --rounds 20 --sigma 1 --json --summary-only --quiet
+ego=(account --graph "edgelist:$data/1912.edges" --lcc --method muffliato --bound paper --rounds 20 --json
+  --summary-only --quiet)
+label="ego 1912 (LCC, 744 nodes) Muffliato --bound paper, T=20, one σ"
+needs_data "$label" && run "$label" "${ego[@]}" --sigma 1
+label="the same, calibrated: --target-epsilon 1 --calibrate-on mean"
+needs_data "$label" && run "$label" "${ego[@]}" --target-epsilon 1 --calibrate-on mean
+echo
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
