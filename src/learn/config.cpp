@@ -420,13 +420,6 @@ const std::vector<Entry>& table() {
       bind_key("limits.mf_literal_work", limits, &ResourceLimits::mf_literal_work,
                Real{Range::positive_or_inf},
                "antipgd's pairwise MF accountant (dense): largest admitted estimate of work n(nT)^2 dT"),
-      bind_key(
-          "limits.muffliato_nodes", limits, &ResourceLimits::muffliato_nodes, Count{1},
-          "privacy.bound = paper (Muffliato on a time-varying schedule, randomized-gossip): largest admitted "
-          "number of nodes (memory n² per checkpoint)"),
-      bind_key("limits.walk_nodes", limits, &ResourceLimits::walk_nodes, Count{1},
-               "random-walk pairwise accountant: largest admitted number of nodes (n(n-1) Rényi curves per "
-               "evaluation)"),
       bind_key("limits.gossip_ticks", limits, &ResourceLimits::gossip_ticks, Count{1},
                "randomized-gossip: largest admitted T·K (edges drawn before training, 16 bytes each)"),
   };

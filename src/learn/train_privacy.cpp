@@ -17,6 +17,7 @@
 #include "netdp/gossip/schedule.hpp"
 #include "netdp/gossip/schedules.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/memory.hpp"
 
 namespace netdp::learn {
 
@@ -92,12 +93,6 @@ PrivacyAccount local_gdp_account(const TrainContext& /*ctx*/, const SquaredSensi
 
 namespace {
 
-void require_muffliato_size(const TrainContext& ctx) {
-  const AlgorithmParams& p = ctx.params();
-  require_within_limit(p, "the Muffliato all-pairs accountant", static_cast<double>(ctx.num_nodes()), "nodes",
-                       static_cast<double>(p.limits.muffliato_nodes), "limits.muffliato_nodes");
-}
-
 accounting::MuffliatoOptions unit_muffliato_options() {
   accounting::MuffliatoOptions options;
   options.sigma = 1.0;
@@ -119,27 +114,34 @@ PrivacyAccount muffliato_base_account(const AlgorithmParams& p, const std::strin
   return account;
 }
 
-std::shared_ptr<const accounting::PairwiseAccount> muffliato_pairs(const accounting::MuffliatoLosses& losses,
+std::shared_ptr<const accounting::PairwiseAccount> muffliato_pairs(accounting::MuffliatoLosses losses,
                                                                    const std::string& method) {
   accounting::GaussianPairwiseAccount::Info info;
   info.method = method;
-  return accounting::muffliato_losses_account(losses, {}, std::move(info));
+  return accounting::muffliato_losses_account(std::move(losses), {}, std::move(info));
 }
 
 // Theorem 11 over the run's T steps with step_schedule(t), kept at the evaluation rounds and at T;
 // ε at round t uses the next checkpoint >= t (an upper bound: the view only grows).
-void compose_steps(PrivacyAccount& account, const AlgorithmParams& p,
+void compose_steps(PrivacyAccount& account, const AlgorithmParams& p, std::size_t num_nodes,
                    const std::function<gossip::Schedule(std::size_t)>& step_schedule) {
   std::vector<std::size_t> rounds;
   for (std::size_t done = 1; done <= p.rounds; ++done) {
     if (done == p.rounds || (p.eval_every > 0 && done % p.eval_every == 0)) rounds.push_back(done);
   }
-  const std::vector<accounting::MuffliatoLosses> losses =
+  // Each checkpoint holds n × n sums and capped sums (8 bytes each), moved into its account.
+  const auto n = static_cast<double>(num_nodes);
+  util::require_memory(
+      16.0 * n * n * static_cast<double>(rounds.size() + 1),
+      "privacy.bound = paper: the Muffliato all-pairs accountant",
+      fmt::format("16 n² bytes for each of {} checkpoints, n = {}", rounds.size(), num_nodes),
+      "evaluate less often (train.eval_every) or use privacy.calibrate_on = local");
+  std::vector<accounting::MuffliatoLosses> losses =
       accounting::muffliato_composed_checkpoints(p.rounds, step_schedule, rounds, unit_muffliato_options());
   auto checkpoints =
       std::make_shared<std::map<std::size_t, std::shared_ptr<const accounting::PairwiseAccount>>>();
   for (std::size_t i = 0; i < rounds.size(); ++i)
-    (*checkpoints)[rounds[i]] = muffliato_pairs(losses[i], account.accountant);
+    (*checkpoints)[rounds[i]] = muffliato_pairs(std::move(losses[i]), account.accountant);
   account.at_round = [checkpoints](std::size_t t) {
     auto it = checkpoints->lower_bound(t);
     if (it == checkpoints->end()) it = std::prev(checkpoints->end());
@@ -155,10 +157,9 @@ PrivacyAccount muffliato_account(const TrainContext& ctx) {
   const AlgorithmParams& p = ctx.params();
   if (p.calibrate_on == CalibrateOn::local) return local_gdp_account(ctx, identity_correlation_sensitivity());
   if (p.bound == PrivacyBound::paper) {
-    require_muffliato_size(ctx);
     PrivacyAccount account = muffliato_base_account(p, "muffliato");
     // Theorem 6 / 11: one matrix per step, K rounds each.
-    compose_steps(account, p, [&](std::size_t t) {
+    compose_steps(account, p, ctx.num_nodes(), [&](std::size_t t) {
       return gossip::Schedule::fixed(ctx.schedule().at(t), p.gossip_steps);
     });
     return account;
@@ -185,9 +186,8 @@ PrivacyAccount randomized_gossip_account(const TrainContext& ctx, const std::vec
   };
   PrivacyAccount account;
   if (p.bound == PrivacyBound::paper) {
-    require_muffliato_size(ctx);
     account = muffliato_base_account(p, "randomized-gossip");
-    compose_steps(account, p, [&](std::size_t t) { return ticks_of(t * k, k); });
+    compose_steps(account, p, n, [&](std::size_t t) { return ticks_of(t * k, k); });
   } else {
     account = muffliato_gd_view_training_account(ctx, "randomized-gossip", ticks_of(0, p.rounds * k));
   }

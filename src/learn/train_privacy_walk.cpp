@@ -41,11 +41,7 @@ PrivacyAccount random_walk_account(const TrainContext& ctx, std::size_t contribu
         "amplification by the walk)");
     return account;
   }
-  const std::size_t n = ctx.num_nodes();
   require_pairwise_nodes(ctx);
-  // Every evaluation converts n(n−1) Rényi curves; calibration does ~60 evaluations.
-  require_within_limit(p, "the random-walk pairwise accountant", static_cast<double>(n), "nodes",
-                       static_cast<double>(p.limits.walk_nodes), "limits.walk_nodes");
   // The series over all T steps bounds every shorter remainder of the walk; it is computed once
   // and shared by the accounts of every round count (they differ in N_u only).
   accounting::Protocol protocol = ctx.protocol();

@@ -83,8 +83,6 @@ TEST(TrainConfigTest, DefaultsAreTheSchemaDefaults) {
       {"train.eval_node", "random"},
       {"limits.pairwise_work", "1.2e10"},
       {"limits.mf_literal_work", "5e9"},
-      {"limits.muffliato_nodes", "2000"},
-      {"limits.walk_nodes", "120"},
       {"limits.gossip_ticks", "50000000"},
   };
   EXPECT_EQ(to_flat_config(TrainConfig{}), expected);
@@ -111,7 +109,7 @@ TEST(TrainConfigTest, TextBecomesTypedValues) {
                                             {"privacy.calibrate_on", "local"},
                                             {"train.seed", "18446744073709"},
                                             {"train.eval_node", "4"},
-                                            {"limits.walk_nodes", "7"}});
+                                            {"limits.gossip_ticks", "7"}});
   EXPECT_EQ(c.data.source, DataSource::houses);
   EXPECT_EQ(c.data.csv_features, (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(c.data.csv_missing, CsvOptions::Missing::mean_impute);
@@ -126,7 +124,7 @@ TEST(TrainConfigTest, TextBecomesTypedValues) {
   EXPECT_EQ(c.privacy.calibrate_on, CalibrateOn::local);
   EXPECT_EQ(c.train.seed, 18446744073709u);
   EXPECT_EQ(c.train.eval_node, std::size_t{4});
-  EXPECT_EQ(c.limits.walk_nodes, 7u);
+  EXPECT_EQ(c.limits.gossip_ticks, 7u);
   const TrainConfig defaults =
       parse_train_config({{"privacy.target_epsilon", ""}, {"train.eval_node", "random"}});
   EXPECT_FALSE(defaults.privacy.target_epsilon.has_value());
@@ -258,10 +256,6 @@ TEST(TrainConfigTest, EachResourceLimitIsAKeyNamedByItsError) {
        "limits.pairwise_work"},
       {"randomized-gossip", CalibrateOn::max, [](ResourceLimits& l) { l.pairwise_work = 1.0; },
        "limits.pairwise_work"},
-      {"randomized-gossip", CalibrateOn::max, [](ResourceLimits& l) { l.muffliato_nodes = 5; },
-       "limits.muffliato_nodes", PrivacyBound::paper},
-      {"random-walk-dp-sgd", CalibrateOn::mean, [](ResourceLimits& l) { l.walk_nodes = 5; },
-       "limits.walk_nodes"},
       {"randomized-gossip", CalibrateOn::local, [](ResourceLimits& l) { l.gossip_ticks = 5; },
        "limits.gossip_ticks"},
   };

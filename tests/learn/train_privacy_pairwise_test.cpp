@@ -247,10 +247,11 @@ TEST(TrainPrivacyPairwiseTest, BadCombinationsGiveClearErrors) {
       << message_of(dimension);
   EXPECT_NE(message_of(dimension).find("expected vector or 1"), std::string::npos) << message_of(dimension);
 
+  // No node limit on the random walk's pairwise accountant (its memory is n(n−1) pairs).
   FlatConfig walk_big = small_config("random-walk-dp-sgd", "max");
   set(walk_big, "network.graph", "ring:n=150");
   set(walk_big, "data.examples", "400");
-  EXPECT_NE(message_of(walk_big).find("privacy.calibrate_on = local"), std::string::npos);
+  EXPECT_EQ(message_of(walk_big), "no error");
 }
 
 }  // namespace

@@ -127,17 +127,14 @@ struct RunConfig {
   std::optional<std::size_t> eval_node;  ///< empty: a node drawn from the seed
 };
 
-/// `limits.*`: the resource guards of the expensive accountants and of randomized gossip. A run
-/// above a limit is refused with an error naming the key that raises it (never a silent fallback).
+/// `limits.*`: the work guards of the expensive accountants and of randomized gossip. A run above a
+/// limit is refused with an error naming the key that raises it (never a silent fallback). Memory is
+/// checked against the machine itself (util::require_memory), not a key.
 struct ResourceLimits {
   /// Koskela–Kulkarni pairwise accountants: estimated work n(n−1)(r·T)³ (r rows per round).
   double pairwise_work = 1.2e10;
   /// antipgd's dense matrix-factorization accountant: estimated work n·(n·T)²·(d·T).
   double mf_literal_work = 5e9;
-  /// Muffliato and randomized-gossip all-pairs accountants: nodes (memory n² per checkpoint).
-  std::size_t muffliato_nodes = 2000;
-  /// random-walk pairwise accountant: nodes (n(n−1) Rényi curves per evaluation).
-  std::size_t walk_nodes = 120;
   /// randomized-gossip: edges drawn before training, T·K (16 bytes each at most).
   std::size_t gossip_ticks = 50'000'000;
 };
