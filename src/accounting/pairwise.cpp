@@ -574,8 +574,10 @@ Calibration calibrate_sigma(const PairwiseAccount& account, Statistic statistic,
           "the calibration tolerance must be in (0, 1), got {}", options.relative_tolerance);
   Calibration result;
   const auto stat = [&](double sigma) {
+    const double value = epsilon_statistic(account, statistic, sigma, delta);
     ++result.evaluations;
-    return epsilon_statistic(account, statistic, sigma, delta);
+    if (options.progress) options.progress(result.evaluations);
+    return value;
   };
   const auto met = [&](double sigma) { return stat(sigma) <= target_epsilon; };
   const std::string name(statistic_name(statistic));

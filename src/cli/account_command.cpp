@@ -1,6 +1,5 @@
 // `netdp account`: pairwise privacy of every (observer, target) pair under one
 // of the accountants, with a summary by distance, baselines and calibration.
-#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
@@ -26,6 +25,7 @@
 #include "network_options.hpp"
 #include "output.hpp"
 #include "parse_list.hpp"
+#include "progress.hpp"
 
 namespace netdp::cli {
 namespace {
@@ -151,14 +151,6 @@ class NodeMatrix {
   std::set<double> alphas_;
 };
 
-// Progress on stderr, only for a terminal and without --quiet.
-accounting::ProgressCallback make_progress(bool quiet, const std::string& label) {
-  if (quiet || isatty(fileno(stderr)) == 0) return {};
-  return [label](std::size_t done, std::size_t total) {
-    std::cerr << "\r" << label << " " << done << "/" << total << (done == total ? "\n" : "") << std::flush;
-  };
-}
-
 // --sign-search and --release-dimension (each checked against its rule, naming the flag).
 accounting::AssessOptions release_options(const AccountOptions& o) {
   return {util::parse_enum(accounting::kSignSearchNames, o.sign_search, "--sign-search"),
@@ -212,8 +204,8 @@ void check_flags(const AccountOptions& o, std::size_t n) {
 
 std::unique_ptr<accounting::PairwiseAccount> make_account(const AccountOptions& o,
                                                           const accounting::Protocol& protocol,
-                                                          const accounting::PairQuery& query) {
-  const accounting::ProgressCallback progress = make_progress(o.quiet, "netdp account: " + o.method);
+                                                          const accounting::PairQuery& query,
+                                                          const accounting::ProgressCallback& progress) {
   if (o.method == "muffliato") {
     accounting::MuffliatoOptions options;
     options.bound = util::parse_enum(accounting::kMuffliatoBoundNames, o.bound, "--bound");
@@ -329,7 +321,10 @@ void run_account(const AccountOptions& o) {
   if (!o.colluders.empty()) query.colluders = parse_node_list(o.colluders, "--colluders", n);
   if (!o.group.empty()) query.group = parse_node_list(o.group, "--group", n);
   query.alpha = o.alpha;
-  const std::unique_ptr<accounting::PairwiseAccount> account = make_account(o, protocol, query);
+  ProgressReporter progress = ProgressReporter::for_stderr(o.quiet, "netdp account");
+  progress.phase(fmt::format("the {} accountant", o.method));
+  const std::unique_ptr<accounting::PairwiseAccount> account =
+      make_account(o, protocol, query, progress.callback());
 
   AccountReport report;
   report.method = o.method;
@@ -341,8 +336,10 @@ void run_account(const AccountOptions& o) {
   report.parameters = parameters_json(o, query, n);
   report.sigma = o.sigma;
   if (o.target_epsilon) {
+    progress.phase(fmt::format("calibration to ε = {} ({}), evaluations", *o.target_epsilon, o.calibrate_on));
     accounting::CalibrationOptions calibration_options;
     calibration_options.sigma_start = o.sigma;
+    calibration_options.progress = [&progress](std::size_t evaluations) { progress.update(evaluations); };
     const accounting::Calibration c =
         accounting::calibrate_sigma(*account, statistic, *o.target_epsilon, o.delta, calibration_options);
     report.sigma = c.sigma;
@@ -370,13 +367,17 @@ void run_account(const AccountOptions& o) {
     // The consumer's own copy of each chunk: filling distances into the accountant's buffer made
     // the next chunk's rows bounce between the cores' caches.
     std::vector<accounting::PairRow> block;
+    progress.phase("pairs (ε, summary, output)", account->pair_count());
+    std::size_t done = 0;
     account->stream_rows(report.sigma, o.delta, [&](std::span<const accounting::PairRow> rows) {
+      progress.update(done += rows.size());
       block.assign(rows.begin(), rows.end());
       if (distances) accounting::fill_distances(block, w.graph(), query);
       summary.add(block);
       writer.write(block);
       matrix.add(block);
     });
+    progress.finish();
     report.summary = summary.finish(account->observer_details(report.sigma));
     writer.finish(report);
     if (format == RowWriter::Format::none && !writes_npy(o)) write_human(out, report);
@@ -388,7 +389,9 @@ void run_account(const AccountOptions& o) {
   if (writes_npy(o)) {
     std::ostringstream none;
     write(none);
+    progress.phase("writing " + o.out);
     util::write_file_atomically(o.out, [&](std::ostream& file) { matrix.write(file); });
+    progress.finish();
   } else {
     util::write_file_atomically(o.out, write);
   }

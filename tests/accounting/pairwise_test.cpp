@@ -268,7 +268,7 @@ TEST(Calibration, RandomWalkSearchMeetsTheTarget) {
   options.contributions = 3.0;
   const auto account = random_walk_account(protocol_on("ring:n=8", 40), {}, options);
   const Calibration c =
-      calibrate_sigma(*account, Statistic::max, 2.0, 1e-5, CalibrationOptions{0.3, 1e-9, 1e-12, 1e12});
+      calibrate_sigma(*account, Statistic::max, 2.0, 1e-5, CalibrationOptions{0.3, 1e-9, 1e-12, 1e12, {}});
   EXPECT_FALSE(c.closed_form);
   EXPECT_LE(c.achieved_epsilon, 2.0);
   EXPECT_GT(epsilon_statistic(*account, Statistic::max, c.sigma * (1.0 - 1e-7), 1e-5), 2.0);

@@ -382,6 +382,8 @@ struct CalibrationOptions {
   double relative_tolerance = 1e-9;  ///< of σ
   double sigma_min = 1e-12;          ///< the search never goes below
   double sigma_max = 1e12;           ///< nor above
+  /// Called with the number of evaluations of the statistic so far, after each one.
+  std::function<void(std::size_t evaluations)> progress;
 };
 
 struct Calibration {
