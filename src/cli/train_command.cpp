@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "netdp/learn/train.hpp"
 #include "output.hpp"
+#include "progress.hpp"
 #include "train_config.hpp"
 #include "train_output.hpp"
 
@@ -59,8 +60,17 @@ void run_train(const TrainOptions& options) {
   apply_overrides(given, options.overrides);
   const learn::TrainConfig config = learn::parse_train_config(given);
   const std::string out = options.out.empty() ? default_out_dir(options.config_path) : options.out;
-  std::function<void(const learn::EvalRecord&)> progress;
-  if (!options.quiet) progress = print_progress;
+  // The phases before the rounds as progress lines; the rounds as one line per evaluation.
+  ProgressReporter reporter = ProgressReporter::for_stderr(options.quiet, "netdp train");
+  learn::TrainProgress progress;
+  progress.phase = [&reporter](std::string_view phase) {
+    if (phase == "rounds") {
+      reporter.finish();
+    } else {
+      reporter.phase(std::string(phase));
+    }
+  };
+  if (!options.quiet) progress.evaluation = print_progress;
   const learn::TrainResult result = learn::run_training(config, progress);
   write_training_outputs(result, out);
   const nlohmann::json summary = summary_json(result);

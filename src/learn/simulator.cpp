@@ -128,8 +128,16 @@ EvalRecord evaluate(std::size_t round, const DenseMatrix& theta, const TrainCont
 }  // namespace
 
 TrainResult run_training(const TrainConfig& c, const std::function<void(const EvalRecord&)>& progress) {
+  return run_training(c, TrainProgress{{}, progress});
+}
+
+TrainResult run_training(const TrainConfig& c, const TrainProgress& progress) {
+  const auto phase = [&progress](std::string_view name) {
+    if (progress.phase) progress.phase(name);
+  };
   validate_train_config(c);
   const SingleEigenThread single_thread;
+  phase("data and network");
   TrainResult result;
   result.config = to_flat_config(c);
   const std::uint64_t seed = c.train.seed;
@@ -158,6 +166,7 @@ TrainResult run_training(const TrainConfig& c, const std::function<void(const Ev
   result.algorithm = params.name;
   result.delta = params.delta;
   PrivacyAccount account;
+  phase("privacy accountant");
   if (algorithm->is_private()) account = algorithm->privacy(ctx);
   result.accountant = account.accountant;
   result.valid_bound = account.valid_bound;
@@ -175,6 +184,7 @@ TrainResult run_training(const TrainConfig& c, const std::function<void(const Ev
     result.target_epsilon = target;
     require(static_cast<bool>(account.at_round), "privacy.target_epsilon = {}: the algorithm is not private",
             target);
+    phase("calibration");
     ctx.mutable_params().sigma =
         accounting::calibrate_sigma(*account.at_round(params.rounds), account.statistic, target, params.delta)
             .sigma;
@@ -191,6 +201,7 @@ TrainResult run_training(const TrainConfig& c, const std::function<void(const Ev
   const Vector init = model->initial_parameters(sub_seed(seed, 6));
   DenseMatrix theta = init.transpose().replicate(static_cast<Eigen::Index>(n), 1);
   Rng rng(sub_seed(seed, 7));
+  phase("rounds");
   for (std::size_t t = 0; t < params.rounds; ++t) {
     algorithm->round(t, theta, ctx, rng);
     const std::size_t done = t + 1;
@@ -201,7 +212,7 @@ TrainResult run_training(const TrainConfig& c, const std::function<void(const Ev
                                   ? account_epsilon(account, result.sigma, done, params.delta)
                                   : std::numeric_limits<double>::infinity();
       result.history.push_back(record);
-      if (progress) progress(result.history.back());
+      if (progress.evaluation) progress.evaluation(result.history.back());
     }
   }
   const EvalRecord& last = result.history.back();

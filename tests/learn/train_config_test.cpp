@@ -239,6 +239,18 @@ TEST(TrainConfigTest, TypedAndTextEntryPointsRunTheSameExperiment) {
   }
 }
 
+TEST(TrainConfigTest, ProgressNamesEachPhaseBeforeTheRoundsThenEachEvaluation) {
+  TrainConfig c = tiny_run();
+  c.privacy.target_epsilon = 2.0;
+  std::vector<std::string> events;
+  TrainProgress progress;
+  progress.phase = [&](std::string_view phase) { events.emplace_back(phase); };
+  progress.evaluation = [&](const EvalRecord& r) { events.push_back(fmt::format("round {}", r.round)); };
+  (void)run_training(c, progress);
+  EXPECT_EQ(events, (std::vector<std::string>{"data and network", "privacy accountant", "calibration",
+                                              "rounds", "round 3", "round 6"}));
+}
+
 TEST(TrainConfigTest, EachResourceLimitIsAKeyNamedByItsError) {
   struct Case {
     std::string algorithm;

@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "netdp/learn/train_config.hpp"
@@ -41,9 +42,19 @@ struct TrainResult {
   std::vector<std::string> warnings;
 };
 
-/// Runs the configured experiment. Deterministic given config.train.seed. `progress` is called
-/// after each evaluation. Throws std::invalid_argument on a bad configuration (validate_train_config) or
-/// data.
+/// What run_training reports while it runs (each may be empty).
+struct TrainProgress {
+  /// When a phase before the rounds starts: "data and network", "privacy accountant",
+  /// "calibration", then "rounds" (the rounds report through `evaluation`).
+  std::function<void(std::string_view phase)> phase;
+  /// After each evaluation.
+  std::function<void(const EvalRecord&)> evaluation;
+};
+
+/// Runs the configured experiment. Deterministic given config.train.seed. Throws
+/// std::invalid_argument on a bad configuration (validate_train_config) or data.
+TrainResult run_training(const TrainConfig& config, const TrainProgress& progress);
+/// run_training with only the evaluations reported: `progress` is called after each one.
 TrainResult run_training(const TrainConfig& config,
                          const std::function<void(const EvalRecord&)>& progress = {});
 
