@@ -28,7 +28,7 @@ int main() {
   const accounting::Calibration c = accounting::calibrate_sigma(*account, accounting::Statistic::mean, 1.0, 1e-5);
   std::printf("sigma = %.6f gives mean epsilon %.6f\n", c.sigma, c.achieved_epsilon);
 
-  // Every pair at that σ, one observer block at a time, into a summary by hop distance.
+  // Every pair at that σ, in chunks of whole observer blocks, into a summary by hop distance.
   accounting::SummaryBuilder summary;
   account->stream_rows(c.sigma, 1e-5, [&](std::span<const accounting::PairRow> block) {
     std::vector<accounting::PairRow> rows(block.begin(), block.end());

@@ -6,6 +6,8 @@
 
 #include "netdp/accounting/muffliato.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -157,12 +159,15 @@ std::vector<double> noise_norms(std::size_t n, const detail::SchedulePlan& steps
   std::iota(nodes.begin(), nodes.end(), NodeId{0});
   const Blocks blocks = consecutive_blocks(nodes, width);
   const bool known = options.observer_noise == ObserverNoise::known;
-  std::vector<double> norms(plan.total, 0.0);
+  // Each thread sums its own contiguous range of blocks (a static schedule) and the partial sums
+  // are added in thread order: the same run gives the same norms, bit for bit, every time.
+  std::vector<std::vector<double>> partials(static_cast<std::size_t>(omp_get_max_threads()));
 #pragma omp parallel
   {
     detail::ColumnBlock block(n, blocks.capacity);
-    std::vector<double> partial(plan.total, 0.0);
-#pragma omp for schedule(dynamic, 1)
+    std::vector<double>& partial = partials[static_cast<std::size_t>(omp_get_thread_num())];
+    partial.assign(plan.total, 0.0);
+#pragma omp for schedule(static)
     for (std::size_t b = 0; b < blocks.columns.size(); ++b) {
       const NodeId begin = blocks.columns[b].front();
       const NodeId end = blocks.columns[b].back() + 1;
@@ -184,8 +189,10 @@ std::vector<double> noise_norms(std::size_t n, const detail::SchedulePlan& steps
       });
       progress.step();
     }
-#pragma omp critical(netdp_muffliato_norms)
-    for (std::size_t m = 0; m < plan.total; ++m) norms[m] += partial[m];
+  }
+  std::vector<double> norms = std::move(partials.front());  // thread 0 is always in the team
+  for (std::size_t k = 1; k < partials.size(); ++k) {
+    for (std::size_t m = 0; m < partials[k].size(); ++m) norms[m] += partials[k][m];
   }
   return norms;
 }

@@ -55,7 +55,8 @@ class RandomWalkAccount final : public PairwiseAccount {
     std::sort(targets.begin(), targets.end());
     targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
     tails_.resize(n);
-    std::vector<std::vector<double>> tails = visit_tail_bounds(network_, targets, options_.steps);
+    std::vector<std::vector<double>> tails =
+        visit_tail_bounds(network_, targets, options_.steps, kVisitTailFloor, options_.progress);
     for (std::size_t k = 0; k < targets.size(); ++k) tails_[targets[k]] = std::move(tails[k]);
   }
 

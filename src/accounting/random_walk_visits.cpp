@@ -182,9 +182,9 @@ std::vector<double> visit_tail_bound(const gossip::GossipMatrix& walk, graph::No
   return visit_tail_bounds(walk, one, steps, floor).front();
 }
 
-std::vector<std::vector<double>> visit_tail_bounds(const gossip::GossipMatrix& walk,
-                                                   std::span<const graph::NodeId> targets, std::size_t steps,
-                                                   double floor) {
+std::vector<std::vector<double>> visit_tail_bounds(
+    const gossip::GossipMatrix& walk, std::span<const graph::NodeId> targets, std::size_t steps, double floor,
+    const std::function<void(std::size_t done, std::size_t total)>& progress) {
   const SparseMatrix& w = walk.matrix();
   for (const graph::NodeId u : targets) require_visit_query(w, u, steps, "visit_tail_bound");
   require(floor > 0.0 && floor < 1.0, "visit_tail_bound: floor must be in (0, 1), got {}", floor);
@@ -193,6 +193,7 @@ std::vector<std::vector<double>> visit_tail_bounds(const gossip::GossipMatrix& w
   const std::size_t batches = (targets.size() + kLanes - 1) / kLanes;
   // Batches in parallel (each batch's arithmetic is its own: results do not depend on threads).
   std::exception_ptr failure;
+  std::size_t done = 0;
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(batches); ++i) {
     try {
@@ -201,6 +202,10 @@ std::vector<std::vector<double>> visit_tail_bounds(const gossip::GossipMatrix& w
       const std::vector<std::vector<double>> laws = first_return_laws(w, wt, batch, steps);
       for (std::size_t b = 0; b < batch.size(); ++b)
         tails[first + b] = tail_bound_from_law(laws[b], steps, floor);
+      if (progress) {
+#pragma omp critical(netdp_visit_tail_progress)
+        progress(++done, batches);
+      }
     } catch (...) {
 #pragma omp critical(netdp_visit_tail_failure)
       if (!failure) failure = std::current_exception();

@@ -227,6 +227,7 @@ std::unique_ptr<accounting::PairwiseAccount> make_account(const AccountOptions& 
     options.tail_share = o.tail_share;
     options.view = o.sender_known ? accounting::RandomWalkView::sender_known
                                   : accounting::RandomWalkView::anonymous_sender;
+    options.progress = progress;
     return accounting::random_walk_account(protocol, query, options);
   }
   if (o.method == "linear-system") {

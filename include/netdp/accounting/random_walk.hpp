@@ -14,6 +14,7 @@
 // See docs/accounting-random-walk.md.
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <span>
 #include <vector>
@@ -81,6 +82,9 @@ struct RandomWalkOptions {
   RandomWalkView view = RandomWalkView::anonymous_sender;
   WeakConvexity weak_convexity = WeakConvexity::paper;
   RandomWalkSeriesMethod method = RandomWalkSeriesMethod::automatic;
+  /// Called as progress(done, total) while the targets' visit-count bounds are computed (from one
+  /// thread at a time).
+  std::function<void(std::size_t done, std::size_t total)> progress;
 };
 
 /// One (observer, target) guarantee at order α.

@@ -13,6 +13,7 @@
 // See docs/accounting-random-walk.md, "How many contributions".
 
 #include <cstddef>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -21,11 +22,14 @@
 
 namespace netdp::accounting {
 
+/// The default floor of the visit-count tails: probabilities below it are not tracked.
+inline constexpr double kVisitTailFloor = 1e-30;
+
 /// tail[k] = P(N_u >= k) for a walk of `steps` steps on W (validated row-stochastic) started at u, for
 /// k = 0..K where K is the first count with P(N_u >= K) <= floor (or K = steps + 1, where it is 0).
 /// tail[0] = tail[1] = 1. Cost O(steps · nnz(W) · K). Throws unless u < n and steps >= 1.
 std::vector<double> visit_tail(const gossip::GossipMatrix& w, graph::NodeId u, std::size_t steps,
-                               double floor = 1e-30);
+                               double floor = kVisitTailFloor);
 
 /// Upper bounds on the same tail from the return times, cheap enough for every target of a large
 /// graph: N_u >= k + 1 iff the first k return times R_1..R_k (i.i.d., from u) sum to at most T − 1,
@@ -33,14 +37,16 @@ std::vector<double> visit_tail(const gossip::GossipMatrix& w, graph::NodeId u, s
 /// law (capped at T) comes from one taboo propagation, O(T · nnz(W)), and the bound is minimised
 /// over a grid of θ. bound[k] >= visit_tail(...)[k] for every k (tested), same layout and floor.
 std::vector<double> visit_tail_bound(const gossip::GossipMatrix& w, graph::NodeId u, std::size_t steps,
-                                     double floor = 1e-30);
+                                     double floor = kVisitTailFloor);
 
 /// visit_tail_bound for several targets at once: the return-time propagations of eight targets
 /// share each pass over W (one lane per target), batches run in parallel (OpenMP). result[i]
 /// equals visit_tail_bound(w, targets[i], steps, floor) for any thread count.
-std::vector<std::vector<double>> visit_tail_bounds(const gossip::GossipMatrix& w,
-                                                   std::span<const graph::NodeId> targets, std::size_t steps,
-                                                   double floor = 1e-30);
+/// `progress(done, total)` is called after each batch of targets, from one thread at a time.
+std::vector<std::vector<double>> visit_tail_bounds(
+    const gossip::GossipMatrix& w, std::span<const graph::NodeId> targets, std::size_t steps,
+    double floor = kVisitTailFloor,
+    const std::function<void(std::size_t done, std::size_t total)>& progress = {});
 
 /// The smallest k with P(N_u > k) <= beta, from a tail of visit_tail (beta in (0, 1); at least 1,
 /// since the walk started at u visits it at step 0). Throws when the tail stops above beta.
