@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The commands a user types, timed whole (process start to exit) with their peak memory: the
-# median of REPEAT runs (default 3) of each, one process per run, by /usr/bin/time. Prints a
-# table for docs/performance.md. Usage (after `make build`):
+# median of REPEAT runs (default 3) of each, one process per run, by /usr/bin/time, beside the
+# numpy/scipy scripts of bench/baselines/ (Debian's python3-numpy, -scipy). Prints a table for
+# docs/performance.md. Usage (after `make build`):
 #   bench/whole_command.sh [BUILD_DIR]        # default build/release
 # The SNAP cases need ../shared/datasets; without it they are reported as not run.
 set -euo pipefail
@@ -12,12 +13,18 @@ data=../shared/datasets/graphs/facebook
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-run() {  # run LABEL ARGS...
+run() {  # run LABEL ARGS...: netdp ARGS
+  local label=$1
+  shift
+  measure "$label" "$netdp" "$@"
+}
+
+measure() {  # measure LABEL PROGRAM ARGS...
   local label=$1
   shift
   local walls=() rss=0
   for _ in $(seq "$repeat"); do
-    if ! /usr/bin/time -f "%e %M" -o "$out/time" "$netdp" "$@" > "$out/stdout" 2> "$out/stderr"; then
+    if ! /usr/bin/time -f "%e %M" -o "$out/time" "$@" > "$out/stdout" 2> "$out/stderr"; then
       printf '| %s | FAILED: %s |\n' "$label" "$(tail -1 "$out/stderr")"
       return
     fi
@@ -42,6 +49,8 @@ echo '| command | wall | peak memory |'
 echo '|---|---|---|'
 cube=(account --graph hypercube:d=11 --method muffliato --rounds 19 --sigma 1 --quiet)
 run "hypercube d=11 Muffliato, --bound paper, --json --summary-only" "${cube[@]}" --bound paper --json --summary-only
+measure "the same in numpy/scipy (bench/baselines/muffliato_theorem1.py)" /usr/bin/python3 \
+  "$(dirname "$0")/baselines/muffliato_theorem1.py" 11 19 1
 run "the same, --csv --out F.csv" "${cube[@]}" --bound paper --csv --out "$out/pairs.csv"
 run "the same, --out F.npy" "${cube[@]}" --bound paper --out "$out/pairs.npy"
 run "hypercube d=11 Muffliato, exact joint view (default), --summary-only" "${cube[@]}" --json --summary-only
