@@ -557,6 +557,66 @@ double smallest_sigma_meeting(const Met& met, double start, double tolerance,
   return hi;
 }
 
+/// calibrate_sigma's σ and achieved ε (into `result`) for the mean of a Gaussian account. The binned
+/// bounds locate σ* within a factor 1 + 2⁻⁸ cheaply (lower <= mean <= upper); exact evaluations
+/// (`stat`) then close the bracket by secant steps, keeping the statistic at hi <= the target.
+template <class Stat>
+void calibrate_gaussian_mean(const PairwiseAccount& account, double target_epsilon, double delta,
+                             const CalibrationOptions& options, const Stat& stat, Calibration& result) {
+  const std::string name(statistic_name(Statistic::mean));
+  const BinnedMean binned(account.unit_mus(), account.sensitivity());
+  const double start = account.sensitivity() * account.max_unit_mu() / dp::gdp_mu_for(target_epsilon, delta);
+  require(start > 0.0, "calibration to ε = {}: no pair leaks (every μ is 0), so every σ meets it",
+          target_epsilon);
+  const double fine = 1e-4;  // the bracket only starts the exact search
+  double upper_sigma =
+      smallest_sigma_meeting([&](double s) { return binned.upper(s, delta) <= target_epsilon; }, start, fine,
+                             options, target_epsilon, name);
+  const double lower_sigma =
+      smallest_sigma_meeting([&](double s) { return binned.lower(s, delta) <= target_epsilon; }, upper_sigma,
+                             fine, options, target_epsilon, name);
+  double stat_hi = stat(upper_sigma);
+  for (int step = 0; stat_hi > target_epsilon; ++step) {  // rounding may leave the mean a hair above
+    require(step < 48, "calibration to ε = {}: σ = {} does not meet it", target_epsilon, upper_sigma);
+    upper_sigma *= 1.0 + std::ldexp(1.0, step - 40);
+    stat_hi = stat(upper_sigma);
+  }
+  double hi = upper_sigma;
+  double f_hi = stat_hi - target_epsilon;
+  double lo = std::min(lower_sigma, hi);
+  double f_lo = lo < hi ? stat(lo) - target_epsilon : f_hi;
+  // Secant steps from the two latest points (superlinear: the mean is smooth in σ), kept inside
+  // the bracket f(lo) > 0 >= f(hi), with a bisection when a step leaves it or the last step did
+  // not halve |f|; once a step is below the tolerance, a probe a sixteenth of the tolerance away on
+  // the other side of the root closes the bracket (the mean's own rounding is ~1e-13 relative).
+  double x_previous = lo;
+  double f_previous = f_lo;
+  double x = hi;
+  double f_x = f_hi;
+  bool stalled = false;
+  while (hi - lo > options.relative_tolerance * hi && f_lo > 0.0) {
+    const double probe = options.relative_tolerance / 16.0 * hi;
+    double next = x - f_x * (x - x_previous) / (f_x - f_previous);
+    if (std::abs(next - x) < probe) next = f_x <= 0.0 ? x - probe : x + probe;
+    if (!(next > lo && next < hi) || stalled) next = std::sqrt(lo * hi);
+    const double stat_next = stat(next);
+    const double f_next = stat_next - target_epsilon;
+    stalled = std::abs(f_next) > 0.5 * std::abs(f_x);
+    if (stat_next <= target_epsilon) {
+      hi = next;
+      f_hi = f_next;
+      stat_hi = stat_next;
+    } else {
+      lo = next;
+      f_lo = f_next;
+    }
+    x_previous = std::exchange(x, next);
+    f_previous = std::exchange(f_x, f_next);
+  }
+  result.sigma = hi;
+  result.achieved_epsilon = stat_hi;
+}
+
 }  // namespace
 
 Calibration calibrate_sigma(const PairwiseAccount& account, Statistic statistic, double target_epsilon,
@@ -584,60 +644,7 @@ Calibration calibrate_sigma(const PairwiseAccount& account, Statistic statistic,
 
   double hi = 0.0;
   if (account.gaussian() && statistic == Statistic::mean) {
-    // The binned bounds locate σ* within a factor 1 + 2⁻⁸ cheaply (lower <= mean <= upper); exact
-    // evaluations then close the bracket by regula falsi (Illinois), keeping f(hi) <= target.
-    const BinnedMean binned(account.unit_mus(), account.sensitivity());
-    const double start =
-        account.sensitivity() * account.max_unit_mu() / dp::gdp_mu_for(target_epsilon, delta);
-    require(start > 0.0, "calibration to ε = {}: no pair leaks (every μ is 0), so every σ meets it",
-            target_epsilon);
-    const double fine = 1e-4;  // the bracket only starts the exact search
-    double upper_sigma =
-        smallest_sigma_meeting([&](double s) { return binned.upper(s, delta) <= target_epsilon; }, start,
-                               fine, options, target_epsilon, name);
-    const double lower_sigma =
-        smallest_sigma_meeting([&](double s) { return binned.lower(s, delta) <= target_epsilon; },
-                               upper_sigma, fine, options, target_epsilon, name);
-    double stat_hi = stat(upper_sigma);
-    for (int step = 0; stat_hi > target_epsilon; ++step) {  // rounding may leave the mean a hair above
-      require(step < 48, "calibration to ε = {}: σ = {} does not meet it", target_epsilon, upper_sigma);
-      upper_sigma *= 1.0 + std::ldexp(1.0, step - 40);
-      stat_hi = stat(upper_sigma);
-    }
-    hi = upper_sigma;
-    double f_hi = stat_hi - target_epsilon;
-    double lo = std::min(lower_sigma, hi);
-    double f_lo = lo < hi ? stat(lo) - target_epsilon : f_hi;
-    // Secant steps from the two latest points (superlinear: the mean is smooth in σ), kept inside
-    // the bracket f(lo) > 0 >= f(hi), with a bisection when a step leaves it or the last step did
-    // not halve |f|; once a step is below the tolerance, a probe a sixteenth of the tolerance away on
-    // the other side of the root closes the bracket (the mean's own rounding is ~1e-13 relative).
-    double x_previous = lo;
-    double f_previous = f_lo;
-    double x = hi;
-    double f_x = f_hi;
-    bool stalled = false;
-    while (hi - lo > options.relative_tolerance * hi && f_lo > 0.0) {
-      const double probe = options.relative_tolerance / 16.0 * hi;
-      double next = x - f_x * (x - x_previous) / (f_x - f_previous);
-      if (std::abs(next - x) < probe) next = f_x <= 0.0 ? x - probe : x + probe;
-      if (!(next > lo && next < hi) || stalled) next = std::sqrt(lo * hi);
-      const double stat_next = stat(next);
-      const double f_next = stat_next - target_epsilon;
-      stalled = std::abs(f_next) > 0.5 * std::abs(f_x);
-      if (stat_next <= target_epsilon) {
-        hi = next;
-        f_hi = f_next;
-        stat_hi = stat_next;
-      } else {
-        lo = next;
-        f_lo = f_next;
-      }
-      x_previous = std::exchange(x, next);
-      f_previous = std::exchange(f_x, f_next);
-    }
-    result.sigma = hi;
-    result.achieved_epsilon = stat_hi;
+    calibrate_gaussian_mean(account, target_epsilon, delta, options, stat, result);
     return result;
   }
   if (account.gaussian()) {

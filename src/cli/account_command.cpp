@@ -1,6 +1,7 @@
 // `netdp account`: pairwise privacy of every (observer, target) pair under one
 // of the accountants, with a summary by distance, baselines and calibration.
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -102,14 +103,13 @@ double parse_contributions(const std::string& text) {
 
 /// The field of a .npy output (--field).
 enum class MatrixField { epsilon, mu, rdp_epsilon };
+constexpr auto kMatrixFieldNames = std::to_array<util::EnumName<MatrixField>>(
+    {{MatrixField::epsilon, "epsilon"}, {MatrixField::mu, "mu"}, {MatrixField::rdp_epsilon, "rdp_epsilon"}});
+static_assert(util::is_valid_enum_table(kMatrixFieldNames));
 
 /// --field's value (default epsilon); throws naming the value and the choices.
 MatrixField matrix_field(const std::optional<std::string>& name) {
-  const std::string text = name.value_or("epsilon");
-  if (text == "epsilon") return MatrixField::epsilon;
-  if (text == "mu") return MatrixField::mu;
-  require(text == "rdp_epsilon", "--field '{}' is not one of epsilon, mu, rdp_epsilon", text);
-  return MatrixField::rdp_epsilon;
+  return util::parse_enum(kMatrixFieldNames, name.value_or("epsilon"), "--field");
 }
 
 /// The n × n matrix of one field for a .npy output: row = observer, column = target, the diagonal

@@ -347,7 +347,8 @@ TEST(AccountCommand, NpyOptionsAreChecked) {
   };
   EXPECT_NE(error_of({"--field", "mu"}).find("add --out FILE.npy"), std::string::npos);
   EXPECT_NE(error_of({"--out", "x.npy", "--csv"}).find("drop --json / --csv"), std::string::npos);
-  EXPECT_NE(error_of({"--out", "x.npy", "--field", "sigma"}).find("not one of epsilon, mu, rdp_epsilon"),
+  EXPECT_NE(error_of({"--out", "x.npy", "--field", "sigma"})
+                .find("unknown --field 'sigma'; expected one of: epsilon, mu, rdp_epsilon"),
             std::string::npos);
 }
 
