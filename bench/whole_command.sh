@@ -9,6 +9,8 @@ set -euo pipefail
 build=${1:-build/release}
 netdp=$build/bin/netdp
 repeat=${REPEAT:-3}
+[[ "$repeat" =~ ^[1-9][0-9]*$ ]] || { echo "REPEAT must be a whole number >= 1, got '$repeat'" >&2; exit 2; }
+[ -x "$netdp" ] || { echo "$netdp is missing: build it first (make build)" >&2; exit 2; }
 data=../shared/datasets/graphs/facebook
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

@@ -61,7 +61,11 @@ def gdp_epsilon(mu, delta):
 
 
 def main():
+    if len(sys.argv) not in (4, 5):
+        sys.exit(__doc__)
     d, rounds, sigma = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+    if not 1 <= d <= 14 or rounds < 1 or not (np.isfinite(sigma) and sigma > 0):
+        sys.exit(f"need 1 <= D <= 14, T >= 1 and SIGMA > 0 finite, got D = {d}, T = {rounds}, SIGMA = {sigma}")
     adjacency = hypercube(d)
     mu = theorem1_mu(adjacency, hamilton(adjacency), rounds, sigma)
     distinct, index = np.unique(mu, return_inverse=True)
