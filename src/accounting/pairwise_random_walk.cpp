@@ -4,7 +4,9 @@
 // (σ, δ) re-evaluates the pairs with each target's count bound N_u (random_walk_visits.hpp).
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 #include "netdp/accounting/pairwise.hpp"
 #include "netdp/accounting/random_walk_visits.hpp"
@@ -50,10 +52,11 @@ class RandomWalkAccount final : public PairwiseAccount {
     }
     if (options_.contributions || options_.count != ContributionCount::tail) return;
     // Each target's visit tail, once (every σ and δ reads it).
+    std::vector<bool> is_target(n, false);
+    for (const auto& [v, u] : pairs_) is_target[u] = true;
     std::vector<graph::NodeId> targets;
-    for (const auto& [v, u] : pairs_) targets.push_back(u);
-    std::sort(targets.begin(), targets.end());
-    targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
+    for (graph::NodeId u = 0; u < n; ++u)
+      if (is_target[u]) targets.push_back(u);
     tails_.resize(n);
     std::vector<std::vector<double>> tails =
         visit_tail_bounds(network_, targets, options_.steps, kVisitTailFloor, options_.progress);
@@ -83,15 +86,15 @@ class RandomWalkAccount final : public PairwiseAccount {
     const double visits = count(target, delta).visits;
     std::vector<double> orders = dp::default_rdp_orders();
     std::vector<double> values;
-    for (const double alpha : orders)
-      values.push_back(loss(losses, observer, target, alpha, visits).rdp_epsilon);
+    const RandomWalkLosses::Driver d = driver(losses, observer, target);
+    for (const double alpha : orders) values.push_back(losses.loss(d, alpha, visits).rdp_epsilon);
     return dp::RdpCurve(std::move(orders), std::move(values));
   }
 
   void stream_rows(double sigma, double delta, const RowSink& sink) const override {
     detail::require_evaluation(sigma, delta);
     const RandomWalkLosses losses(network_, *series_, options_at(sigma));
-    const std::vector<Count> per_target = counts(delta);
+    const std::vector<TargetCap> per_target = target_caps(sigma, delta);
     std::vector<PairRow> rows;
     std::size_t begin = 0;
     while (begin < pairs_.size()) {
@@ -99,10 +102,17 @@ class RandomWalkAccount final : public PairwiseAccount {
       std::size_t end = std::min(pairs_.size(), begin + detail::kRowChunk);
       while (end < pairs_.size() && pairs_[end].first == pairs_[end - 1].first) ++end;
       rows.resize(end - begin);
-#pragma omp parallel for schedule(dynamic, 64)
-      for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(rows.size()); ++i) {
-        const auto [v, u] = pairs_[begin + static_cast<std::size_t>(i)];
-        rows[static_cast<std::size_t>(i)] = row(losses, v, u, delta, per_target[u]);
+#pragma omp parallel
+      {
+        RowCache cache;
+#pragma omp for schedule(dynamic, 64)
+        for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(rows.size()); ++i) {
+          const auto [v, u] = pairs_[begin + static_cast<std::size_t>(i)];
+          PairRow& out = rows[static_cast<std::size_t>(i)];
+          out = cache.row(losses, driver(losses, v, u), delta, per_target[u], *this);
+          out.observer = v;
+          out.target = u;
+        }
       }
       if (!rows.empty()) sink(rows);
       begin = end;
@@ -122,6 +132,13 @@ class RandomWalkAccount final : public PairwiseAccount {
   struct Count {
     double visits = 0.0;
     double failure = 0.0;
+  };
+
+  // A target's count with the local-DP cap of its contributions at (σ, δ − failure): each is a
+  // Gaussian mechanism of sensitivity Δ, so N_u of them are √N_u Δ/σ-GDP, converted exactly.
+  struct TargetCap {
+    Count count;
+    double local_epsilon = 0.0;
   };
 
   Count count(graph::NodeId u, double delta) const {
@@ -153,37 +170,86 @@ class RandomWalkAccount final : public PairwiseAccount {
     return out;
   }
 
-  RandomWalkPairLoss loss(const RandomWalkLosses& losses, graph::NodeId v, graph::NodeId u, double alpha,
-                          double visits) const {
-    if (!query_.colluders.empty()) return losses.colluders(query_.colluders, u, alpha, visits);
-    return losses.pair(v, u, alpha, visits);
+  // counts(δ) with each target's local cap at σ, converted once per target rather than per pair.
+  std::vector<TargetCap> target_caps(double sigma, double delta) const {
+    const std::vector<Count> per_target = counts(delta);
+    std::vector<TargetCap> out(per_target.size());
+    std::vector<bool> seen(per_target.size(), false);
+    for (const auto& [v, u] : pairs_) {
+      if (seen[u]) continue;
+      seen[u] = true;
+      const double local_mu = std::sqrt(per_target[u].visits) * options_.sensitivity / sigma;
+      out[u] = {per_target[u], detail::gdp_epsilon_or_zero(local_mu, delta - per_target[u].failure)};
+    }
+    return out;
   }
+
+  RandomWalkLosses::Driver driver(const RandomWalkLosses& losses, graph::NodeId v, graph::NodeId u) const {
+    if (!query_.colluders.empty()) return losses.coalition_driver(query_.colluders, u);
+    return losses.driver(v, u);
+  }
+
+  // The rows of a thread, remembered by what they depend on (the driver and the target's count and
+  // cap): a symmetric graph has few distinct drivers, and a cached row equals a recomputed one.
+  class RowCache {
+   public:
+    PairRow row(const RandomWalkLosses& losses, const RandomWalkLosses::Driver& d, double delta,
+                const TargetCap& cap, const RandomWalkAccount& account) {
+      const Key key{std::bit_cast<std::uint64_t>(d.series_value), d.direct,
+                    std::bit_cast<std::uint64_t>(cap.count.visits),
+                    std::bit_cast<std::uint64_t>(cap.count.failure),
+                    std::bit_cast<std::uint64_t>(cap.local_epsilon)};
+      Slot& slot = slots_[key.hash() % slots_.size()];
+      if (!slot.filled || !(slot.key == key)) {
+        slot = {key, account.row(losses, d, delta, cap), true};
+      }
+      return slot.row;
+    }
+
+   private:
+    struct Key {
+      std::uint64_t series = 0;
+      bool direct = false;
+      std::uint64_t visits = 0;
+      std::uint64_t failure = 0;
+      std::uint64_t local = 0;
+      bool operator==(const Key&) const = default;
+      std::size_t hash() const {
+        std::uint64_t h = series * 0x9E3779B97F4A7C15ull;
+        h ^= (visits + (direct ? 1 : 0)) * 0xC2B2AE3D27D4EB4Full + (h >> 29);
+        h ^= (failure ^ local) * 0x165667B19E3779F9ull + (h >> 32);
+        return static_cast<std::size_t>(h ^ (h >> 31));
+      }
+    };
+    struct Slot {
+      Key key;
+      PairRow row;
+      bool filled = false;
+    };
+    std::vector<Slot> slots_ = std::vector<Slot>(1024);
+  };
 
   // ε(δ) at the query's α when given, else the best order of the default grid refined continuously
   // (every order gives a valid bound; dp::rdp_to_dp rounds up). The view is also post-processing
-  // of the token right after u's N_u steps, each a Gaussian mechanism of sensitivity Δ: √N_u Δ/σ-GDP,
-  // converted exactly, caps the Rényi-converted ε (looser than GDP for the capped pairs).
+  // of the token right after u's N_u steps, so the target's local cap (TargetCap) caps the
+  // Rényi-converted ε (looser than GDP for the capped pairs).
   // N_u <= n_u.visits except with probability n_u.failure: the (ε, δ) is converted at δ − failure.
-  PairRow row(const RandomWalkLosses& losses, graph::NodeId v, graph::NodeId u, double delta,
-              const Count& n_u) const {
+  PairRow row(const RandomWalkLosses& losses, const RandomWalkLosses::Driver& d, double delta,
+              const TargetCap& cap) const {
+    const Count& n_u = cap.count;
     const double conversion_delta = delta - n_u.failure;
     const dp::RdpCurve curve =
-        query_.alpha
-            ? dp::RdpCurve({*query_.alpha}, {loss(losses, v, u, *query_.alpha, n_u.visits).rdp_epsilon})
-            : dp::RdpCurve::from_function(
-                  [&](double alpha) { return loss(losses, v, u, alpha, n_u.visits).rdp_epsilon; });
+        query_.alpha ? dp::RdpCurve({*query_.alpha}, {losses.loss(d, *query_.alpha, n_u.visits).rdp_epsilon})
+                     : dp::RdpCurve::from_function(
+                           [&](double alpha) { return losses.loss(d, alpha, n_u.visits).rdp_epsilon; });
     const dp::RdpConversion conversion = dp::rdp_to_dp(curve, conversion_delta);
-    const RandomWalkPairLoss l = loss(losses, v, u, conversion.alpha, n_u.visits);
-    const double local_mu = std::sqrt(l.contributions) * options_.sensitivity / losses.options().sigma;
-    const double local_epsilon = detail::gdp_epsilon_or_zero(local_mu, conversion_delta);
+    const RandomWalkPairLoss l = losses.loss(d, conversion.alpha, n_u.visits);
     PairRow row;
-    row.observer = v;
-    row.target = u;
     row.alpha = conversion.alpha;
     row.rdp_epsilon = l.rdp_epsilon;
     row.uncapped_rdp_epsilon = l.uncapped_rdp_epsilon;
-    row.epsilon = std::min(conversion.epsilon, local_epsilon);
-    row.capped = l.capped || local_epsilon < conversion.epsilon;
+    row.epsilon = std::min(conversion.epsilon, cap.local_epsilon);
+    row.capped = l.capped || cap.local_epsilon < conversion.epsilon;
     row.contributions = l.contributions;
     row.condition_ok = l.condition_ok;
     return row;

@@ -120,13 +120,40 @@ double RandomWalkLosses::single_series(graph::NodeId observer, graph::NodeId tar
   return worst;
 }
 
-RandomWalkPairLoss RandomWalkLosses::make_loss(graph::NodeId observer, graph::NodeId target, double alpha,
-                                               double series_value, bool direct_from_target,
-                                               double contributions) const {
-  RandomWalkPairLoss loss = evaluate_loss(options_, contributions, series_value, direct_from_target, alpha);
-  loss.observer = observer;
-  loss.target = target;
-  return loss;
+RandomWalkLosses::Driver RandomWalkLosses::driver(graph::NodeId observer, graph::NodeId target) const {
+  const std::size_t n = num_nodes();
+  require(observer < n, "random-walk accountant: observer {} is out of range (n = {})", observer, n);
+  require(target < n, "random-walk accountant: target {} is out of range (n = {})", target, n);
+  require(observer != target, "random-walk accountant: observer and target must differ, both are {}", target);
+  const double s = single_series(observer, target);
+  return {std::isinf(s) ? 0.0 : s, std::isinf(s)};
+}
+
+RandomWalkLosses::Driver RandomWalkLosses::coalition_driver(std::span<const graph::NodeId> coalition,
+                                                            graph::NodeId target) const {
+  const std::size_t n = num_nodes();
+  require(!coalition.empty(), "random-walk accountant: the coalition of colluders is empty");
+  require(target < n, "random-walk accountant: target {} is out of range (n = {})", target, n);
+  std::vector<bool> seen(n, false);
+  double sum = 0.0;
+  bool direct = false;
+  for (const graph::NodeId v : coalition) {
+    require(v < n, "random-walk accountant: colluder {} is out of range (n = {})", v, n);
+    require(v != target, "random-walk accountant: the target {} cannot be one of the colluders", target);
+    require(!seen[v], "random-walk accountant: colluder {} is listed twice", v);
+    seen[v] = true;
+    // eq. 17: P(reach F in i steps) <= Σ_{v∈F} (W^i)_{uv}; sender-known: each member's worst neighbour.
+    const double s = single_series(v, target);
+    direct = direct || std::isinf(s);
+    if (!std::isinf(s)) sum += s;
+  }
+  return {direct ? 0.0 : sum, direct};
+}
+
+RandomWalkPairLoss RandomWalkLosses::loss(const Driver& driver, double alpha, double contributions) const {
+  require(std::isfinite(contributions) && contributions >= 0.0,
+          "random-walk accountant: contributions N_u must be finite and >= 0, got {}", contributions);
+  return evaluate_loss(options_, contributions, driver.series_value, driver.direct, alpha);
 }
 
 RandomWalkPairLoss RandomWalkLosses::pair(graph::NodeId observer, graph::NodeId target, double alpha) const {
@@ -136,14 +163,10 @@ RandomWalkPairLoss RandomWalkLosses::pair(graph::NodeId observer, graph::NodeId 
 RandomWalkPairLoss RandomWalkLosses::pair(graph::NodeId observer, graph::NodeId target, double alpha,
                                           double contributions) const {
   check_alpha(alpha);
-  require(std::isfinite(contributions) && contributions >= 0.0,
-          "random-walk accountant: contributions N_u must be finite and >= 0, got {}", contributions);
-  const std::size_t n = num_nodes();
-  require(observer < n, "random-walk accountant: observer {} is out of range (n = {})", observer, n);
-  require(target < n, "random-walk accountant: target {} is out of range (n = {})", target, n);
-  require(observer != target, "random-walk accountant: observer and target must differ, both are {}", target);
-  const double s = single_series(observer, target);
-  return make_loss(observer, target, alpha, std::isinf(s) ? 0.0 : s, std::isinf(s), contributions);
+  RandomWalkPairLoss result = loss(driver(observer, target), alpha, contributions);
+  result.observer = observer;
+  result.target = target;
+  return result;
 }
 
 double RandomWalkLosses::rdp_epsilon_at(graph::NodeId observer, graph::NodeId target, double alpha) const {
@@ -152,16 +175,13 @@ double RandomWalkLosses::rdp_epsilon_at(graph::NodeId observer, graph::NodeId ta
 
 dp::RdpCurve RandomWalkLosses::rdp_curve(graph::NodeId observer, graph::NodeId target,
                                          std::vector<double> orders) const {
-  // Validates the pair (at α = 2) and builds a self-contained copy of what ε(α) needs.
-  pair(observer, target, 2.0);
-  const double s = single_series(observer, target);
-  const bool direct = std::isinf(s);
-  const double value = direct ? 0.0 : s;
+  // Validates the pair and builds a self-contained copy of what ε(α) needs.
+  const Driver d = driver(observer, target);
   const RandomWalkOptions options = options_;
   const double contributions = contributions_;
   return dp::RdpCurve::from_function(
-      [options, contributions, value, direct](double alpha) {
-        return evaluate_loss(options, contributions, value, direct, alpha).rdp_epsilon;
+      [options, contributions, d](double alpha) {
+        return evaluate_loss(options, contributions, d.series_value, d.direct, alpha).rdp_epsilon;
       },
       std::move(orders));
 }
@@ -179,11 +199,8 @@ DenseMatrix RandomWalkLosses::loss_matrix(double alpha, double RandomWalkPairLos
   for (Eigen::Index v = 0; v < n; ++v) {
     for (Eigen::Index u = 0; u < n; ++u) {
       if (u == v) continue;
-      const auto observer = static_cast<graph::NodeId>(v);
-      const auto target = static_cast<graph::NodeId>(u);
-      const double s = single_series(observer, target);
-      result(v, u) =
-          make_loss(observer, target, alpha, std::isinf(s) ? 0.0 : s, std::isinf(s), contributions_).*field;
+      const Driver d = driver(static_cast<graph::NodeId>(v), static_cast<graph::NodeId>(u));
+      result(v, u) = evaluate_loss(options_, contributions_, d.series_value, d.direct, alpha).*field;
     }
   }
   return result;
@@ -205,23 +222,10 @@ RandomWalkPairLoss RandomWalkLosses::colluders(std::span<const graph::NodeId> co
 RandomWalkPairLoss RandomWalkLosses::colluders(std::span<const graph::NodeId> coalition, graph::NodeId target,
                                                double alpha, double contributions) const {
   check_alpha(alpha);
-  const std::size_t n = num_nodes();
-  require(!coalition.empty(), "random-walk accountant: the coalition of colluders is empty");
-  require(target < n, "random-walk accountant: target {} is out of range (n = {})", target, n);
-  std::vector<bool> seen(n, false);
-  double sum = 0.0;
-  bool direct = false;
-  for (const graph::NodeId v : coalition) {
-    require(v < n, "random-walk accountant: colluder {} is out of range (n = {})", v, n);
-    require(v != target, "random-walk accountant: the target {} cannot be one of the colluders", target);
-    require(!seen[v], "random-walk accountant: colluder {} is listed twice", v);
-    seen[v] = true;
-    // eq. 17: P(reach F in i steps) <= Σ_{v∈F} (W^i)_{uv}; sender-known: each member's worst neighbour.
-    const double s = single_series(v, target);
-    direct = direct || std::isinf(s);
-    if (!std::isinf(s)) sum += s;
-  }
-  return make_loss(coalition.front(), target, alpha, direct ? 0.0 : sum, direct, contributions);
+  RandomWalkPairLoss result = loss(coalition_driver(coalition, target), alpha, contributions);
+  result.observer = coalition.front();
+  result.target = target;
+  return result;
 }
 
 }  // namespace netdp::accounting

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <exception>
 #include <limits>
+#include <optional>
 #include <span>
 #include <utility>
 #include <vector>
@@ -86,6 +87,9 @@ namespace {
 /// Targets per taboo propagation (the lanes of taboo_step; a batch is padded with empty lanes).
 constexpr std::size_t kLanes = 8;
 
+/// Steps between two checks of whether the taboo states have settled (first_return_laws).
+constexpr std::size_t kSettleCheckEvery = 4;
+
 /// next[y][:] = Σ_x away[x][:] · W_xy for every node y, from the transpose of W in compressed rows
 /// (row y lists the x with W_xy != 0): each lane is one target's taboo propagation, summed in
 /// registers in the order of Wᵀ's row.
@@ -102,15 +106,60 @@ NETDP_MULTIVERSION NETDP_CONTRACT void taboo_step(const int* outer, const int* i
   }
 }
 
+/// Whether each lane of the taboo state has settled into its quasi-stationary shape: `now` = a_s and
+/// `before` = a_{s−2} (two steps, so that a bipartite walk's alternating support compares like with
+/// like). Lane b gets c >= max_x a_s(x)/a_{s−2}(x), rounding included, when that ratio is within
+/// `tolerance` of the minimum ratio, else nothing. A ratio against a zero entry, or subnormal
+/// entries, mean "not settled"; a lane with no mass left gets c = 0 (the walk cannot return).
+std::array<std::optional<double>, kLanes> settled_ratios(const std::vector<double>& now,
+                                                         const std::vector<double>& before, std::size_t n,
+                                                         double tolerance, double rounding) {
+  constexpr double kNormal = std::numeric_limits<double>::min();
+  std::array<double, kLanes> high{};
+  std::array<double, kLanes> low;
+  low.fill(std::numeric_limits<double>::infinity());
+  std::array<bool, kLanes> broken{};
+  for (std::size_t x = 0; x < n; ++x) {
+    for (std::size_t b = 0; b < kLanes; ++b) {
+      const double a = now[x * kLanes + b];
+      const double p = before[x * kLanes + b];
+      if (a == 0.0 && p == 0.0) continue;
+      broken[b] = broken[b] || !(a >= kNormal && p >= kNormal);
+      const double ratio = a / p;
+      high[b] = std::max(high[b], ratio);
+      low[b] = std::min(low[b], ratio);
+    }
+  }
+  std::array<std::optional<double>, kLanes> out;
+  for (std::size_t b = 0; b < kLanes; ++b) {
+    if (broken[b]) continue;
+    if (high[b] == 0.0) {
+      out[b] = 0.0;
+    } else if (high[b] <= low[b] * (1.0 + tolerance)) {
+      out[b] = high[b] * (1.0 + rounding);
+    }
+  }
+  return out;
+}
+
 /// g_b[s] = P(the walk from us[b] first returns to us[b] at step s), s = 1..steps−1 (g_b[0] = 0), for
 /// up to kLanes targets, by propagating the walk with us[b] removed (taboo probabilities); `wt` = Wᵀ.
+/// Past the step s where a lane's taboo state a_s has settled (settled_ratio: a_s <= c a_{s−2}
+/// entrywise), g_b is continued by g(r) <= c g(r − 2) for r > s: the taboo propagation Q is
+/// nonnegative, so a_{s+j} = a_s Q^j <= c a_{s−2} Q^j = c a_{s−2+j}, and g(r) is a_{r−1}'s flow into
+/// u. These values are upper bounds on the law past s (clipped so that the law's total stays <= 1),
+/// which only raises the moment generating function below: the visit bound stays valid. The true
+/// two-step decay lies between the lowest and the highest ratio, so settling at a relative spread
+/// of 1e-3/T overstates the continued law by at most (1 + 1e-3/T)^{T/2} < 1.0005. A walk that
+/// mixes in s steps (s ≈ 70 on a hypercube of 2048 nodes, T = 1150) then costs s steps, not T.
 std::vector<std::vector<double>> first_return_laws(const SparseMatrix& w, const SparseMatrix& wt,
                                                    std::span<const graph::NodeId> us, std::size_t steps) {
   const auto n = static_cast<std::size_t>(w.rows());
   const std::size_t lanes = us.size();
   std::vector<std::vector<double>> g(lanes, std::vector<double>(steps, 0.0));
-  std::vector<double> away(n * kLanes, 0.0);  // P(X_s = x, no return yet) of each lane, x != u
+  std::vector<double> away(n * kLanes, 0.0);  // a_{s−1} = P(X_{s−1} = x, no return yet) per lane, x != u
   std::vector<double> next(n * kLanes, 0.0);
+  std::vector<double> older(n * kLanes, 0.0);  // a_{s−2}
   for (std::size_t b = 0; b < lanes; ++b) {
     for (SparseMatrix::InnerIterator it(w, static_cast<int>(us[b])); it; ++it) {
       if (static_cast<graph::NodeId>(it.col()) == us[b]) {
@@ -120,16 +169,79 @@ std::vector<std::vector<double>> first_return_laws(const SparseMatrix& w, const 
       }
     }
   }
-  for (std::size_t s = 2; s < steps; ++s) {
+  // Relative rounding of a_s: each step sums at most max_row_nonzeros nonnegative products.
+  int max_row_nonzeros = 1;
+  for (int y = 0; y < wt.outerSize(); ++y)
+    max_row_nonzeros = std::max(max_row_nonzeros, wt.outerIndexPtr()[y + 1] - wt.outerIndexPtr()[y]);
+  std::vector<std::optional<std::pair<std::size_t, double>>> settled(lanes);  // (s, c) per lane
+  std::size_t open = lanes;
+  for (std::size_t s = 2; s < steps && open > 0; ++s) {
     taboo_step(wt.outerIndexPtr(), wt.innerIndexPtr(), wt.valuePtr(), n, away.data(), next.data());
     for (std::size_t b = 0; b < lanes; ++b) {
       double& returned = next[us[b] * kLanes + b];
-      g[b][s] = returned;
+      if (!settled[b]) g[b][s] = returned;
       returned = 0.0;
     }
+    if (s % kSettleCheckEvery == 0) {
+      const double rounding = 4.0 * static_cast<double>(s * static_cast<std::size_t>(max_row_nonzeros)) *
+                                  std::numeric_limits<double>::epsilon() +
+                              1e-12;
+      const std::array<std::optional<double>, kLanes> ratios =
+          settled_ratios(next, older, n, 1e-3 / static_cast<double>(steps), rounding);
+      for (std::size_t b = 0; b < lanes; ++b) {
+        if (settled[b] || !ratios[b]) continue;
+        settled[b] = std::pair{s, *ratios[b]};
+        --open;
+      }
+    }
+    older.swap(away);  // a_{s−1} becomes the older state of the next step
     away.swap(next);
   }
+  for (std::size_t b = 0; b < lanes; ++b) {
+    if (!settled[b]) continue;
+    const auto [from, c] = *settled[b];
+    double total = 0.0;
+    for (std::size_t r = 1; r <= from; ++r) total += g[b][r];
+    for (std::size_t r = from + 1; r < steps; ++r) {
+      g[b][r] = std::min(c * g[b][r - 2], std::max(0.0, 1.0 - total));
+      total += g[b][r];
+    }
+  }
   return g;
+}
+
+/// log E[e^{−θR}] = log(Σ_s g[s] e^{−θs} + never·e^{−θT}) for the law g of R with P(R >= T) = never,
+/// at each θ of `thetas`. Horner's rule in z = e^{−θ}, all θ side by side (independent chains that
+/// vectorise); where the sum comes near the underflow range (terms that flush to zero would lower
+/// it), a log-sum-exp over the terms is used instead.
+std::vector<double> log_mgfs(const std::vector<double>& g, double never, const std::vector<double>& thetas) {
+  const std::size_t steps = g.size();
+  std::vector<double> z(thetas.size());
+  for (std::size_t i = 0; i < thetas.size(); ++i) z[i] = std::exp(-thetas[i]);
+  std::vector<double> sums(thetas.size(), never);
+  for (std::size_t s = steps; s-- > 1;) {
+    const double gs = g[s];
+#pragma omp simd
+    for (std::size_t i = 0; i < sums.size(); ++i) sums[i] = sums[i] * z[i] + gs;
+  }
+  std::vector<double> out(thetas.size());
+  for (std::size_t i = 0; i < thetas.size(); ++i) {
+    const double sum = sums[i] * z[i];
+    if (sum > 1e-250) {
+      out[i] = std::log(sum);
+      continue;
+    }
+    const double theta = thetas[i];
+    const auto term = [&](double p, std::size_t s) { return std::log(p) - theta * static_cast<double>(s); };
+    double top = never > 0.0 ? term(never, steps) : -std::numeric_limits<double>::infinity();
+    for (std::size_t s = 1; s < steps; ++s)
+      if (g[s] > 0.0) top = std::max(top, term(g[s], s));
+    double scaled = never > 0.0 ? std::exp(term(never, steps) - top) : 0.0;
+    for (std::size_t s = 1; s < steps; ++s)
+      if (g[s] > 0.0) scaled += std::exp(term(g[s], s) - top);
+    out[i] = top + std::log(scaled);
+  }
+  return out;
 }
 
 /// The Chernoff bound of visit_tail_bound from the first-return law g.
@@ -137,28 +249,15 @@ std::vector<double> tail_bound_from_law(const std::vector<double>& g, std::size_
   double returned = 0.0;
   for (double x : g) returned += x;
   const double never = std::max(0.0, 1.0 - returned);  // R >= T: counted as R = T
-  // (log g[s], s) of the possible return times, once.
-  std::vector<std::pair<double, double>> terms;
   const double horizon = static_cast<double>(steps);
-  if (never > 0.0) terms.emplace_back(std::log(never), horizon);
-  for (std::size_t s = 1; s < steps; ++s) {
-    if (g[s] > 0.0) terms.emplace_back(std::log(g[s]), static_cast<double>(s));
-  }
-  // log E[e^{−θR}] on a grid of θ (θ = 0 gives the trivial bound 1), as a log-sum-exp: the terms
-  // e^{−θs} underflow for large θ s, and dropping them would lower the bound.
+  // log E[e^{−θR}] on a grid of θ (θ = 0 gives the trivial bound 1).
   constexpr int kGrid = 400;
   std::vector<double> thetas;
-  std::vector<double> log_mgf;
   for (int i = 0; i < kGrid; ++i) {
     // θ from 1e-4/T to 50 (log-spaced): enough for tails down to the floor.
-    const double theta = 1e-4 / horizon * std::pow(5e5 * horizon, static_cast<double>(i) / (kGrid - 1));
-    double top = -std::numeric_limits<double>::infinity();
-    for (const auto& [log_g, s] : terms) top = std::max(top, log_g - theta * s);
-    double sum = 0.0;
-    for (const auto& [log_g, s] : terms) sum += std::exp(log_g - theta * s - top);
-    thetas.push_back(theta);
-    log_mgf.push_back(top + std::log(sum));
+    thetas.push_back(1e-4 / horizon * std::pow(5e5 * horizon, static_cast<double>(i) / (kGrid - 1)));
   }
+  const std::vector<double> log_mgf = log_mgfs(g, never, thetas);
   std::vector<double> tail = {1.0, 1.0};
   for (std::size_t k = 1; k <= steps; ++k) {
     double best = 0.0;  // log of the bound on P(N_u >= k + 1)
@@ -166,8 +265,11 @@ std::vector<double> tail_bound_from_law(const std::vector<double>& g, std::size_
       best = std::min(best, thetas[static_cast<std::size_t>(i)] * (horizon - 1.0) +
                                 static_cast<double>(k) * log_mgf[static_cast<std::size_t>(i)]);
     }
-    // Round up: the log-sum-exp above carries about k·T ulps of rounding; 1e-9 relative covers it.
-    tail.push_back(std::min(1.0, std::exp(best) * (1.0 + 1e-9)));
+    // Round up: each sum of the T positive terms above is within 2T ulps, so its k-th power within
+    // 2kT ulps (relative); 1e-9 more covers the logarithm, the exponential and the law's own rounding.
+    const double rounding =
+        1e-9 + 4.0 * static_cast<double>(k) * horizon * std::numeric_limits<double>::epsilon();
+    tail.push_back(std::min(1.0, std::exp(best) * (1.0 + rounding)));
     if (tail.back() <= floor) return tail;
   }
   tail.push_back(0.0);  // N_u <= steps always

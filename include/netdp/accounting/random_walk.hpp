@@ -145,6 +145,20 @@ class RandomWalkLosses {
   RandomWalkPairLoss colluders(std::span<const graph::NodeId> coalition, graph::NodeId target, double alpha,
                                double contributions) const;
 
+  /// What a pair's (or a coalition's) loss depends on besides α and N_u: the series value, or
+  /// `direct` when the observer may get the token straight from the target with the sender known
+  /// (Appendix B.1; then only the local loss applies). Equal drivers give equal losses.
+  struct Driver {
+    double series_value = 0.0;
+    bool direct = false;
+  };
+  /// The driver of one pair (validated as pair()).
+  Driver driver(graph::NodeId observer, graph::NodeId target) const;
+  /// The driver of a coalition (validated as colluders()): eq. 17, Σ_{v∈F} of the members' values.
+  Driver coalition_driver(std::span<const graph::NodeId> coalition, graph::NodeId target) const;
+  /// The loss of a driver at α with N_u = contributions (observer and target fields left 0).
+  RandomWalkPairLoss loss(const Driver& driver, double alpha, double contributions) const;
+
   /// ε(α) of one pair as a function of α: the reported value at every α (cap-only beyond
   /// random_walk_max_alpha, where the condition of Theorem 3 fails).
   double rdp_epsilon_at(graph::NodeId observer, graph::NodeId target, double alpha) const;
@@ -163,8 +177,6 @@ class RandomWalkLosses {
   /// One field of every pair's loss as an n x n matrix (row = observer, diagonal 0).
   DenseMatrix loss_matrix(double alpha, double RandomWalkPairLoss::*field) const;
   double single_series(graph::NodeId observer, graph::NodeId target) const;
-  RandomWalkPairLoss make_loss(graph::NodeId observer, graph::NodeId target, double alpha,
-                               double series_value, bool direct_from_target, double contributions) const;
 
   gossip::GossipMatrix w_;
   RandomWalkOptions options_;
