@@ -56,8 +56,12 @@ measure "the same in numpy/scipy (bench/baselines/muffliato_theorem1.py)" /usr/b
 run "the same, --csv --out F.csv" "${cube[@]}" --bound paper --csv --out "$out/pairs.csv"
 run "the same, --out F.npy" "${cube[@]}" --bound paper --out "$out/pairs.npy"
 run "hypercube d=11 Muffliato, exact joint view (default), --summary-only" "${cube[@]}" --json --summary-only
-run "hypercube d=11 random walk, T=1150, σ=20, α=4, --summary-only" account --graph hypercube:d=11 \
-  --method random-walk --rounds 1150 --sigma 20 --alpha 4 --json --summary-only --quiet
+walk=(account --graph hypercube:d=11 --method random-walk --rounds 1150 --sigma 20 --alpha 4 --quiet)
+run "hypercube d=11 random walk, T=1150, σ=20, α=4, --summary-only" "${walk[@]}" --json --summary-only
+run "the same, the paper's count T/n (--contributions expected)" "${walk[@]}" --contributions expected \
+  --json --summary-only
+measure "the paper's count in numpy/scipy (bench/baselines/random_walk_theorem3.py)" /usr/bin/python3 \
+  "$(dirname "$0")/baselines/random_walk_theorem3.py" 11 1150 20 4
 run "hypercube d=11 random walk, --out F.npy" account --graph hypercube:d=11 --method random-walk \
   --rounds 1150 --sigma 20 --alpha 4 --out "$out/walk.npy" --quiet
 label="facebook_combined Muffliato, --bound paper, T=20, --summary-only"

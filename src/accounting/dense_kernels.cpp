@@ -218,46 +218,57 @@ bool orthonormalize_rows(DenseMatrix& z) {
   return true;
 }
 
+void multiply_into(MatrixBlock c, double alpha, ConstMatrixBlock a, bool transpose_a, ConstMatrixBlock b,
+                   bool transpose_b, double beta) {
+  const Eigen::Index m = transpose_a ? a.cols() : a.rows();
+  const Eigen::Index k = transpose_a ? a.rows() : a.cols();
+  const Eigen::Index n = transpose_b ? b.rows() : b.cols();
+  require(c.rows() == m && c.cols() == n && (transpose_b ? b.cols() : b.rows()) == k,
+          "multiply_into: a {} x {} times a {} x {} product into {} x {}", m, k,
+          transpose_b ? b.cols() : b.rows(), n, c.rows(), c.cols());
+  if (c.size() == 0) return;
+  if (k == 0) {
+    if (beta == 0.0) {
+      c.setZero();
+    } else {
+      c *= beta;
+    }
+    return;
+  }
+#if defined(NETDP_HAVE_LAPACKE)
+  // Leading dimensions of at least 1, as BLAS requires even for empty dimensions.
+  const auto ld = [](Eigen::Index stride) { return static_cast<blasint>(std::max<Eigen::Index>(stride, 1)); };
+  cblas_dgemm(CblasColMajor, transpose_a ? CblasTrans : CblasNoTrans, transpose_b ? CblasTrans : CblasNoTrans,
+              static_cast<blasint>(m), static_cast<blasint>(n), static_cast<blasint>(k), alpha, a.data(),
+              ld(a.outerStride()), b.data(), ld(b.outerStride()), beta, c.data(), ld(c.outerStride()));
+#else
+  const auto product = [&](const auto& left) {
+    if (transpose_b) return (alpha * (left * b.transpose())).eval();
+    return (alpha * (left * b)).eval();
+  };
+  const DenseMatrix p = transpose_a ? product(a.transpose()) : product(a);
+  if (beta == 0.0) {
+    c = p;
+  } else {
+    c = beta * c + p;
+  }
+#endif
+}
+
 DenseMatrix transposed_product(const DenseMatrix& u, const DenseMatrix& a) {
   DenseMatrix c(u.cols(), a.cols());
-  if (c.size() == 0) return c;
-#if defined(NETDP_HAVE_LAPACKE)
-  cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, static_cast<blasint>(u.cols()),
-              static_cast<blasint>(a.cols()), static_cast<blasint>(u.rows()), 1.0, u.data(),
-              static_cast<blasint>(std::max<Eigen::Index>(u.rows(), 1)), a.data(),
-              static_cast<blasint>(std::max<Eigen::Index>(a.rows(), 1)), 0.0, c.data(),
-              static_cast<blasint>(c.rows()));
-#else
-  c.noalias() = u.transpose() * a;
-#endif
+  multiply_into(c, 1.0, u, true, a, false, 0.0);
   return c;
 }
 
 DenseMatrix product_transposed(const DenseMatrix& a, const DenseMatrix& b) {
   DenseMatrix c(a.rows(), b.rows());
-  if (c.size() == 0) return c;
-  if (a.cols() == 0) return DenseMatrix::Zero(a.rows(), b.rows());
-#if defined(NETDP_HAVE_LAPACKE)
-  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, static_cast<blasint>(a.rows()),
-              static_cast<blasint>(b.rows()), static_cast<blasint>(a.cols()), 1.0, a.data(),
-              static_cast<blasint>(a.rows()), b.data(), static_cast<blasint>(b.rows()), 0.0, c.data(),
-              static_cast<blasint>(c.rows()));
-#else
-  c.noalias() = a * b.transpose();
-#endif
+  multiply_into(c, 1.0, a, false, b, true, 0.0);
   return c;
 }
 
 void add_product(DenseMatrix& target, double alpha, const DenseMatrix& a, const DenseMatrix& b) {
-  if (target.size() == 0 || a.cols() == 0) return;
-#if defined(NETDP_HAVE_LAPACKE)
-  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, static_cast<blasint>(a.rows()),
-              static_cast<blasint>(b.cols()), static_cast<blasint>(a.cols()), alpha, a.data(),
-              static_cast<blasint>(a.rows()), b.data(), static_cast<blasint>(b.rows()), 1.0, target.data(),
-              static_cast<blasint>(target.rows()));
-#else
-  target.noalias() += alpha * (a * b);
-#endif
+  multiply_into(target, alpha, a, false, b, false, 1.0);
 }
 
 void subtract_product(DenseMatrix& target, const DenseMatrix& a, const DenseMatrix& b) {

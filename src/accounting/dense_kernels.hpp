@@ -65,6 +65,16 @@ bool spd_invert_in_place(DenseMatrix& symmetric);
 /// The same from its Cholesky factor L (lower triangle, as cholesky_in_place leaves it).
 bool spd_invert_from_cholesky(DenseMatrix& factor);
 
+/// A column-major block with any leading dimension (a whole matrix, or e.g. its top rows).
+using MatrixBlock = Eigen::Ref<DenseMatrix, 0, Eigen::OuterStride<>>;
+using ConstMatrixBlock = Eigen::Ref<const DenseMatrix, 0, Eigen::OuterStride<>>;
+
+/// c = alpha · op(a) op(b) + beta · c, op = transpose when asked (one GEMM). With OpenBLAS, whose
+/// kernels are chosen for the CPU at run time (AVX2, AVX-512), a portable build gets the CPU's
+/// speed. Throws when the shapes do not match.
+void multiply_into(MatrixBlock c, double alpha, ConstMatrixBlock a, bool transpose_a, ConstMatrixBlock b,
+                   bool transpose_b, double beta);
+
 /// target += alpha · a b (one GEMM).
 void add_product(DenseMatrix& target, double alpha, const DenseMatrix& a, const DenseMatrix& b);
 

@@ -4,10 +4,14 @@
 
 #include <string_view>
 
+#include "../accounting/dense_kernels.hpp"
 #include "model_common.hpp"
 
 namespace netdp::learn::detail {
 namespace {
+
+// The models' products go through the one BLAS-backed GEMM (OpenBLAS's run-time kernels).
+using accounting::detail::multiply_into;
 
 /// θ = [w (d entries); b].  ℓ(θ; x, y) = log(1 + e^z) − y z with z = w·x + b, y ∈ {0, 1}.
 class BinaryLogistic final : public Model {
@@ -118,7 +122,7 @@ class MultinomialLogistic final : public Model {
     const auto C = static_cast<Eigen::Index>(classes_);
     Vector sum(static_cast<Eigen::Index>(num_parameters()));
     Eigen::Map<DenseMatrix> G(sum.data(), d + 1, C);
-    G.topRows(d).noalias() = X.transpose() * R;
+    multiply_into(G.topRows(d), 1.0, X, true, R, false, 0.0);
     G.row(d) = R.colwise().sum();
     return sum;
   }
@@ -145,7 +149,7 @@ class MultinomialLogistic final : public Model {
     const auto d = static_cast<Eigen::Index>(d_);
     const Eigen::Map<const DenseMatrix> Theta(theta.data(), d + 1, static_cast<Eigen::Index>(classes_));
     DenseMatrix Z(X.rows(), Theta.cols());
-    Z.noalias() = X * Theta.topRows(d);
+    multiply_into(Z, 1.0, X, false, Theta.topRows(d), false, 0.0);
     Z.rowwise() += Theta.row(d);
     return Z;
   }

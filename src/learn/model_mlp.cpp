@@ -11,11 +11,15 @@
 #include <cmath>
 #include <string_view>
 
+#include "../accounting/dense_kernels.hpp"
 #include "model_common.hpp"
 #include "netdp/util/rng.hpp"
 
 namespace netdp::learn::detail {
 namespace {
+
+// The models' products go through the one BLAS-backed GEMM (OpenBLAS's run-time kernels).
+using accounting::detail::multiply_into;
 
 class Mlp final : public Model {
  public:
@@ -89,9 +93,10 @@ class Mlp final : public Model {
       }
     }
     Vector sum(static_cast<Eigen::Index>(num_parameters()));
-    Eigen::Map<DenseMatrix>(sum.data(), d_, h_).noalias() = X.transpose() * b.eta;
+    multiply_into(Eigen::Map<DenseMatrix>(sum.data(), d_, h_), 1.0, X, true, b.eta, false, 0.0);
     sum.segment(offset_b1(), h_) = b.eta.colwise().sum().transpose();
-    Eigen::Map<DenseMatrix>(sum.data() + offset_B(), h_, k_).noalias() = b.hidden.transpose() * b.delta;
+    multiply_into(Eigen::Map<DenseMatrix>(sum.data() + offset_B(), h_, k_), 1.0, b.hidden, true, b.delta,
+                  false, 0.0);
     sum.segment(offset_b2(), k_) = b.delta.colwise().sum().transpose();
     return sum;
   }
@@ -134,10 +139,12 @@ class Mlp final : public Model {
     const Eigen::Map<const DenseMatrix> A(theta.data(), d_, h_);
     const Eigen::Map<const DenseMatrix> B(theta.data() + offset_B(), h_, k_);
     Forward f;
-    f.pre.noalias() = X * A;
+    f.pre.resize(X.rows(), h_);
+    multiply_into(f.pre, 1.0, X, false, A, false, 0.0);
     f.pre.rowwise() += theta.segment(offset_b1(), h_).transpose();
     f.hidden = f.pre.cwiseMax(0.0);
-    f.out.noalias() = f.hidden * B;
+    f.out.resize(X.rows(), k_);
+    multiply_into(f.out, 1.0, f.hidden, false, B, false, 0.0);
     f.out.rowwise() += theta.segment(offset_b2(), k_).transpose();
     return f;
   }
@@ -153,7 +160,8 @@ class Mlp final : public Model {
       b.delta = std::move(f.out);
     }
     const Eigen::Map<const DenseMatrix> B(theta.data() + offset_B(), h_, k_);
-    b.eta.noalias() = b.delta * B.transpose();
+    b.eta.resize(b.delta.rows(), h_);
+    multiply_into(b.eta, 1.0, b.delta, false, B, true, 0.0);
     b.eta.array() *= (f.pre.array() > 0.0).cast<double>();
     b.hidden = std::move(f.hidden);
     return b;

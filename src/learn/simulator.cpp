@@ -11,6 +11,7 @@
 #include <optional>
 #include <vector>
 
+#include "../accounting/dense_kernels.hpp"
 #include "netdp/gossip/network_spec.hpp"
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/metrics.hpp"
@@ -202,6 +203,8 @@ TrainResult run_training(const TrainConfig& c, const TrainProgress& progress) {
   DenseMatrix theta = init.transpose().replicate(static_cast<Eigen::Index>(n), 1);
   Rng rng(sub_seed(seed, 7));
   phase("rounds");
+  // The rounds run their own threads over nodes; the models' products run inside them.
+  const accounting::detail::SingleThreadedBlas single_threaded_blas;
   for (std::size_t t = 0; t < params.rounds; ++t) {
     algorithm->round(t, theta, ctx, rng);
     const std::size_t done = t + 1;

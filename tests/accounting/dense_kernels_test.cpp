@@ -1,0 +1,58 @@
+// The one GEMM of the dense kernels against Eigen's plain product, on blocks with leading
+// dimensions larger than their row counts (the models multiply the top rows of a parameter matrix).
+
+#include "../../src/accounting/dense_kernels.hpp"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+namespace netdp::accounting::detail {
+namespace {
+
+DenseMatrix counting(Eigen::Index rows, Eigen::Index cols, double scale) {
+  DenseMatrix m(rows, cols);
+  for (Eigen::Index j = 0; j < cols; ++j)
+    for (Eigen::Index i = 0; i < rows; ++i) m(i, j) = scale * static_cast<double>((3 * i + 7 * j) % 11 - 5);
+  return m;
+}
+
+/// `m` stored in the top rows of a matrix with `extra` more rows (a leading dimension above its rows).
+DenseMatrix padded(const DenseMatrix& m, Eigen::Index extra) {
+  DenseMatrix store = DenseMatrix::Constant(m.rows() + extra, m.cols(), 99.0);
+  store.topRows(m.rows()) = m;
+  return store;
+}
+
+TEST(MultiplyInto, EveryTransposeOnStridedBlocksEqualsEigen) {
+  const DenseMatrix a = counting(7, 6, 0.5);
+  const DenseMatrix b = counting(6, 4, -1.5);
+  for (const bool ta : {false, true}) {
+    for (const bool tb : {false, true}) {
+      // op(a_stored) = a and op(b_stored) = b, each in the top rows of a taller matrix.
+      const DenseMatrix a_store = padded(ta ? DenseMatrix(a.transpose()) : a, 2);
+      const DenseMatrix b_store = padded(tb ? DenseMatrix(b.transpose()) : b, 3);
+      DenseMatrix c_store = counting(10, 4, 0.25);
+      const DenseMatrix before = c_store;
+      multiply_into(c_store.topRows(7), 2.0, a_store.topRows(a_store.rows() - 2), ta,
+                    b_store.topRows(b_store.rows() - 3), tb, 0.5);
+      const DenseMatrix expected = 2.0 * (a * b) + 0.5 * before.topRows(7);
+      EXPECT_LE((c_store.topRows(7) - expected).cwiseAbs().maxCoeff(), 1e-12) << ta << tb;
+      EXPECT_EQ(c_store.bottomRows(3), before.bottomRows(3)) << "rows past the block are untouched";
+    }
+  }
+}
+
+TEST(MultiplyInto, EmptyInnerDimensionScalesAndMismatchThrows) {
+  DenseMatrix c = counting(3, 2, 1.0);
+  const DenseMatrix expected = 3.0 * c;
+  multiply_into(c, 1.0, DenseMatrix(3, 0), false, DenseMatrix(0, 2), false, 3.0);
+  EXPECT_EQ(c, expected);
+  multiply_into(c, 1.0, DenseMatrix(3, 0), false, DenseMatrix(0, 2), false, 0.0);
+  EXPECT_EQ(c, DenseMatrix::Zero(3, 2));
+  EXPECT_THROW(multiply_into(c, 1.0, DenseMatrix(3, 4), false, DenseMatrix(5, 2), false, 0.0),
+               std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace netdp::accounting::detail
