@@ -3,10 +3,13 @@
 
 #include "netdp/accounting/pairwise.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <exception>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -312,20 +315,44 @@ void GaussianPairwiseAccount::for_each_chunk(double sigma, double delta, const C
   detail::require_evaluation(sigma, delta);
   const double scale = info_.sensitivity / sigma;
   const std::size_t columns = grid_.observers.size();
-  std::vector<double> mus;
-  std::vector<double> epsilons;
-  std::size_t begin = 0;
-  while (begin < columns) {
-    // Columns [begin, end): whole observers, at least kRowChunk pairs unless the columns run out.
+  // Column ranges [begin, end): whole observers, at least kRowChunk pairs unless the columns run out.
+  std::vector<std::pair<std::size_t, std::size_t>> ranges;
+  for (std::size_t begin = 0; begin < columns;) {
     std::size_t end = begin + 1;
     while (end < columns && first_pair_[end] - first_pair_[begin] < kRowChunk) ++end;
-    const std::size_t offset = first_pair_[begin];
-    mus.resize(first_pair_[end] - offset);
-    epsilons.resize(mus.size());
-    for_each_pair(begin, end, [&](const PairView& p) { mus[p.index - offset] = p.reported * scale; });
-    detail::gdp_epsilons_rounded_up(mus, delta, epsilons);
-    chunk(begin, end, std::span<const double>(mus), std::span<const double>(epsilons));
+    ranges.emplace_back(begin, end);
     begin = end;
+  }
+  // A group of chunks is converted side by side, one chunk per thread (the conversion's own
+  // parallel loops then run on that thread alone: its sorting and hashing are serial, and would
+  // leave the other cores waiting), then handed to `chunk` in order.
+  const auto width = static_cast<std::size_t>(std::max(1, omp_get_max_threads()));
+  std::vector<std::vector<double>> mus(width);
+  std::vector<std::vector<double>> epsilons(width);
+  for (std::size_t group = 0; group < ranges.size(); group += width) {
+    const std::size_t count = std::min(width, ranges.size() - group);
+    std::exception_ptr failure;
+#pragma omp parallel for schedule(static, 1)
+    for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(count); ++i) {
+      try {
+        const auto slot = static_cast<std::size_t>(i);
+        const auto [begin, end] = ranges[group + slot];
+        const std::size_t offset = first_pair_[begin];
+        mus[slot].resize(first_pair_[end] - offset);
+        epsilons[slot].resize(mus[slot].size());
+        for_each_pair(begin, end,
+                      [&](const PairView& p) { mus[slot][p.index - offset] = p.reported * scale; });
+        detail::gdp_epsilons_rounded_up(mus[slot], delta, epsilons[slot]);
+      } catch (...) {
+#pragma omp critical(netdp_gaussian_chunk_failure)
+        if (!failure) failure = std::current_exception();
+      }
+    }
+    if (failure) std::rethrow_exception(failure);
+    for (std::size_t slot = 0; slot < count; ++slot) {
+      const auto [begin, end] = ranges[group + slot];
+      chunk(begin, end, std::span<const double>(mus[slot]), std::span<const double>(epsilons[slot]));
+    }
   }
 }
 
