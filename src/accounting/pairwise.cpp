@@ -6,6 +6,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -53,81 +54,55 @@ std::uint64_t rounded_up_bits(double mu) {
   return (bits & kLowBits) == 0 ? bits : (bits | kLowBits) + 1;
 }
 
-/// An open-addressing set of bit patterns (0 = empty slot; no finite μ > 0 has the bits 0).
-class BitsTable {
- public:
-  explicit BitsTable(std::size_t count) {
-    std::size_t capacity = 16;
-    while (capacity < 2 * count) capacity *= 2;
-    keys_.assign(capacity, 0);
-    values_.assign(capacity, 0.0);
-  }
-  /// The slot of `key`, inserted when absent.
-  std::size_t insert(std::uint64_t key) {
-    std::size_t slot = find_slot(key);
-    if (keys_[slot] == 0) {
-      keys_[slot] = key;
-      used_.push_back(slot);
-    }
-    return slot;
-  }
-  double at(std::uint64_t key) const { return values_[find_slot(key)]; }
-  const std::vector<std::size_t>& used() const { return used_; }
-  std::uint64_t key(std::size_t slot) const { return keys_[slot]; }
-  void set(std::size_t slot, double value) { values_[slot] = value; }
-
- private:
-  std::size_t find_slot(std::uint64_t key) const {
-    const std::size_t mask = keys_.size() - 1;
-    std::size_t slot = static_cast<std::size_t>((key * 0x9e3779b97f4a7c15ULL) >> 20) & mask;
-    while (keys_[slot] != 0 && keys_[slot] != key) slot = (slot + 1) & mask;
-    return slot;
-  }
-  std::vector<std::uint64_t> keys_;
-  std::vector<double> values_;
-  std::vector<std::size_t> used_;
-};
-
 }  // namespace
 
 void gdp_epsilons_rounded_up(std::span<const double> mus, double delta, std::span<double> out) {
   require(out.size() == mus.size(), "gdp_epsilons_rounded_up: {} outputs for {} values", out.size(),
           mus.size());
-  BitsTable table(mus.size());
-  for (const double mu : mus) {
-    if (mu > 0.0 && std::isfinite(mu)) table.insert(rounded_up_bits(mu));
+  // (rounded bits, position) of every finite μ > 0, sorted: equal values side by side, increasing.
+  std::vector<std::pair<std::uint64_t, std::size_t>> keyed;
+  keyed.reserve(mus.size());
+  for (std::size_t i = 0; i < mus.size(); ++i) {
+    const double mu = mus[i];
+    if (mu > 0.0 && std::isfinite(mu)) {
+      keyed.emplace_back(rounded_up_bits(mu), i);
+    } else {
+      out[i] = gdp_epsilon_or_zero(mu, delta);
+    }
   }
-  // The distinct values in increasing order, in runs of kRootRun: each root after a run's first
-  // starts from the previous two extrapolated (a few δ evaluations instead of about ten). The runs
-  // do not depend on the thread count, so neither do the values.
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<std::size_t> first;  // where each distinct value starts in `keyed`
+  for (std::size_t k = 0; k < keyed.size(); ++k)
+    if (k == 0 || keyed[k].first != keyed[k - 1].first) first.push_back(k);
+  first.push_back(keyed.size());
+  // The distinct values in increasing order, in runs of kRootRun: each root after a run's third
+  // starts from the previous three extrapolated by their quadratic (one δ evaluation, mostly,
+  // instead of about ten). The runs do not depend on the thread count, so neither do the values.
   constexpr std::size_t kRootRun = 256;
-  std::vector<std::size_t> used = table.used();
-  std::sort(used.begin(), used.end(),
-            [&table](std::size_t a, std::size_t b) { return table.key(a) < table.key(b); });
-  const std::size_t runs = (used.size() + kRootRun - 1) / kRootRun;
+  const std::size_t distinct = first.size() - 1;
+  const std::size_t runs = (distinct + kRootRun - 1) / kRootRun;
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::ptrdiff_t r = 0; r < static_cast<std::ptrdiff_t>(runs); ++r) {
     const std::size_t begin = static_cast<std::size_t>(r) * kRootRun;
-    const std::size_t end = std::min(used.size(), begin + kRootRun);
-    double mu_a = 0.0;
-    double epsilon_a = 0.0;
-    double mu_b = 0.0;
-    double epsilon_b = 0.0;
-    for (std::size_t i = begin; i < end; ++i) {
-      const double mu = std::bit_cast<double>(table.key(used[i]));
+    const std::size_t end = std::min(distinct, begin + kRootRun);
+    std::array<double, 3> mu_before{};  // the last three values and roots, oldest first
+    std::array<double, 3> epsilon_before{};
+    for (std::size_t d = begin; d < end; ++d) {
+      const double mu = std::bit_cast<double>(keyed[first[d]].first);
       double guess = std::numeric_limits<double>::quiet_NaN();
-      if (i >= begin + 2) guess = epsilon_b + (epsilon_b - epsilon_a) / (mu_b - mu_a) * (mu - mu_b);
+      if (d >= begin + 3) {
+        // Newton's divided differences through the three previous (μ, ε).
+        const auto& [m0, m1, m2] = mu_before;
+        const auto& [e0, e1, e2] = epsilon_before;
+        const double slope = (e2 - e1) / (m2 - m1);
+        const double curvature = (slope - (e1 - e0) / (m1 - m0)) / (m2 - m0);
+        guess = e2 + (mu - m2) * (slope + curvature * (mu - m1));
+      }
       const double epsilon = dp::gdp_epsilon(mu, delta, guess);
-      table.set(used[i], epsilon);
-      mu_a = std::exchange(mu_b, mu);
-      epsilon_a = std::exchange(epsilon_b, epsilon);
+      for (std::size_t k = first[d]; k < first[d + 1]; ++k) out[keyed[k].second] = epsilon;
+      mu_before = {mu_before[1], mu_before[2], mu};
+      epsilon_before = {epsilon_before[1], epsilon_before[2], epsilon};
     }
-  }
-#pragma omp parallel for schedule(static)
-  for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(mus.size()); ++i) {
-    const double mu = mus[static_cast<std::size_t>(i)];
-    out[static_cast<std::size_t>(i)] =
-        mu > 0.0 && std::isfinite(mu) ? table.at(rounded_up_bits(mu)) : gdp_epsilon_or_zero(mu, delta);
   }
 }
 
