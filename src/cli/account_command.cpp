@@ -72,10 +72,9 @@ struct AccountOptions {
   // calibration and output
   std::optional<double> target_epsilon;
   std::string calibrate_on = "mean";
-  bool json = false;
+  OutputOptions output;
   bool csv = false;
   bool summary_only = false;
-  bool quiet = false;
   std::string out;
   std::optional<std::string> field;  ///< the matrix of a .npy output: epsilon | mu | rdp_epsilon
 };
@@ -189,8 +188,8 @@ void check_flags(const AccountOptions& o, std::size_t n) {
       "--sign-search {} maximises over scalar releases; add --release-dimension 1 (the default release is a "
       "vector, whose worst case is the SDP value)",
       o.sign_search);
-  require(!(o.json && o.csv), "choose one of --json and --csv");
-  require(!writes_npy(o) || !(o.json || o.csv),
+  require(!(o.output.json && o.csv), "choose one of --json and --csv");
+  require(!writes_npy(o) || !(o.output.json || o.csv),
           "--out {}: a .npy file holds the n x n matrix of --field; drop --json / --csv", o.out);
   require(!o.field || writes_npy(o), "--field {} selects the matrix of a .npy output: add --out FILE.npy",
           o.field.value_or(""));
@@ -322,7 +321,7 @@ void run_account(const AccountOptions& o) {
   if (!o.colluders.empty()) query.colluders = parse_node_list(o.colluders, "--colluders", n);
   if (!o.group.empty()) query.group = parse_node_list(o.group, "--group", n);
   query.alpha = o.alpha;
-  ProgressReporter progress = ProgressReporter::for_stderr(o.quiet, "netdp account");
+  ProgressReporter progress = ProgressReporter::for_stderr(o.output.quiet, "netdp account");
   progress.phase(fmt::format("the {} accountant", o.method));
   const std::unique_ptr<accounting::PairwiseAccount> account =
       make_account(o, protocol, query, progress.callback());
@@ -357,9 +356,9 @@ void run_account(const AccountOptions& o) {
 
   // The rows stream from the accountant to the output block by block; only the summary is kept.
   const RowWriter::Format format =
-      o.json  ? (o.summary_only ? RowWriter::Format::json_summary_only : RowWriter::Format::json)
-      : o.csv ? RowWriter::Format::csv
-              : RowWriter::Format::none;
+      o.output.json ? (o.summary_only ? RowWriter::Format::json_summary_only : RowWriter::Format::json)
+      : o.csv       ? RowWriter::Format::csv
+                    : RowWriter::Format::none;
   const bool distances = gossip::uses_base_graph(protocol.schedule);
   NodeMatrix matrix(writes_npy(o) ? n : 0, matrix_field(o.field), report.local_dp);
   const auto write = [&](std::ostream& out) {
@@ -396,7 +395,7 @@ void run_account(const AccountOptions& o) {
   } else {
     util::write_file_atomically(o.out, write);
   }
-  if (o.json || o.csv || writes_npy(o)) write_human(std::cout, report);
+  if (o.output.json || o.csv || writes_npy(o)) write_human(std::cout, report);
 }
 
 }  // namespace
@@ -476,10 +475,9 @@ void add_account_command(CLI::App& app) {
   cmd->add_option("--target-epsilon", options->target_epsilon,
                   "Calibrate σ so that the chosen ε meets this target");
   cmd->add_option("--calibrate-on", options->calibrate_on, "mean | max | pair")->capture_default_str();
-  cmd->add_flag("--json", options->json, "JSON: {\"pairs\": [...], \"summary\": {...}}");
+  add_output_options(cmd, options->output, "JSON: {\"pairs\": [...], \"summary\": {...}}");
   cmd->add_flag("--csv", options->csv, "CSV, one line per pair");
   cmd->add_flag("--summary-only", options->summary_only, "JSON without the pairs");
-  cmd->add_flag("--quiet", options->quiet, "No progress on stderr");
   cmd->add_option(
       "--out", options->out,
       "Write the JSON/CSV/table to this file; a name ending in .npy gets the n x n matrix of --field "

@@ -1,5 +1,7 @@
 #include "output.hpp"
 
+#include <omp.h>
+
 #include <fstream>
 #include <iostream>
 
@@ -7,8 +9,20 @@
 
 namespace netdp::cli {
 
-void add_output_options(CLI::App* command, OutputOptions& options) {
-  command->add_flag("--json", options.json, "Print machine-readable JSON on stdout");
+void add_output_options(CLI::App* command, OutputOptions& options, const std::string& json_help) {
+  command->add_flag("--json", options.json, json_help);
+  command->add_flag("--quiet", options.quiet,
+                    "No progress, notes or warnings on stderr (errors are still printed)");
+  command
+      ->add_option_function<int>(
+          "--threads",
+          [&options](int threads) {
+            options.threads = threads;
+            omp_set_num_threads(threads);
+          },
+          "Threads for the parallel parts (default: OMP_NUM_THREADS, else every core); results do not "
+          "depend on it")
+      ->check(CLI::Range(1, 4096));
 }
 
 void print_result(const OutputOptions& options, const nlohmann::json& result,

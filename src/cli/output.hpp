@@ -11,12 +11,17 @@
 
 namespace netdp::cli {
 
+/// The options every subcommand takes, with the same meaning everywhere.
 struct OutputOptions {
-  bool json = false;
+  bool json = false;   ///< --json: machine-readable JSON on stdout
+  bool quiet = false;  ///< --quiet: no progress bars, notes or warnings on stderr (errors still)
+  int threads = 0;     ///< --threads N: OpenMP threads (0: OMP_NUM_THREADS, else every core)
 };
 
-/// Adds --json to a subcommand.
-void add_output_options(CLI::App* command, OutputOptions& options);
+/// Adds --json, --quiet and --threads (which sets the OpenMP thread count while parsing) to a
+/// subcommand; `json_help` describes what its JSON holds. --help is CLI11's, on every subcommand.
+void add_output_options(CLI::App* command, OutputOptions& options,
+                        const std::string& json_help = "Print machine-readable JSON on stdout");
 
 /// Prints `result` as JSON (pretty, 2 spaces) when options.json, else calls `human`.
 void print_result(const OutputOptions& options, const nlohmann::json& result,

@@ -23,7 +23,6 @@ struct TrainOptions {
   std::string config_path;
   std::vector<std::string> overrides;
   std::string out;
-  bool quiet = false;
   bool print_schema = false;
   OutputOptions output;
 };
@@ -61,7 +60,7 @@ void run_train(const TrainOptions& options) {
   const learn::TrainConfig config = learn::parse_train_config(given);
   const std::string out = options.out.empty() ? default_out_dir(options.config_path) : options.out;
   // The phases before the rounds as progress lines; the rounds as one line per evaluation.
-  ProgressReporter reporter = ProgressReporter::for_stderr(options.quiet, "netdp train");
+  ProgressReporter reporter = ProgressReporter::for_stderr(options.output.quiet, "netdp train");
   learn::TrainProgress progress;
   progress.phase = [&reporter](std::string_view phase) {
     if (phase == "rounds") {
@@ -70,7 +69,7 @@ void run_train(const TrainOptions& options) {
       reporter.phase(std::string(phase));
     }
   };
-  if (!options.quiet) progress.evaluation = print_progress;
+  if (!options.output.quiet) progress.evaluation = print_progress;
   const learn::TrainResult result = learn::run_training(config, progress);
   write_training_outputs(result, out);
   const nlohmann::json summary = summary_json(result);
@@ -95,7 +94,6 @@ void add_train_command(CLI::App& app) {
   cmd->add_option("--set", options->overrides, "Override one key: --set algorithm.sigma=1.5 (repeatable)")
       ->allow_extra_args(false);
   cmd->add_option("--out", options->out, "Output folder (created); default runs/<config name>-<UTC time>");
-  cmd->add_flag("--quiet", options->quiet, "No per-evaluation progress on stderr");
   cmd->add_flag("--print-schema", options->print_schema,
                 "Print every config key (default, accepted values, meaning) as the Markdown table of "
                 "docs/learn.md, and exit");
