@@ -20,6 +20,7 @@
 #include "netdp/gossip/spectral.hpp"
 #include "netdp/util/check.hpp"
 #include "netdp/util/enum_names.hpp"
+#include "netdp/util/memory.hpp"
 #include "row_space.hpp"
 
 namespace netdp::accounting {
@@ -326,6 +327,13 @@ void account_pairs(const gossip::Schedule& schedule, std::span<const graph::Node
   const std::size_t unit = batched ? kObserverBatch : per_target ? kPerTargetObserverBatch : 1;
   const std::size_t units = (observers.size() + unit - 1) / unit;
   const int threads = pairwise.threads > 0 ? pairwise.threads : omp_get_max_threads();
+  // Each worker holds the T × T Gram of the injections and its factor (T = rounds).
+  const auto rounds = static_cast<double>(r.rounds);
+  util::require_memory(static_cast<double>(threads) * 16.0 * rounds * rounds, "the linear-system accountant",
+                       fmt::format("16 T² bytes per thread for the Gram of the injections and its factor, "
+                                   "T = {} rounds, {} threads",
+                                   r.rounds, threads),
+                       "lower the rounds (--rounds) or the threads (--threads)");
   std::size_t done = 0;
   std::map<long, double> epsilon_table;
 

@@ -40,7 +40,10 @@ namespace detail {
 
 void require_evaluation(double sigma, double delta) {
   require(std::isfinite(sigma) && sigma > 0.0, "σ must be a finite number > 0, got {}", sigma);
+  require(std::isfinite(1.0 / sigma), "σ = {} is so small that 1/σ overflows", sigma);
   require(delta > 0.0 && delta < 1.0, "δ must be in (0, 1), got {}", delta);
+  require(delta >= std::numeric_limits<double>::min(), "δ = {} is subnormal: it must be a normal number",
+          delta);
 }
 
 double gdp_epsilon_or_zero(double mu, double delta) { return mu > 0.0 ? dp::gdp_epsilon(mu, delta) : 0.0; }

@@ -37,6 +37,7 @@ struct AccountOptions {
   NetworkOptions network;
   std::string method = "muffliato";  ///< muffliato | random-walk | linear-system | mf
   std::size_t rounds = 10;
+  std::size_t max_rounds = 1000000;
   double sigma = 1.0;
   double delta = 1e-5;
   std::optional<double> alpha;
@@ -160,8 +161,21 @@ accounting::AssessOptions release_options(const AccountOptions& o) {
 void check_flags(const AccountOptions& o, std::size_t n) {
   require_positive(o.sigma, "--sigma");
   require_positive(o.sensitivity, "--sensitivity");
+  // μ = Δ/σ at most (a pair's loss never exceeds the local one), and ε ≈ μ²/2 must stay finite.
+  require(o.sensitivity / o.sigma <= 1e150,
+          "--sigma {} is so small that the noise ratio Δ/σ = {:g} overflows the privacy loss (ε ≈ (Δ/σ)²/2): "
+          "σ must be at least Δ·1e-150",
+          o.sigma, o.sensitivity / o.sigma);
   require(o.rounds >= 1, "--rounds must be >= 1, got {}", o.rounds);
+  require(o.rounds <= o.max_rounds,
+          "--rounds {} exceeds --max-rounds {} (a guard against a mistyped count: every accountant's time "
+          "grows with the rounds); raise --max-rounds for a longer run",
+          o.rounds, o.max_rounds);
   require(o.delta > 0.0 && o.delta < 1.0, "--delta must be in (0, 1), got {}", o.delta);
+  require(o.delta >= std::numeric_limits<double>::min(),
+          "--delta {} is subnormal: δ must be a normal number (>= {:g}), below which the conversions lose "
+          "their accuracy",
+          o.delta, std::numeric_limits<double>::min());
   if (o.alpha) require(std::isfinite(*o.alpha) && *o.alpha > 1.0, "--alpha must be > 1, got {}", *o.alpha);
   for (const auto& [node, flag] : {std::pair{o.observer, "--observer"}, std::pair{o.target, "--target"}}) {
     if (node) require(*node < n, "{} {} is out of range: the graph has nodes 0..{}", flag, *node, n - 1);
@@ -303,6 +317,7 @@ nlohmann::ordered_json parameters_json(const AccountOptions& o, const accounting
 
 void run_account(const AccountOptions& o) {
   const gossip::GossipMatrix w = load_gossip_matrix(o.network);
+  warn_graph_notes(w.graph(), o.output);
   const std::size_t n = w.num_nodes();
   check_flags(o, n);
   require(graph::is_connected(w.graph()),
@@ -408,6 +423,8 @@ void add_account_command(CLI::App& app) {
   cmd->add_option("--method", r.method, "muffliato | random-walk | linear-system | mf")
       ->capture_default_str();
   cmd->add_option("--rounds,-T", r.rounds, "Rounds T (gossip rounds, walk steps, or gradient steps)")
+      ->capture_default_str();
+  cmd->add_option("--max-rounds", options->max_rounds, "Refuse --rounds above this (a guard against typos)")
       ->capture_default_str();
   cmd->add_option("--sigma", r.sigma, "Noise standard deviation σ (ν for linear views)")
       ->capture_default_str();

@@ -1,5 +1,7 @@
 #include "netdp/cli/app.hpp"
 
+#include <charconv>
+#include <cstdint>
 #include <exception>
 #include <iostream>
 #include <stdexcept>
@@ -12,17 +14,23 @@ namespace netdp::cli {
 namespace {
 
 /// Every unsigned option (counts, node ids, seeds) of `app` and its subcommands refuses a negative
-/// value: the conversion to an unsigned type would wrap -3 to 2^64 − 3 (a count that then allocates
-/// until the process is killed).
+/// value and one past 2^64 − 1: the conversion to an unsigned type would wrap -3 to 2^64 − 3, or
+/// saturate, a count that then allocates until the process is killed.
 void refuse_negative_counts(CLI::App& app) {
   for (CLI::Option* option : app.get_options()) {
     if (option->get_type_name() != "UINT") continue;
     option->check(CLI::Validator(
         [](std::string& value) {
           const auto first = value.find_first_not_of(" \t");
-          return first != std::string::npos && value[first] == '-'
-                     ? std::string("must be a whole number >= 0, got ") + value
-                     : std::string();
+          if (first != std::string::npos && value[first] == '-')
+            return std::string("must be a whole number >= 0, got ") + value;
+          // Past 2^64 − 1 the conversion would saturate to a count no run can reach.
+          std::uint64_t parsed = 0;
+          const char* begin = value.data() + (first == std::string::npos ? value.size() : first);
+          if (std::from_chars(begin, value.data() + value.size(), parsed).ec ==
+              std::errc::result_out_of_range)
+            return std::string("must be a whole number below 2^64, got ") + value;
+          return std::string();
         },
         "", "not negative"));
   }

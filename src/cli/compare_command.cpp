@@ -59,6 +59,7 @@ void run_compare(const CompareOptions& o) {
   require(o.variant == "propagated" || o.variant == "per-step",
           "--variant '{}' is not one of: propagated, per-step", o.variant);
   const gossip::GossipMatrix w = load_gossip_matrix(o.network);
+  warn_graph_notes(w.graph(), o.output);
   accounting::MfOptions options;
   options.noise_std = o.sigma;
   const auto rows =

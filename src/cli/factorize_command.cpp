@@ -12,6 +12,7 @@
 #include "netdp/mf/factorize.hpp"
 #include "netdp/mf/local_gram.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/memory.hpp"
 #include "network_options.hpp"
 #include "output.hpp"
 
@@ -64,6 +65,12 @@ void run_factorize(const FactorizeOptions& o) {
       "--method '{}' is not one of: optimal, equal-norm, sign-relaxed, identity, sqrt, antipgd, dmf, banded",
       o.method);
   require(o.rounds >= 1, "--rounds must be >= 1, got {}", o.rounds);
+  const auto rounds = static_cast<double>(o.rounds);
+  util::require_memory(6.0 * 8.0 * rounds * rounds, "netdp factorize",
+                       fmt::format("six T × T matrices of 8-byte numbers (the workload's Gram, C, the "
+                                   "optimizer's gradient and workspace), T = {}",
+                                   o.rounds),
+                       "lower --rounds");
   require(o.initial_power <= 1, "--initial-power must be 0 or 1, got {}", o.initial_power);
   const mf::Participation p = mf::make_participation(o.rounds, o.participations, o.separation);
   nlohmann::ordered_json j;
@@ -71,6 +78,7 @@ void run_factorize(const FactorizeOptions& o) {
   DenseMatrix h;
   if (o.workload == "dl") {
     const gossip::GossipMatrix w = load_gossip_matrix(o.network);
+    warn_graph_notes(w.graph(), o.output);
     j["nodes"] = w.num_nodes();
     j["initial_power"] = o.initial_power;
     h = mf::local_gram(w, o.rounds, o.initial_power);

@@ -143,10 +143,12 @@ void add_gossip_command(CLI::App& app) {
       "gossip",
       "Summarize a gossip matrix (symmetry, spectral gap, stationary law, mixing bound, Chebyshev gamma)");
   auto options = std::make_shared<GossipOptions>();
-  cmd->add_option("--graph", options->spec, "Graph SPEC (see docs/graph.md), e.g. hypercube:d=6")
-      ->capture_default_str();
-  cmd->add_option("--weights", options->weights, "Weighting: " + gossip::weighting_names())
-      ->capture_default_str();
+  CLI::Option* graph_option =
+      cmd->add_option("--graph", options->spec, "Graph SPEC (see docs/graph.md), e.g. hypercube:d=6")
+          ->capture_default_str();
+  CLI::Option* weights_option =
+      cmd->add_option("--weights", options->weights, "Weighting: " + gossip::weighting_names())
+          ->capture_default_str();
   cmd->add_option("--matrix", options->matrix,
                   "Read W from a Matrix Market file instead of --graph/--weights");
   cmd->add_flag("--lcc", options->lcc, "Keep only the largest connected component of --graph");
@@ -157,8 +159,12 @@ void add_gossip_command(CLI::App& app) {
   cmd->add_option("--out", options->out, "Write W in Matrix Market format to FILE");
   add_output_options(cmd, options->output);
   cmd->footer(graph::spec_help());
-  cmd->callback([options] {
+  cmd->callback([options, graph_option, weights_option] {
+    require(options->matrix.empty() || (graph_option->count() == 0 && weights_option->count() == 0),
+            "--matrix {} replaces --graph and --weights (W is read from the file): give one or the other",
+            options->matrix);
     const gossip::GossipMatrix w = build_matrix(*options);
+    warn_graph_notes(w.graph(), options->output);
     if (!options->out.empty()) gossip::write_gossip_matrix_market(options->out, w);
     const nlohmann::json result = summarize(w, *options);
     print_result(options->output, result, [&result](std::ostream& out) { print_human(out, result); });

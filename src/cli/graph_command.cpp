@@ -83,6 +83,7 @@ void add_graph_command(CLI::App& app) {
   cmd->callback([options] {
     graph::Graph g = graph::from_spec(options->spec);
     if (options->lcc) g = graph::largest_connected_component(g);
+    warn_graph_notes(g, options->output);
     if (!options->out.empty()) {
       std::ostringstream text;
       graph::write_edge_list(g, text, graph::NodeNaming::indices);

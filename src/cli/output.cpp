@@ -34,6 +34,11 @@ void print_result(const OutputOptions& options, const nlohmann::json& result,
   }
 }
 
+void warn_graph_notes(const graph::Graph& g, const OutputOptions& options) {
+  if (options.quiet) return;
+  for (const std::string& note : g.notes()) std::cerr << "netdp: warning: " << note << "\n";
+}
+
 void write_text_file(const std::string& path, const std::string& text) {
   std::ofstream out(path);
   require(static_cast<bool>(out), "cannot open output file '{}' for writing", path);

@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "netdp/graph/graph.hpp"
+
 namespace netdp::cli {
 
 /// The options every subcommand takes, with the same meaning everywhere.
@@ -26,6 +28,10 @@ void add_output_options(CLI::App* command, OutputOptions& options,
 /// Prints `result` as JSON (pretty, 2 spaces) when options.json, else calls `human`.
 void print_result(const OutputOptions& options, const nlohmann::json& result,
                   const std::function<void(std::ostream&)>& human);
+
+/// Prints what the graph's reader changed in the input (graph::Graph::notes) as warnings on stderr,
+/// unless --quiet.
+void warn_graph_notes(const graph::Graph& g, const OutputOptions& options);
 
 /// Writes `text` to `path`, throwing std::invalid_argument naming the path on failure.
 void write_text_file(const std::string& path, const std::string& text);

@@ -183,6 +183,9 @@ namespace {
 
 void require_delta(double delta) {
   require(delta > 0.0 && delta < 1.0, "delta must be in (0, 1), got {}", delta);
+  require(delta >= std::numeric_limits<double>::min(),
+          "delta {} is subnormal: it must be a normal number (>= {:g})", delta,
+          std::numeric_limits<double>::min());
 }
 
 constexpr double kRelativeTolerance = 1e-13;

@@ -42,6 +42,9 @@ void validate_epsilon(double alpha, double epsilon) {
 
 void require_delta(double delta) {
   require(delta > 0.0 && delta < 1.0, "delta must be in (0, 1), got {}", delta);
+  require(delta >= std::numeric_limits<double>::min(),
+          "delta {} is subnormal: it must be a normal number (>= {:g})", delta,
+          std::numeric_limits<double>::min());
 }
 
 // ε of (ε, δ)-DP implied by ε(α)-RDP at order α (see RdpConversionMethod).

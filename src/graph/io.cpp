@@ -23,6 +23,27 @@ namespace {
 using util::split_csv;
 using util::TextLines;
 
+/// The self-loops a reader dropped (netdp's graphs are simple): how many, and the first one.
+struct DroppedSelfLoops {
+  std::size_t count = 0;
+  std::size_t first_line = 0;
+  std::string first_content;
+
+  void add(const TextLines& lines, std::string_view line) {
+    if (count++ == 0) {
+      first_line = lines.line_number();
+      first_content = TextLines::printable(line);
+    }
+  }
+  void note_on(Graph& g, const std::string& source) const {
+    if (count == 0) return;
+    g.add_note(
+        fmt::format("{}: {} self-loop{} dropped (a node linked to itself; netdp's graphs are simple), the "
+                    "first at line {}: '{}'",
+                    source, count, count == 1 ? "" : "s", first_line, first_content));
+  }
+};
+
 std::ifstream open_input(const std::string& path, const char* what) {
   std::ifstream in(path);
   require(static_cast<bool>(in), "cannot open {} file '{}' (missing or unreadable)", what, path);
@@ -58,9 +79,7 @@ Graph relabel(std::vector<Id> ids, const std::vector<std::pair<Id, Id>>& pairs) 
   };
   std::vector<Edge> edges;
   edges.reserve(pairs.size());
-  for (const auto& [a, b] : pairs) {
-    if (a != b) edges.push_back({index_of(a), index_of(b)});  // self-loops dropped
-  }
+  for (const auto& [a, b] : pairs) edges.push_back({index_of(a), index_of(b)});  // readers refuse self-loops
   Graph g = Graph::from_edges(ids.size(), edges);
   std::vector<std::string> labels;
   labels.reserve(ids.size());
@@ -88,6 +107,7 @@ std::string lowercase_trimmed(std::string_view text) {
 
 Graph parse_edge_list(std::istream& in, const std::string& source) {
   TextLines lines(in, source);
+  DroppedSelfLoops self_loops;
   std::vector<std::pair<std::uint64_t, std::uint64_t>> pairs;
   std::vector<std::uint64_t> ids;
   std::string line;
@@ -97,12 +117,18 @@ Graph parse_edge_list(std::istream& in, const std::string& source) {
     if (tokens.size() < 2) lines.fail(line, "expected two node ids 'u v'");
     const std::uint64_t u = parse_node_id(lines, line, tokens[0]);
     const std::uint64_t v = parse_node_id(lines, line, tokens[1]);
-    pairs.emplace_back(u, v);
     ids.push_back(u);
     ids.push_back(v);
+    if (u == v) {
+      self_loops.add(lines, line);  // the node is kept
+      continue;
+    }
+    pairs.emplace_back(u, v);
   }
-  require(!pairs.empty(), "{}: no edges found (empty file or only comments)", source);
-  return relabel(std::move(ids), pairs);
+  require(!ids.empty(), "{}: no edges found (empty file or only comments)", source);
+  Graph g = relabel(std::move(ids), pairs);
+  self_loops.note_on(g, source);
+  return g;
 }
 
 Graph read_edge_list(const std::string& path) {
@@ -119,11 +145,23 @@ Graph read_matrix_market_graph(const std::string& path) {
           data.header.rows, std::numeric_limits<NodeId>::max());
   std::vector<Edge> edges;
   edges.reserve(data.entries.size());
+  std::size_t diagonal = 0;
+  std::size_t first_diagonal = 0;
   for (const util::MatrixMarketEntry& e : data.entries) {
-    if (e.row != e.col && e.value != 0.0)
-      edges.push_back({static_cast<NodeId>(e.row), static_cast<NodeId>(e.col)});
+    if (e.value == 0.0) continue;
+    if (e.row == e.col) {
+      if (diagonal++ == 0) first_diagonal = e.row + 1;
+      continue;
+    }
+    edges.push_back({static_cast<NodeId>(e.row), static_cast<NodeId>(e.col)});
   }
   Graph g = Graph::from_edges(data.header.rows, edges);
+  if (diagonal > 0) {
+    g.add_note(
+        fmt::format("{}: {} nonzero diagonal entr{} dropped (self-loops; netdp's graphs are simple), "
+                    "the first at ({}, {})",
+                    path, diagonal, diagonal == 1 ? "y" : "ies", first_diagonal, first_diagonal));
+  }
   std::vector<std::string> labels;
   labels.reserve(g.num_nodes());
   for (std::size_t i = 0; i < g.num_nodes(); ++i) labels.push_back(std::to_string(i + 1));
@@ -133,6 +171,7 @@ Graph read_matrix_market_graph(const std::string& path) {
 
 Graph parse_csv_graph(std::istream& in, const std::string& source) {
   TextLines lines(in, source);
+  DroppedSelfLoops self_loops;
   std::string line;
   bool have_header = false;
   while (!have_header && lines.next(line)) have_header = !util::is_blank(line);
@@ -161,10 +200,16 @@ Graph parse_csv_graph(std::istream& in, const std::string& source) {
     }
     ids.push_back(fields[0]);
     ids.push_back(fields[1]);
+    if (fields[0] == fields[1]) {
+      self_loops.add(lines, line);  // the node is kept
+      continue;
+    }
     pairs.emplace_back(std::move(fields[0]), std::move(fields[1]));
   }
-  require(!pairs.empty(), "{}: no edges found after the header", source);
-  return relabel(std::move(ids), pairs);
+  require(!ids.empty(), "{}: no edges found after the header", source);
+  Graph g = relabel(std::move(ids), pairs);
+  self_loops.note_on(g, source);
+  return g;
 }
 
 Graph read_csv_graph(const std::string& path) {

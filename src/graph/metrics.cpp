@@ -93,6 +93,7 @@ Graph induced_subgraph(const Graph& g, std::vector<NodeId> nodes) {
   }
   Graph sub = Graph::from_edges(nodes.size(), edges);
   sub.set_labels(std::move(labels));
+  for (const std::string& note : g.notes()) sub.add_note(note);
   return sub;
 }
 

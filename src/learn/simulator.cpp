@@ -178,6 +178,7 @@ TrainResult run_training(const TrainConfig& c, const TrainProgress& progress) {
           "(only muffliato and randomized-gossip have one)",
           params.name);
   result.warnings = account.notes;
+  for (const std::string& note : g.notes()) result.warnings.push_back(note);
   if (c.privacy.target_epsilon) {
     const double target = *c.privacy.target_epsilon;
     require(algorithm->is_private(), "config privacy.target_epsilon = {}: algorithm '{}' is not private",

@@ -39,6 +39,9 @@ TEST(EdgeList, RelabelsByIncreasingNumericIdAndMergesDuplicates) {
   const std::vector<Edge> edges{{0, 4}, {0, 5}, {1, 2}};
   EXPECT_EQ(g.edges(), edges);
   EXPECT_EQ(g.degree(3), 0u);  // node 42 had only a self-loop: kept, isolated
+  ASSERT_EQ(g.notes().size(), 1u);  // and the user is told
+  EXPECT_THAT(g.notes()[0], HasSubstr("1 self-loop dropped"));
+  EXPECT_THAT(g.notes()[0], HasSubstr("line 8: '42 42'"));
 }
 
 TEST(EdgeList, MalformedLinesNameFileLineAndContent) {
@@ -91,6 +94,8 @@ TEST(MatrixMarketGraph, ReadsAdjacencyAndRoundTrips) {
   const std::vector<Edge> edges{{0, 1}, {0, 3}};
   EXPECT_EQ(g.edges(), edges);
   EXPECT_EQ(g.label(2), "3");  // 1-based ids kept as labels; isolated node 3 kept
+  ASSERT_EQ(g.notes().size(), 1u);
+  EXPECT_THAT(g.notes()[0], HasSubstr("1 nonzero diagonal entry dropped"));
 
   const Graph cube = hypercube(5);
   const TempFile out = TempFile::empty_name(".mtx");

@@ -61,10 +61,16 @@ class Graph {
   /// Name of node v: its label if it has one, else its index.
   std::string label(NodeId v) const;
 
+  /// What the reader changed in the input, for the user to see (e.g. "F: 1 self-loop dropped, the
+  /// first at line 3: '2 2'"). Subgraphs keep them. Front ends print them as warnings.
+  const std::vector<std::string>& notes() const { return notes_; }
+  void add_note(std::string note) { notes_.push_back(std::move(note)); }
+
  private:
   std::vector<std::uint64_t> offsets_;
   std::vector<NodeId> adjacency_;
   std::vector<std::string> labels_;
+  std::vector<std::string> notes_;
 };
 
 }  // namespace netdp::graph

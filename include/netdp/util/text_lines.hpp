@@ -18,18 +18,41 @@ class TextLines {
   /// `source` names the stream in messages (usually the path); it must outlive this object.
   TextLines(std::istream& in, const std::string& source) : in_(in), source_(source) {}
 
-  /// Reads the next line (a trailing '\r' is removed); false at end of input.
+  /// Reads the next line (a trailing '\r' is removed); false at end of input. Throws on a control
+  /// byte other than a tab (NUL, ESC, …): the file is not text.
   bool next(std::string& line) {
     if (!std::getline(in_, line)) return false;
     ++number_;
     if (!line.empty() && line.back() == '\r') line.pop_back();
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      const auto byte = static_cast<unsigned char>(line[i]);
+      if ((byte < 0x20 && byte != '\t') || byte == 0x7f) {
+        fail(line, fmt::format("byte 0x{:02x} at column {}: not a text file", byte, i + 1));
+      }
+    }
     return true;
   }
 
-  /// Throws std::invalid_argument "source: line N: why: 'line'" (line cut at 200 chars).
+  /// Throws std::invalid_argument "source: line N: why: 'line'", the line cut at 120 characters and
+  /// its non-printable bytes written as \xHH.
   [[noreturn]] void fail(std::string_view line, std::string_view why) const {
-    throw std::invalid_argument(
-        fmt::format("{}: line {}: {}: '{}'", source_, number_, why, line.substr(0, 200)));
+    throw std::invalid_argument(fmt::format("{}: line {}: {}: '{}'", source_, number_, why, printable(line)));
+  }
+
+  /// `text` cut at 120 bytes (with "..."), control bytes written as \xHH.
+  static std::string printable(std::string_view text) {
+    constexpr std::size_t kShown = 120;
+    std::string out;
+    for (const char c : text.substr(0, kShown)) {
+      const auto byte = static_cast<unsigned char>(c);
+      if (byte < 0x20 || byte >= 0x7f) {
+        out += fmt::format("\\x{:02x}", byte);
+      } else {
+        out += c;
+      }
+    }
+    if (text.size() > kShown) out += "...";
+    return out;
   }
 
   std::size_t line_number() const { return number_; }
