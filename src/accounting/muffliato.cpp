@@ -12,11 +12,13 @@
 #include <cmath>
 #include <cstdint>
 #include <numeric>
+#include <optional>
 #include <utility>
 
 #include "muffliato_propagation.hpp"
 #include "netdp/accounting/muffliato_joint_view.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/parallel_errors.hpp"
 
 namespace netdp::accounting {
 
@@ -159,41 +161,52 @@ std::vector<double> noise_norms(std::size_t n, const detail::SchedulePlan& steps
   std::iota(nodes.begin(), nodes.end(), NodeId{0});
   const Blocks blocks = consecutive_blocks(nodes, width);
   const bool known = options.observer_noise == ObserverNoise::known;
-  // Each thread sums its own contiguous range of blocks (a static schedule) and the partial sums
-  // are added in thread order: the same run gives the same norms, bit for bit, every time.
-  std::vector<std::vector<double>> partials(static_cast<std::size_t>(omp_get_max_threads()));
+  // Each block's share of every norm is added in block order (an ordered loop), so the norms are
+  // the same bits for every thread count; a thread holds one block's shares at a time.
+  std::vector<double> norms(plan.total, 0.0);
+  util::ParallelErrors errors;
 #pragma omp parallel
   {
-    detail::ColumnBlock block(n, blocks.capacity);
-    std::vector<double>& partial = partials[static_cast<std::size_t>(omp_get_thread_num())];
-    partial.assign(plan.total, 0.0);
-#pragma omp for schedule(static)
+    std::optional<detail::ColumnBlock> block;
+    std::vector<double> share;
+    errors.run(-1, [&] {
+      block.emplace(n, blocks.capacity);
+      share.resize(plan.total);
+    });
+#pragma omp for ordered schedule(static, 1)
     for (std::size_t b = 0; b < blocks.columns.size(); ++b) {
-      const NodeId begin = blocks.columns[b].front();
-      const NodeId end = blocks.columns[b].back() + 1;
-      block.reset(blocks.columns[b]);
-      run_rounds(block, steps, options.messages, [&](std::size_t t, const detail::ColumnBlock& state) {
-        const RoundMessages& round = plan.lists[plan.list_of[t]];
-        double* out = partial.data() + plan.base[t];
-        for (std::size_t m = 0; m < round.sender.size();) {
-          const NodeId w = round.sender[m];
-          const double* row = state.row(w);
-          const double full = detail::sum_of_squares(row, 0, state.width());
-          for (; m < round.sender.size() && round.sender[m] == w; ++m) {
-            const auto& excluded = observers[round.observer[m]];
-            out[m] += known && has_member_in(excluded, begin, end)
-                          ? squares_excluding(row, begin, end, excluded)
-                          : full;
+      bool computed = false;
+      errors.run(static_cast<std::int64_t>(b), [&] {
+        if (!block) return;
+        const NodeId begin = blocks.columns[b].front();
+        const NodeId end = blocks.columns[b].back() + 1;
+        block->reset(blocks.columns[b]);
+        std::fill(share.begin(), share.end(), 0.0);
+        run_rounds(*block, steps, options.messages, [&](std::size_t t, const detail::ColumnBlock& state) {
+          const RoundMessages& round = plan.lists[plan.list_of[t]];
+          double* out = share.data() + plan.base[t];
+          for (std::size_t m = 0; m < round.sender.size();) {
+            const NodeId w = round.sender[m];
+            const double* row = state.row(w);
+            const double full = detail::sum_of_squares(row, 0, state.width());
+            for (; m < round.sender.size() && round.sender[m] == w; ++m) {
+              const auto& excluded = observers[round.observer[m]];
+              out[m] = known && has_member_in(excluded, begin, end)
+                           ? squares_excluding(row, begin, end, excluded)
+                           : full;
+            }
           }
-        }
+        });
+        progress.step();
+        computed = true;
       });
-      progress.step();
+#pragma omp ordered
+      if (computed) {
+        for (std::size_t m = 0; m < norms.size(); ++m) norms[m] += share[m];
+      }
     }
   }
-  std::vector<double> norms = std::move(partials.front());  // thread 0 is always in the team
-  for (std::size_t k = 1; k < partials.size(); ++k) {
-    for (std::size_t m = 0; m < partials[k].size(); ++m) norms[m] += partials[k][m];
-  }
+  errors.rethrow();
   return norms;
 }
 
@@ -228,39 +241,48 @@ DenseMatrix theorem1_sums(std::size_t n, const detail::SchedulePlan& steps, cons
   }
   DenseMatrix sums =
       DenseMatrix::Zero(static_cast<Eigen::Index>(num_observers), static_cast<Eigen::Index>(targets.size()));
+  util::ParallelErrors errors;
 #pragma omp parallel
   {
-    detail::ColumnBlock block(n, blocks.capacity);
+    std::optional<detail::ColumnBlock> block;
     const std::size_t out_width = all_singletons ? blocks.capacity : 1;
-    std::vector<double> out(num_observers * out_width);
+    std::vector<double> out;
+    errors.run(-1, [&] {
+      block.emplace(n, blocks.capacity);
+      out.resize(num_observers * out_width);
+    });
 #pragma omp for schedule(dynamic, 1)
     for (std::size_t b = 0; b < blocks.columns.size(); ++b) {
-      block.reset(blocks.columns[b]);
-      const std::size_t columns = all_singletons ? block.width() : 1;
-      std::fill(out.begin(), out.end(), 0.0);
-      run_rounds(block, steps, options.messages, [&](std::size_t t, const detail::ColumnBlock& state) {
-        const RoundMessages& round = plan.lists[plan.list_of[t]];
-        const double* norm = norms.data() + plan.base[t];
-        for (std::size_t m = 0; m < round.sender.size(); ++m) {
-          // A zero norm means the message carries nothing but the observers' own values.
-          if (!(norm[m] > 0.0)) continue;
-          const double* row = state.row(round.sender[m]);
-          double* target = out.data() + round.observer[m] * columns;
-          if (all_singletons) {
-            detail::accumulate_capped_ratio(row, 1.0 / norm[m], target, columns);
-          } else {
-            *target += group_numerator(row, state.width(), options.group_sensitivity) / norm[m];
+      errors.run(static_cast<std::int64_t>(b), [&] {
+        if (!block) return;
+        block->reset(blocks.columns[b]);
+        const std::size_t columns = all_singletons ? block->width() : 1;
+        std::fill(out.begin(), out.end(), 0.0);
+        run_rounds(*block, steps, options.messages, [&](std::size_t t, const detail::ColumnBlock& state) {
+          const RoundMessages& round = plan.lists[plan.list_of[t]];
+          const double* norm = norms.data() + plan.base[t];
+          for (std::size_t m = 0; m < round.sender.size(); ++m) {
+            // A zero norm means the message carries nothing but the observers' own values.
+            if (!(norm[m] > 0.0)) continue;
+            const double* row = state.row(round.sender[m]);
+            double* target = out.data() + round.observer[m] * columns;
+            if (all_singletons) {
+              detail::accumulate_capped_ratio(row, 1.0 / norm[m], target, columns);
+            } else {
+              *target += group_numerator(row, state.width(), options.group_sensitivity) / norm[m];
+            }
           }
+        });
+        for (std::size_t c = 0; c < columns; ++c) {
+          const auto j = static_cast<Eigen::Index>(first_target[b] + c);
+          for (std::size_t g = 0; g < num_observers; ++g)
+            sums(static_cast<Eigen::Index>(g), j) = out[g * columns + c];
         }
+        progress.step();
       });
-      for (std::size_t c = 0; c < columns; ++c) {
-        const auto j = static_cast<Eigen::Index>(first_target[b] + c);
-        for (std::size_t g = 0; g < num_observers; ++g)
-          sums(static_cast<Eigen::Index>(g), j) = out[g * columns + c];
-      }
-      progress.step();
     }
   }
+  errors.rethrow();
   return sums;
 }
 

@@ -6,11 +6,13 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 
 #include "muffliato_propagation.hpp"
 #include "netdp/accounting/muffliato.hpp"
 #include "netdp/dp/rdp.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/parallel_errors.hpp"
 
 namespace netdp::accounting {
 
@@ -119,29 +121,39 @@ DenseMatrix corollary1_sums(const SparseMatrix& w, std::size_t rounds) {
   const std::size_t width = std::min(n, detail::default_block_columns(n));
   DenseMatrix sums(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(n));
   const std::size_t blocks = (n + width - 1) / width;
+  util::ParallelErrors errors;
 #pragma omp parallel
   {
-    detail::ColumnBlock block(n, width);
-    std::vector<double> acc(n * width);
+    std::optional<detail::ColumnBlock> block;
+    std::vector<double> acc;
     std::vector<graph::NodeId> columns;
+    errors.run(-1, [&] {
+      block.emplace(n, width);
+      acc.resize(n * width);
+    });
 #pragma omp for schedule(dynamic, 1)
     for (std::size_t b = 0; b < blocks; ++b) {
-      columns.resize(std::min(n, (b + 1) * width) - b * width);
-      std::iota(columns.begin(), columns.end(), static_cast<graph::NodeId>(b * width));
-      block.reset(columns);
-      std::fill(acc.begin(), acc.end(), 0.0);
-      const std::size_t c = columns.size();
-      for (std::size_t t = 1; t <= rounds; ++t) {
-        block.apply(step);  // block = columns of W^t; (W^t)_{v,u} = P(X_t = u | X_0 = v)
-        for (std::size_t v = 0; v < n; ++v) detail::accumulate_squares(block.row(v), acc.data() + v * c, c);
-      }
-      for (std::size_t j = 0; j < c; ++j) {
-        const auto u = static_cast<Eigen::Index>(columns[j]);
-        for (std::size_t v = 0; v < n; ++v)
-          sums(static_cast<Eigen::Index>(v), u) = factor[v] * acc[v * c + j];
-      }
+      errors.run(static_cast<std::int64_t>(b), [&] {
+        if (!block) return;
+        columns.resize(std::min(n, (b + 1) * width) - b * width);
+        std::iota(columns.begin(), columns.end(), static_cast<graph::NodeId>(b * width));
+        block->reset(columns);
+        std::fill(acc.begin(), acc.end(), 0.0);
+        const std::size_t c = columns.size();
+        for (std::size_t t = 1; t <= rounds; ++t) {
+          block->apply(step);  // block = columns of W^t; (W^t)_{v,u} = P(X_t = u | X_0 = v)
+          for (std::size_t v = 0; v < n; ++v)
+            detail::accumulate_squares(block->row(v), acc.data() + v * c, c);
+        }
+        for (std::size_t j = 0; j < c; ++j) {
+          const auto u = static_cast<Eigen::Index>(columns[j]);
+          for (std::size_t v = 0; v < n; ++v)
+            sums(static_cast<Eigen::Index>(v), u) = factor[v] * acc[v * c + j];
+        }
+      });
     }
   }
+  errors.rethrow();
   sums.diagonal().setZero();
   return sums;
 }

@@ -18,6 +18,7 @@
 #include "netdp/dp/gdp.hpp"
 #include "netdp/dp/rdp.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/parallel_errors.hpp"
 #include "pairwise_detail.hpp"
 
 namespace netdp::accounting {
@@ -84,29 +85,33 @@ void gdp_epsilons_rounded_up(std::span<const double> mus, double delta, std::spa
   constexpr std::size_t kRootRun = 256;
   const std::size_t distinct = first.size() - 1;
   const std::size_t runs = (distinct + kRootRun - 1) / kRootRun;
+  util::ParallelErrors errors;
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::ptrdiff_t r = 0; r < static_cast<std::ptrdiff_t>(runs); ++r) {
-    const std::size_t begin = static_cast<std::size_t>(r) * kRootRun;
-    const std::size_t end = std::min(distinct, begin + kRootRun);
-    std::array<double, 3> mu_before{};  // the last three values and roots, oldest first
-    std::array<double, 3> epsilon_before{};
-    for (std::size_t d = begin; d < end; ++d) {
-      const double mu = std::bit_cast<double>(keyed[first[d]].first);
-      double guess = std::numeric_limits<double>::quiet_NaN();
-      if (d >= begin + 3) {
-        // Newton's divided differences through the three previous (μ, ε).
-        const auto& [m0, m1, m2] = mu_before;
-        const auto& [e0, e1, e2] = epsilon_before;
-        const double slope = (e2 - e1) / (m2 - m1);
-        const double curvature = (slope - (e1 - e0) / (m1 - m0)) / (m2 - m0);
-        guess = e2 + (mu - m2) * (slope + curvature * (mu - m1));
+    errors.run(static_cast<std::int64_t>(r), [&] {
+      const std::size_t begin = static_cast<std::size_t>(r) * kRootRun;
+      const std::size_t end = std::min(distinct, begin + kRootRun);
+      std::array<double, 3> mu_before{};  // the last three values and roots, oldest first
+      std::array<double, 3> epsilon_before{};
+      for (std::size_t d = begin; d < end; ++d) {
+        const double mu = std::bit_cast<double>(keyed[first[d]].first);
+        double guess = std::numeric_limits<double>::quiet_NaN();
+        if (d >= begin + 3) {
+          // Newton's divided differences through the three previous (μ, ε).
+          const auto& [m0, m1, m2] = mu_before;
+          const auto& [e0, e1, e2] = epsilon_before;
+          const double slope = (e2 - e1) / (m2 - m1);
+          const double curvature = (slope - (e1 - e0) / (m1 - m0)) / (m2 - m0);
+          guess = e2 + (mu - m2) * (slope + curvature * (mu - m1));
+        }
+        const double epsilon = dp::gdp_epsilon(mu, delta, guess);
+        for (std::size_t k = first[d]; k < first[d + 1]; ++k) out[keyed[k].second] = epsilon;
+        mu_before = {mu_before[1], mu_before[2], mu};
+        epsilon_before = {epsilon_before[1], epsilon_before[2], epsilon};
       }
-      const double epsilon = dp::gdp_epsilon(mu, delta, guess);
-      for (std::size_t k = first[d]; k < first[d + 1]; ++k) out[keyed[k].second] = epsilon;
-      mu_before = {mu_before[1], mu_before[2], mu};
-      epsilon_before = {epsilon_before[1], epsilon_before[2], epsilon};
-    }
+    });
   }
+  errors.rethrow();
 }
 
 }  // namespace detail
@@ -512,12 +517,16 @@ class BinnedMean {
   }
   double mean(double sigma, double delta, long shift) const {
     std::vector<double> values(bins_.size());
+    util::ParallelErrors errors;
 #pragma omp parallel for schedule(dynamic, 64)
     for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(bins_.size()); ++i) {
-      const auto& [b, count] = bins_[static_cast<std::size_t>(i)];
-      values[static_cast<std::size_t>(i)] =
-          count * detail::gdp_epsilon_or_zero(grid(b + shift) * sensitivity_ / sigma, delta);
+      errors.run(static_cast<std::int64_t>(i), [&] {
+        const auto& [b, count] = bins_[static_cast<std::size_t>(i)];
+        values[static_cast<std::size_t>(i)] =
+            count * detail::gdp_epsilon_or_zero(grid(b + shift) * sensitivity_ / sigma, delta);
+      });
     }
+    errors.rethrow();
     double sum = 0.0;
     for (const double v : values) sum += v;
     return sum / pairs_;

@@ -7,12 +7,14 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 
 #include "netdp/accounting/pairwise.hpp"
 #include "netdp/accounting/random_walk_visits.hpp"
 #include "netdp/dp/gdp.hpp"
 #include "netdp/dp/rdp.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/parallel_errors.hpp"
 #include "pairwise_detail.hpp"
 
 namespace netdp::accounting {
@@ -102,18 +104,24 @@ class RandomWalkAccount final : public PairwiseAccount {
       std::size_t end = std::min(pairs_.size(), begin + detail::kRowChunk);
       while (end < pairs_.size() && pairs_[end].first == pairs_[end - 1].first) ++end;
       rows.resize(end - begin);
+      util::ParallelErrors errors;
 #pragma omp parallel
       {
-        RowCache cache;
+        std::optional<RowCache> cache;
+        errors.run(-1, [&] { cache.emplace(); });
 #pragma omp for schedule(dynamic, 64)
         for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(rows.size()); ++i) {
-          const auto [v, u] = pairs_[begin + static_cast<std::size_t>(i)];
-          PairRow& out = rows[static_cast<std::size_t>(i)];
-          out = cache.row(losses, driver(losses, v, u), delta, per_target[u], *this);
-          out.observer = v;
-          out.target = u;
+          errors.run(i, [&] {
+            if (!cache) return;
+            const auto [v, u] = pairs_[begin + static_cast<std::size_t>(i)];
+            PairRow& out = rows[static_cast<std::size_t>(i)];
+            out = cache->row(losses, driver(losses, v, u), delta, per_target[u], *this);
+            out.observer = v;
+            out.target = u;
+          });
         }
       }
+      errors.rethrow();
       if (!rows.empty()) sink(rows);
       begin = end;
     }

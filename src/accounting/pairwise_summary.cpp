@@ -8,6 +8,7 @@
 
 #include "netdp/dp/gdp.hpp"
 #include "netdp/graph/metrics.hpp"
+#include "netdp/util/parallel_errors.hpp"
 #include "pairwise_detail.hpp"
 
 namespace netdp::accounting {
@@ -43,13 +44,17 @@ void fill_distances(std::span<PairRow> rows, const graph::Graph& g, const PairQu
   }
   const std::vector<std::size_t> starts = observer_block_starts(rows);
   const auto blocks = static_cast<std::ptrdiff_t>(starts.size() - 1);
+  util::ParallelErrors errors;
 #pragma omp parallel for schedule(dynamic, 1) if (blocks > 1)
   for (std::ptrdiff_t b = 0; b < blocks; ++b) {
-    const std::size_t begin = starts[static_cast<std::size_t>(b)];
-    const auto block = rows.subspan(begin, starts[static_cast<std::size_t>(b) + 1] - begin);
-    const std::vector<std::uint32_t> dist = graph::bfs_distances(g, block.front().observer);
-    for (PairRow& row : block) set_hops(row, dist[row.target]);
+    errors.run(static_cast<std::int64_t>(b), [&] {
+      const std::size_t begin = starts[static_cast<std::size_t>(b)];
+      const auto block = rows.subspan(begin, starts[static_cast<std::size_t>(b) + 1] - begin);
+      const std::vector<std::uint32_t> dist = graph::bfs_distances(g, block.front().observer);
+      for (PairRow& row : block) set_hops(row, dist[row.target]);
+    });
   }
+  errors.rethrow();
 }
 
 void RangesByDistance::add(std::uint32_t distance, double value) {
@@ -100,19 +105,23 @@ void SummaryBuilder::add(std::span<const PairRow> rows) {
   std::vector<RangeAccumulator> observers(blocks);
   const std::size_t base = epsilons_.size();
   epsilons_.resize(base + rows.size());
+  util::ParallelErrors errors;
 #pragma omp parallel for schedule(dynamic, 1) if (blocks > 1)
   for (std::ptrdiff_t b = 0; b < static_cast<std::ptrdiff_t>(blocks); ++b) {
-    const auto block = static_cast<std::size_t>(b);
-    Part part;  // on this thread's stack: neighbouring blocks do not share cache lines
-    RangeAccumulator observer;
-    for (std::size_t k = starts[block]; k < starts[block + 1]; ++k) {
-      part.add(rows[k]);
-      observer.add(rows[k].epsilon);
-      epsilons_[base + k] = rows[k].epsilon;
-    }
-    parts[block] = std::move(part);
-    observers[block] = observer;
+    errors.run(static_cast<std::int64_t>(b), [&] {
+      const auto block = static_cast<std::size_t>(b);
+      Part part;  // on this thread's stack: neighbouring blocks do not share cache lines
+      RangeAccumulator observer;
+      for (std::size_t k = starts[block]; k < starts[block + 1]; ++k) {
+        part.add(rows[k]);
+        observer.add(rows[k].epsilon);
+        epsilons_[base + k] = rows[k].epsilon;
+      }
+      parts[block] = std::move(part);
+      observers[block] = observer;
+    });
   }
+  errors.rethrow();
   for (std::size_t b = 0; b < blocks; ++b) {
     total_.merge(parts[b]);
     const graph::NodeId observer = rows[starts[b]].observer;

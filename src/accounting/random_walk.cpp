@@ -13,6 +13,7 @@
 
 #include "netdp/dp/rdp.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/parallel_errors.hpp"
 
 namespace netdp::accounting {
 namespace {
@@ -195,14 +196,18 @@ DenseMatrix RandomWalkLosses::loss_matrix(double alpha, double RandomWalkPairLos
   check_alpha(alpha);
   const auto n = static_cast<Eigen::Index>(num_nodes());
   DenseMatrix result = DenseMatrix::Zero(n, n);
+  util::ParallelErrors errors;
 #pragma omp parallel for schedule(static)
   for (Eigen::Index v = 0; v < n; ++v) {
-    for (Eigen::Index u = 0; u < n; ++u) {
-      if (u == v) continue;
-      const Driver d = driver(static_cast<graph::NodeId>(v), static_cast<graph::NodeId>(u));
-      result(v, u) = evaluate_loss(options_, contributions_, d.series_value, d.direct, alpha).*field;
-    }
+    errors.run(static_cast<std::int64_t>(v), [&] {
+      for (Eigen::Index u = 0; u < n; ++u) {
+        if (u == v) continue;
+        const Driver d = driver(static_cast<graph::NodeId>(v), static_cast<graph::NodeId>(u));
+        result(v, u) = evaluate_loss(options_, contributions_, d.series_value, d.direct, alpha).*field;
+      }
+    });
   }
+  errors.rethrow();
   return result;
 }
 

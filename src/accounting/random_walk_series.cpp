@@ -15,6 +15,7 @@
 #include "netdp/gossip/spectral.hpp"
 #include "netdp/graph/metrics.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/parallel_errors.hpp"
 #include "random_walk_bipartite.hpp"
 
 namespace netdp::accounting {
@@ -116,11 +117,15 @@ DenseMatrix propagate_series(const SparseMatrix& w, std::size_t steps) {
   const Eigen::Index n = w.rows();
   DenseMatrix result(n, n);
   const Eigen::Index blocks = (n + kBlock - 1) / kBlock;
+  util::ParallelErrors errors;
 #pragma omp parallel for schedule(dynamic)
   for (Eigen::Index b = 0; b < blocks; ++b) {
-    const Eigen::Index first = b * kBlock;
-    propagate_block(w, steps, first, std::min(kBlock, n - first), result, first);
+    errors.run(static_cast<std::int64_t>(b), [&] {
+      const Eigen::Index first = b * kBlock;
+      propagate_block(w, steps, first, std::min(kBlock, n - first), result, first);
+    });
   }
+  errors.rethrow();
   return result;
 }
 

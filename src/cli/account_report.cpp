@@ -11,6 +11,8 @@
 #include <string_view>
 #include <utility>
 
+#include "netdp/util/parallel_errors.hpp"
+
 namespace netdp::cli {
 namespace {
 
@@ -158,22 +160,26 @@ void RowWriter::write(std::span<const PairRow> rows) {
   const std::size_t slices = (rows.size() + kSlice - 1) / kSlice;
   if (buffers_.size() < slices) buffers_.resize(slices);
   const bool first_in_output = first_;
+  util::ParallelErrors errors;
 #pragma omp parallel for schedule(dynamic, 1) if (slices > 1)
   for (std::ptrdiff_t b = 0; b < static_cast<std::ptrdiff_t>(slices); ++b) {
-    const std::size_t begin = static_cast<std::size_t>(b) * kSlice;
-    const std::size_t end = std::min(rows.size(), begin + kSlice);
-    fmt::memory_buffer& buffer = buffers_[static_cast<std::size_t>(b)];
-    buffer.clear();
-    if (!json && first_in_output && begin == 0) {
-      RowFormatter(buffer, false, true).row(rows.front(), bound_, delta_);
-      buffer.push_back('\n');
-    }
-    for (std::size_t k = begin; k < end; ++k) {
-      if (json) buffer.append(std::string_view(first_in_output && k == 0 ? "\n" : ",\n"));
-      RowFormatter(buffer, json, false).row(rows[k], bound_, delta_);
-      if (!json) buffer.push_back('\n');
-    }
+    errors.run(static_cast<std::int64_t>(b), [&] {
+      const std::size_t begin = static_cast<std::size_t>(b) * kSlice;
+      const std::size_t end = std::min(rows.size(), begin + kSlice);
+      fmt::memory_buffer& buffer = buffers_[static_cast<std::size_t>(b)];
+      buffer.clear();
+      if (!json && first_in_output && begin == 0) {
+        RowFormatter(buffer, false, true).row(rows.front(), bound_, delta_);
+        buffer.push_back('\n');
+      }
+      for (std::size_t k = begin; k < end; ++k) {
+        if (json) buffer.append(std::string_view(first_in_output && k == 0 ? "\n" : ",\n"));
+        RowFormatter(buffer, json, false).row(rows[k], bound_, delta_);
+        if (!json) buffer.push_back('\n');
+      }
+    });
   }
+  errors.rethrow();
   first_ = false;
   for (std::size_t b = 0; b < slices; ++b)
     out_.write(buffers_[b].data(), static_cast<std::streamsize>(buffers_[b].size()));

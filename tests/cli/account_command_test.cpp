@@ -1,7 +1,9 @@
 // End-to-end tests of `netdp account`: output fields, agreement with the
 // library, calibration, and clear errors (exit status 2) on bad input.
 #include <gtest/gtest.h>
+#include <omp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -370,6 +372,41 @@ TEST(AccountCommand, NegativeCountsAreRefusedBeforeTheyWrap) {
     EXPECT_EQ(r.status, 2) << args[0] << " " << args.back();
     EXPECT_NE(r.err.find("must be a whole number >= 0, got -"), std::string::npos) << r.err;
   }
+}
+
+}  // namespace
+}  // namespace netdp::cli
+
+namespace netdp::cli {
+namespace {
+
+TEST(AccountCommand, SameBytesForAnyThreadCount) {
+  // Graphs with several column blocks (the Muffliato sums) and batches (the walk's visit tails).
+  const std::vector<std::vector<std::string>> cases = {
+      {"--graph", "hypercube:d=10", "--method", "muffliato", "--rounds", "6", "--bound", "paper"},
+      {"--graph", "er:n=700,p=0.012,seed=4,connected=1", "--method", "muffliato", "--rounds", "4", "--bound",
+       "paper"},
+      {"--graph", "hypercube:d=6", "--method", "muffliato", "--rounds", "5"},
+      {"--graph", "hypercube:d=8", "--method", "random-walk", "--rounds", "300"},
+      {"--graph", "karate", "--method", "linear-system", "--rounds", "6"},
+      {"--graph", "karate", "--method", "linear-system", "--view", "plain", "--rounds", "4"},
+      {"--graph", "karate", "--method", "mf", "--rounds", "5"}};
+  const int default_threads = omp_get_max_threads();
+  for (const auto& extra : cases) {
+    std::string reference;
+    for (const char* threads : {"1", "2", "3"}) {
+      std::vector<std::string> args = {"account", "--sigma", "2", "--json", "--quiet", "--threads", threads};
+      args.insert(args.end(), extra.begin(), extra.end());
+      const testing::CliResult r = testing::run_cli(args);
+      ASSERT_EQ(r.status, 0) << r.err;
+      if (reference.empty()) reference = r.out;
+      // Compared without printing (the outputs are megabytes): the first differing byte, if any.
+      const auto differ = std::mismatch(r.out.begin(), r.out.end(), reference.begin(), reference.end());
+      EXPECT_TRUE(r.out == reference) << extra[1] << " " << extra[3] << " with --threads " << threads
+                                      << ": first difference at byte " << (differ.first - r.out.begin());
+    }
+  }
+  omp_set_num_threads(default_threads);
 }
 
 }  // namespace
