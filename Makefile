@@ -1,6 +1,7 @@
 # netdp: one entry point for set-up, build, run and test (idempotent).
 #   make run    install dependencies (apt, once), build Release, run the main job
 #   make test   same set-up, then every test: Release (warnings as errors) and ASan+UBSan
+#   make fuzz   libFuzzer on every reader and parser (clang), FUZZ_SECONDS each (default 600)
 SHELL := /bin/bash
 JOBS ?= $(shell nproc)
 BUILD ?= build/release
@@ -11,7 +12,12 @@ APT_PACKAGES := build-essential cmake pkg-config libeigen3-dev libspectra-dev li
   python3 python3-numpy python3-scipy python3-networkx python3-pytest ccache
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run test test-release test-asan bench format clean
+FUZZ_BUILD ?= build/fuzz
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS := edge_list csv_graph matrix_market toml_config data_files
+FUZZ_PACKAGES := clang libclang-rt-14-dev libomp-dev
+
+.PHONY: deps build run test test-release test-asan bench fuzz format clean
 .DEFAULT_GOAL := run
 
 .deps-installed: Makefile
@@ -55,6 +61,22 @@ test: test-release test-asan
 bench: $(BUILD)/CMakeCache.txt
 	cmake -S . -B $(BUILD) -DNETDP_BUILD_BENCH=ON
 	cmake --build $(BUILD) -j $(JOBS) --target netdp_benchmarks
+
+# Each target runs FUZZ_SECONDS from the kept corpus (tests/fuzz/corpus/<target>, read only); new
+# inputs go to $(FUZZ_BUILD)/corpus/<target>, a crash to $(FUZZ_BUILD)/crash-* (keep it in the
+# corpus as a regression case once fixed: `make test` replays the corpus under ASan).
+fuzz: .deps-installed
+	@for p in $(FUZZ_PACKAGES); do dpkg-query -W $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
+	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNETDP_FUZZ=ON \
+	  -DNETDP_BUILD_TESTS=OFF -DNETDP_BUILD_BENCH=OFF -DNETDP_BUILD_APPS=OFF \
+	  -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all"
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target netdp_fuzzers
+	@set -o pipefail; for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(FUZZ_BUILD)/corpus/$$t && echo "== fuzz $$t for $(FUZZ_SECONDS) s" && \
+	  ./$(FUZZ_BUILD)/fuzz/netdp_fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=10 \
+	    -artifact_prefix=$(FUZZ_BUILD)/ $(FUZZ_BUILD)/corpus/$$t tests/fuzz/corpus/$$t 2>&1 | tail -3 || exit 1; \
+	done
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')

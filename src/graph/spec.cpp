@@ -279,7 +279,8 @@ Graph from_spec(const std::string& spec) {
     require(!parsed.path.empty(), "graph spec '{}': '{}' needs a file, as {}:PATH", spec, kind->name,
             kind->name);
   }
-  for (const auto& [key, value] : parsed.params) {
+  for (const auto& entry : parsed.params) {
+    const std::string& key = entry.first;
     const bool known = std::any_of(kind->keys.begin(), kind->keys.end(),
                                    [&key](const KeyInfo& info) { return key == info.name; });
     require(known, "graph spec '{}': unknown key '{}' for '{}'; valid keys: {}", spec, key, kind->name,

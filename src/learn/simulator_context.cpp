@@ -117,7 +117,8 @@ void TrainContext::clipped_mean_gradients(const DenseMatrix& theta, Rng& rng, De
     for (std::int64_t node = 0; node < nodes; ++node) {
       const auto v = static_cast<std::size_t>(node);
       const Dataset& data = node_data_[v];
-      const auto [first, last] = batch_range_[v];
+      const std::size_t first = batch_range_[v].first;
+      const std::size_t last = batch_range_[v].second;
       row = theta.row(node).transpose();
       errors.run(node, [&] {
         Vector sum;

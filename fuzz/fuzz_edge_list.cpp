@@ -1,0 +1,11 @@
+// The SNAP edge-list reader on arbitrary bytes.
+#include <sstream>
+
+#include "fuzz_target.hpp"
+#include "netdp/graph/io.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  std::istringstream in(netdp::fuzz::bytes_of(data, size));
+  netdp::fuzz::refuses_cleanly([&] { (void)netdp::graph::parse_edge_list(in, "fuzz"); });
+  return 0;
+}
