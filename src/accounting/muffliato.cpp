@@ -18,6 +18,7 @@
 #include "muffliato_propagation.hpp"
 #include "netdp/accounting/muffliato_joint_view.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/memory.hpp"
 #include "netdp/util/parallel_errors.hpp"
 
 namespace netdp::accounting {
@@ -309,6 +310,12 @@ MuffliatoLosses muffliato_theorem1_losses(const gossip::Schedule& schedule, cons
   const NodeSets observers = detail::validated_node_sets(query.observers, n, "observer");
   const NodeSets targets = detail::validated_node_sets(query.targets, n, "target");
   require(observers.size() <= std::size_t{1} << 31, "too many observer sets ({})", observers.size());
+  // The observers × targets sums and their capped copy (moved into the account), 8 bytes each.
+  util::require_memory(
+      16.0 * static_cast<double>(observers.size()) * static_cast<double>(targets.size()),
+      "the Muffliato Theorem 1 accountant",
+      fmt::format("16 bytes per (observer, target) pair: {} x {}", observers.size(), targets.size()),
+      "account fewer pairs (--observer, --target)");
 
   const std::size_t width =
       options.block_columns > 0 ? options.block_columns : detail::default_block_columns(n);

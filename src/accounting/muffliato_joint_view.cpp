@@ -6,6 +6,7 @@
 #include "netdp/accounting/muffliato_joint_view.hpp"
 
 #include <fmt/format.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
@@ -19,6 +20,7 @@
 #include "muffliato_propagation.hpp"
 #include "netdp/accounting/sign_max.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/memory.hpp"
 #include "row_space.hpp"
 
 namespace netdp::accounting {
@@ -432,6 +434,16 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
   const ScheduleNeighbours graphs(schedule);
   const bool singletons =
       std::all_of(targets.begin(), targets.end(), [](const auto& set) { return set.size() == 1; });
+  // The observers × targets sums and their capped copy, and one n × n Gram per thread.
+  const auto nodes = static_cast<double>(n);
+  util::require_memory(
+      16.0 * static_cast<double>(observers.size()) * static_cast<double>(targets.size()) +
+          8.0 * nodes * nodes * static_cast<double>(omp_get_max_threads()),
+      "the Muffliato joint-view accountant",
+      fmt::format("16 bytes per (observer, target) pair ({} x {}) and an n x n Gram per thread "
+                  "(n = {}, {} threads)",
+                  observers.size(), targets.size(), n, omp_get_max_threads()),
+      "account fewer pairs (--observer, --target) or use fewer threads (--threads)");
 
   DenseMatrix sums =
       DenseMatrix::Zero(static_cast<Index>(observers.size()), static_cast<Index>(targets.size()));

@@ -15,6 +15,7 @@
 #include "netdp/gossip/spectral.hpp"
 #include "netdp/graph/metrics.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/memory.hpp"
 #include "netdp/util/parallel_errors.hpp"
 #include "random_walk_bipartite.hpp"
 
@@ -134,6 +135,12 @@ DenseMatrix propagate_series(const SparseMatrix& w, std::size_t steps) {
 RandomWalkSeries random_walk_series(const gossip::GossipMatrix& w, std::size_t steps,
                                     RandomWalkSeriesMethod method) {
   check_series_input(w, steps, "random_walk_series");
+  // S_T(W) is a dense n × n matrix; the spectral methods hold about four of that size at once.
+  const auto n = static_cast<double>(w.num_nodes());
+  util::require_memory(
+      32.0 * n * n, "the random-walk accountant",
+      fmt::format("S_T(W) and its eigendecomposition, four n x n matrices of 8 bytes, n = {}", w.num_nodes()),
+      "use a smaller graph");
   std::optional<detail::BipartiteSplit> split;
   if (method == RandomWalkSeriesMethod::automatic || method == RandomWalkSeriesMethod::spectral_bipartite) {
     if (w.is_symmetric()) split = detail::bipartite_split(w);
