@@ -7,6 +7,7 @@
 #include "dataset_internal.hpp"
 #include "netdp/learn/dataset.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/memory.hpp"
 #include "netdp/util/text_lines.hpp"
 
 namespace netdp::learn {
@@ -64,6 +65,12 @@ Dataset read_libsvm(const std::string& path, Task task, std::size_t num_features
   const std::size_t dim = num_features != 0 ? num_features : max_index;
   require(dim > 0, "{}: no feature index in any line and num_features = 0", path);
 
+  // The features are held densely: the largest index sets the width, however sparse the file.
+  util::require_memory(
+      static_cast<double>(labels.size()) * static_cast<double>(dim) * 8.0 + static_cast<double>(dim) * 40.0,
+      fmt::format("{}: {} examples of {} features (the largest feature index)", path, labels.size(), dim),
+      "8 bytes per example and feature, held densely, and a name per feature",
+      "renumber the features to remove unused large indices");
   Dataset data;
   data.features = DenseMatrix::Zero(static_cast<Eigen::Index>(labels.size()), static_cast<Eigen::Index>(dim));
   for (const Entry& e : entries)
