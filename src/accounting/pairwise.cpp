@@ -10,7 +10,6 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
-#include <exception>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -307,17 +306,17 @@ void GaussianPairwiseAccount::for_each_chunk(double sigma, double delta, const C
     begin = end;
   }
   // A group of chunks is converted side by side, one chunk per thread (the conversion's own
-  // parallel loops then run on that thread alone: its sorting and hashing are serial, and would
-  // leave the other cores waiting), then handed to `chunk` in order.
+  // parallel loops then run on that thread alone: its sorting is serial, and would leave the other
+  // cores waiting), then handed to `chunk` in order.
   const auto width = static_cast<std::size_t>(std::max(1, omp_get_max_threads()));
   std::vector<std::vector<double>> mus(width);
   std::vector<std::vector<double>> epsilons(width);
   for (std::size_t group = 0; group < ranges.size(); group += width) {
     const std::size_t count = std::min(width, ranges.size() - group);
-    std::exception_ptr failure;
+    util::ParallelErrors errors;
 #pragma omp parallel for schedule(static, 1)
     for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(count); ++i) {
-      try {
+      errors.run(i, [&] {
         const auto slot = static_cast<std::size_t>(i);
         const auto [begin, end] = ranges[group + slot];
         const std::size_t offset = first_pair_[begin];
@@ -326,12 +325,9 @@ void GaussianPairwiseAccount::for_each_chunk(double sigma, double delta, const C
         for_each_pair(begin, end,
                       [&](const PairView& p) { mus[slot][p.index - offset] = p.reported * scale; });
         detail::gdp_epsilons_rounded_up(mus[slot], delta, epsilons[slot]);
-      } catch (...) {
-#pragma omp critical(netdp_gaussian_chunk_failure)
-        if (!failure) failure = std::current_exception();
-      }
+      });
     }
-    if (failure) std::rethrow_exception(failure);
+    errors.rethrow();
     for (std::size_t slot = 0; slot < count; ++slot) {
       const auto [begin, end] = ranges[group + slot];
       chunk(begin, end, std::span<const double>(mus[slot]), std::span<const double>(epsilons[slot]));

@@ -178,14 +178,12 @@ class RandomWalkAccount final : public PairwiseAccount {
     return out;
   }
 
-  // counts(δ) with each target's local cap at σ, converted once per target rather than per pair.
+  // counts(δ) with each target's local cap at σ, converted once per target rather than per pair
+  // (a node that is no target has the count 0, and the cap 0).
   std::vector<TargetCap> target_caps(double sigma, double delta) const {
     const std::vector<Count> per_target = counts(delta);
     std::vector<TargetCap> out(per_target.size());
-    std::vector<bool> seen(per_target.size(), false);
-    for (const auto& [v, u] : pairs_) {
-      if (seen[u]) continue;
-      seen[u] = true;
+    for (std::size_t u = 0; u < per_target.size(); ++u) {
       const double local_mu = std::sqrt(per_target[u].visits) * options_.sensitivity / sigma;
       out[u] = {per_target[u], detail::gdp_epsilon_or_zero(local_mu, delta - per_target[u].failure)};
     }
@@ -197,16 +195,16 @@ class RandomWalkAccount final : public PairwiseAccount {
     return losses.driver(v, u);
   }
 
-  // The rows of a thread, remembered by what they depend on (the driver and the target's count and
-  // cap): a symmetric graph has few distinct drivers, and a cached row equals a recomputed one.
+  // The rows of a thread, remembered by what they depend on (the driver and the target's count; the
+  // cap follows from the count at the stream's σ and δ): a symmetric graph has few distinct drivers,
+  // and a cached row equals a recomputed one.
   class RowCache {
    public:
     PairRow row(const RandomWalkLosses& losses, const RandomWalkLosses::Driver& d, double delta,
                 const TargetCap& cap, const RandomWalkAccount& account) {
       const Key key{std::bit_cast<std::uint64_t>(d.series_value), d.direct,
                     std::bit_cast<std::uint64_t>(cap.count.visits),
-                    std::bit_cast<std::uint64_t>(cap.count.failure),
-                    std::bit_cast<std::uint64_t>(cap.local_epsilon)};
+                    std::bit_cast<std::uint64_t>(cap.count.failure)};
       Slot& slot = slots_[key.hash() % slots_.size()];
       if (!slot.filled || !(slot.key == key)) {
         slot = {key, account.row(losses, d, delta, cap), true};
@@ -220,12 +218,11 @@ class RandomWalkAccount final : public PairwiseAccount {
       bool direct = false;
       std::uint64_t visits = 0;
       std::uint64_t failure = 0;
-      std::uint64_t local = 0;
       bool operator==(const Key&) const = default;
       std::size_t hash() const {
         std::uint64_t h = series * 0x9E3779B97F4A7C15ull;
         h ^= (visits + (direct ? 1 : 0)) * 0xC2B2AE3D27D4EB4Full + (h >> 29);
-        h ^= (failure ^ local) * 0x165667B19E3779F9ull + (h >> 32);
+        h ^= failure * 0x165667B19E3779F9ull + (h >> 32);
         return static_cast<std::size_t>(h ^ (h >> 31));
       }
     };

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <exception>
 #include <limits>
 #include <optional>
 #include <span>
@@ -14,6 +13,7 @@
 
 #include "multiversion.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/parallel_errors.hpp"
 
 namespace netdp::accounting {
 
@@ -144,7 +144,7 @@ std::array<std::optional<double>, kLanes> settled_ratios(const std::vector<doubl
 
 /// g_b[s] = P(the walk from us[b] first returns to us[b] at step s), s = 1..steps−1 (g_b[0] = 0), for
 /// up to kLanes targets, by propagating the walk with us[b] removed (taboo probabilities); `wt` = Wᵀ.
-/// Past the step s where a lane's taboo state a_s has settled (settled_ratio: a_s <= c a_{s−2}
+/// Past the step s where a lane's taboo state a_s has settled (settled_ratios: a_s <= c a_{s−2}
 /// entrywise), g_b is continued by g(r) <= c g(r − 2) for r > s: the taboo propagation Q is
 /// nonnegative, so a_{s+j} = a_s Q^j <= c a_{s−2} Q^j = c a_{s−2+j}, and g(r) is a_{r−1}'s flow into
 /// u. These values are upper bounds on the law past s (clipped so that the law's total stays <= 1),
@@ -294,11 +294,11 @@ std::vector<std::vector<double>> visit_tail_bounds(
   std::vector<std::vector<double>> tails(targets.size());
   const std::size_t batches = (targets.size() + kLanes - 1) / kLanes;
   // Batches in parallel (each batch's arithmetic is its own: results do not depend on threads).
-  std::exception_ptr failure;
+  util::ParallelErrors errors;
   std::size_t done = 0;
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(batches); ++i) {
-    try {
+    errors.run(i, [&] {
       const std::size_t first = static_cast<std::size_t>(i) * kLanes;
       const auto batch = targets.subspan(first, std::min(kLanes, targets.size() - first));
       const std::vector<std::vector<double>> laws = first_return_laws(w, wt, batch, steps);
@@ -308,12 +308,9 @@ std::vector<std::vector<double>> visit_tail_bounds(
 #pragma omp critical(netdp_visit_tail_progress)
         progress(++done, batches);
       }
-    } catch (...) {
-#pragma omp critical(netdp_visit_tail_failure)
-      if (!failure) failure = std::current_exception();
-    }
+    });
   }
-  if (failure) std::rethrow_exception(failure);
+  errors.rethrow();
   return tails;
 }
 

@@ -316,8 +316,7 @@ nlohmann::ordered_json parameters_json(const AccountOptions& o, const accounting
 }
 
 void run_account(const AccountOptions& o) {
-  const gossip::GossipMatrix w = load_gossip_matrix(o.network);
-  warn_graph_notes(w.graph(), o.output);
+  const gossip::GossipMatrix w = load_gossip_matrix(o.network, o.output);
   const std::size_t n = w.num_nodes();
   check_flags(o, n);
   require(graph::is_connected(w.graph()),

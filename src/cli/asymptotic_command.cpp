@@ -36,8 +36,7 @@ std::vector<std::size_t> parse_grid(const std::string& text) {
 }
 
 void run_asymptotic(const AsymptoticOptions& o) {
-  const gossip::GossipMatrix w = load_gossip_matrix(o.network);
-  warn_graph_notes(w.graph(), o.output);
+  const gossip::GossipMatrix w = load_gossip_matrix(o.network, o.output);
   const std::size_t n = w.num_nodes();
   require(o.observer < n, "--observer {} is out of range 0..{}", o.observer, n - 1);
   require(o.target < n, "--target {} is out of range 0..{}", o.target, n - 1);

@@ -58,8 +58,7 @@ void run_compare(const CompareOptions& o) {
   require(o.alpha > 1.0, "--alpha must be > 1, got {}", o.alpha);
   require(o.variant == "propagated" || o.variant == "per-step",
           "--variant '{}' is not one of: propagated, per-step", o.variant);
-  const gossip::GossipMatrix w = load_gossip_matrix(o.network);
-  warn_graph_notes(w.graph(), o.output);
+  const gossip::GossipMatrix w = load_gossip_matrix(o.network, o.output);
   accounting::MfOptions options;
   options.noise_std = o.sigma;
   const auto rows =

@@ -77,8 +77,7 @@ void run_factorize(const FactorizeOptions& o) {
   j["workload"] = o.workload;
   DenseMatrix h;
   if (o.workload == "dl") {
-    const gossip::GossipMatrix w = load_gossip_matrix(o.network);
-    warn_graph_notes(w.graph(), o.output);
+    const gossip::GossipMatrix w = load_gossip_matrix(o.network, o.output);
     j["nodes"] = w.num_nodes();
     j["initial_power"] = o.initial_power;
     h = mf::local_gram(w, o.rounds, o.initial_power);

@@ -19,8 +19,10 @@ gossip::NetworkSpec network_spec(const NetworkOptions& options) {
 
 graph::Graph load_graph(const NetworkOptions& options) { return gossip::load_graph(network_spec(options)); }
 
-gossip::GossipMatrix load_gossip_matrix(const NetworkOptions& options) {
-  return gossip::load_network(network_spec(options));
+gossip::GossipMatrix load_gossip_matrix(const NetworkOptions& options, const OutputOptions& output) {
+  gossip::GossipMatrix w = gossip::load_network(network_spec(options));
+  warn_graph_notes(w.graph(), output);
+  return w;
 }
 
 }  // namespace netdp::cli

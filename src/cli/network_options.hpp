@@ -10,6 +10,7 @@
 #include "netdp/gossip/network_spec.hpp"
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/graph.hpp"
+#include "output.hpp"
 
 namespace netdp::cli {
 
@@ -25,8 +26,9 @@ void add_network_options(CLI::App* command, NetworkOptions& options);
 /// The graph of --graph (restricted to its largest component with --lcc).
 graph::Graph load_graph(const NetworkOptions& options);
 
-/// The graph and its gossip matrix under --weights.
-gossip::GossipMatrix load_gossip_matrix(const NetworkOptions& options);
+/// The graph and its gossip matrix under --weights; what the graph's reader changed in the input
+/// is printed as warnings (warn_graph_notes) unless --quiet.
+gossip::GossipMatrix load_gossip_matrix(const NetworkOptions& options, const OutputOptions& output);
 
 /// The network of --graph, --lcc and --weights as the library's NetworkSpec.
 gossip::NetworkSpec network_spec(const NetworkOptions& options);

@@ -15,11 +15,7 @@ void add_output_options(CLI::App* command, OutputOptions& options, const std::st
                     "No progress, notes or warnings on stderr (errors are still printed)");
   command
       ->add_option_function<int>(
-          "--threads",
-          [&options](int threads) {
-            options.threads = threads;
-            omp_set_num_threads(threads);
-          },
+          "--threads", [](int threads) { omp_set_num_threads(threads); },
           "Threads for the parallel parts (default: OMP_NUM_THREADS, else every core); results do not "
           "depend on it")
       ->check(CLI::Range(1, 4096));

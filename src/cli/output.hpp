@@ -17,7 +17,6 @@ namespace netdp::cli {
 struct OutputOptions {
   bool json = false;   ///< --json: machine-readable JSON on stdout
   bool quiet = false;  ///< --quiet: no progress bars, notes or warnings on stderr (errors still)
-  int threads = 0;     ///< --threads N: OpenMP threads (0: OMP_NUM_THREADS, else every core)
 };
 
 /// Adds --json, --quiet and --threads (which sets the OpenMP thread count while parsing) to a

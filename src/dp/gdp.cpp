@@ -181,13 +181,6 @@ double gdp_log_delta(double mu, double epsilon) { return log_delta_of(delta_term
 
 namespace {
 
-void require_delta(double delta) {
-  require(delta > 0.0 && delta < 1.0, "delta must be in (0, 1), got {}", delta);
-  require(delta >= std::numeric_limits<double>::min(),
-          "delta {} is subnormal: it must be a normal number (>= {:g})", delta,
-          std::numeric_limits<double>::min());
-}
-
 constexpr double kRelativeTolerance = 1e-13;
 
 }  // namespace
@@ -247,7 +240,7 @@ class EpsilonRoot {
 
 double gdp_epsilon(double mu, double delta) {
   require_positive(mu, "mu");
-  require_delta(delta);
+  detail::require_delta(delta);
   const EpsilonRoot root(mu, delta);
   if (root.eval(0.0).f <= 0.0) return 0.0;
   return root.solve_cold();
@@ -255,7 +248,7 @@ double gdp_epsilon(double mu, double delta) {
 
 double gdp_epsilon(double mu, double delta, double guess) {
   require_positive(mu, "mu");
-  require_delta(delta);
+  detail::require_delta(delta);
   const EpsilonRoot root(mu, delta);
   // Newton from the guess, each point nudged a quarter tolerance up: a point with f <= 0 whose
   // Newton step back to the root is below the tolerance is the answer (valid since f <= 0 there,
@@ -273,7 +266,7 @@ double gdp_epsilon(double mu, double delta, double guess) {
 
 double gdp_mu_for(double epsilon, double delta) {
   require(std::isfinite(epsilon) && epsilon >= 0.0, "epsilon must be finite and >= 0, got {}", epsilon);
-  require_delta(delta);
+  detail::require_delta(delta);
   const double log_target = std::log(delta);
   const auto meets = [&](double mu) { return gdp_log_delta(mu, epsilon) <= log_target; };
   // δ_μ(ε) increases in μ (from 0 as μ -> 0 to 1 as μ -> ∞): bracket, then bisect.

@@ -40,13 +40,6 @@ void validate_epsilon(double alpha, double epsilon) {
           epsilon);
 }
 
-void require_delta(double delta) {
-  require(delta > 0.0 && delta < 1.0, "delta must be in (0, 1), got {}", delta);
-  require(delta >= std::numeric_limits<double>::min(),
-          "delta {} is subnormal: it must be a normal number (>= {:g})", delta,
-          std::numeric_limits<double>::min());
-}
-
 // ε of (ε, δ)-DP implied by ε(α)-RDP at order α (see RdpConversionMethod).
 double convert(double alpha, double rdp_epsilon, double log_delta, RdpConversionMethod method) {
   if (std::isinf(rdp_epsilon)) return rdp_epsilon;
@@ -162,7 +155,7 @@ double gaussian_rdp(double alpha, double mu) {
 }
 
 RdpConversion rdp_to_dp(const RdpCurve& curve, double delta, RdpConversionMethod method) {
-  require_delta(delta);
+  detail::require_delta(delta);
   const double log_delta = std::log(delta);
   const auto& orders = curve.orders();
   RdpConversion best{std::numeric_limits<double>::infinity(), orders.front()};
@@ -188,7 +181,7 @@ RdpConversion rdp_to_dp(const RdpCurve& curve, double delta, RdpConversionMethod
 double rdp_sigma_for(const RdpCurve& unit_curve, double epsilon, double delta, double sensitivity,
                      RdpConversionMethod method) {
   require_positive(epsilon, "epsilon");
-  require_delta(delta);
+  detail::require_delta(delta);
   require_positive(sensitivity, "sensitivity");
   // With noise multiplier z = σ/sensitivity the curve is unit_curve / z²; its ε(δ) decreases in z.
   const auto meets = [&](double z) {

@@ -1,9 +1,11 @@
 #pragma once
 // Private to the dp module: Gaussian tail pieces shared by normal.cpp and gdp.cpp,
-// and the conservative rounding used by every ε the module reports.
+// the conservative rounding used by every ε the module reports, and the check of every δ it takes.
 
 #include <cmath>
 #include <limits>
+
+#include "netdp/util/check.hpp"
 
 namespace netdp::dp::detail {
 
@@ -20,6 +22,14 @@ double log_lower_tail(double z);
 inline double round_up(double x) {
   for (int i = 0; i < 4; ++i) x = std::nextafter(x, std::numeric_limits<double>::infinity());
   return x;
+}
+
+/// Throws unless δ is in (0, 1) and a normal number (a subnormal δ loses the conversions' accuracy).
+inline void require_delta(double delta) {
+  require(delta > 0.0 && delta < 1.0, "delta must be in (0, 1), got {}", delta);
+  require(delta >= std::numeric_limits<double>::min(),
+          "delta {} is subnormal: it must be a normal number (>= {:g})", delta,
+          std::numeric_limits<double>::min());
 }
 
 }  // namespace netdp::dp::detail

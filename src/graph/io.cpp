@@ -79,7 +79,7 @@ Graph relabel(std::vector<Id> ids, const std::vector<std::pair<Id, Id>>& pairs) 
   };
   std::vector<Edge> edges;
   edges.reserve(pairs.size());
-  for (const auto& [a, b] : pairs) edges.push_back({index_of(a), index_of(b)});  // readers refuse self-loops
+  for (const auto& [a, b] : pairs) edges.push_back({index_of(a), index_of(b)});  // readers drop self-loops
   Graph g = Graph::from_edges(ids.size(), edges);
   std::vector<std::string> labels;
   labels.reserve(ids.size());

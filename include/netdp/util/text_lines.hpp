@@ -34,12 +34,12 @@ class TextLines {
   }
 
   /// Throws std::invalid_argument "source: line N: why: 'line'", the line cut at 120 characters and
-  /// its non-printable bytes written as \xHH.
+  /// its bytes outside printable ASCII written as \xHH.
   [[noreturn]] void fail(std::string_view line, std::string_view why) const {
     throw std::invalid_argument(fmt::format("{}: line {}: {}: '{}'", source_, number_, why, printable(line)));
   }
 
-  /// `text` cut at 120 bytes (with "..."), control bytes written as \xHH.
+  /// `text` cut at 120 bytes (with "..."), bytes outside printable ASCII written as \xHH.
   static std::string printable(std::string_view text) {
     constexpr std::size_t kShown = 120;
     std::string out;
