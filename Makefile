@@ -14,7 +14,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 FUZZ_BUILD ?= build/fuzz
 FUZZ_SECONDS ?= 600
-FUZZ_TARGETS := edge_list csv_graph matrix_market toml_config data_files
+FUZZ_TARGETS := edge_list csv_graph matrix_market toml_config data_files graph_spec schedule_spec train_overrides
 FUZZ_PACKAGES := clang libclang-rt-14-dev libomp-dev
 
 .PHONY: deps build run test test-release test-asan bench fuzz format clean

@@ -13,7 +13,14 @@
 #include <stdexcept>
 #include <string>
 
+#include "netdp/util/memory.hpp"
+
 namespace netdp::fuzz {
+
+/// Every target runs as under `--max-memory 64M`: an input whose estimate exceeds it is refused
+/// (std::invalid_argument), so libFuzzer's own memory limit (2 GB in `make fuzz`) only reports
+/// allocations that escaped an estimate, and inputs stay small enough to run fast under ASan.
+inline const bool kMemoryLimitSet = (util::set_memory_limit(64e6), true);
 
 inline std::string bytes_of(const std::uint8_t* data, std::size_t size) {
   return std::string(reinterpret_cast<const char*>(data), size);

@@ -327,12 +327,15 @@ void account_pairs(const gossip::Schedule& schedule, std::span<const graph::Node
   const std::size_t unit = batched ? kObserverBatch : per_target ? kPerTargetObserverBatch : 1;
   const std::size_t units = (observers.size() + unit - 1) / unit;
   const int threads = pairwise.threads > 0 ? pairwise.threads : omp_get_max_threads();
-  // Each worker holds the T × T Gram of the injections and its factor (T = rounds).
+  // Each worker holds its observer's view rows over the n·T injections (T x nT) and the T x T Gram
+  // of the injections and its factor (T = rounds).
   const auto rounds = static_cast<double>(r.rounds);
-  util::require_memory(static_cast<double>(threads) * 16.0 * rounds * rounds, "the linear-system accountant",
-                       fmt::format("16 T² bytes per thread for the Gram of the injections and its factor, "
-                                   "T = {} rounds, {} threads",
-                                   r.rounds, threads),
+  const auto nodes = static_cast<double>(r.num_nodes);
+  util::require_memory(static_cast<double>(threads) * 8.0 * (nodes * rounds * rounds + 2.0 * rounds * rounds),
+                       "the linear-system accountant",
+                       fmt::format("8 (n T² + 2 T²) bytes per thread for the view's rows and the Gram of the "
+                                   "injections with its factor, n = {}, T = {} rounds, {} threads",
+                                   r.num_nodes, r.rounds, threads),
                        "lower the rounds (--rounds) or the threads (--threads)");
   std::size_t done = 0;
   std::map<long, double> epsilon_table;

@@ -3,13 +3,17 @@
 
 #include "netdp/accounting/mf_accountant.hpp"
 
+#include <fmt/format.h>
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
-#include <exception>
 #include <utility>
 
 #include "dense_kernels.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/memory.hpp"
+#include "netdp/util/parallel_errors.hpp"
 
 namespace netdp::accounting {
 namespace {
@@ -21,6 +25,32 @@ void validate_options(const MfOptions& options) {
   require_positive(options.noise_std, "noise_std");
   require(std::isfinite(options.delta) && options.delta > 0.0 && options.delta < 1.0,
           "delta must be in (0, 1), got {}", options.delta);
+}
+
+// The dense matrices one attacker's view holds at once, in bytes, checked for `workers` attackers
+// in parallel before any is built. With N = nT columns and R = d T K observed rows (d the largest
+// degree): structured, the observation matrix (R x N), its Gram (R x R) and the targets' T x T
+// Grams; literal, also the message map (nTK x N), B = A C† and the noise map (N x N).
+void require_mf_memory(const gossip::GossipMatrix& w, std::size_t rounds, const MfAlgorithmSpec& spec,
+                       bool structured, std::size_t workers) {
+  const auto n = static_cast<double>(w.num_nodes());
+  const auto t = static_cast<double>(rounds);
+  const auto k = static_cast<double>(spec.gossip_steps);
+  double degree = 0.0;
+  for (NodeId v = 0; v < w.num_nodes(); ++v)
+    degree = std::max(degree, static_cast<double>(w.graph().degree(v)));
+  const double columns = n * t;
+  const double rows = degree * t * k;
+  const double per_attacker = structured
+                                  ? 8.0 * (rows * columns + rows * rows + n * t * t)
+                                  : 8.0 * (n * t * k * columns + 2.0 * rows * columns + columns * columns);
+  util::require_memory(
+      static_cast<double>(workers) * per_attacker, "the MF accountant",
+      fmt::format("{} path: the dense view of one attacker, {} at a time (n = {}, T = {}, K = {}, largest "
+                  "degree {})",
+                  structured ? "structured" : "literal", workers, w.num_nodes(), rounds, spec.gossip_steps,
+                  degree),
+      "lower the rounds (--rounds) or the threads (--threads)");
 }
 
 std::vector<NodeId> resolve_targets(std::span<const NodeId> targets, const std::vector<NodeId>& attackers,
@@ -126,6 +156,7 @@ MfAccounting account_mf(const gossip::GossipMatrix& w, std::size_t rounds, const
           "the structured path supports pndp with dp-d-sgd or muffliato-sgd only, not {} with {}",
           to_string(adversary.trust), to_string(spec.algorithm));
   const bool structured = supported && options.path != MfOptions::Path::literal;
+  if (!omp_in_parallel()) require_mf_memory(w, rounds, spec, structured, 1);
 
   MfAccounting out;
   out.structured = structured;
@@ -177,7 +208,7 @@ MfAccounting account_mf_all_pairs(const gossip::GossipMatrix& w, std::size_t rou
   MfOptions inner = options;
   inner.progress = nullptr;
   std::vector<MfAccounting> per_attacker(n);
-  std::vector<std::exception_ptr> errors(n);
+  util::ParallelErrors errors;
   std::size_t done = 0;
   // Costliest attackers (highest degree: cost grows like deg³) first, for load balance; every
   // attacker writes its own slot, so the results do not depend on the schedule.
@@ -186,24 +217,23 @@ MfAccounting account_mf_all_pairs(const gossip::GossipMatrix& w, std::size_t rou
   std::stable_sort(order.begin(), order.end(),
                    [&](NodeId x, NodeId y) { return w.graph().degree(x) > w.graph().degree(y); });
   const auto count = static_cast<long long>(n);
+  const bool structured = mf_structured_supported(trust, spec) && options.path != MfOptions::Path::literal;
+  require_mf_memory(w, rounds, spec, structured,
+                    std::min<std::size_t>(n, static_cast<std::size_t>(omp_get_max_threads())));
   const detail::SingleThreadedBlas single_threaded_blas;
 #pragma omp parallel for schedule(dynamic, 1)
   for (long long i = 0; i < count; ++i) {
     const NodeId a = order[static_cast<std::size_t>(i)];
-    try {
+    errors.run(static_cast<std::int64_t>(a), [&] {
       const MfAdversary adversary{trust, {a}};
       per_attacker[a] = account_mf(w, rounds, spec, adversary, {}, inner);
-    } catch (...) {
-      errors[a] = std::current_exception();
-    }
+    });
     if (options.progress) {
 #pragma omp critical(netdp_mf_progress)
       options.progress(++done, n);
     }
   }
-  for (const auto& error : errors) {
-    if (error) std::rethrow_exception(error);
-  }
+  errors.rethrow();
   MfAccounting out;
   for (auto& part : per_attacker) {
     out.structured = part.structured;

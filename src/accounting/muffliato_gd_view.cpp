@@ -5,14 +5,16 @@
 #include "netdp/accounting/muffliato_gd_view.hpp"
 
 #include <fmt/format.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
-#include <exception>
 
 #include "dense_kernels.hpp"
 #include "muffliato_propagation.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/memory.hpp"
+#include "netdp/util/parallel_errors.hpp"
 #include "pairwise_detail.hpp"
 #include "row_space.hpp"
 
@@ -96,6 +98,26 @@ void observer_pairs(const gossip::Schedule& rounds, const std::vector<Neighbours
   }
 }
 
+// One observer holds its m x nT message rows and their row-space basis and Gram (m x m), m the
+// messages it hears; checked for the observer that hears most, `workers` observers at a time.
+void require_view_memory(const std::vector<Neighbours>& graphs, std::size_t n, std::size_t steps,
+                         std::size_t k, std::size_t workers) {
+  double heard = 0.0;
+  for (NodeId v = 0; v < n; ++v) {
+    double m = 0.0;
+    for (std::size_t r = 0; r < steps * k; ++r) m += static_cast<double>(senders_at(graphs, r, v).size());
+    heard = std::max(heard, m);
+  }
+  const double columns = static_cast<double>(n) * static_cast<double>(steps);
+  util::require_memory(
+      static_cast<double>(workers) * 8.0 * (2.0 * heard * columns + heard * heard),
+      "the Muffliato-GD view accountant",
+      fmt::format("8 (2 m nT + m²) bytes per observer, {} at a time: m = {} messages heard, n = {}, T = {} "
+                  "gradient steps",
+                  workers, heard, n, steps),
+      "lower the rounds or the threads (--threads)");
+}
+
 void validate(const gossip::Schedule& rounds, std::size_t steps, std::size_t k) {
   require(steps >= 1, "Muffliato-GD needs at least one gradient step, got {}", steps);
   require(k >= 1, "Muffliato-GD needs at least one gossip round per gradient step, got {}", k);
@@ -145,25 +167,26 @@ std::vector<PairSensitivity> muffliato_gd_view_pairs(
   for (const NodeId v : observers) require(v < n, "observer {} is not a node (num_nodes = {})", v, n);
   const std::vector<Neighbours> graphs = round_neighbours(rounds);
 
+  require_view_memory(
+      graphs, n, gradient_steps, gossip_rounds,
+      std::min<std::size_t>(observers.size(), static_cast<std::size_t>(omp_get_max_threads())));
+
   std::vector<std::vector<PairSensitivity>> per_observer(observers.size());
-  std::exception_ptr failure;
+  util::ParallelErrors errors;
   std::size_t done = 0;
   const detail::SingleThreadedBlas single_threaded_blas;
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::size_t i = 0; i < observers.size(); ++i) {
-    try {
+    errors.run(static_cast<std::int64_t>(i), [&] {
       observer_pairs(rounds, graphs, gradient_steps, gossip_rounds, release_dimension, observers[i],
                      per_observer[i]);
-    } catch (...) {
-#pragma omp critical(netdp_gd_view_failure)
-      if (!failure) failure = std::current_exception();
-    }
+    });
     if (progress) {
 #pragma omp critical(netdp_gd_view_progress)
       progress(++done, observers.size());
     }
   }
-  if (failure) std::rethrow_exception(failure);
+  errors.rethrow();
   std::vector<PairSensitivity> out;
   out.reserve(observers.size() * (n - 1));
   for (auto& pairs : per_observer)

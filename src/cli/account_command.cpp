@@ -47,7 +47,6 @@ struct AccountOptions {
   std::string colluders;
   std::string group;
   std::string schedule = "fixed";
-  std::uint64_t seed = 1;
   // muffliato
   std::string bound = "exact";
   bool authors_convention = false;
@@ -280,7 +279,7 @@ nlohmann::ordered_json parameters_json(const AccountOptions& o, const accounting
   p["method"] = o.method;
   p["rounds"] = o.rounds;
   p["schedule"] = o.schedule;
-  p["seed"] = o.seed;
+  p["seed"] = o.output.seed;
   p["sensitivity"] = o.sensitivity;
   p["alpha"] = o.alpha ? nlohmann::ordered_json(*o.alpha) : nlohmann::ordered_json(nullptr);
   if (o.method == "muffliato") {
@@ -327,7 +326,7 @@ void run_account(const AccountOptions& o) {
   protocol.weighting = gossip::parse_weighting(o.network.weights);
   protocol.schedule = gossip::parse_schedule_spec(o.schedule);
   protocol.rounds = o.rounds;
-  protocol.seed = o.seed;
+  protocol.seed = o.output.seed;
   protocol.sensitivity = o.sensitivity;
   accounting::PairQuery query;
   query.observer = o.observer;
@@ -438,7 +437,6 @@ void add_account_command(CLI::App& app) {
   cmd->add_option("--colluders", r.colluders, "A colluding set of observers, e.g. 1,5,7");
   cmd->add_option("--schedule", r.schedule, "fixed | pairwise | er-per-round:p=P | dropout:p=P")
       ->capture_default_str();
-  cmd->add_option("--seed", r.seed, "Seed of random schedules")->capture_default_str();
   cmd->add_option("--group", r.group, "muffliato: a group of targets (Theorem 13), e.g. 2,3");
   cmd->add_option("--gradient-steps", r.gradient_steps,
                   "muffliato: Muffliato-GD with this many gradient steps of --rounds gossip rounds each "

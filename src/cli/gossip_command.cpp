@@ -66,7 +66,7 @@ gossip::GossipMatrix build_matrix(const GossipOptions& options) {
     return gossip::read_gossip_matrix_market(options.matrix);
   }
   const gossip::Weighting weighting = gossip::parse_weighting(options.weights);
-  graph::Graph g = graph::from_spec(options.spec);
+  graph::Graph g = graph::from_spec(options.spec, options.output.seed);
   if (options.lcc) g = graph::largest_connected_component(g);
   return gossip::make_gossip_matrix(g, weighting);
 }

@@ -81,7 +81,7 @@ void add_graph_command(CLI::App& app) {
   add_output_options(cmd, options->output);
   cmd->footer(graph::spec_help());
   cmd->callback([options] {
-    graph::Graph g = graph::from_spec(options->spec);
+    graph::Graph g = graph::from_spec(options->spec, options->output.seed);
     if (options->lcc) g = graph::largest_connected_component(g);
     warn_graph_notes(g, options->output);
     if (!options->out.empty()) {

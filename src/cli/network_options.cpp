@@ -13,14 +13,9 @@ void add_network_options(CLI::App* command, NetworkOptions& options) {
       ->capture_default_str();
 }
 
-gossip::NetworkSpec network_spec(const NetworkOptions& options) {
-  return {options.graph_spec, options.lcc, gossip::parse_weighting(options.weights)};
-}
-
-graph::Graph load_graph(const NetworkOptions& options) { return gossip::load_graph(network_spec(options)); }
-
 gossip::GossipMatrix load_gossip_matrix(const NetworkOptions& options, const OutputOptions& output) {
-  gossip::GossipMatrix w = gossip::load_network(network_spec(options));
+  gossip::GossipMatrix w = gossip::load_network(
+      {options.graph_spec, options.lcc, gossip::parse_weighting(options.weights), output.seed});
   warn_graph_notes(w.graph(), output);
   return w;
 }

@@ -23,14 +23,9 @@ struct NetworkOptions {
 /// Adds --graph, --lcc and --weights.
 void add_network_options(CLI::App* command, NetworkOptions& options);
 
-/// The graph of --graph (restricted to its largest component with --lcc).
-graph::Graph load_graph(const NetworkOptions& options);
-
-/// The graph and its gossip matrix under --weights; what the graph's reader changed in the input
-/// is printed as warnings (warn_graph_notes) unless --quiet.
+/// The graph of --graph (restricted to its largest component with --lcc, a random SPEC without
+/// seed= drawn from --seed) and its gossip matrix under --weights; what the graph's reader changed
+/// in the input is printed as warnings (warn_graph_notes) unless --quiet.
 gossip::GossipMatrix load_gossip_matrix(const NetworkOptions& options, const OutputOptions& output);
-
-/// The network of --graph, --lcc and --weights as the library's NetworkSpec.
-gossip::NetworkSpec network_spec(const NetworkOptions& options);
 
 }  // namespace netdp::cli

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "netdp/util/check.hpp"
+#include "netdp/util/memory.hpp"
 
 namespace netdp::cli {
 
@@ -19,6 +20,17 @@ void add_output_options(CLI::App* command, OutputOptions& options, const std::st
           "Threads for the parallel parts (default: OMP_NUM_THREADS, else every core); results do not "
           "depend on it")
       ->check(CLI::Range(1, 4096));
+  command->add_option_function<std::uint64_t>(
+      "--seed",
+      [&options](std::uint64_t seed) {
+        options.seed = seed;
+        options.seed_given = true;
+      },
+      "Seed of everything the command draws at random: random graph SPECs without their own seed=, "
+      "random gossip schedules, training (replaces train.seed) (default: 1)");
+  command->add_option_function<std::string>(
+      "--max-memory", [](const std::string& size) { util::set_memory_limit(util::parse_memory_size(size)); },
+      "Refuse a run whose memory estimate exceeds this, e.g. 512M or 4G (default: the machine's memory)");
 }
 
 void print_result(const OutputOptions& options, const nlohmann::json& result,

@@ -4,6 +4,7 @@
 // and a human-readable table; --json prints the former, otherwise the latter.
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <functional>
 #include <iosfwd>
 #include <nlohmann/json.hpp>
@@ -15,12 +16,15 @@ namespace netdp::cli {
 
 /// The options every subcommand takes, with the same meaning everywhere.
 struct OutputOptions {
-  bool json = false;   ///< --json: machine-readable JSON on stdout
-  bool quiet = false;  ///< --quiet: no progress bars, notes or warnings on stderr (errors still)
+  bool json = false;        ///< --json: machine-readable JSON on stdout
+  bool quiet = false;       ///< --quiet: no progress bars, notes or warnings on stderr (errors still)
+  std::uint64_t seed = 1;   ///< --seed: everything the command draws at random
+  bool seed_given = false;  ///< whether --seed was on the command line (train: it overrides train.seed)
 };
 
-/// Adds --json, --quiet and --threads (which sets the OpenMP thread count while parsing) to a
-/// subcommand; `json_help` describes what its JSON holds. --help is CLI11's, on every subcommand.
+/// Adds the options every subcommand takes: --json, --quiet, --seed, --threads (which sets the
+/// OpenMP thread count while parsing) and --max-memory (which sets util::set_memory_limit);
+/// `json_help` describes what its JSON holds. --help is CLI11's, on every subcommand.
 void add_output_options(CLI::App* command, OutputOptions& options,
                         const std::string& json_help = "Print machine-readable JSON on stdout");
 

@@ -57,6 +57,7 @@ void run_train(const TrainOptions& options) {
   learn::FlatConfig given;
   if (!options.config_path.empty()) given = load_toml_config(options.config_path);
   apply_overrides(given, options.overrides);
+  if (options.output.seed_given) given["train.seed"] = std::to_string(options.output.seed);
   const learn::TrainConfig config = learn::parse_train_config(given);
   const std::string out = options.out.empty() ? default_out_dir(options.config_path) : options.out;
   // The phases before the rounds as progress lines; the rounds as one line per evaluation.

@@ -78,7 +78,7 @@ Schedule schedule_from_spec(const ScheduleSpec& spec, const GossipMatrix& w, Wei
 }
 
 graph::Graph load_graph(const NetworkSpec& spec) {
-  graph::Graph g = graph::from_spec(spec.graph);
+  graph::Graph g = graph::from_spec(spec.graph, spec.seed);
   if (spec.lcc) g = graph::largest_connected_component(g);
   return g;
 }

@@ -13,10 +13,12 @@ namespace {
 
 NodeId id(std::size_t i) { return static_cast<NodeId>(i); }
 
-// Every generator below builds O(n) or O(n^2) edges; refuse sizes a NodeId cannot hold.
+// Refuses sizes a NodeId cannot hold, and graphs of n nodes and up to n edges (path, ring, star)
+// that would not fit in memory.
 void require_node_count(std::size_t n, const char* what) {
   require(n <= std::numeric_limits<NodeId>::max(), "{}: {} nodes exceed the limit of {}", what, n,
           std::numeric_limits<NodeId>::max());
+  detail::require_edge_budget(static_cast<double>(n), static_cast<double>(n), what);
 }
 
 }  // namespace
@@ -32,7 +34,8 @@ Graph ring(std::size_t n) {
 
 Graph complete(std::size_t n) {
   require(n >= 1, "a complete graph needs n >= 1 nodes, got n = {}", n);
-  detail::require_edge_budget(static_cast<double>(n) * (static_cast<double>(n) - 1) / 2, "complete graph");
+  detail::require_edge_budget(static_cast<double>(n),
+                              static_cast<double>(n) * (static_cast<double>(n) - 1) / 2, "complete graph");
   std::vector<Edge> edges;
   edges.reserve(n * (n - 1) / 2);
   for (std::size_t u = 0; u < n; ++u) {
@@ -64,6 +67,8 @@ Graph grid(std::size_t rows, std::size_t cols) {
           cols);
   require(rows <= std::numeric_limits<NodeId>::max() / cols, "grid: {} x {} nodes exceed the limit of {}",
           rows, cols, std::numeric_limits<NodeId>::max());
+  detail::require_edge_budget(static_cast<double>(rows * cols), 2.0 * static_cast<double>(rows * cols),
+                              "grid");
   std::vector<Edge> edges;
   edges.reserve(2 * rows * cols);
   for (std::size_t r = 0; r < rows; ++r) {
@@ -81,6 +86,8 @@ Graph torus(std::size_t rows, std::size_t cols) {
           cols);
   require(rows <= std::numeric_limits<NodeId>::max() / cols, "torus: {} x {} nodes exceed the limit of {}",
           rows, cols, std::numeric_limits<NodeId>::max());
+  detail::require_edge_budget(static_cast<double>(rows * cols), 2.0 * static_cast<double>(rows * cols),
+                              "torus");
   std::vector<Edge> edges;
   edges.reserve(2 * rows * cols);
   for (std::size_t r = 0; r < rows; ++r) {
@@ -96,6 +103,7 @@ Graph torus(std::size_t rows, std::size_t cols) {
 Graph hypercube(unsigned d) {
   require(d >= 1 && d <= 24, "a hypercube needs 1 <= d <= 24, got d = {}", d);
   const std::size_t n = std::size_t{1} << d;
+  detail::require_edge_budget(static_cast<double>(n), static_cast<double>(n) * d / 2, "hypercube");
   std::vector<Edge> edges;
   edges.reserve(n * d / 2);
   for (std::size_t u = 0; u < n; ++u) {
@@ -110,7 +118,8 @@ Graph hypercube(unsigned d) {
 Graph exponential(std::size_t n) {
   require(n >= 2, "an exponential graph needs n >= 2 nodes, got n = {}", n);
   require_node_count(n, "exponential");
-  detail::require_edge_budget(static_cast<double>(n) * std::log2(static_cast<double>(n)),
+  detail::require_edge_budget(static_cast<double>(n),
+                              static_cast<double>(n) * std::log2(static_cast<double>(n)),
                               "exponential graph");
   std::vector<Edge> edges;
   for (std::size_t i = 0; i < n; ++i) {

@@ -93,7 +93,7 @@ Graph erdos_renyi(std::size_t n, double p, std::uint64_t seed, const ErdosRenyiO
   require_probability(p, "erdos_renyi: p");
   require(!options.connected || options.max_attempts >= 1, "erdos_renyi: max_attempts must be >= 1");
   const double pairs = static_cast<double>(n) * (static_cast<double>(n) - 1) / 2;
-  detail::require_edge_budget(p * pairs, "erdos_renyi");
+  detail::require_edge_budget(static_cast<double>(n), p * pairs, "erdos_renyi");
   Rng rng(seed);
   std::vector<Edge> edges;
   edges.reserve(static_cast<std::size_t>(std::min(1e8, 1.1 * p * static_cast<double>(n) * (n - 1) / 2 + 16)));
@@ -114,7 +114,8 @@ Graph random_geometric(std::size_t n, double radius, std::uint64_t seed) {
   require(std::isfinite(radius) && radius > 0.0, "random_geometric: radius must be finite and > 0, got {}",
           radius);
   const double pairs = static_cast<double>(n) * (static_cast<double>(n) - 1) / 2;
-  detail::require_edge_budget(pairs * std::min(1.0, 3.14159265358979 * radius * radius), "random_geometric");
+  detail::require_edge_budget(static_cast<double>(n),
+                              pairs * std::min(1.0, 3.14159265358979 * radius * radius), "random_geometric");
   Rng rng(seed);
   std::vector<double> x(n);
   std::vector<double> y(n);
@@ -177,7 +178,8 @@ Graph barabasi_albert(std::size_t n, std::size_t m, std::uint64_t seed, std::siz
   require(m <= m0, "barabasi_albert: m = {} must not exceed the seed core size m0 = {}", m, m0);
   require(m0 <= n, "barabasi_albert: the seed core size m0 = {} must not exceed n = {}", m0, n);
   require_node_count(n, "barabasi_albert");
-  detail::require_edge_budget(static_cast<double>(m0) * (static_cast<double>(m0) - 1) / 2 +
+  detail::require_edge_budget(static_cast<double>(n),
+                              static_cast<double>(m0) * (static_cast<double>(m0) - 1) / 2 +
                                   static_cast<double>(n - m0) * static_cast<double>(m),
                               "barabasi_albert");
   Rng rng(seed);
@@ -234,7 +236,7 @@ Graph stochastic_block_model(const std::vector<std::size_t>& sizes, const std::v
       expected_edges += p_upper[index] * (a == b ? sa * (sa - 1) / 2 : sa * static_cast<double>(sizes[b]));
     }
   }
-  detail::require_edge_budget(expected_edges, "stochastic_block_model");
+  detail::require_edge_budget(static_cast<double>(offset[k]), expected_edges, "stochastic_block_model");
   Rng rng(seed);
   std::vector<Edge> edges;
   std::size_t index = 0;
@@ -308,7 +310,8 @@ Graph random_regular(std::size_t n, std::size_t d, std::uint64_t seed, std::size
   require(d < n, "random_regular: degree d = {} must be < n = {}", d, n);
   require((n * d) % 2 == 0, "random_regular: n * d = {} * {} must be even", n, d);
   require(max_attempts >= 1, "random_regular: max_attempts must be >= 1");
-  detail::require_edge_budget(static_cast<double>(n) * static_cast<double>(d) / 2, "random_regular");
+  detail::require_edge_budget(static_cast<double>(n), static_cast<double>(n) * static_cast<double>(d) / 2,
+                              "random_regular");
   Rng rng(seed);
   std::vector<Edge> edges;
   for (std::size_t attempt = 0; attempt < max_attempts; ++attempt) {

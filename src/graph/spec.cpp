@@ -36,7 +36,8 @@ struct SpecKind {
 // The key=value parameters of one SPEC, checked against its kind's keys.
 class Params {
  public:
-  Params(const SpecKind& kind, const ParsedSpec& spec) : kind_(kind), spec_(spec) {}
+  Params(const SpecKind& kind, const ParsedSpec& spec, std::uint64_t default_seed)
+      : kind_(kind), spec_(spec), default_seed_(std::to_string(default_seed)) {}
 
   const std::string& path() const { return spec_.path; }
 
@@ -80,6 +81,7 @@ class Params {
     for (const auto& [k, v] : spec_.params) {
       if (k == key) return v;
     }
+    if (std::string_view(key) == "seed") return default_seed_;
     for (const KeyInfo& info : kind_.keys) {
       if (std::string_view(info.name) == key && info.default_value != nullptr) return info.default_value;
     }
@@ -109,6 +111,7 @@ class Params {
 
   const SpecKind& kind_;
   const ParsedSpec& spec_;
+  std::string default_seed_;
 };
 
 unsigned small_uint(const Params& p, const char* key) {
@@ -149,7 +152,7 @@ const std::vector<SpecKind>& kinds() {
        "Erdos-Renyi G(n, p)",
        {{"n", nullptr, "nodes"},
         {"p", nullptr, "edge probability"},
-        {"seed", "1", "random seed"},
+        {"seed", "--seed", "random seed"},
         {"connected", "0", "1: redraw until connected"},
         {"max_attempts", "1000", "redraws allowed with connected=1"}},
        [](const Params& p) {
@@ -158,14 +161,14 @@ const std::vector<SpecKind>& kinds() {
        }},
       {"geometric",
        "random geometric graph in the unit square",
-       {{"n", nullptr, "nodes"}, {"radius", nullptr, "connection radius"}, {"seed", "1", "random seed"}},
+       {{"n", nullptr, "nodes"}, {"radius", nullptr, "connection radius"}, {"seed", "--seed", "random seed"}},
        [](const Params& p) { return random_geometric(p.integer("n"), p.real("radius"), p.integer("seed")); }},
       {"ba",
        "Barabasi-Albert preferential attachment",
        {{"n", nullptr, "nodes"},
         {"m", nullptr, "links per new node"},
         {"m0", "0", "complete seed core size (0: m+1)"},
-        {"seed", "1", "random seed"}},
+        {"seed", "--seed", "random seed"}},
        [](const Params& p) {
          return barabasi_albert(p.integer("n"), p.integer("m"), p.integer("seed"), p.integer("m0"));
        }},
@@ -173,7 +176,7 @@ const std::vector<SpecKind>& kinds() {
        "stochastic block model",
        {{"sizes", nullptr, "block sizes a/b/c"},
         {"p", nullptr, "upper triangle of the probability matrix, row by row, p11/p12/.../pkk"},
-        {"seed", "1", "random seed"}},
+        {"seed", "--seed", "random seed"}},
        [](const Params& p) {
          return stochastic_block_model(p.integer_list("sizes"), p.real_list("p"), p.integer("seed"));
        }},
@@ -181,7 +184,7 @@ const std::vector<SpecKind>& kinds() {
        "random d-regular graph",
        {{"n", nullptr, "nodes"},
         {"d", nullptr, "degree"},
-        {"seed", "1", "random seed"},
+        {"seed", "--seed", "random seed"},
         {"max_attempts", "1000", "restarts allowed"}},
        [](const Params& p) {
          return random_regular(p.integer("n"), p.integer("d"), p.integer("seed"), p.integer("max_attempts"));
@@ -268,7 +271,7 @@ ParsedSpec parse_spec(const std::string& spec) {
   return out;
 }
 
-Graph from_spec(const std::string& spec) {
+Graph from_spec(const std::string& spec, std::uint64_t default_seed) {
   const ParsedSpec parsed = parse_spec(spec);
   const auto& table = kinds();
   const auto kind =
@@ -286,7 +289,7 @@ Graph from_spec(const std::string& spec) {
     require(known, "graph spec '{}': unknown key '{}' for '{}'; valid keys: {}", spec, key, kind->name,
             list_keys(*kind));
   }
-  return kind->build(Params(*kind, parsed));
+  return kind->build(Params(*kind, parsed, default_seed));
 }
 
 std::string spec_help() {

@@ -18,6 +18,7 @@
 #include "netdp/graph/spec.hpp"
 #include "netdp/learn/algorithm.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/memory.hpp"
 #include "simulator_internal.hpp"
 #include "train_privacy.hpp"
 
@@ -132,6 +133,27 @@ TrainResult run_training(const TrainConfig& c, const std::function<void(const Ev
   return run_training(c, TrainProgress{{}, progress});
 }
 
+namespace {
+
+// What a run holds besides its privacy accountant (checked by its own estimate): the data, read
+// once and copied into the nodes' shards, and six n x P matrices of the nodes' parameters (the
+// models, their gradients, the gossip buffer and the algorithms' states).
+void require_training_memory(const TrainTest& data, std::size_t n, std::size_t parameters) {
+  const double examples = static_cast<double>(data.train.size() + data.test.size());
+  const double data_bytes = 8.0 * examples * static_cast<double>(data.train.dim() + 1);
+  const double model_bytes = 48.0 * static_cast<double>(n) * static_cast<double>(parameters);
+  util::require_memory(
+      data_bytes + 8.0 * static_cast<double>(data.train.size()) * static_cast<double>(data.train.dim() + 1) +
+          model_bytes,
+      "netdp train",
+      fmt::format("the data ({} examples of {} features) and its shards, and six n x P "
+                  "parameter matrices (n = {} nodes, P = {} parameters)",
+                  data.train.size() + data.test.size(), data.train.dim(), n, parameters),
+      "use fewer examples, nodes or a smaller model");
+}
+
+}  // namespace
+
 TrainResult run_training(const TrainConfig& c, const TrainProgress& progress) {
   const auto phase = [&progress](std::string_view name) {
     if (progress.phase) progress.phase(name);
@@ -144,18 +166,21 @@ TrainResult run_training(const TrainConfig& c, const TrainProgress& progress) {
   const std::uint64_t seed = c.train.seed;
 
   TrainTest data = load_train_test(c.data, seed);
-  gossip::GossipMatrix w = gossip::load_network(c.network);
+  gossip::NetworkSpec network = c.network;
+  network.seed = seed;  // a random graph SPEC without its own seed= is drawn from train.seed
+  gossip::GossipMatrix w = gossip::load_network(network);
   const graph::Graph& g = w.graph();
   const std::size_t n = w.num_nodes();
   require(data.train.size() >= n, "config network.graph = '{}': {} nodes but only {} training examples",
           c.network.graph, n, data.train.size());
 
+  const auto model = make_model(c.model, data.train.dim(), data.train.task, data.train.num_classes);
+  require_training_memory(data, n, model->num_parameters());
+
   const auto parts = partition(data.train, n, partition_spec(c.data, sub_seed(seed, 3)), &g);
   std::vector<Dataset> shards;
   shards.reserve(n);
   for (const auto& rows : parts) shards.push_back(data.train.subset(rows));
-
-  const auto model = make_model(c.model, data.train.dim(), data.train.task, data.train.num_classes);
 
   AlgorithmParams params = algorithm_params(c);
   gossip::Schedule schedule =

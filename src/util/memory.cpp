@@ -1,13 +1,23 @@
-// The machine's memory and the checks against it (memory.hpp).
+// The memory limit and the checks against it (memory.hpp).
 
 #include "netdp/util/memory.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+
 #include "netdp/util/check.hpp"
 
 namespace netdp::util {
+namespace {
+
+std::atomic<double> g_memory_limit{0.0};
+
+}  // namespace
 
 std::uint64_t physical_memory_bytes() {
   const long pages = sysconf(_SC_PHYS_PAGES);
@@ -22,12 +32,63 @@ std::string format_bytes(double bytes) {
   return fmt::format("{:.3g} kB", bytes / 1e3);
 }
 
+double parse_memory_size(std::string_view text) {
+  std::string_view unit = text;
+  double value = 0.0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  require(ec == std::errc() && end != text.data(),
+          "memory size '{}' is not a number of bytes with an optional unit k, M, G or T (e.g. 512M, 4G)",
+          text);
+  unit = text.substr(static_cast<std::size_t>(end - text.data()));
+  if (!unit.empty() && (unit.back() == 'B' || unit.back() == 'b')) unit.remove_suffix(1);
+  double scale = 1.0;
+  if (unit.size() == 1) {
+    switch (std::tolower(static_cast<unsigned char>(unit[0]))) {
+      case 'k':
+        scale = 1e3;
+        break;
+      case 'm':
+        scale = 1e6;
+        break;
+      case 'g':
+        scale = 1e9;
+        break;
+      case 't':
+        scale = 1e12;
+        break;
+      default:
+        scale = 0.0;
+    }
+  }
+  require(unit.size() <= 1 && scale > 0.0,
+          "memory size '{}' has an unknown unit '{}' (use k, M, G or T, powers of 1000)", text, unit);
+  const double bytes = value * scale;
+  require(std::isfinite(bytes) && bytes > 0.0, "memory size '{}' must be a finite number of bytes > 0", text);
+  return bytes;
+}
+
+void set_memory_limit(double bytes) {
+  require(std::isfinite(bytes) && bytes >= 0.0,
+          "a memory limit must be a finite number of bytes >= 0, got {}", bytes);
+  g_memory_limit.store(bytes);
+}
+
+double memory_limit() {
+  const double set = g_memory_limit.load();
+  return set > 0.0 ? set : static_cast<double>(physical_memory_bytes());
+}
+
 void require_memory(double bytes, std::string_view what, std::string_view formula, std::string_view advice) {
-  const std::uint64_t memory = physical_memory_bytes();
-  if (memory == 0) return;
-  require(bytes <= static_cast<double>(memory),
-          "{} needs about {} ({}), more than the {} of this machine; {}", what, format_bytes(bytes), formula,
-          format_bytes(static_cast<double>(memory)), advice);
+  const double limit = memory_limit();
+  if (limit <= 0.0 || bytes <= limit) return;
+  if (g_memory_limit.load() > 0.0) {
+    require(false,
+            "{} needs about {} ({}), more than the --max-memory limit of {}; {}, or raise --max-memory", what,
+            format_bytes(bytes), formula, format_bytes(limit), advice);
+  }
+  require(false,
+          "{} needs about {} ({}), more than the {} of this machine; {} (--max-memory sets another limit)",
+          what, format_bytes(bytes), formula, format_bytes(limit), advice);
 }
 
 }  // namespace netdp::util

@@ -1,6 +1,7 @@
 // Deterministic generators, each against a literal dense definition.
 #include "netdp/graph/generators.hpp"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -9,6 +10,7 @@
 
 #include "graph/dense_reference.hpp"
 #include "netdp/graph/metrics.hpp"
+#include "netdp/util/memory.hpp"
 
 namespace netdp::graph {
 namespace {
@@ -78,7 +80,24 @@ TEST(Generators, HypercubeJoinsIdsDifferingInOneBit) {
   EXPECT_EQ(diameter(g), 4u);
   EXPECT_THROW(hypercube(0), std::invalid_argument);
   EXPECT_THROW(hypercube(25), std::invalid_argument);
-  EXPECT_THROW(complete(30000), std::invalid_argument);  // 4.5e8 edges: over the budget
+}
+
+TEST(Generators, RefuseGraphsOverTheMemoryLimitNamingIt) {
+  util::set_memory_limit(1e9);  // as with --max-memory 1G
+  try {
+    (void)complete(30000);  // 4.5e8 edges, 7.2 GB
+    ADD_FAILURE() << "expected a refusal";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_THAT(e.what(),
+                ::testing::HasSubstr("complete graph needs about 7.2 GB (3e+04 nodes and about 4.5e+08 "
+                                     "edges"));
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("--max-memory limit of 1 GB; ask for a smaller graph"));
+  }
+  EXPECT_THROW(ring(100'000'000), std::invalid_argument);
+  EXPECT_THROW(grid(10'000, 10'000), std::invalid_argument);
+  EXPECT_THROW(hypercube(24), std::invalid_argument);
+  EXPECT_EQ(ring(1000).num_nodes(), 1000u);
+  util::set_memory_limit(0);
 }
 
 TEST(Generators, ExponentialJoinsPowerOfTwoOffsets) {

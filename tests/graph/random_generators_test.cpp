@@ -9,6 +9,7 @@
 #include "graph/dense_reference.hpp"
 #include "netdp/graph/generators.hpp"
 #include "netdp/graph/metrics.hpp"
+#include "netdp/util/memory.hpp"
 #include "netdp/util/rng.hpp"
 
 namespace netdp::graph {
@@ -174,12 +175,14 @@ TEST(StochasticBlockModel, ZeroAndOneProbabilitiesAreExact) {
 }
 
 TEST(RandomGenerators, RefuseRequestsBeyondTheEdgeBudget) {
-  // Each would need > 2e8 edges; they must throw, not exhaust memory.
+  // Each would need > 2.5e8 edges (4 GB) under a 1 GB limit; they must throw, not exhaust memory.
+  util::set_memory_limit(1e9);
   EXPECT_THROW(erdos_renyi(1000000, 0.5, 1), std::invalid_argument);
   EXPECT_THROW(random_geometric(1000000, 1.0, 1), std::invalid_argument);
   EXPECT_THROW(barabasi_albert(1000000, 500, 1), std::invalid_argument);
   EXPECT_THROW(stochastic_block_model({1000000}, {0.5}, 1), std::invalid_argument);
   EXPECT_THROW(random_regular(1000000, 500, 1), std::invalid_argument);
+  util::set_memory_limit(0);
 }
 
 TEST(RandomRegular, EveryNodeHasDegreeD) {

@@ -30,5 +30,36 @@ TEST(Memory, RefusesMoreThanTheMachineHasNamingBothFigures) {
   }
 }
 
+TEST(Memory, ParsesSizesWithUnits) {
+  EXPECT_EQ(parse_memory_size("512M"), 512e6);
+  EXPECT_EQ(parse_memory_size("2.5G"), 2.5e9);
+  EXPECT_EQ(parse_memory_size("4gb"), 4e9);
+  EXPECT_EQ(parse_memory_size("1e9"), 1e9);
+  EXPECT_EQ(parse_memory_size("3k"), 3e3);
+  for (const char* bad : {"", "G", "12Q", "-1G", "0", "inf", "1e400", "5 G", "1GG"}) {
+    EXPECT_THROW(parse_memory_size(bad), std::invalid_argument) << bad;
+  }
+}
+
+TEST(Memory, ASetLimitReplacesTheMachineAndIsNamedInTheRefusal) {
+  set_memory_limit(2e6);
+  EXPECT_EQ(memory_limit(), 2e6);
+  EXPECT_NO_THROW(require_memory(1e6, "a small thing", "1 MB", "nothing to do"));
+  try {
+    require_memory(3e6, "the accountant", "3 MB", "use fewer nodes");
+    ADD_FAILURE() << "expected a refusal";
+  } catch (const std::invalid_argument& e) {
+    const std::string message = e.what();
+    EXPECT_NE(
+        message.find("needs about 3 MB (3 MB), more than the --max-memory limit of 2 MB; use fewer nodes, "
+                     "or raise --max-memory"),
+        std::string::npos)
+        << message;
+  }
+  set_memory_limit(0);
+  EXPECT_EQ(memory_limit(), static_cast<double>(physical_memory_bytes()));
+  EXPECT_THROW(set_memory_limit(-1), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace netdp::util

@@ -49,11 +49,13 @@ Schedule schedule_from_spec(const ScheduleSpec& spec, const GossipMatrix& w, Wei
                             std::size_t rounds, std::uint64_t seed);
 
 /// A gossip network as data: a graph SPEC (graph::from_spec), optionally restricted to its
-/// largest connected component, and a weighting.
+/// largest connected component, and a weighting. `seed` draws a random graph SPEC that has no
+/// `seed=` of its own.
 struct NetworkSpec {
   std::string graph = "karate";
   bool lcc = false;
   Weighting weighting = Weighting::hamilton;
+  std::uint64_t seed = 1;
 };
 
 /// The graph of `spec` (its largest connected component with lcc).

@@ -3,6 +3,7 @@
 // `er:n=100,p=0.2,seed=1`, `hypercube:d=8`, `karate`, `edgelist:/data/g.txt`.
 // See docs/graph.md and spec_help() for every name and key.
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,8 +26,8 @@ ParsedSpec parse_spec(const std::string& spec);
 
 /// Builds the graph a SPEC describes. Unknown names or keys, missing required
 /// keys and malformed numbers throw std::invalid_argument naming them and
-/// listing the valid choices.
-Graph from_spec(const std::string& spec);
+/// listing the valid choices. A random graph without its own `seed=` is drawn from `default_seed`.
+Graph from_spec(const std::string& spec, std::uint64_t default_seed = 1);
 
 /// Human-readable list of every SPEC name with its keys and defaults.
 std::string spec_help();

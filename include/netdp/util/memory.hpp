@@ -1,6 +1,7 @@
 #pragma once
-// How much memory this machine has, for the checks that refuse a computation that would not fit
-// before it starts (the error names the figure) instead of failing half-way with std::bad_alloc.
+// The memory a run may take, for the checks that refuse a computation that would not fit before it
+// starts (the error names the estimate and the limit) instead of failing half-way with
+// std::bad_alloc. The limit is the machine's physical memory unless set (the CLI's --max-memory).
 
 #include <cstdint>
 #include <string>
@@ -14,9 +15,20 @@ std::uint64_t physical_memory_bytes();
 /// "1.5 GB", "320 MB": a byte count for messages.
 std::string format_bytes(double bytes);
 
-/// Throws std::invalid_argument when `bytes` exceeds the machine's physical memory: "<what> needs
-/// about <bytes> (<formula>), more than the <memory> of this machine; <advice>". Does nothing when
-/// the physical memory cannot be read.
+/// Parses a memory size: a number of bytes with an optional unit k, M, G or T (powers of 1000,
+/// case-insensitive, an optional trailing B), e.g. "512M", "2.5G", "1e9". Throws
+/// std::invalid_argument naming the text unless it is a finite number > 0 with a known unit.
+double parse_memory_size(std::string_view text);
+
+/// Sets the process-wide limit of require_memory in bytes (0: the machine's physical memory).
+void set_memory_limit(double bytes);
+
+/// The limit require_memory compares with: the one set, else the machine's physical memory (0 when
+/// neither is known).
+double memory_limit();
+
+/// Throws std::invalid_argument when `bytes` exceeds memory_limit(): "<what> needs about <bytes>
+/// (<formula>), more than the <limit> limit (...); <advice>". Does nothing when no limit is known.
 void require_memory(double bytes, std::string_view what, std::string_view formula, std::string_view advice);
 
 }  // namespace netdp::util

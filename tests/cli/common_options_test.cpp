@@ -1,0 +1,74 @@
+// The options every subcommand takes (output.hpp): --seed and --max-memory mean the same in each.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cli/cli_runner.hpp"
+#include "netdp/util/memory.hpp"
+
+namespace netdp::cli {
+namespace {
+
+std::string graph_json(const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {"graph", "--json"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const testing::CliResult r = testing::run_cli(args);
+  EXPECT_EQ(r.status, 0) << r.err;
+  return r.out;
+}
+
+TEST(CommonOptions, SeedDrawsRandomGraphsWithoutTheirOwnSeed) {
+  // --seed S is the default of seed=; a SPEC's own seed= wins.
+  EXPECT_EQ(graph_json({"--graph", "er:n=40,p=0.2", "--seed", "5"}),
+            graph_json({"--graph", "er:n=40,p=0.2,seed=5"}));
+  EXPECT_EQ(graph_json({"--graph", "er:n=40,p=0.2"}), graph_json({"--graph", "er:n=40,p=0.2,seed=1"}));
+  EXPECT_NE(graph_json({"--graph", "er:n=40,p=0.2", "--seed", "5"}),
+            graph_json({"--graph", "er:n=40,p=0.2"}));
+  EXPECT_EQ(graph_json({"--graph", "er:n=40,p=0.2,seed=1", "--seed", "5"}),
+            graph_json({"--graph", "er:n=40,p=0.2,seed=1"}));
+}
+
+TEST(CommonOptions, SeedReachesRandomSchedulesAndIsRecorded) {
+  const auto run = [](const char* seed) {
+    const testing::CliResult r = testing::run_cli({"account", "--graph", "ring:n=8", "--schedule", "pairwise",
+                                                   "--rounds", "30", "--json", "--quiet", "--seed", seed});
+    EXPECT_EQ(r.status, 0) << r.err;
+    return nlohmann::json::parse(r.out);
+  };
+  const nlohmann::json a = run("3");
+  const nlohmann::json b = run("4");
+  EXPECT_NE(a["pairs"], b["pairs"]);
+  EXPECT_EQ(a["pairs"], run("3")["pairs"]);
+}
+
+TEST(CommonOptions, SeedReplacesTrainSeed) {
+  const std::filesystem::path out =
+      std::filesystem::temp_directory_path() / ("netdp-seed-" + std::to_string(::getpid()));
+  const testing::CliResult r =
+      testing::run_cli({"train", "--quiet", "--json", "--out", out.string(), "--set", "train.seed=2", "--set",
+                        "algorithm.rounds=2", "--seed", "9"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["seed"], "9");
+  std::filesystem::remove_all(out);
+}
+
+TEST(CommonOptions, MaxMemoryIsTheLimitOfEveryEstimate) {
+  const testing::CliResult r =
+      testing::run_cli({"account", "--graph", "hypercube:d=8", "--bound", "paper", "--max-memory", "100k"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("the Muffliato Theorem 1 accountant needs about 1.05 MB"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("more than the --max-memory limit of 100 kB"), std::string::npos) << r.err;
+  util::set_memory_limit(0);  // run_cli parses in this process
+  for (const char* command : {"graph", "gossip", "dp", "factorize", "asymptotic", "compare", "train"}) {
+    const testing::CliResult bad = testing::run_cli({command, "--max-memory", "lots"});
+    EXPECT_EQ(bad.status, 2) << command;
+    EXPECT_NE(bad.err.find("memory size 'lots' is not a number of bytes"), std::string::npos)
+        << command << bad.err;
+  }
+}
+
+}  // namespace
+}  // namespace netdp::cli

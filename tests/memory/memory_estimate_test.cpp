@@ -1,0 +1,129 @@
+// The memory estimates that guard each accountant and the trainer (util::require_memory) against
+// the peak resident memory of the real run: within a factor of 2 either way. Each case runs the
+// netdp binary twice: with --max-memory 5M (above the small graphs' own estimates, below the
+// accountant's, whose refusal names its estimate), then unrestricted under wait4, which reports
+// the child's peak. Built without sanitizers only (their shadow memory would
+// be measured too).
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Run {
+  int exit_code = -1;
+  double peak_bytes = 0.0;
+  std::string err;
+};
+
+Run run_netdp(std::vector<std::string> args) {
+  const std::string err_path = "/tmp/netdp-memory-test-" + std::to_string(::getpid()) + ".err";
+  args.insert(args.begin(), NETDP_BINARY);
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t child = fork();
+  if (child == 0) {
+    const int null_fd = open("/dev/null", O_WRONLY);
+    const int err_fd = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    dup2(null_fd, STDOUT_FILENO);
+    dup2(err_fd, STDERR_FILENO);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  Run run;
+  int status = 0;
+  rusage usage{};
+  if (child < 0 || wait4(child, &status, 0, &usage) != child) return run;
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  run.peak_bytes = 1024.0 * static_cast<double>(usage.ru_maxrss);  // Linux: kilobytes
+  std::ifstream in(err_path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  run.err = text.str();
+  std::remove(err_path.c_str());
+  return run;
+}
+
+// "needs about 144 MB" in a refusal -> 1.44e8.
+double estimate_in(const std::string& err) {
+  const std::regex figure("needs about ([0-9.e+]+) (kB|MB|GB)");
+  std::smatch m;
+  if (!std::regex_search(err, m, figure)) return 0.0;
+  const double scale = m[2] == "kB" ? 1e3 : m[2] == "MB" ? 1e6 : 1e9;
+  return std::stod(m[1]) * scale;
+}
+
+void expect_estimate_near_peak(const std::vector<std::string>& args, const std::string& what) {
+  std::string command;
+  for (const std::string& a : args) command += a + " ";
+  SCOPED_TRACE(command);
+  std::vector<std::string> refused = args;
+  refused.insert(refused.end(), {"--max-memory", "5M"});
+  const Run estimate = run_netdp(refused);
+  ASSERT_EQ(estimate.exit_code, 2) << estimate.err;
+  ASSERT_NE(estimate.err.find(what + " needs about"), std::string::npos) << estimate.err;
+  const double bytes = estimate_in(estimate.err);
+  ASSERT_GT(bytes, 0.0) << "no estimate in: " << estimate.err;
+  const Run run = run_netdp(args);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_GE(run.peak_bytes, bytes / 2) << "estimate " << bytes << ", peak " << run.peak_bytes;
+  EXPECT_LE(run.peak_bytes, bytes * 2) << "estimate " << bytes << ", peak " << run.peak_bytes;
+}
+
+const std::vector<std::string> kAccount = {"account", "--sigma", "1", "--json", "--summary-only", "--quiet"};
+
+std::vector<std::string> account(std::initializer_list<std::string> extra) {
+  std::vector<std::string> args = kAccount;
+  args.insert(args.end(), extra);
+  return args;
+}
+
+TEST(MemoryEstimate, MuffliatoTheorem1) {
+  expect_estimate_near_peak(account({"--graph", "hypercube:d=11", "--rounds", "19", "--bound", "paper"}),
+                            "the Muffliato Theorem 1 accountant");
+}
+
+TEST(MemoryEstimate, MuffliatoJointView) {
+  expect_estimate_near_peak(account({"--graph", "hypercube:d=10", "--rounds", "12", "--threads", "2"}),
+                            "the Muffliato joint-view accountant");
+}
+
+TEST(MemoryEstimate, RandomWalk) {
+  expect_estimate_near_peak(
+      account({"--graph", "hypercube:d=11", "--method", "random-walk", "--rounds", "300"}),
+      "the random-walk accountant");
+}
+
+TEST(MemoryEstimate, MatrixFactorization) {
+  expect_estimate_near_peak(
+      account({"--graph", "karate", "--method", "mf", "--rounds", "100", "--threads", "2"}),
+      "the MF accountant");
+}
+
+TEST(MemoryEstimate, LinearSystemSecureSum) {
+  expect_estimate_near_peak(
+      account({"--graph", "ring:n=300", "--method", "linear-system", "--rounds", "100", "--threads", "2"}),
+      "the linear-system accountant");
+}
+
+TEST(MemoryEstimate, TrainingDataAndModels) {
+  for (const char* nodes : {"ring:n=50", "ring:n=400"}) {
+    expect_estimate_near_peak(
+        {"train", "--quiet", "--json", "--out", "/tmp/netdp-memory-test-run", "--set", "data.examples=100000",
+         "--set", "data.features=200", "--set", std::string("network.graph=") + nodes, "--set",
+         "model.kind=mlp", "--set", "algorithm.rounds=2"},
+        "netdp train");
+  }
+}
+
+}  // namespace
