@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <exception>
 #include <limits>
 #include <map>
 #include <optional>
@@ -21,6 +20,7 @@
 #include "netdp/util/check.hpp"
 #include "netdp/util/enum_names.hpp"
 #include "netdp/util/memory.hpp"
+#include "netdp/util/parallel_errors.hpp"
 #include "row_space.hpp"
 
 namespace netdp::accounting {
@@ -345,11 +345,11 @@ void account_pairs(const gossip::Schedule& schedule, std::span<const graph::Node
     const std::size_t first_observer = block * unit;
     const std::size_t last_observer = std::min(observers.size(), block_end * unit);
     std::vector<std::vector<PairResult>> results(last_observer - first_observer);
-    std::exception_ptr failure;
+    util::ParallelErrors errors;
 
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
     for (std::size_t b = block; b < block_end; ++b) {
-      try {
+      errors.run(static_cast<std::int64_t>(b), [&] {
         const std::size_t lo = b * unit;
         const std::size_t hi = std::min(observers.size(), lo + unit);
         const auto group = observers.subspan(lo, hi - lo);
@@ -367,12 +367,9 @@ void account_pairs(const gossip::Schedule& schedule, std::span<const graph::Node
             solve_view(r, rows, group.subspan(k, 1), targets, pairwise, out[k]);
           }
         }
-      } catch (...) {
-#pragma omp critical(netdp_linear_system_failure)
-        if (!failure) failure = std::current_exception();
-      }
+      });
     }
-    if (failure) std::rethrow_exception(failure);
+    errors.rethrow();
     if (pairwise.epsilon_mode == EpsilonMode::table) {
       fill_epsilon_from_table(results, pairwise.delta, threads, epsilon_table);
     }

@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <exception>
 #include <functional>
 #include <limits>
 #include <optional>
@@ -21,6 +20,7 @@
 #include "netdp/accounting/sign_max.hpp"
 #include "netdp/util/check.hpp"
 #include "netdp/util/memory.hpp"
+#include "netdp/util/parallel_errors.hpp"
 #include "row_space.hpp"
 
 namespace netdp::accounting {
@@ -449,7 +449,7 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
       DenseMatrix::Zero(static_cast<Index>(observers.size()), static_cast<Index>(targets.size()));
   JointViewReport totals;
   totals.observer_sets = observers.size();
-  std::exception_ptr failure;
+  util::ParallelErrors errors;
   std::size_t done = 0;
   const detail::SingleThreadedBlas single_threaded_blas;
 #pragma omp parallel
@@ -457,7 +457,7 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
     JointViewReport local;
 #pragma omp for schedule(dynamic, 1)
     for (std::size_t g = 0; g < observers.size(); ++g) {
-      try {
+      errors.run(static_cast<std::int64_t>(g), [&] {
         DenseMatrix whitened;
         const ObserverLeverage view = observer_view_leverage(schedule, graphs, observers[g], options.messages,
                                                              singletons ? nullptr : &whitened);
@@ -480,10 +480,7 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
           sums(static_cast<Index>(g), static_cast<Index>(j)) =
               detail::widen_by_margin(value, view.margin, set.size());
         }
-      } catch (...) {
-#pragma omp critical(netdp_joint_view_failure)
-        if (!failure) failure = std::current_exception();
-      }
+      });
       if (options.progress) {
 #pragma omp critical(netdp_joint_view_progress)
         options.progress(++done, observers.size());
@@ -497,7 +494,7 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
       totals.max_margin = std::max(totals.max_margin, local.max_margin);
     }
   }
-  if (failure) std::rethrow_exception(failure);
+  errors.rethrow();
   if (report != nullptr) *report = totals;
   detail::zero_undefined(sums, observers, targets, n);  // the margin widened them too
 

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "netdp/util/check.hpp"
+#include "netdp/util/memory.hpp"
 
 namespace netdp::graph {
 namespace {
@@ -131,15 +132,19 @@ std::vector<std::uint32_t> bfs_distances(const Graph& g, NodeId source) {
 }
 
 DistanceMatrix::DistanceMatrix(const Graph& g) : n_(g.num_nodes()) {
-  require(n_ <= kAllPairsMaxNodes, "all-pairs distances: n = {} exceeds the limit of {} nodes", n_,
+  require(n_ <= kAllPairsMaxNodes,
+          "all-pairs distances: n = {} exceeds the limit of {} nodes (distances are stored in 16 bits)", n_,
           kAllPairsMaxNodes);
+  const auto nodes = static_cast<double>(n_);
+  util::require_memory(2.0 * nodes * nodes, "all-pairs hop distances", fmt::format("2 n² bytes, n = {}", n_),
+                       "account fewer pairs (--observer, --target)");
   dist_.resize(n_ * n_);
   std::vector<std::uint32_t> dist(n_);
   std::vector<NodeId> queue(n_);
   for (std::size_t s = 0; s < n_; ++s) {
     std::fill(dist.begin(), dist.end(), kUnreachable);
     bfs_into(g, static_cast<NodeId>(s), dist, queue);
-    // Distances are < n <= 20000 < 65535, so they fit in 16 bits.
+    // Distances are < n <= 65535, so they fit in 16 bits below the unreachable mark 65535.
     std::transform(
         dist.begin(), dist.end(), dist_.begin() + static_cast<std::ptrdiff_t>(s * n_),
         [](std::uint32_t d) { return d == kUnreachable ? kUnreachable16 : static_cast<std::uint16_t>(d); });

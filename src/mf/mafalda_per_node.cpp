@@ -6,11 +6,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
-#include <exception>
 #include <stdexcept>
 
 #include "netdp/gossip/spectral.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/parallel_errors.hpp"
 
 namespace netdp::mf {
 namespace {
@@ -45,20 +45,13 @@ DenseMatrix diagonal_cumulative_sums(Eigen::Index t_count, const GramEntry& g) {
   return h;
 }
 
-/// Runs body(v) for every node, in parallel; rethrows the first exception outside the region.
+/// Runs body(v) for every node, in parallel; rethrows the lowest node's exception outside the region.
 template <typename Body>
 void for_each_node(Eigen::Index n, const Body& body) {
-  std::exception_ptr error;
+  util::ParallelErrors errors;
 #pragma omp parallel for schedule(dynamic, 1)
-  for (Eigen::Index v = 0; v < n; ++v) {
-    try {
-      body(v);
-    } catch (...) {
-#pragma omp critical(netdp_mf_per_node_error)
-      if (!error) error = std::current_exception();
-    }
-  }
-  if (error) std::rethrow_exception(error);
+  for (Eigen::Index v = 0; v < n; ++v) errors.run(static_cast<std::int64_t>(v), [&] { body(v); });
+  errors.rethrow();
 }
 
 /// Symmetric W = QΛQᵀ: ⟨W^a e_v, W^b e_v⟩ = (W^{a+b})_{vv} = Σ_k q_vk² λ_k^{a+b}, a Hankel sequence

@@ -9,6 +9,7 @@
 #include "graph/dense_reference.hpp"
 #include "netdp/graph/classic.hpp"
 #include "netdp/graph/generators.hpp"
+#include "netdp/util/memory.hpp"
 
 namespace netdp::graph {
 namespace {
@@ -105,6 +106,10 @@ TEST(Metrics, DegreeStats) {
 TEST(Metrics, LimitsAndBadNodes) {
   EXPECT_THROW(bfs_distances(path(3), 3), std::invalid_argument);
   EXPECT_THROW(all_pairs_distances(path(kAllPairsMaxNodes + 1)), std::invalid_argument);
+  util::set_memory_limit(1e6);  // 2 n² = 2 MB for n = 1000
+  EXPECT_THROW(all_pairs_distances(path(1000)), std::invalid_argument);
+  EXPECT_EQ(all_pairs_distances(path(500)).at(0, 499), 499u);
+  util::set_memory_limit(0);
 }
 
 }  // namespace

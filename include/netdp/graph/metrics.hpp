@@ -47,8 +47,9 @@ DegreeStats degree_stats(const Graph& g);
 /// Hop distances from `source` (kUnreachable where not reachable).
 std::vector<std::uint32_t> bfs_distances(const Graph& g, NodeId source);
 
-/// Largest n accepted by all_pairs_distances (20000: 800 MB of 16-bit distances).
-inline constexpr std::size_t kAllPairsMaxNodes = 20000;
+/// Largest n accepted by all_pairs_distances: its distances (< n) are stored in 16 bits, 65535
+/// meaning unreachable. Below it, memory (2 n² bytes) is checked against util::memory_limit().
+inline constexpr std::size_t kAllPairsMaxNodes = 65535;
 
 /// All-pairs hop distances (one BFS per source), stored as 16-bit values.
 class DistanceMatrix {
@@ -67,7 +68,7 @@ class DistanceMatrix {
   std::vector<std::uint16_t> dist_;
 };
 
-/// All-pairs distances; throws if n > kAllPairsMaxNodes.
+/// All-pairs distances; throws if n > kAllPairsMaxNodes or 2 n² bytes exceed the memory limit.
 DistanceMatrix all_pairs_distances(const Graph& g);
 
 /// Exact diameter (largest hop distance) by BFS from every node, O(n m). Returns kUnreachable (infinite) for
