@@ -435,7 +435,8 @@ void add_account_command(CLI::App& app) {
   cmd->add_option("--observer", r.observer, "Only this observer (default: every node)");
   cmd->add_option("--target", r.target, "Only this target (default: every node)");
   cmd->add_option("--colluders", r.colluders, "A colluding set of observers, e.g. 1,5,7");
-  cmd->add_option("--schedule", r.schedule, "fixed | pairwise | er-per-round:p=P | dropout:p=P")
+  cmd->add_option("--schedule", r.schedule,
+                  "fixed | pairwise | er-per-round:p=P | dropout:p=P (`netdp help schedules`)")
       ->capture_default_str();
   cmd->add_option("--group", r.group, "muffliato: a group of targets (Theorem 13), e.g. 2,3");
   cmd->add_option("--gradient-steps", r.gradient_steps,

@@ -51,6 +51,7 @@ int run(int argc, char** argv) {
   add_asymptotic_command(app);
   add_train_command(app);
   add_factorize_command(app);
+  add_help_command(app);
   refuse_negative_counts(app);
   try {
     app.parse(argc, argv);

@@ -15,5 +15,6 @@ void add_compare_command(CLI::App& app);
 void add_asymptotic_command(CLI::App& app);
 void add_train_command(CLI::App& app);
 void add_factorize_command(CLI::App& app);
+void add_help_command(CLI::App& app);
 
 }  // namespace netdp::cli

@@ -31,7 +31,7 @@ struct CompareOptions {
   double sigma = 1.0;
   double alpha = 2.0;
   std::string variant = "propagated";
-  bool secure_sum = true;
+  bool no_secure_sum = false;
   OutputOptions output;
 };
 
@@ -65,7 +65,7 @@ void run_compare(const CompareOptions& o) {
       accounting::compare_with_muffliato(w, o.rounds, o.gossip_steps, o.alpha, options,
                                          o.variant == "propagated" ? accounting::MuffliatoVariant::propagated
                                                                    : accounting::MuffliatoVariant::per_step);
-  const bool with_secure_sum = o.secure_sum && o.gossip_steps == 1;
+  const bool with_secure_sum = !o.no_secure_sum && o.gossip_steps == 1;
   std::map<std::uint32_t, accounting::Range> secure;
   if (with_secure_sum) {
     for (const auto& [distance, range] : secure_sum_by_distance(w, o)) secure[distance] = range;
@@ -146,7 +146,7 @@ void add_compare_command(CLI::App& app) {
   cmd->add_option("--alpha", o->alpha, "Renyi order")->capture_default_str();
   cmd->add_option("--variant", o->variant, "Muffliato accounting: propagated | per-step")
       ->capture_default_str();
-  cmd->add_flag("!--no-secure-sum", o->secure_sum, "Skip the Koskela-Kulkarni secure-summation column");
+  cmd->add_flag("--no-secure-sum", o->no_secure_sum, "Skip the Koskela-Kulkarni secure-summation column");
   add_output_options(cmd, o->output);
   cmd->callback([o] { run_compare(*o); });
 }

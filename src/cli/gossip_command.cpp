@@ -144,7 +144,7 @@ void add_gossip_command(CLI::App& app) {
       "Summarize a gossip matrix (symmetry, spectral gap, stationary law, mixing bound, Chebyshev gamma)");
   auto options = std::make_shared<GossipOptions>();
   CLI::Option* graph_option =
-      cmd->add_option("--graph", options->spec, "Graph SPEC (see docs/graph.md), e.g. hypercube:d=6")
+      cmd->add_option("--graph", options->spec, "Graph SPEC (`netdp help graphs`), e.g. hypercube:d=6")
           ->capture_default_str();
   CLI::Option* weights_option =
       cmd->add_option("--weights", options->weights, "Weighting: " + gossip::weighting_names())

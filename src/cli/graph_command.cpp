@@ -73,7 +73,7 @@ void print_human(std::ostream& out, const nlohmann::json& r) {
 void add_graph_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("graph", "Summarize a graph (nodes, edges, components, degrees, diameter)");
   auto options = std::make_shared<GraphOptions>();
-  cmd->add_option("--graph", options->spec, "Graph SPEC (see docs/graph.md), e.g. er:n=100,p=0.2,seed=1")
+  cmd->add_option("--graph", options->spec, "Graph SPEC (`netdp help graphs`), e.g. er:n=100,p=0.2,seed=1")
       ->capture_default_str();
   cmd->add_flag("--lcc", options->lcc, "Keep only the largest connected component (relabelled 0..k-1)");
   cmd->add_flag("--labels", options->labels, "Also print the original id of every node");

@@ -6,10 +6,14 @@
 namespace netdp::cli {
 
 void add_network_options(CLI::App* command, NetworkOptions& options) {
-  command->add_option("--graph", options.graph_spec, "Graph SPEC (see `netdp graph --help-specs`)")
+  command
+      ->add_option("--graph", options.graph_spec,
+                   "Graph SPEC, e.g. er:n=100,p=0.05,seed=1 (every form: `netdp help graphs`)")
       ->capture_default_str();
   command->add_flag("--lcc", options.lcc, "Restrict the graph to its largest connected component");
-  command->add_option("--weights", options.weights, "Gossip weighting: " + gossip::weighting_names())
+  command
+      ->add_option("--weights", options.weights,
+                   "Gossip weighting: " + gossip::weighting_names() + " (`netdp help weightings`)")
       ->capture_default_str();
 }
 

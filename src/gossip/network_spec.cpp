@@ -36,6 +36,17 @@ bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(
 
 std::string_view schedule_spec_forms() { return kForms; }
 
+std::string schedule_spec_help() {
+  return fmt::format(
+      "Gossip schedules (--schedule SPEC): {}\n"
+      "  fixed            W_t = W every round\n"
+      "  pairwise         randomized pairwise gossip on W's edges (Muffliato Algorithm 2)\n"
+      "  er-per-round:p=P a fresh Erdos-Renyi G(n, P) graph each round, weighted by --weights\n"
+      "  dropout:p=P      each node present with probability P each round, on the base graph\n"
+      "  Random schedules are drawn from --seed.\n",
+      kForms);
+}
+
 ScheduleSpec parse_schedule_spec(std::string_view text) {
   using Kind = ScheduleSpec::Kind;
   if (text == "fixed") return {Kind::fixed, 1.0};

@@ -1,5 +1,7 @@
 #include "netdp/gossip/weighting.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -36,6 +38,29 @@ static_assert(table_matches_all_weightings());
 std::string_view weighting_name(Weighting weighting) { return util::name_of(kWeightingNames, weighting); }
 
 std::string weighting_names() { return util::names_of(kWeightingNames); }
+
+std::string weighting_help() {
+  std::string out = "Gossip weightings (--weights NAME), on a graph with degrees d_u:\n";
+  for (const Weighting weighting : kAllWeightings) {
+    const char* formula = "";
+    switch (weighting) {
+      case Weighting::hamilton:
+        formula = "W_uv = 1 / max(d_u, d_v), symmetric";
+        break;
+      case Weighting::metropolis:
+        formula = "W_uv = 1 / (1 + max(d_u, d_v)), symmetric, positive diagonal";
+        break;
+      case Weighting::closed_row:
+        formula = "W_uv = 1 / (1 + d_u), row-stochastic, not symmetric on irregular graphs";
+        break;
+      case Weighting::lazy_uniform:
+        formula = "W_uv = 1 / (2 d_u), W_uu = 1/2: aperiodic on bipartite graphs";
+        break;
+    }
+    out += fmt::format("  {:<14}{}\n", weighting_name(weighting), formula);
+  }
+  return out + "  The diagonal is 1 minus the row's off-diagonal sum.\n";
+}
 
 Weighting parse_weighting(std::string_view name) {
   return util::parse_enum(kWeightingNames, name, "gossip weighting");

@@ -33,6 +33,9 @@ struct ScheduleSpec {
 /// The valid forms, for help texts and errors: "fixed, pairwise, er-per-round:p=P, dropout:p=P".
 std::string_view schedule_spec_forms();
 
+/// Every schedule form with its meaning, one per line (`netdp help specs`).
+std::string schedule_spec_help();
+
 /// Parses a schedule SPEC. Throws std::invalid_argument naming the SPEC and the rule it broke
 /// (an unknown form lists the valid forms; p must be a number in (0, 1]).
 ScheduleSpec parse_schedule_spec(std::string_view text);

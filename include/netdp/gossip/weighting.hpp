@@ -33,6 +33,9 @@ std::string_view weighting_name(Weighting weighting);
 /// naming the input and listing the valid names.
 Weighting parse_weighting(std::string_view name);
 
+/// Every weighting with its formula, one per line (`netdp help specs`).
+std::string weighting_help();
+
 /// Comma-separated list of the valid names (for help texts and errors).
 std::string weighting_names();
 

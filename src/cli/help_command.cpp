@@ -1,0 +1,33 @@
+// `netdp help [specs|graphs|schedules|weightings]`: the SPEC grammars the options take, printed
+// from the same tables their parsers read (graph::spec_help, gossip::schedule_spec_help,
+// gossip::weighting_help).
+
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "commands.hpp"
+#include "netdp/gossip/network_spec.hpp"
+#include "netdp/gossip/weighting.hpp"
+#include "netdp/graph/spec.hpp"
+
+namespace netdp::cli {
+
+void add_help_command(CLI::App& app) {
+  auto topic = std::make_shared<std::string>("specs");
+  CLI::App* cmd = app.add_subcommand(
+      "help", "The SPEC grammars: graphs (--graph), schedules (--schedule), weightings (--weights)");
+  cmd->add_option("topic", *topic, "specs (all three) | graphs | schedules | weightings")
+      ->check(CLI::IsMember({"specs", "graphs", "schedules", "weightings"}))
+      ->capture_default_str();
+  cmd->callback([topic] {
+    const bool all = *topic == "specs";
+    if (all || *topic == "graphs") std::cout << graph::spec_help();
+    if (all) std::cout << "\n";
+    if (all || *topic == "schedules") std::cout << gossip::schedule_spec_help();
+    if (all) std::cout << "\n";
+    if (all || *topic == "weightings") std::cout << gossip::weighting_help();
+  });
+}
+
+}  // namespace netdp::cli
