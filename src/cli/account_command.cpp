@@ -71,7 +71,7 @@ struct AccountOptions {
   std::string correlation_path;
   // calibration and output
   std::optional<double> target_epsilon;
-  std::string calibrate_on = "mean";
+  std::optional<std::string> calibrate_on;  ///< mean (default) | max | pair, with --target-epsilon
   OutputOptions output;
   bool csv = false;
   bool summary_only = false;
@@ -207,6 +207,12 @@ void check_flags(const AccountOptions& o, std::size_t n) {
   require(!o.field || writes_npy(o), "--field {} selects the matrix of a .npy output: add --out FILE.npy",
           o.field.value_or(""));
   (void)matrix_field(o.field);
+  require(!o.summary_only || o.output.json,
+          "--summary-only applies to --json (a CSV or a table is its rows); use --json --summary-only");
+  if (o.calibrate_on) (void)accounting::parse_statistic(*o.calibrate_on);
+  require(o.target_epsilon || !o.calibrate_on,
+          "--calibrate-on {} chooses what --target-epsilon calibrates; add --target-epsilon E, or drop it",
+          o.calibrate_on.value_or(""));
   if (o.target_epsilon) {
     require_positive(*o.target_epsilon, "--target-epsilon");
     require(o.calibrate_on != "pair" || (o.observer && o.target),
@@ -321,7 +327,7 @@ void run_account(const AccountOptions& o) {
   require(graph::is_connected(w.graph()),
           "graph '{}' is disconnected ({} components); use --lcc or a connected graph", o.network.graph_spec,
           graph::connected_components(w.graph()).count());
-  const accounting::Statistic statistic = accounting::parse_statistic(o.calibrate_on);
+  const accounting::Statistic statistic = accounting::parse_statistic(o.calibrate_on.value_or("mean"));
   accounting::Protocol protocol(w);
   protocol.weighting = gossip::parse_weighting(o.network.weights);
   protocol.schedule = gossip::parse_schedule_spec(o.schedule);
@@ -349,7 +355,8 @@ void run_account(const AccountOptions& o) {
   report.parameters = parameters_json(o, query, n);
   report.sigma = o.sigma;
   if (o.target_epsilon) {
-    progress.phase(fmt::format("calibration to ε = {} ({}), evaluations", *o.target_epsilon, o.calibrate_on));
+    progress.phase(fmt::format("calibration to ε = {} ({}), evaluations", *o.target_epsilon,
+                               o.calibrate_on.value_or("mean")));
     accounting::CalibrationOptions calibration_options;
     calibration_options.sigma_start = o.sigma;
     calibration_options.progress = [&progress](std::size_t evaluations) { progress.update(evaluations); };
@@ -357,7 +364,7 @@ void run_account(const AccountOptions& o) {
         accounting::calibrate_sigma(*account, statistic, *o.target_epsilon, o.delta, calibration_options);
     report.sigma = c.sigma;
     report.calibration = {{"target_epsilon", *o.target_epsilon},
-                          {"calibrate_on", o.calibrate_on},
+                          {"calibrate_on", o.calibrate_on.value_or("mean")},
                           {"sigma", c.sigma},
                           {"achieved_epsilon", c.achieved_epsilon},
                           {"closed_form", c.closed_form},
@@ -489,7 +496,9 @@ void add_account_command(CLI::App& app) {
                   "mf: Matrix Market file of the correlation C (mf-d-sgd)");
   cmd->add_option("--target-epsilon", options->target_epsilon,
                   "Calibrate σ so that the chosen ε meets this target");
-  cmd->add_option("--calibrate-on", options->calibrate_on, "mean | max | pair")->capture_default_str();
+  cmd->add_option(
+      "--calibrate-on", options->calibrate_on,
+      "With --target-epsilon: calibrate the mean, max or one --observer/--target pair (default: mean)");
   add_output_options(cmd, options->output, "JSON: {\"pairs\": [...], \"summary\": {...}}");
   cmd->add_flag("--csv", options->csv, "CSV, one line per pair");
   cmd->add_flag("--summary-only", options->summary_only, "JSON without the pairs");

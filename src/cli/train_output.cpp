@@ -83,7 +83,7 @@ nlohmann::json summary_json(const learn::TrainResult& result) {
           {"final_test_accuracy", json_number(result.final_test_accuracy)},
           {"evaluations", result.history.size()},
           {"rounds", result.history.empty() ? 0 : result.history.back().round},
-          {"seed", config_value(result.config, "train.seed")},
+          {"seed", std::stoull(config_value(result.config, "train.seed"))},
           {"warnings", warnings},
           {"netdp_version", kNetdpVersion}};
 }

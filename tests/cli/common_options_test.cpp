@@ -51,7 +51,7 @@ TEST(CommonOptions, SeedReplacesTrainSeed) {
       testing::run_cli({"train", "--quiet", "--json", "--out", out.string(), "--set", "train.seed=2", "--set",
                         "algorithm.rounds=2", "--seed", "9"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(nlohmann::json::parse(r.out)["seed"], "9");
+  EXPECT_EQ(nlohmann::json::parse(r.out)["seed"], 9);
   std::filesystem::remove_all(out);
 }
 

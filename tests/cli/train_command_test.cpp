@@ -186,7 +186,7 @@ TEST(TrainOutput, SummaryCarriesTheRequiredFields) {
   EXPECT_TRUE(s["target_epsilon"].is_null());
   EXPECT_EQ(s["final_test_loss"].get<double>(), r.history.back().test_loss);
   EXPECT_EQ(s["final_test_accuracy"].get<double>(), *r.history.back().test_accuracy);
-  EXPECT_EQ(s["seed"], "3");
+  EXPECT_EQ(s["seed"], 3);  // a number, as in the config
   EXPECT_EQ(s["warnings"], Json({"a warning"}));
   EXPECT_EQ(s["netdp_version"], kNetdpVersion);
 }
