@@ -55,8 +55,16 @@ void run_train(const TrainOptions& options) {
     return;
   }
   learn::FlatConfig given;
-  if (!options.config_path.empty()) given = load_toml_config(options.config_path);
-  apply_overrides(given, options.overrides);
+  // Paths in the file are relative to its folder, --set paths to the working directory; both are
+  // made absolute, so the recorded config.toml reruns from anywhere.
+  if (!options.config_path.empty()) {
+    given = load_toml_config(options.config_path);
+    learn::resolve_relative_paths(given, std::filesystem::absolute(options.config_path).parent_path());
+  }
+  learn::FlatConfig overrides;
+  apply_overrides(overrides, options.overrides);
+  learn::resolve_relative_paths(overrides, std::filesystem::current_path());
+  for (auto& [key, value] : overrides) given[key] = std::move(value);
   if (options.output.seed_given) given["train.seed"] = std::to_string(options.output.seed);
   const learn::TrainConfig config = learn::parse_train_config(given);
   const std::string out = options.out.empty() ? default_out_dir(options.config_path) : options.out;

@@ -18,6 +18,7 @@
 #include "enum_names.hpp"
 #include "netdp/accounting/vector_max.hpp"
 #include "netdp/gossip/network_spec.hpp"
+#include "netdp/graph/spec.hpp"
 #include "netdp/learn/algorithm.hpp"
 #include "netdp/learn/train_config.hpp"
 #include "netdp/util/parse_number.hpp"
@@ -504,6 +505,25 @@ FlatConfig to_flat_config(const TrainConfig& config) {
   FlatConfig out;
   for (const Entry& entry : table()) out.emplace(entry.key, entry.format(config));
   return out;
+}
+
+void resolve_relative_paths(FlatConfig& config, const std::filesystem::path& base) {
+  const auto resolved = [&base](const std::string& path) {
+    if (path.empty() || std::filesystem::path(path).is_absolute()) return path;
+    return (base / path).lexically_normal().string();
+  };
+  for (const char* key : {"data.path", "data.images", "data.labels"}) {
+    const auto it = config.find(key);
+    if (it != config.end()) it->second = resolved(it->second);
+  }
+  if (const auto it = config.find("network.graph"); it != config.end()) {
+    const graph::ParsedSpec spec = graph::parse_spec(it->second);
+    if (!spec.path.empty()) it->second = spec.name + ":" + resolved(spec.path);
+  }
+  if (const auto it = config.find("algorithm.correlation");
+      it != config.end() && it->second != "identity" && it->second != "antipgd") {
+    it->second = resolved(it->second);
+  }
 }
 
 FlatConfig resolve_config(const FlatConfig& given) { return to_flat_config(parse_train_config(given)); }

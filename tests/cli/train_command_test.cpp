@@ -288,3 +288,41 @@ TEST(TrainCommand, PrintSchemaIsTheDocsTable) {
 
 }  // namespace
 }  // namespace netdp::cli
+
+namespace netdp::cli {
+namespace {
+
+TEST(TrainCommand, PathsInAConfigAreRelativeToItsFolderAndRecordedAbsolute) {
+  namespace fs = std::filesystem;
+  const fs::path base = fs::temp_directory_path() / ("netdp-config-paths-" + std::to_string(::getpid()));
+  fs::create_directories(base / "configs" / "data");
+  {
+    std::ofstream csv(base / "configs" / "data" / "points.csv");
+    csv << "a,b,y\n";
+    for (int i = 0; i < 60; ++i) csv << (i % 7) << "," << (i % 5) << "," << (i % 2) << "\n";
+    std::ofstream(base / "configs" / "data" / "square.txt") << "0 1\n1 2\n2 3\n3 0\n";
+    std::ofstream(base / "configs" / "run.toml")
+        << "[data]\nsource = \"csv\"\npath = \"data/points.csv\"\ncsv_target = \"y\"\n"
+        << "[network]\ngraph = \"edgelist:data/square.txt\"\n[algorithm]\nrounds = 2\n";
+  }
+  // Run from this process's working directory, which is not the config's folder.
+  ASSERT_NE(fs::current_path(), base / "configs");
+  const testing::CliResult r =
+      testing::run_cli({"train", "--quiet", "--config", (base / "configs" / "run.toml").string(), "--out",
+                        (base / "out").string()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const learn::FlatConfig recorded = load_toml_config((base / "out" / "config.toml").string());
+  EXPECT_EQ(recorded.at("data.path"), (base / "configs" / "data" / "points.csv").string());
+  EXPECT_EQ(recorded.at("network.graph"), "edgelist:" + (base / "configs" / "data" / "square.txt").string());
+  // A --set path is relative to the working directory, and recorded absolute too.
+  const testing::CliResult missing =
+      testing::run_cli({"train", "--quiet", "--config", (base / "configs" / "run.toml").string(), "--set",
+                        "data.path=data/points.csv", "--out", (base / "o2").string()});
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.err.find((fs::current_path() / "data" / "points.csv").string()), std::string::npos)
+      << missing.err;
+  fs::remove_all(base);
+}
+
+}  // namespace
+}  // namespace netdp::cli

@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
@@ -178,6 +179,12 @@ const std::vector<ConfigKey>& config_schema();
 
 /// The schema as a Markdown table (| key | default | accepted | meaning |), as in docs/learn.md.
 std::string config_schema_markdown();
+
+/// Makes the relative file paths of `config` relative to `base` (a config file's folder, so a
+/// config runs from any working directory): data.path, data.images, data.labels, the file of a
+/// reader SPEC in network.graph (edgelist:, mtx:, csv:) and an algorithm.correlation file. Absolute
+/// paths and the other keys are left as they are.
+void resolve_relative_paths(FlatConfig& config, const std::filesystem::path& base);
 
 /// to_flat_config(parse_train_config(given)): the schema's defaults overlaid with `given`, every
 /// key present, values in canonical text. Throws as parse_train_config.
