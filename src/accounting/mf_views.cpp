@@ -11,6 +11,7 @@
 
 #include "netdp/util/check.hpp"
 #include "netdp/util/enum_names.hpp"
+#include "netdp/util/memory.hpp"
 
 namespace netdp::accounting {
 namespace {
@@ -203,10 +204,11 @@ std::vector<NodeId> observed_senders(const graph::Graph& g, MfTrust trust,
   return {senders.begin(), senders.end()};
 }
 
-void check_size(Index rows, Index cols, std::size_t max_entries, const char* what) {
-  require(static_cast<double>(rows) * static_cast<double>(cols) <= static_cast<double>(max_entries),
-          "the literal {} would be {} x {} (> {} entries); use the structured path or a smaller input", what,
-          rows, cols, max_entries);
+// The literal view's dense A and B are checked against the memory limit before they are built.
+void check_size(Index rows, Index cols, const char* what) {
+  util::require_memory(8.0 * static_cast<double>(rows) * static_cast<double>(cols), "the literal MF view",
+                       fmt::format("its matrix {}, {} x {} entries of 8 bytes", what, rows, cols),
+                       "use the structured path (PNDP with dp-d-sgd or muffliato-sgd) or a smaller input");
 }
 
 /// Appends the known-noise rows (unit rows of B, zero rows of A) and zeroes the attackers' input columns.
@@ -244,8 +246,7 @@ void finish_view(MfView& out, const std::vector<std::vector<NodeId>>& owners,
 }
 
 MfView build_gossip_view(const gossip::GossipMatrix& w, std::size_t rounds, const MfAlgorithmSpec& spec,
-                         const MfAdversary& adversary, const std::vector<NodeId>& attackers,
-                         std::size_t max_entries) {
+                         const MfAdversary& adversary, const std::vector<NodeId>& attackers) {
   const std::size_t n = w.num_nodes();
   const graph::Graph& g = w.graph();
   NoiseModel noise;
@@ -269,8 +270,8 @@ MfView build_gossip_view(const gossip::GossipMatrix& w, std::size_t rounds, cons
   const auto senders = observed_senders(g, adversary.trust, attackers, !noise.local);
   const auto ni = static_cast<Index>(n);
   const auto rows = static_cast<Index>(senders.size() * rounds * k);
-  check_size(rows, ni * static_cast<Index>(rounds), max_entries, "A");
-  check_size(rows, noise.map.cols(), max_entries, "B");
+  check_size(rows, ni * static_cast<Index>(rounds), "A");
+  check_size(rows, noise.map.cols(), "B");
 
   const DenseMatrix messages = message_map(DenseMatrix(w.matrix()), rounds, k);
   MfView out;
@@ -295,7 +296,7 @@ MfView build_gossip_view(const gossip::GossipMatrix& w, std::size_t rounds, cons
 // x_t^i + ξ_t^{i→j} to each neighbour j; ξ_t^{i→·} = (I − 11ᵀ/s_i) z_t^{i,·} (zero-sum over its
 // s_i messages); the receiver averages θ_{t+1}^j = W_jj x_t^j + Σ_i W_ji (x_t^i + ξ_t^{i→j}).
 MfView build_zip_dl_view(const gossip::GossipMatrix& w, std::size_t rounds, const MfAdversary& adversary,
-                         const std::vector<NodeId>& attackers, std::size_t max_entries) {
+                         const std::vector<NodeId>& attackers) {
   const std::size_t n = w.num_nodes();
   const graph::Graph& g = w.graph();
   const auto ni = static_cast<Index>(n);
@@ -331,8 +332,8 @@ MfView build_zip_dl_view(const gossip::GossipMatrix& w, std::size_t rounds, cons
     }
   }
   const auto rows = static_cast<Index>(observed.size() * rounds);
-  check_size(rows, nt, max_entries, "A");
-  check_size(rows, m, max_entries, "B");
+  check_size(rows, nt, "A");
+  check_size(rows, m, "B");
 
   const DenseMatrix wd(w.matrix());
   DenseMatrix xg = DenseMatrix::Zero(ni, nt);  // x_t as a function of G
@@ -383,7 +384,7 @@ MfAlgorithm parse_mf_algorithm(std::string_view name) {
 }
 
 MfView build_mf_view(const gossip::GossipMatrix& w, std::size_t rounds, const MfAlgorithmSpec& spec,
-                     const MfAdversary& adversary, std::size_t max_entries) {
+                     const MfAdversary& adversary) {
   require(rounds >= 1, "rounds (gradient steps T) must be >= 1, got {}", rounds);
   require(spec.gossip_steps >= 1, "gossip_steps (K) must be >= 1, got {}", spec.gossip_steps);
   require(spec.gossip_steps == 1 || spec.algorithm == MfAlgorithm::muffliato_sgd,
@@ -392,9 +393,8 @@ MfView build_mf_view(const gossip::GossipMatrix& w, std::size_t rounds, const Mf
   require(spec.correlation.size() == 0 || spec.algorithm == MfAlgorithm::mf_d_sgd,
           "a correlation matrix is only used by mf-d-sgd, not {}", to_string(spec.algorithm));
   const auto attackers = validated_attackers(adversary, w.num_nodes());
-  if (spec.algorithm == MfAlgorithm::zip_dl)
-    return build_zip_dl_view(w, rounds, adversary, attackers, max_entries);
-  return build_gossip_view(w, rounds, spec, adversary, attackers, max_entries);
+  if (spec.algorithm == MfAlgorithm::zip_dl) return build_zip_dl_view(w, rounds, adversary, attackers);
+  return build_gossip_view(w, rounds, spec, adversary, attackers);
 }
 
 std::vector<std::vector<std::size_t>> participation_classes(const MfParticipation& participation,

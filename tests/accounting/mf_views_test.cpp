@@ -16,6 +16,7 @@
 #include "netdp/accounting/mf_accountant.hpp"
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/generators.hpp"
+#include "netdp/util/memory.hpp"
 
 namespace netdp::accounting {
 namespace {
@@ -710,7 +711,9 @@ TEST(MfViews, BadInputsAreRejected) {
   spec.algorithm = MfAlgorithm::decor;
   spec.decor_secret_scale = 0.0;
   EXPECT_THROW(build_mf_view(w, 3, spec, {MfTrust::pndp, {0}}), std::invalid_argument);
-  EXPECT_THROW(build_mf_view(w, 3, {}, {MfTrust::pndp, {0}}, 10), std::invalid_argument);  // too large
+  util::set_memory_limit(100);  // as --max-memory 100: A alone takes more
+  EXPECT_THROW(build_mf_view(w, 3, {}, {MfTrust::pndp, {0}}), std::invalid_argument);
+  util::set_memory_limit(0);
   EXPECT_THROW(parse_mf_trust("pdnp"), std::invalid_argument);
   EXPECT_THROW(parse_mf_algorithm("dpsgd"), std::invalid_argument);
   EXPECT_EQ(parse_mf_algorithm("zip-dl"), MfAlgorithm::zip_dl);

@@ -85,10 +85,10 @@ struct MfView {
 /// Builds the literal dense view (sizes: messages × nT and × noise coordinates) for the
 /// gossip matrix W over `rounds` gradient steps. Throws std::invalid_argument on rounds = 0,
 /// attackers out of range or duplicated, a trust/attacker mismatch, K = 0 or K > 1 for a
-/// non-Muffliato algorithm, a correlation matrix of the wrong shape, or a view above
-/// `max_entries` entries in A or B (the literal path is for small inputs).
+/// non-Muffliato algorithm, a correlation matrix of the wrong shape, or a dense A or B above the
+/// memory limit (util::require_memory; the literal path is for small inputs).
 MfView build_mf_view(const gossip::GossipMatrix& w, std::size_t rounds, const MfAlgorithmSpec& spec,
-                     const MfAdversary& adversary, std::size_t max_entries = 200'000'000);
+                     const MfAdversary& adversary);
 
 /// Theorem 7's hypotheses, checked on a built view.
 struct Theorem7Check {
