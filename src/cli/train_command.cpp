@@ -79,7 +79,15 @@ void run_train(const TrainOptions& options) {
     }
   };
   if (!options.output.quiet) progress.evaluation = print_progress;
-  const learn::TrainResult result = learn::run_training(config, progress);
+  learn::TrainResult result = learn::run_training(config, progress);
+  if (config.privacy.target_epsilon && given.count("algorithm.sigma") != 0) {
+    // A σ given beside a target ε is replaced by the calibrated one: said on stderr and in the summary.
+    const std::string notice = fmt::format(
+        "algorithm.sigma = {} was given, but privacy.target_epsilon = {} calibrates it: sigma = {} ran",
+        given.at("algorithm.sigma"), *config.privacy.target_epsilon, result.sigma);
+    if (!options.output.quiet) std::cerr << "netdp: notice: " << notice << "\n";
+    result.warnings.push_back(notice);
+  }
   write_training_outputs(result, out);
   const nlohmann::json summary = summary_json(result);
   print_result(options.output, summary, [&](std::ostream& os) {

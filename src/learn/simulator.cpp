@@ -215,6 +215,10 @@ TrainResult run_training(const TrainConfig& c, const TrainProgress& progress) {
     ctx.mutable_params().sigma =
         accounting::calibrate_sigma(*account.at_round(params.rounds), account.statistic, target, params.delta)
             .sigma;
+    // The recorded configuration is the one that ran: σ as calibrated.
+    TrainConfig ran = c;
+    ran.algorithm.sigma = ctx.params().sigma;
+    result.config = to_flat_config(ran);
   }
   result.sigma = algorithm->is_private() ? ctx.params().sigma : 0.0;
   if (algorithm->is_private() && result.sigma == 0.0) {

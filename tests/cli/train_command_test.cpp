@@ -326,3 +326,31 @@ TEST(TrainCommand, PathsInAConfigAreRelativeToItsFolderAndRecordedAbsolute) {
 
 }  // namespace
 }  // namespace netdp::cli
+
+namespace netdp::cli {
+namespace {
+
+TEST(TrainCommand, ASigmaReplacedByCalibrationIsSaidAndTheRecordedConfigIsWhatRan) {
+  namespace fs = std::filesystem;
+  const fs::path out = fs::temp_directory_path() / ("netdp-sigma-notice-" + std::to_string(::getpid()));
+  const testing::CliResult r =
+      testing::run_cli({"train", "--json", "--out", out.string(), "--set", "algorithm.rounds=4", "--set",
+                        "algorithm.sigma=2", "--set", "privacy.target_epsilon=1"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(
+      r.err.find("netdp: notice: algorithm.sigma = 2 was given, but privacy.target_epsilon = 1 calibrates"),
+      std::string::npos)
+      << r.err;
+  const Json summary = Json::parse(r.out);
+  const double sigma = summary["sigma"].get<double>();
+  EXPECT_NE(sigma, 2.0);
+  bool noted = false;
+  for (const auto& w : summary["warnings"]) noted |= w.get<std::string>().find("algorithm.sigma = 2") == 0;
+  EXPECT_TRUE(noted);
+  const learn::FlatConfig recorded = load_toml_config((out / "config.toml").string());
+  EXPECT_EQ(std::stod(recorded.at("algorithm.sigma")), sigma);
+  fs::remove_all(out);
+}
+
+}  // namespace
+}  // namespace netdp::cli
