@@ -350,6 +350,7 @@ void run_account(const AccountOptions& o) {
   report.bound = account->bound();
   report.valid_bound = account->valid_bound();
   report.num_nodes = n;
+  report.num_edges = w.graph().num_edges();
   report.delta = o.delta;
   report.colluders = query.colluders;
   report.parameters = parameters_json(o, query, n);
@@ -402,11 +403,10 @@ void run_account(const AccountOptions& o) {
     writer.finish(report);
     if (format == RowWriter::Format::none && !writes_npy(o)) write_human(out, report);
   };
+  // Machine output to stdout or the file; with a file, the human table to stdout; warnings to stderr.
   if (o.out.empty()) {
     write(std::cout);
-    return;
-  }
-  if (writes_npy(o)) {
+  } else if (writes_npy(o)) {
     std::ostringstream none;
     write(none);
     progress.phase("writing " + o.out);
@@ -415,7 +415,8 @@ void run_account(const AccountOptions& o) {
   } else {
     util::write_file_atomically(o.out, write);
   }
-  if (o.output.json || o.csv || writes_npy(o)) write_human(std::cout, report);
+  if (!o.out.empty() && (o.output.json || o.csv || writes_npy(o))) write_human(std::cout, report);
+  if (!o.output.quiet) write_warnings(std::cerr, report);
 }
 
 }  // namespace

@@ -194,8 +194,16 @@ void RowWriter::finish(const AccountReport& report) {
 
 void write_human(std::ostream& out, const AccountReport& report) {
   const Json s = summary_json(report);
-  fmt::print(out, "method {}  nodes {}  sigma {:.6g}  delta {:.3g}  pairs {}\n", report.method,
-             report.num_nodes, report.sigma, report.delta, s["pairs"].get<std::size_t>());
+  const Json& p = report.parameters;
+  const auto text = [&p](const char* key) { return p.contains(key) ? p[key].dump() : std::string("-"); };
+  fmt::print(out, "netdp account: {} accountant on graph {} ({} nodes, {} edges), weights {}, T = {}\n",
+             report.method, p.value("graph", std::string("-")), report.num_nodes, report.num_edges,
+             p.value("weights", std::string("-")), text("rounds"));
+  fmt::print(out, "sigma {:.6g}  delta {:.3g}  sensitivity {}  threat model: {}\n", report.sigma,
+             report.delta, text("sensitivity"),
+             report.colluders.empty()
+                 ? std::string("each observer alone")
+                 : fmt::format("the coalition {} pooling its views", fmt::join(report.colluders, ",")));
   if (report.valid_bound) {
     fmt::print(out, "bound {}: every value is an upper bound on the loss of the observer's whole view\n",
                report.bound);
@@ -205,8 +213,18 @@ void write_human(std::ostream& out, const AccountReport& report) {
                "view\n",
                report.bound);
   }
-  if (!report.colluders.empty()) fmt::print(out, "colluders {}\n", fmt::join(report.colluders, ","));
-  if (!report.calibration.is_null()) fmt::print(out, "calibration {}\n", report.calibration.dump());
+  if (!report.calibration.is_null()) {
+    const Json& c = report.calibration;
+    fmt::print(out,
+               "calibration: sigma = {:.6g} gives {} epsilon = {:.6g} at delta = {:.3g} (target {:.6g})\n",
+               c["sigma"].get<double>(), c["calibrate_on"].get<std::string>(),
+               c["achieved_epsilon"].get<double>(), report.delta, c["target_epsilon"].get<double>());
+  }
+  if (s["epsilon_max"].is_number()) {
+    fmt::print(out, "epsilon over {} pairs: min {:.6g}  mean {:.6g}  max {:.6g}\n",
+               s["pairs"].get<std::size_t>(), s["epsilon_min"].get<double>(), s["epsilon_mean"].get<double>(),
+               s["epsilon_max"].get<double>());
+  }
   fmt::print(out, "\nprivacy loss epsilon by shortest-path distance (delta = {:.3g})\n", report.delta);
   fmt::print(out, "{:>8} {:>8} {:>12} {:>12} {:>12}\n", "distance", "pairs", "min", "mean", "max");
   for (const Json& d : s["by_distance"]) {
@@ -235,9 +253,22 @@ void write_human(std::ostream& out, const AccountReport& report) {
   if (s["capped_pairs"].get<std::size_t>() > 0) {
     fmt::print(out, "{} pairs hit the local-DP cap\n", s["capped_pairs"].get<std::size_t>());
   }
-  for (const std::string& w : shown_warnings(report)) fmt::print(out, "warning: {}\n", w);
-  if (report.warnings.size() > kMaxWarningsShown) {
-    fmt::print(out, "... and {} more warnings\n", report.warnings.size() - kMaxWarningsShown);
+}
+
+void write_warnings(std::ostream& err, const AccountReport& report) {
+  // Each distinct message once, in first-seen order, with how often it was raised.
+  std::vector<std::pair<std::string, std::size_t>> distinct;
+  for (const std::string& w : report.warnings) {
+    const auto it =
+        std::find_if(distinct.begin(), distinct.end(), [&w](const auto& d) { return d.first == w; });
+    if (it == distinct.end()) {
+      distinct.emplace_back(w, 1);
+    } else {
+      ++it->second;
+    }
+  }
+  for (const auto& [message, count] : distinct) {
+    fmt::print(err, "netdp: warning: {}{}\n", message, count > 1 ? fmt::format(" ({} times)", count) : "");
   }
 }
 

@@ -30,6 +30,7 @@ struct AccountReport {
   accounting::Baseline local_dp;    ///< every contribution of the target seen directly
   accounting::Baseline central_dp;  ///< a trusted aggregator adding the same total noise to the sum
   std::size_t num_nodes = 0;
+  std::size_t num_edges = 0;
   nlohmann::ordered_json parameters;   ///< the resolved options, echoed
   nlohmann::ordered_json calibration;  ///< null unless --target-epsilon was given
   std::vector<std::string> warnings;
@@ -60,7 +61,11 @@ class RowWriter {
   std::vector<fmt::memory_buffer> buffers_;  ///< one per slice of a block, formatted in parallel
 };
 
-/// Human tables: parameters, the distance table, per-observer means, baselines.
+/// Human tables: a header (graph, weights, T, σ, δ, threat model, bound), the calibration as a
+/// sentence, the overall ε, the distance table, per-observer means, baselines.
 void write_human(std::ostream& out, const AccountReport& report);
+
+/// The warnings for stderr: each distinct message once, with its count ("(12 times)").
+void write_warnings(std::ostream& err, const AccountReport& report);
 
 }  // namespace netdp::cli

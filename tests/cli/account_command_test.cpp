@@ -9,8 +9,10 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <utility>
 
+#include "../../src/cli/account_report.hpp"
 #include "cli_runner.hpp"
 #include "netdp/accounting/muffliato.hpp"
 #include "netdp/accounting/muffliato_gd.hpp"
@@ -407,6 +409,46 @@ TEST(AccountCommand, SameBytesForAnyThreadCount) {
     }
   }
   omp_set_num_threads(default_threads);
+}
+
+}  // namespace
+}  // namespace netdp::cli
+
+namespace netdp::cli {
+namespace {
+
+TEST(AccountCommand, HumanOutputSaysWhatRanAndWarningsGoToStderr) {
+  const testing::CliResult r =
+      testing::run_cli({"account", "--graph", "karate", "--rounds", "5", "--target-epsilon", "1"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* part :
+       {"netdp account: muffliato accountant on graph karate (34 nodes, 78 edges), weights "
+        "hamilton, T = 5",
+        "delta 1e-05", "threat model: each observer alone", "calibration: sigma = ",
+        " gives mean epsilon = 1 at delta = 1e-05 (target 1)", "epsilon over 1122 pairs: min "})
+    EXPECT_NE(r.out.find(part), std::string::npos) << part << " missing in:\n" << r.out;
+  // Diagnostics on stderr, once per distinct message; none on stdout; none with --quiet.
+  EXPECT_EQ(r.out.find("warning"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("netdp: warning: exact joint view:"), std::string::npos) << r.err;
+  const testing::CliResult quiet =
+      testing::run_cli({"account", "--graph", "karate", "--rounds", "5", "--target-epsilon", "1", "--quiet"});
+  ASSERT_EQ(quiet.status, 0);
+  EXPECT_EQ(quiet.err.find("warning"), std::string::npos) << quiet.err;
+  EXPECT_EQ(quiet.out, r.out);
+}
+
+}  // namespace
+}  // namespace netdp::cli
+
+namespace netdp::cli {
+namespace {
+
+TEST(AccountReport, WarningsAreDeduplicatedWithTheirCounts) {
+  AccountReport report;
+  report.warnings = {"pair capped", "rank decided", "pair capped", "pair capped"};
+  std::ostringstream err;
+  write_warnings(err, report);
+  EXPECT_EQ(err.str(), "netdp: warning: pair capped (3 times)\nnetdp: warning: rank decided\n");
 }
 
 }  // namespace
