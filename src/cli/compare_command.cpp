@@ -83,6 +83,17 @@ void run_compare(const CompareOptions& o) {
   const double local_mu2 = static_cast<double>(o.rounds) / (o.sigma * o.sigma);
   j["local_dp"] = dp::gaussian_rdp(o.alpha, std::sqrt(local_mu2));
   j["central_dp"] = dp::gaussian_rdp(o.alpha, std::sqrt(local_mu2 / static_cast<double>(w.num_nodes())));
+  // The secure-summation column is Koskela-Kulkarni's K = 1 protocol: said, not silently dropped.
+  j["secure_sum_omitted"] = nullptr;
+  if (!o.no_secure_sum && !with_secure_sum) {
+    const std::string why = fmt::format(
+        "the secure-sum columns are omitted: Koskela-Kulkarni secure summation is defined for --gossip-steps "
+        "1, "
+        "not {}",
+        o.gossip_steps);
+    j["secure_sum_omitted"] = why;
+    if (!o.output.quiet) std::cerr << "netdp: notice: " << why << "\n";
+  }
   j["by_distance"] = nlohmann::ordered_json::array();
   for (const accounting::MfComparisonRow& r : rows) {
     nlohmann::ordered_json d{{"distance", r.distance},

@@ -46,3 +46,22 @@ TEST(CompareCommand, RejectsBadAlpha) {
 
 }  // namespace
 }  // namespace netdp::cli
+
+namespace netdp::cli {
+namespace {
+
+TEST(CompareCommand, SaysWhenTheSecureSumColumnsAreOmitted) {
+  const testing::CliResult k2 = testing::run_cli(
+      {"compare", "--graph", "florentine", "--rounds", "4", "--gossip-steps", "2", "--sigma", "1", "--json"});
+  ASSERT_EQ(k2.status, 0) << k2.err;
+  EXPECT_NE(k2.err.find("netdp: notice: the secure-sum columns are omitted"), std::string::npos) << k2.err;
+  EXPECT_TRUE(nlohmann::json::parse(k2.out)["secure_sum_omitted"].is_string());
+  const testing::CliResult k1 =
+      testing::run_cli({"compare", "--graph", "florentine", "--rounds", "4", "--sigma", "1", "--json"});
+  ASSERT_EQ(k1.status, 0) << k1.err;
+  EXPECT_TRUE(nlohmann::json::parse(k1.out)["secure_sum_omitted"].is_null());
+  EXPECT_EQ(k1.err.find("notice"), std::string::npos) << k1.err;
+}
+
+}  // namespace
+}  // namespace netdp::cli
