@@ -295,12 +295,6 @@ TEST(AccountCommand, BadInputIsAClearErrorWithStatus2) {
   }
 }
 
-}  // namespace
-}  // namespace netdp::cli
-
-namespace netdp::cli {
-namespace {
-
 TEST(AccountCommand, NpyMatrixLoadsInNumpyAndEqualsTheJsonRows) {
   // Debian's /usr/bin/python3 with python3-numpy (installed by `make test`) loads the file; a
   // missing numpy fails the test, it is not skipped.
@@ -356,12 +350,6 @@ TEST(AccountCommand, NpyOptionsAreChecked) {
             std::string::npos);
 }
 
-}  // namespace
-}  // namespace netdp::cli
-
-namespace netdp::cli {
-namespace {
-
 TEST(AccountCommand, NegativeCountsAreRefusedBeforeTheyWrap) {
   // An unsigned option would turn -3 into 2^64 − 3 and allocate until killed: every subcommand's
   // unsigned options refuse a minus sign with exit 2.
@@ -375,12 +363,6 @@ TEST(AccountCommand, NegativeCountsAreRefusedBeforeTheyWrap) {
     EXPECT_NE(r.err.find("must be a whole number >= 0, got -"), std::string::npos) << r.err;
   }
 }
-
-}  // namespace
-}  // namespace netdp::cli
-
-namespace netdp::cli {
-namespace {
 
 TEST(AccountCommand, SameBytesForAnyThreadCount) {
   // Graphs with several column blocks (the Muffliato sums) and batches (the walk's visit tails).
@@ -411,12 +393,6 @@ TEST(AccountCommand, SameBytesForAnyThreadCount) {
   omp_set_num_threads(default_threads);
 }
 
-}  // namespace
-}  // namespace netdp::cli
-
-namespace netdp::cli {
-namespace {
-
 TEST(AccountCommand, HumanOutputSaysWhatRanAndWarningsGoToStderr) {
   const testing::CliResult r =
       testing::run_cli({"account", "--graph", "karate", "--rounds", "5", "--target-epsilon", "1"});
@@ -436,12 +412,6 @@ TEST(AccountCommand, HumanOutputSaysWhatRanAndWarningsGoToStderr) {
   EXPECT_EQ(quiet.err.find("warning"), std::string::npos) << quiet.err;
   EXPECT_EQ(quiet.out, r.out);
 }
-
-}  // namespace
-}  // namespace netdp::cli
-
-namespace netdp::cli {
-namespace {
 
 TEST(AccountReport, WarningsAreDeduplicatedWithTheirCounts) {
   AccountReport report;

@@ -44,12 +44,6 @@ TEST(CompareCommand, RejectsBadAlpha) {
   EXPECT_NE(result.err.find("--alpha"), std::string::npos);
 }
 
-}  // namespace
-}  // namespace netdp::cli
-
-namespace netdp::cli {
-namespace {
-
 TEST(CompareCommand, SaysWhenTheSecureSumColumnsAreOmitted) {
   const testing::CliResult k2 = testing::run_cli(
       {"compare", "--graph", "florentine", "--rounds", "4", "--gossip-steps", "2", "--sigma", "1", "--json"});

@@ -286,12 +286,6 @@ TEST(TrainCommand, PrintSchemaIsTheDocsTable) {
   EXPECT_EQ(result.out, learn::config_schema_markdown());
 }
 
-}  // namespace
-}  // namespace netdp::cli
-
-namespace netdp::cli {
-namespace {
-
 TEST(TrainCommand, PathsInAConfigAreRelativeToItsFolderAndRecordedAbsolute) {
   namespace fs = std::filesystem;
   const fs::path base = fs::temp_directory_path() / ("netdp-config-paths-" + std::to_string(::getpid()));
@@ -323,12 +317,6 @@ TEST(TrainCommand, PathsInAConfigAreRelativeToItsFolderAndRecordedAbsolute) {
       << missing.err;
   fs::remove_all(base);
 }
-
-}  // namespace
-}  // namespace netdp::cli
-
-namespace netdp::cli {
-namespace {
 
 TEST(TrainCommand, ASigmaReplacedByCalibrationIsSaidAndTheRecordedConfigIsWhatRan) {
   namespace fs = std::filesystem;
