@@ -146,18 +146,22 @@ MfPairResult assess_over_classes(const TargetGram& full, const std::vector<std::
   return out;
 }
 
-MfAccounting account_mf(const gossip::GossipMatrix& w, std::size_t rounds, const MfAlgorithmSpec& spec,
-                        const MfAdversary& adversary, std::span<const NodeId> targets,
-                        const MfOptions& options) {
-  validate_options(options);
-  const auto classes = participation_classes(options.participation, rounds);
-  const bool supported = mf_structured_supported(adversary.trust, spec);
+namespace {
+
+// Whether the structured path runs; throws when the options ask for it where it is not supported.
+bool uses_structured_path(MfTrust trust, const MfAlgorithmSpec& spec, const MfOptions& options) {
+  const bool supported = mf_structured_supported(trust, spec);
   require(options.path != MfOptions::Path::structured || supported,
           "the structured path supports pndp with dp-d-sgd or muffliato-sgd only, not {} with {}",
-          to_string(adversary.trust), to_string(spec.algorithm));
-  const bool structured = supported && options.path != MfOptions::Path::literal;
-  if (!omp_in_parallel()) require_mf_memory(w, rounds, spec, structured, 1);
+          to_string(trust), to_string(spec.algorithm));
+  return supported && options.path != MfOptions::Path::literal;
+}
 
+// One adversary's pairs on the chosen path; the options and the memory are checked by the callers.
+MfAccounting account_adversary(const gossip::GossipMatrix& w, std::size_t rounds, const MfAlgorithmSpec& spec,
+                               const MfAdversary& adversary, std::span<const NodeId> targets,
+                               const MfOptions& options, bool structured) {
+  const auto classes = participation_classes(options.participation, rounds);
   MfAccounting out;
   out.structured = structured;
   if (structured) {
@@ -194,6 +198,17 @@ MfAccounting account_mf(const gossip::GossipMatrix& w, std::size_t rounds, const
   return out;
 }
 
+}  // namespace
+
+MfAccounting account_mf(const gossip::GossipMatrix& w, std::size_t rounds, const MfAlgorithmSpec& spec,
+                        const MfAdversary& adversary, std::span<const NodeId> targets,
+                        const MfOptions& options) {
+  validate_options(options);
+  const bool structured = uses_structured_path(adversary.trust, spec, options);
+  require_mf_memory(w, rounds, spec, structured, 1);
+  return account_adversary(w, rounds, spec, adversary, targets, options, structured);
+}
+
 MfAccounting account_mf_all_pairs(const gossip::GossipMatrix& w, std::size_t rounds,
                                   const MfAlgorithmSpec& spec, MfTrust trust, const MfOptions& options) {
   validate_options(options);
@@ -217,7 +232,7 @@ MfAccounting account_mf_all_pairs(const gossip::GossipMatrix& w, std::size_t rou
   std::stable_sort(order.begin(), order.end(),
                    [&](NodeId x, NodeId y) { return w.graph().degree(x) > w.graph().degree(y); });
   const auto count = static_cast<long long>(n);
-  const bool structured = mf_structured_supported(trust, spec) && options.path != MfOptions::Path::literal;
+  const bool structured = uses_structured_path(trust, spec, options);
   require_mf_memory(w, rounds, spec, structured,
                     std::min<std::size_t>(n, static_cast<std::size_t>(omp_get_max_threads())));
   const detail::SingleThreadedBlas single_threaded_blas;
@@ -226,7 +241,7 @@ MfAccounting account_mf_all_pairs(const gossip::GossipMatrix& w, std::size_t rou
     const NodeId a = order[static_cast<std::size_t>(i)];
     errors.run(static_cast<std::int64_t>(a), [&] {
       const MfAdversary adversary{trust, {a}};
-      per_attacker[a] = account_mf(w, rounds, spec, adversary, {}, inner);
+      per_attacker[a] = account_adversary(w, rounds, spec, adversary, {}, inner, structured);
     });
     if (options.progress) {
 #pragma omp critical(netdp_mf_progress)

@@ -37,14 +37,20 @@ const std::vector<NodeId>& senders_at(const std::vector<Neighbours>& graphs, std
   return graphs[graphs.size() == 1 ? 0 : r][v];
 }
 
+/// The messages v hears over `rounds` gossip rounds: the rows of its view.
+std::size_t messages_heard(const std::vector<Neighbours>& graphs, std::size_t rounds, NodeId v) {
+  std::size_t m = 0;
+  for (std::size_t r = 0; r < rounds; ++r) m += senders_at(graphs, r, v).size();
+  return m;
+}
+
 /// The rows of v's view (one per message (r, w), r increasing): block s holds
 /// e_wᵀ W_{r−1} ⋯ W_{sK} for sK <= r, by one backward sweep per message; v's columns are zero.
 DenseMatrix view_rows(const gossip::Schedule& rounds, const std::vector<Neighbours>& graphs,
                       std::size_t steps, std::size_t k, NodeId v) {
   const std::size_t n = rounds.num_nodes();
   const auto ni = static_cast<Index>(n);
-  Index m = 0;
-  for (std::size_t r = 0; r < steps * k; ++r) m += static_cast<Index>(senders_at(graphs, r, v).size());
+  const auto m = static_cast<Index>(messages_heard(graphs, steps * k, v));
   DenseMatrix a = DenseMatrix::Zero(m, ni * static_cast<Index>(steps));
   Index row = 0;
   Vector x(ni);
@@ -102,12 +108,9 @@ void observer_pairs(const gossip::Schedule& rounds, const std::vector<Neighbours
 // messages it hears; checked for the observer that hears most, `workers` observers at a time.
 void require_view_memory(const std::vector<Neighbours>& graphs, std::size_t n, std::size_t steps,
                          std::size_t k, std::size_t workers) {
-  double heard = 0.0;
-  for (NodeId v = 0; v < n; ++v) {
-    double m = 0.0;
-    for (std::size_t r = 0; r < steps * k; ++r) m += static_cast<double>(senders_at(graphs, r, v).size());
-    heard = std::max(heard, m);
-  }
+  std::size_t most = 0;
+  for (NodeId v = 0; v < n; ++v) most = std::max(most, messages_heard(graphs, steps * k, v));
+  const auto heard = static_cast<double>(most);
   const double columns = static_cast<double>(n) * static_cast<double>(steps);
   util::require_memory(
       static_cast<double>(workers) * 8.0 * (2.0 * heard * columns + heard * heard),
@@ -148,9 +151,7 @@ double muffliato_gd_view_work(const gossip::Schedule& rounds, std::size_t gradie
   const double columns = static_cast<double>(n * gradient_steps);
   double work = 0.0;
   for (NodeId v = 0; v < n; ++v) {
-    double m = 0.0;
-    for (std::size_t r = 0; r < gradient_steps * gossip_rounds; ++r)
-      m += static_cast<double>(senders_at(graphs, r, v).size());
+    const auto m = static_cast<double>(messages_heard(graphs, gradient_steps * gossip_rounds, v));
     work += m * m * columns + m * static_cast<double>(gradient_steps * gossip_rounds) * columns;
   }
   return work;

@@ -87,9 +87,8 @@ void run_compare(const CompareOptions& o) {
   j["secure_sum_omitted"] = nullptr;
   if (!o.no_secure_sum && !with_secure_sum) {
     const std::string why = fmt::format(
-        "the secure-sum columns are omitted: Koskela-Kulkarni secure summation is defined for --gossip-steps "
-        "1, "
-        "not {}",
+        "the secure-sum columns are omitted: Koskela-Kulkarni secure summation is defined for "
+        "--gossip-steps 1, not {}",
         o.gossip_steps);
     j["secure_sum_omitted"] = why;
     if (!o.output.quiet) std::cerr << "netdp: notice: " << why << "\n";

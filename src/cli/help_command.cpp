@@ -1,6 +1,6 @@
-// `netdp help [specs|graphs|schedules|weightings]`: the SPEC grammars the options take, printed
-// from the same tables their parsers read (graph::spec_help, gossip::schedule_spec_help,
-// gossip::weighting_help).
+// `netdp help [specs|graphs|schedules|weightings]`: the SPEC grammars the options take, each
+// printed by the module that parses it (graph::spec_help from the SPEC table, gossip::weighting_help
+// from the weighting table, gossip::schedule_spec_help beside the schedule parser).
 
 #include <iostream>
 #include <memory>

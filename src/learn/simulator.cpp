@@ -139,17 +139,15 @@ namespace {
 // once and copied into the nodes' shards, and six n x P matrices of the nodes' parameters (the
 // models, their gradients, the gossip buffer and the algorithms' states).
 void require_training_memory(const TrainTest& data, std::size_t n, std::size_t parameters) {
-  const double examples = static_cast<double>(data.train.size() + data.test.size());
-  const double data_bytes = 8.0 * examples * static_cast<double>(data.train.dim() + 1);
+  const double row_bytes = 8.0 * static_cast<double>(data.train.dim() + 1);  // features and label
+  const double data_bytes = row_bytes * static_cast<double>(data.train.size() + data.test.size());
+  const double shard_bytes = row_bytes * static_cast<double>(data.train.size());
   const double model_bytes = 48.0 * static_cast<double>(n) * static_cast<double>(parameters);
-  util::require_memory(
-      data_bytes + 8.0 * static_cast<double>(data.train.size()) * static_cast<double>(data.train.dim() + 1) +
-          model_bytes,
-      "netdp train",
-      fmt::format("the data ({} examples of {} features) and its shards, and six n x P "
-                  "parameter matrices (n = {} nodes, P = {} parameters)",
-                  data.train.size() + data.test.size(), data.train.dim(), n, parameters),
-      "use fewer examples, nodes or a smaller model");
+  util::require_memory(data_bytes + shard_bytes + model_bytes, "netdp train",
+                       fmt::format("the data ({} examples of {} features) and its shards, and six n x P "
+                                   "parameter matrices (n = {} nodes, P = {} parameters)",
+                                   data.train.size() + data.test.size(), data.train.dim(), n, parameters),
+                       "use fewer examples, nodes or a smaller model");
 }
 
 }  // namespace

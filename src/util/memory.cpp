@@ -33,13 +33,12 @@ std::string format_bytes(double bytes) {
 }
 
 double parse_memory_size(std::string_view text) {
-  std::string_view unit = text;
   double value = 0.0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   require(ec == std::errc() && end != text.data(),
           "memory size '{}' is not a number of bytes with an optional unit k, M, G or T (e.g. 512M, 4G)",
           text);
-  unit = text.substr(static_cast<std::size_t>(end - text.data()));
+  std::string_view unit = text.substr(static_cast<std::size_t>(end - text.data()));
   if (!unit.empty() && (unit.back() == 'B' || unit.back() == 'b')) unit.remove_suffix(1);
   double scale = 1.0;
   if (unit.size() == 1) {
@@ -80,15 +79,12 @@ double memory_limit() {
 
 void require_memory(double bytes, std::string_view what, std::string_view formula, std::string_view advice) {
   const double limit = memory_limit();
-  if (limit <= 0.0 || bytes <= limit) return;
-  if (g_memory_limit.load() > 0.0) {
-    require(false,
-            "{} needs about {} ({}), more than the --max-memory limit of {}; {}, or raise --max-memory", what,
-            format_bytes(bytes), formula, format_bytes(limit), advice);
-  }
-  require(false,
-          "{} needs about {} ({}), more than the {} of this machine; {} (--max-memory sets another limit)",
-          what, format_bytes(bytes), formula, format_bytes(limit), advice);
+  if (limit <= 0.0) return;
+  const bool from_option = g_memory_limit.load() > 0.0;
+  require(bytes <= limit, "{} needs about {} ({}), more than {}; {}{}", what, format_bytes(bytes), formula,
+          from_option ? fmt::format("the --max-memory limit of {}", format_bytes(limit))
+                      : fmt::format("the {} of this machine", format_bytes(limit)),
+          advice, from_option ? ", or raise --max-memory" : " (--max-memory sets another limit)");
 }
 
 }  // namespace netdp::util
