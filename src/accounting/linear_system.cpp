@@ -134,6 +134,7 @@ PairResult make_result(std::span<const graph::NodeId> observers, graph::NodeId t
                        AssessOptions{options.sign_search, options.release_dimension});
     // K_u ⪯ I: tr(K_u G) <= tr(G) <= T for scalars and vectors.
     if (pair.sensitivity_squared_certified > static_cast<double>(rounds)) {
+      pair.sensitivity_squared_uncapped = pair.sensitivity_squared_certified;
       pair.sensitivity_squared_certified = static_cast<double>(rounds);
       pair.sensitivity = std::sqrt(pair.sensitivity_squared_certified);
       fill_privacy(pair, options.noise_std, options.delta);
@@ -143,10 +144,11 @@ PairResult make_result(std::span<const graph::NodeId> observers, graph::NodeId t
     pair.sensitivity_squared_ones = summary.ones;
     pair.sensitivity_squared_sum_abs = detail::widen_sum_abs(summary.sum_abs, factor.subspace_margin, rounds);
     // K_u ⪯ I (A_u = B C_u, C_u orthonormal), so T bounds the box maximum too.
-    pair.sensitivity_squared_certified =
-        std::min({pair.sensitivity_squared_sum_abs,
-                  detail::widen_by_margin(summary.sum_abs, factor.subspace_margin, rounds),
-                  static_cast<double>(rounds)});
+    const double uncapped =
+        std::min(pair.sensitivity_squared_sum_abs,
+                 detail::widen_by_margin(summary.sum_abs, factor.subspace_margin, rounds));
+    pair.sensitivity_squared_certified = std::min(uncapped, static_cast<double>(rounds));
+    if (uncapped > pair.sensitivity_squared_certified) pair.sensitivity_squared_uncapped = uncapped;
     pair.exact = attained;
     if (pair.exact) pair.sensitivity_squared_exact = summary.ones;
     if (vector) {

@@ -125,11 +125,11 @@ MfPairResult assess_over_classes(const TargetGram& full, const std::vector<std::
     const double cap = local_cap_per_round * static_cast<double>(rounds.size());
     if (local_cap_per_round > 0.0 && cap < p.sensitivity_squared_certified) {
       // K_u ⪯ cap·I: the view is post-processing of the target's own noisy inputs.
+      p.sensitivity_squared_uncapped = p.sensitivity_squared_certified;
       p.sensitivity_squared_certified = cap;
       p.sensitivity = std::sqrt(cap);
       p.exact = false;
       fill_privacy(p, options.noise_std, options.delta);
-      p.warnings.push_back("certified sens² capped at local DP of the target's own noisy inputs");
     }
     ones = std::max(ones, p.sensitivity_squared_ones);
     sum_abs = std::max(sum_abs, p.sensitivity_squared_sum_abs);

@@ -91,7 +91,10 @@ void observer_pairs(const gossip::Schedule& rounds, const std::vector<Neighbours
     PairSensitivity pair = assess_sensitivity(gram, {SignSearch::none, release_dimension});
     pair.observers = {v};
     pair.target = u;
-    pair.sensitivity_squared_certified = std::min(pair.sensitivity_squared_certified, cap);  // K_u ⪯ I
+    if (pair.sensitivity_squared_certified > cap) {  // K_u ⪯ I
+      pair.sensitivity_squared_uncapped = pair.sensitivity_squared_certified;
+      pair.sensitivity_squared_certified = cap;
+    }
     pair.sensitivity = std::sqrt(pair.sensitivity_squared_certified);
     pair.mu = pair.sensitivity;
     if (space.rank_decided) {

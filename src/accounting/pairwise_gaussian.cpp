@@ -241,7 +241,9 @@ SensitivityFields sensitivity_fields(const PairSensitivity& p) {
 }
 
 UnitPair unit_pair(const PairSensitivity& p) {
-  return {p.observers.empty() ? p.target : p.observers.front(), p.target, p.sensitivity, p.sensitivity,
+  const double uncapped =
+      p.sensitivity_squared_uncapped ? std::sqrt(*p.sensitivity_squared_uncapped) : p.sensitivity;
+  return {p.observers.empty() ? p.target : p.observers.front(), p.target, p.sensitivity, uncapped,
           sensitivity_fields(p)};
 }
 

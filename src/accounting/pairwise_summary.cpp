@@ -2,6 +2,8 @@
 
 #include "netdp/accounting/pairwise_summary.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -86,6 +88,7 @@ void SummaryBuilder::Part::add(const PairRow& row) {
   if (row.mu) overall_mu.add(*row.mu);
   overall.add(row.epsilon);
   capped += row.capped ? 1 : 0;
+  condition_failed += row.condition_ok == false ? 1 : 0;
 }
 
 void SummaryBuilder::Part::merge(const Part& other) {
@@ -96,6 +99,7 @@ void SummaryBuilder::Part::merge(const Part& other) {
   overall.merge(other.overall);
   overall_mu.merge(other.overall_mu);
   capped += other.capped;
+  condition_failed += other.condition_failed;
 }
 
 void SummaryBuilder::add(std::span<const PairRow> rows) {
@@ -148,6 +152,7 @@ PairwiseSummary SummaryBuilder::finish(std::span<const ObserverDetail> details) 
   PairwiseSummary s;
   s.pairs = total_.overall.count();
   s.capped_pairs = total_.capped;
+  s.condition_failed_pairs = total_.condition_failed;
   if (total_.overall.count() > 0) {
     s.epsilon = total_.overall.range();
     s.epsilon_median = quantile(epsilons_, 0.5);
@@ -182,6 +187,18 @@ PairwiseSummary SummaryBuilder::finish(std::span<const ObserverDetail> details) 
     s.per_observer.push_back(o);
   }
   return s;
+}
+
+std::vector<std::string> summary_warnings(const PairwiseSummary& summary) {
+  std::vector<std::string> warnings;
+  if (summary.condition_failed_pairs > 0) {
+    warnings.push_back(fmt::format(
+        "{} of {} pairs: the random walk's amplification condition (σ/Δ)² >= 2α(α−1) (Theorem 3) fails at "
+        "the Rényi order chosen for them, so they report the local-DP loss of the target's contributions "
+        "(condition_ok = false, capped = true); a larger σ restores the amplification",
+        summary.condition_failed_pairs, summary.pairs));
+  }
+  return warnings;
 }
 
 PairwiseSummary summarize(std::span<const PairRow> rows, std::span<const ObserverDetail> details) {

@@ -112,6 +112,7 @@ Json summary_json(const AccountReport& report) {
   s["epsilon_p99"] = optional_json(summary.epsilon_p99);
   s["mu_max"] = optional_json(summary.mu_max);
   s["capped_pairs"] = summary.capped_pairs;
+  s["condition_failed_pairs"] = summary.condition_failed_pairs;
   s["colluders"] = report.colluders;
   Json distances = Json::array();
   for (const accounting::DistanceSummary& d : summary.by_distance) {
@@ -250,8 +251,18 @@ void write_human(std::ostream& out, const AccountReport& report) {
              "\nbaselines for the same sigma: local DP epsilon {:.6g} (mu {:.6g}), central DP epsilon {:.6g} "
              "(mu {:.6g})\n",
              report.local_dp.epsilon, report.local_dp.mu, report.central_dp.epsilon, report.central_dp.mu);
-  if (s["capped_pairs"].get<std::size_t>() > 0) {
-    fmt::print(out, "{} pairs hit the local-DP cap\n", s["capped_pairs"].get<std::size_t>());
+  const std::size_t capped = report.summary.capped_pairs;
+  const std::size_t failed = report.summary.condition_failed_pairs;
+  if (capped > failed) {
+    fmt::print(out,
+               "{} of {} pairs hit the local-DP cap (the view is worth no more than the target's own noisy "
+               "contributions)\n",
+               capped - failed, report.summary.pairs);
+  }
+  if (failed > 0) {
+    fmt::print(
+        out, "{} of {} pairs report local DP because the amplification condition failed (see the warning)\n",
+        failed, report.summary.pairs);
   }
 }
 

@@ -164,6 +164,25 @@ TEST(PairwiseAccount, MfRowsEqualTheMfAccountant) {
   }
 }
 
+// Under local DP the observer sees the target's own noisy inputs: every certified sens² meets the
+// cap T, and each row says it was capped and keeps the larger value before the cap.
+TEST(PairwiseAccount, MfRowsAtTheLocalCapSayCapped) {
+  const Protocol protocol = protocol_on("ring:n=8", 6);
+  const auto account = mf_account(protocol, {}, MfAlgorithmSpec{}, MfTrust::ldp, MfOptions{});
+  std::size_t capped = 0;
+  account->stream_rows(1.0, 1e-5, [&](std::span<const PairRow> rows) {
+    for (const PairRow& row : rows) {
+      ASSERT_TRUE(row.sensitivity);
+      if (row.sensitivity->certified < 6.0 * (1.0 - 1e-12)) continue;
+      ++capped;
+      EXPECT_TRUE(row.capped);
+      EXPECT_GT(row.uncapped_rdp_epsilon, row.rdp_epsilon);
+      EXPECT_FALSE(row.sensitivity->exact);
+    }
+  });
+  EXPECT_GT(capped, 0u);
+}
+
 TEST(PairwiseAccount, RandomWalkRowsEqualTheorem3CappedByLocalGdp) {
   const Protocol protocol = protocol_on("complete:n=6", 60);
   RandomWalkOptions options;

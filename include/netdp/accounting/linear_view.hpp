@@ -106,10 +106,13 @@ struct PairSensitivity {
   std::optional<double> sensitivity_squared_vector_lower;
   std::optional<double> sensitivity_squared_vector_upper;
   double sensitivity_squared_certified = 0.0;  ///< tightest proven upper bound
-  double sensitivity = 0.0;                    ///< sqrt(certified)
-  bool exact = false;                          ///< certified is the true maximum
-  double mu = 0.0;                             ///< sensitivity / noise_std (μ-GDP)
-  double epsilon = 0.0;                        ///< ε(δ) of μ-GDP (dp::gdp_epsilon, rounded up)
+  /// The certified value before a local-DP cap lowered it (MF's own-inputs cap); unset when no cap
+  /// applied.
+  std::optional<double> sensitivity_squared_uncapped;
+  double sensitivity = 0.0;  ///< sqrt(certified)
+  bool exact = false;        ///< certified is the true maximum
+  double mu = 0.0;           ///< sensitivity / noise_std (μ-GDP)
+  double epsilon = 0.0;      ///< ε(δ) of μ-GDP (dp::gdp_epsilon, rounded up)
   double delta = 0.0;
   std::size_t rank = 0;
   double range_residual = 0.0;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -64,6 +65,7 @@ struct PairwiseSummary {
   std::optional<double> epsilon_p99;
   std::optional<double> mu_max;               ///< over the Gaussian rows
   std::size_t capped_pairs = 0;               ///< rows whose reported value is the local-DP cap
+  std::size_t condition_failed_pairs = 0;     ///< random walk: rows with condition_ok == false
   std::vector<DistanceSummary> by_distance;   ///< by increasing distance, then the undefined one
   std::vector<ObserverSummary> per_observer;  ///< by observer
 };
@@ -90,6 +92,7 @@ class SummaryBuilder {
     RangeAccumulator overall;
     RangeAccumulator overall_mu;
     std::size_t capped = 0;
+    std::size_t condition_failed = 0;
     void add(const PairRow& row);
     void merge(const Part& other);
   };
@@ -97,6 +100,10 @@ class SummaryBuilder {
   std::vector<RangeAccumulator> by_observer_;  ///< index = observer
   std::vector<double> epsilons_;               ///< for the quantiles
 };
+
+/// The warnings the rows themselves call for, with their totals (the random-walk pairs whose
+/// amplification condition failed). Front ends add them to the accountant's own warnings.
+std::vector<std::string> summary_warnings(const PairwiseSummary& summary);
 
 /// The summary of `rows` (SummaryBuilder over one block).
 PairwiseSummary summarize(std::span<const PairRow> rows, std::span<const ObserverDetail> details = {});
