@@ -116,7 +116,8 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_account(const Protoco
         q.observer ? std::vector<graph::NodeId>{*q.observer} : std::vector<graph::NodeId>{};
     return muffliato_gd_view_pairs_account(
         muffliato_gd_rounds(protocol_schedule(protocol, gradient_steps), gradient_steps, protocol.rounds),
-        gradient_steps, protocol.rounds, observers, q.target, options.progress, options.release_dimension);
+        gradient_steps, protocol.rounds, observers, q.target, options.progress, options.release_dimension,
+        &protocol.network.graph());
   }
   Protocol steps = protocol;
   steps.rounds = gradient_steps;
@@ -247,11 +248,14 @@ UnitPair unit_pair(const PairSensitivity& p) {
           sensitivity_fields(p)};
 }
 
-// The engine's numerical verdicts, each naming its pair (all of them: the caller decides what to show).
-void collect_warnings(const PairSensitivity& p, std::vector<std::string>& warnings) {
+// The engine's numerical verdicts, each naming its pair by the graph's labels (all of them: the
+// caller decides what to show).
+// (Without a graph: by index.)
+void collect_warnings(const PairSensitivity& p, const graph::Graph* g, std::vector<std::string>& warnings) {
+  const auto name = [g](graph::NodeId v) { return g ? g->label(v) : std::to_string(v); };
   for (const std::string& w : p.warnings) {
-    warnings.push_back(
-        fmt::format("pair ({}, {}): {}", p.observers.empty() ? p.target : p.observers.front(), p.target, w));
+    warnings.push_back(fmt::format(
+        "pair ({}, {}): {}", name(p.observers.empty() ? p.target : p.observers.front()), name(p.target), w));
   }
 }
 
@@ -260,14 +264,14 @@ void collect_warnings(const PairSensitivity& p, std::vector<std::string>& warnin
 std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_pairs_account(
     const gossip::Schedule& rounds, std::size_t gradient_steps, std::size_t gossip_rounds,
     std::span<const graph::NodeId> observers, std::optional<graph::NodeId> target,
-    const ProgressCallback& progress, std::size_t release_dimension) {
+    const ProgressCallback& progress, std::size_t release_dimension, const graph::Graph* names) {
   std::vector<UnitPair> pairs;
   std::vector<std::string> warnings;
   for (const PairSensitivity& p : muffliato_gd_view_pairs(rounds, gradient_steps, gossip_rounds, observers,
                                                           progress, release_dimension)) {
     if (target && p.target != *target) continue;
     pairs.push_back(unit_pair(p));
-    collect_warnings(p, warnings);
+    collect_warnings(p, names, warnings);
   }
   GaussianPairwiseAccount::Info info;
   info.method = "muffliato";
@@ -295,7 +299,7 @@ std::unique_ptr<GaussianPairwiseAccount> linear_system_account(const Protocol& p
   const auto keep = [&](std::span<const PairResult> results) {
     for (const PairResult& result : results) {
       pairs.push_back(unit_pair(result.pair));
-      collect_warnings(result.pair, warnings);
+      collect_warnings(result.pair, &protocol.network.graph(), warnings);
     }
   };
   if (!q.colluders.empty()) {
@@ -351,7 +355,7 @@ std::unique_ptr<GaussianPairwiseAccount> mf_account(const Protocol& protocol, co
   std::vector<std::string> warnings;
   for (const MfPairResult& result : accounting.pairs) {
     pairs.push_back(unit_pair(result.privacy));
-    collect_warnings(result.privacy, warnings);
+    collect_warnings(result.privacy, &w.graph(), warnings);
   }
   for (const Theorem7Check& check : accounting.theorem7) {
     if (!check.column_echelon)

@@ -25,7 +25,6 @@
 #include "netdp/util/parse_number.hpp"
 #include "network_options.hpp"
 #include "output.hpp"
-#include "parse_list.hpp"
 #include "progress.hpp"
 
 namespace netdp::cli {
@@ -42,8 +41,8 @@ struct AccountOptions {
   double delta = 1e-5;
   std::optional<double> alpha;
   double sensitivity = 1.0;  ///< Δ
-  std::optional<graph::NodeId> observer;
-  std::optional<graph::NodeId> target;
+  NodeOption observer;
+  NodeOption target;
   std::string colluders;
   std::string group;
   std::string schedule = "fixed";
@@ -80,17 +79,6 @@ struct AccountOptions {
 };
 
 bool writes_npy(const AccountOptions& o) { return o.out.ends_with(".npy"); }
-
-std::vector<graph::NodeId> parse_node_list(const std::string& list, const char* flag, std::size_t n) {
-  std::vector<graph::NodeId> nodes;
-  for (std::uint64_t value : parse_unsigned_list(list, flag)) {
-    require(value < n, "{}: node {} is out of range 0..{}", flag, value, n - 1);
-    for (graph::NodeId seen : nodes)
-      require(seen != value, "{} '{}': node {} is repeated", flag, list, value);
-    nodes.push_back(static_cast<graph::NodeId>(value));
-  }
-  return nodes;
-}
 
 // --contributions K: a finite count >= 0 (the names tail | worst | expected are matched first).
 double parse_contributions(const std::string& text) {
@@ -157,7 +145,7 @@ accounting::AssessOptions release_options(const AccountOptions& o) {
 }
 
 // The flags' values checked with the flags' names (the library checks them again in its words).
-void check_flags(const AccountOptions& o, std::size_t n) {
+void check_flags(const AccountOptions& o) {
   require_positive(o.sigma, "--sigma");
   require_positive(o.sensitivity, "--sensitivity");
   // μ = Δ/σ at most (a pair's loss never exceeds the local one), and ε ≈ μ²/2 must stay finite.
@@ -176,9 +164,6 @@ void check_flags(const AccountOptions& o, std::size_t n) {
           "their accuracy",
           o.delta, std::numeric_limits<double>::min());
   if (o.alpha) require(std::isfinite(*o.alpha) && *o.alpha > 1.0, "--alpha must be > 1, got {}", *o.alpha);
-  for (const auto& [node, flag] : {std::pair{o.observer, "--observer"}, std::pair{o.target, "--target"}}) {
-    if (node) require(*node < n, "{} {} is out of range: the graph has nodes 0..{}", flag, *node, n - 1);
-  }
   require(o.method == "muffliato" || (o.group.empty() && o.gradient_steps == 0),
           "--group and --gradient-steps apply to --method muffliato only");
   require(o.method == "random-walk" || (o.contributions == "tail" && o.tail_share == 0.1),
@@ -215,7 +200,7 @@ void check_flags(const AccountOptions& o, std::size_t n) {
           o.calibrate_on.value_or(""));
   if (o.target_epsilon) {
     require_positive(*o.target_epsilon, "--target-epsilon");
-    require(o.calibrate_on != "pair" || (o.observer && o.target),
+    require(o.calibrate_on != "pair" || (o.observer.given() && o.target.given()),
             "--calibrate-on pair needs --observer and --target");
   }
 }
@@ -276,13 +261,18 @@ std::unique_ptr<accounting::PairwiseAccount> make_account(const AccountOptions& 
 }
 
 nlohmann::ordered_json parameters_json(const AccountOptions& o, const accounting::PairQuery& query,
-                                       std::size_t n) {
+                                       const NodeNames& names) {
+  const auto node = [&names](const std::optional<graph::NodeId>& v) {
+    return v ? names.json(*v) : nlohmann::ordered_json(nullptr);
+  };
   nlohmann::ordered_json p;
   p["graph"] = o.network.graph_spec;
   p["lcc"] = o.network.lcc;
   p["weights"] = o.network.weights;
-  p["nodes"] = n;
+  p["nodes"] = names.size();
   p["method"] = o.method;
+  p["observer"] = node(query.observer);
+  p["target"] = node(query.target);
   p["rounds"] = o.rounds;
   p["schedule"] = o.schedule;
   p["seed"] = o.output.seed;
@@ -292,7 +282,9 @@ nlohmann::ordered_json parameters_json(const AccountOptions& o, const accounting
     p["bound"] = o.bound;
     p["messages"] = o.authors_convention ? "authors-code" : "paper";
     p["observer_noise"] = o.count_observer_noise ? "counted" : "known";
-    p["group"] = query.group;
+    nlohmann::ordered_json group = nlohmann::ordered_json::array();
+    for (const graph::NodeId v : query.group) group.push_back(names.json(v));
+    p["group"] = std::move(group);
     p["gradient_steps"] = o.gradient_steps;
     if (o.gradient_steps > 0) p["release_dimension"] = o.release_dimension;
   } else if (o.method == "random-walk") {
@@ -323,7 +315,7 @@ nlohmann::ordered_json parameters_json(const AccountOptions& o, const accounting
 void run_account(const AccountOptions& o) {
   const gossip::GossipMatrix w = load_gossip_matrix(o.network, o.output);
   const std::size_t n = w.num_nodes();
-  check_flags(o, n);
+  check_flags(o);
   require(graph::is_connected(w.graph()),
           "graph '{}' is disconnected ({} components); use --lcc or a connected graph", o.network.graph_spec,
           graph::connected_components(w.graph()).count());
@@ -335,10 +327,10 @@ void run_account(const AccountOptions& o) {
   protocol.seed = o.output.seed;
   protocol.sensitivity = o.sensitivity;
   accounting::PairQuery query;
-  query.observer = o.observer;
-  query.target = o.target;
-  if (!o.colluders.empty()) query.colluders = parse_node_list(o.colluders, "--colluders", n);
-  if (!o.group.empty()) query.group = parse_node_list(o.group, "--group", n);
+  query.observer = resolve_node(w.graph(), o.observer, "observer");
+  query.target = resolve_node(w.graph(), o.target, "target");
+  if (!o.colluders.empty()) query.colluders = resolve_node_list(w.graph(), o.colluders, "colluders");
+  if (!o.group.empty()) query.group = resolve_node_list(w.graph(), o.group, "group");
   query.alpha = o.alpha;
   ProgressReporter progress = ProgressReporter::for_stderr(o.output.quiet, "netdp account");
   progress.phase(fmt::format("the {} accountant", o.method));
@@ -353,7 +345,8 @@ void run_account(const AccountOptions& o) {
   report.num_edges = w.graph().num_edges();
   report.delta = o.delta;
   report.colluders = query.colluders;
-  report.parameters = parameters_json(o, query, n);
+  report.names = NodeNames(w.graph());
+  report.parameters = parameters_json(o, query, report.names);
   report.sigma = o.sigma;
   if (o.target_epsilon) {
     progress.phase(fmt::format("calibration to ε = {} ({}), evaluations", *o.target_epsilon,
@@ -383,7 +376,7 @@ void run_account(const AccountOptions& o) {
   const bool distances = gossip::uses_base_graph(protocol.schedule);
   NodeMatrix matrix(writes_npy(o) ? n : 0, matrix_field(o.field), report.local_dp);
   const auto write = [&](std::ostream& out) {
-    RowWriter writer(out, format, report.bound, o.delta);
+    RowWriter writer(out, format, report.names, report.bound, o.delta);
     accounting::SummaryBuilder summary(account->pair_count());
     // The consumer's own copy of each chunk: filling distances into the accountant's buffer made
     // the next chunk's rows bounce between the cores' caches.
@@ -413,6 +406,7 @@ void run_account(const AccountOptions& o) {
     write(none);
     progress.phase("writing " + o.out);
     util::write_file_atomically(o.out, [&](std::ostream& file) { matrix.write(file); });
+    write_labels_file(o.out, report.names);
     progress.finish();
   } else {
     util::write_file_atomically(o.out, write);
@@ -442,13 +436,13 @@ void add_account_command(CLI::App& app) {
       "Rényi order of rdp_epsilon (default: 2 for Gaussian methods; optimised per pair for random-walk)");
   cmd->add_option("--sensitivity", r.sensitivity, "L2 sensitivity Δ of one contribution")
       ->capture_default_str();
-  cmd->add_option("--observer", r.observer, "Only this observer (default: every node)");
-  cmd->add_option("--target", r.target, "Only this target (default: every node)");
-  cmd->add_option("--colluders", r.colluders, "A colluding set of observers, e.g. 1,5,7");
+  add_node_option(cmd, r.observer, "observer", "Only this observer (default: every node)");
+  add_node_option(cmd, r.target, "target", "Only this target (default: every node)");
+  cmd->add_option("--colluders", r.colluders, "A colluding set of observers by their labels, e.g. 1,5,7");
   cmd->add_option("--schedule", r.schedule,
                   "fixed | pairwise | er-per-round:p=P | dropout:p=P (`netdp help schedules`)")
       ->capture_default_str();
-  cmd->add_option("--group", r.group, "muffliato: a group of targets (Theorem 13), e.g. 2,3");
+  cmd->add_option("--group", r.group, "muffliato: a group of targets by their labels (Theorem 13), e.g. 2,3");
   cmd->add_option("--gradient-steps", r.gradient_steps,
                   "muffliato: Muffliato-GD with this many gradient steps of --rounds gossip rounds each "
                   "(Theorem 6 / Theorem 11)");
@@ -508,7 +502,8 @@ void add_account_command(CLI::App& app) {
   cmd->add_option(
       "--out", options->out,
       "Write the JSON/CSV/table to this file; a name ending in .npy gets the n x n matrix of --field "
-      "(float64, row = observer, column = target, diagonal = local DP, NaN = no pair)");
+      "(float64, row = observer, column = target, diagonal = local DP, NaN = no pair) and F.labels.txt "
+      "beside it, the label of node i on line i+1");
   cmd->add_option("--field", options->field,
                   "epsilon | mu | rdp_epsilon: the matrix of a .npy output (default epsilon)");
   cmd->callback([options] { run_account(*options); });

@@ -25,13 +25,17 @@ Json optional_json(const std::optional<double>& value) { return value ? Json(*va
 /// Appends the fields of one row, in the order of the CSV header, as JSON members or CSV cells.
 class RowFormatter {
  public:
-  RowFormatter(fmt::memory_buffer& out, bool json, bool names_only)
-      : out_(out), json_(json), names_only_(names_only) {}
+  RowFormatter(fmt::memory_buffer& out, bool json, bool names_only, const NodeNames& names)
+      : out_(out), json_(json), names_only_(names_only), names_(names) {}
 
   void row(const PairRow& row, const std::string& bound, double delta) {
     if (json_) out_.push_back('{');
-    field("observer", [&] { fmt::format_to(std::back_inserter(out_), "{}", row.observer); });
-    field("target", [&] { fmt::format_to(std::back_inserter(out_), "{}", row.target); });
+    field("observer", [&] { node(row.observer); });
+    field("target", [&] { node(row.target); });
+    if (names_.relabelled()) {
+      field("observer_index", [&] { fmt::format_to(std::back_inserter(out_), "{}", row.observer); });
+      field("target_index", [&] { fmt::format_to(std::back_inserter(out_), "{}", row.target); });
+    }
     field("distance", [&] { number(row.distance ? std::optional<double>(*row.distance) : std::nullopt); });
     field("alpha", [&] { number(row.alpha); });
     field("rdp_epsilon", [&] { number(row.rdp_epsilon); });
@@ -77,10 +81,15 @@ class RowFormatter {
     fmt::format_to(std::back_inserter(out_), "{}", *x);
   }
   void boolean(bool b) { fmt::format_to(std::back_inserter(out_), "{}", b ? "true" : "false"); }
+  void node(graph::NodeId v) {
+    const std::string& text = json_ ? names_.json_text(v) : names_.csv_text(v);
+    out_.append(text.data(), text.data() + text.size());
+  }
 
   fmt::memory_buffer& out_;
   bool json_;
   bool names_only_;
+  const NodeNames& names_;
   bool first_ = true;
 };
 
@@ -113,7 +122,9 @@ Json summary_json(const AccountReport& report) {
   s["mu_max"] = optional_json(summary.mu_max);
   s["capped_pairs"] = summary.capped_pairs;
   s["condition_failed_pairs"] = summary.condition_failed_pairs;
-  s["colluders"] = report.colluders;
+  Json colluders = Json::array();
+  for (const graph::NodeId v : report.colluders) colluders.push_back(report.names.json(v));
+  s["colluders"] = std::move(colluders);
   Json distances = Json::array();
   for (const accounting::DistanceSummary& d : summary.by_distance) {
     Json j;
@@ -130,7 +141,10 @@ Json summary_json(const AccountReport& report) {
   s["by_distance"] = std::move(distances);
   Json observers = Json::array();
   for (const accounting::ObserverSummary& o : summary.per_observer) {
-    Json j{{"observer", o.observer}, {"epsilon_mean", o.epsilon_mean}, {"epsilon_max", o.epsilon_max}};
+    Json j{{"observer", report.names.json(o.observer)}};
+    if (report.names.relabelled()) j["observer_index"] = o.observer;
+    j["epsilon_mean"] = o.epsilon_mean;
+    j["epsilon_max"] = o.epsilon_max;
     if (o.detail) {
       j["communications"] = o.detail->communications;
       j["mean_rdp_epsilon_eq7"] = o.detail->mean_rdp_epsilon_eq7;
@@ -147,8 +161,9 @@ Json summary_json(const AccountReport& report) {
   return s;
 }
 
-RowWriter::RowWriter(std::ostream& out, Format format, std::string bound, double delta)
-    : out_(out), format_(format), bound_(std::move(bound)), delta_(delta) {
+RowWriter::RowWriter(std::ostream& out, Format format, const NodeNames& names, std::string bound,
+                     double delta)
+    : out_(out), format_(format), names_(names), bound_(std::move(bound)), delta_(delta) {
   if (format_ == Format::json || format_ == Format::json_summary_only) out_ << "{\n";
   if (format_ == Format::json) out_ << "\"pairs\": [";
 }
@@ -170,12 +185,12 @@ void RowWriter::write(std::span<const PairRow> rows) {
       fmt::memory_buffer& buffer = buffers_[static_cast<std::size_t>(b)];
       buffer.clear();
       if (!json && first_in_output && begin == 0) {
-        RowFormatter(buffer, false, true).row(rows.front(), bound_, delta_);
+        RowFormatter(buffer, false, true, names_).row(rows.front(), bound_, delta_);
         buffer.push_back('\n');
       }
       for (std::size_t k = begin; k < end; ++k) {
         if (json) buffer.append(std::string_view(first_in_output && k == 0 ? "\n" : ",\n"));
-        RowFormatter(buffer, json, false).row(rows[k], bound_, delta_);
+        RowFormatter(buffer, json, false, names_).row(rows[k], bound_, delta_);
         if (!json) buffer.push_back('\n');
       }
     });
@@ -193,6 +208,16 @@ void RowWriter::finish(const AccountReport& report) {
   }
 }
 
+namespace {
+
+std::string coalition(const AccountReport& report) {
+  std::string out;
+  for (const graph::NodeId v : report.colluders) out += (out.empty() ? "" : ",") + report.names.label(v);
+  return out;
+}
+
+}  // namespace
+
 void write_human(std::ostream& out, const AccountReport& report) {
   const Json s = summary_json(report);
   const Json& p = report.parameters;
@@ -202,9 +227,8 @@ void write_human(std::ostream& out, const AccountReport& report) {
              p.value("weights", std::string("-")), text("rounds"));
   fmt::print(out, "sigma {:.6g}  delta {:.3g}  sensitivity {}  threat model: {}\n", report.sigma,
              report.delta, text("sensitivity"),
-             report.colluders.empty()
-                 ? std::string("each observer alone")
-                 : fmt::format("the coalition {} pooling its views", fmt::join(report.colluders, ",")));
+             report.colluders.empty() ? std::string("each observer alone")
+                                      : fmt::format("the coalition {} pooling its views", coalition(report)));
   if (report.valid_bound) {
     fmt::print(out, "bound {}: every value is an upper bound on the loss of the observer's whole view\n",
                report.bound);

@@ -13,6 +13,7 @@
 
 #include "netdp/accounting/pairwise.hpp"
 #include "netdp/accounting/pairwise_summary.hpp"
+#include "node_names.hpp"
 
 namespace netdp::cli {
 
@@ -26,6 +27,7 @@ struct AccountReport {
   double sigma = 0.0;
   double delta = 0.0;
   std::vector<graph::NodeId> colluders;  ///< non-empty when the observer is a coalition
+  NodeNames names;                       ///< how the rows and the summary name nodes
   accounting::PairwiseSummary summary;
   accounting::Baseline local_dp;    ///< every contribution of the target seen directly
   accounting::Baseline central_dp;  ///< a trusted aggregator adding the same total noise to the sum
@@ -41,12 +43,13 @@ nlohmann::ordered_json summary_json(const AccountReport& report);
 
 /// The rows of `netdp account`, written block by block as the accountant produces them (no
 /// row is kept): JSON {"pairs": [...], "summary": {...}} (pairs omitted for summary-only) or CSV,
-/// one line per pair with the JSON field names as header. Numbers are formatted by fmt (shortest
+/// one line per pair with the JSON field names as header. Nodes are named by NodeNames (with
+/// `observer_index` and `target_index` when the graph is relabelled). Numbers are formatted by fmt (shortest
 /// round trip); JSON writes a non-finite number as null, CSV as inf.
 class RowWriter {
  public:
   enum class Format { json, json_summary_only, csv, none };
-  RowWriter(std::ostream& out, Format format, std::string bound, double delta);
+  RowWriter(std::ostream& out, Format format, const NodeNames& names, std::string bound, double delta);
   /// Writes one block of rows.
   void write(std::span<const accounting::PairRow> rows);
   /// Closes the pairs and writes the summary (JSON); nothing else for CSV.
@@ -55,6 +58,7 @@ class RowWriter {
  private:
   std::ostream& out_;
   Format format_;
+  const NodeNames& names_;
   std::string bound_;
   double delta_;
   bool first_ = true;

@@ -11,6 +11,7 @@
 #include "netdp/gossip/schedules.hpp"
 #include "netdp/util/check.hpp"
 #include "network_options.hpp"
+#include "node_names.hpp"
 #include "output.hpp"
 #include "parse_list.hpp"
 
@@ -19,8 +20,8 @@ namespace {
 
 struct AsymptoticOptions {
   NetworkOptions network;
-  graph::NodeId observer = 0;
-  graph::NodeId target = 1;
+  NodeOption observer;  ///< default: node index 0
+  NodeOption target;    ///< default: node index 1
   std::string rounds_grid = "5,10,20,40,80";
   bool keep_observer_noise = false;
   OutputOptions output;
@@ -37,10 +38,11 @@ std::vector<std::size_t> parse_grid(const std::string& text) {
 
 void run_asymptotic(const AsymptoticOptions& o) {
   const gossip::GossipMatrix w = load_gossip_matrix(o.network, o.output);
-  const std::size_t n = w.num_nodes();
-  require(o.observer < n, "--observer {} is out of range 0..{}", o.observer, n - 1);
-  require(o.target < n, "--target {} is out of range 0..{}", o.target, n - 1);
-  require(o.observer != o.target, "--observer and --target are the same node {}", o.target);
+  require(w.num_nodes() >= 2, "the graph needs an observer and a target: it has {} node(s)", w.num_nodes());
+  const graph::NodeId observer = resolve_node(w.graph(), o.observer, "observer").value_or(0);
+  const graph::NodeId target = resolve_node(w.graph(), o.target, "target").value_or(1);
+  const NodeNames names(w.graph());
+  require(observer != target, "--observer and --target are the same node '{}'", names.label(target));
   const std::vector<std::size_t> grid = parse_grid(o.rounds_grid);
   accounting::LinearSystemOptions options;
   options.view = accounting::LinearSystemView::secure_sum;
@@ -48,10 +50,14 @@ void run_asymptotic(const AsymptoticOptions& o) {
   const std::size_t longest = *std::max_element(grid.begin(), grid.end());
   options.rounds = longest;
   const accounting::AsymptoticRate rate =
-      accounting::asymptotic_rate(gossip::fixed_schedule(w, longest), o.observer, o.target, grid, options);
+      accounting::asymptotic_rate(gossip::fixed_schedule(w, longest), observer, target, grid, options);
   nlohmann::ordered_json j;
-  j["observer"] = o.observer;
-  j["target"] = o.target;
+  j["observer"] = names.json(observer);
+  j["target"] = names.json(target);
+  if (names.relabelled()) {
+    j["observer_index"] = observer;
+    j["target_index"] = target;
+  }
   j["keep_observer_noise"] = o.keep_observer_noise;
   j["limit"] = rate.limit;
   j["limit_theorem13"] = rate.limit_theorem13;
@@ -72,7 +78,7 @@ void run_asymptotic(const AsymptoticOptions& o) {
   }
   print_result(o.output, j, [&](std::ostream& out) {
     fmt::print(out, "Theorem 13: (Delta_T)^2 / T for target {} against observer {} -> limit {:.8g}\n",
-               o.target, o.observer, rate.limit);
+               names.label(target), names.label(observer), rate.limit);
     fmt::print(
         out,
         "(pi_j^2/|pi|^2 = {:.8g}; with the observer's noise removed pi_j^2/(|pi|^2 - pi_i^2) = {:.8g})\n",
@@ -96,8 +102,8 @@ void add_asymptotic_command(CLI::App& app) {
   auto* cmd =
       app.add_subcommand("asymptotic", "Theorem 13 (Koskela-Kulkarni): per-round sensitivity vs its limit");
   add_network_options(cmd, o->network);
-  cmd->add_option("--observer", o->observer, "Observer i")->capture_default_str();
-  cmd->add_option("--target", o->target, "Target j")->capture_default_str();
+  add_node_option(cmd, o->observer, "observer", "Observer i (default: the node of index 0)");
+  add_node_option(cmd, o->target, "target", "Target j (default: the node of index 1)");
   cmd->add_option("--rounds-grid", o->rounds_grid, "Comma-separated T values")->capture_default_str();
   cmd->add_flag("--keep-observer-noise", o->keep_observer_noise,
                 "Count the observer's own noise (the theorem's setting; default: removed, Section 3.5)");

@@ -1,5 +1,7 @@
 // `netdp gossip --graph SPEC --weights NAME [--lcc] [--json] [--out W.mtx]` (or `--matrix W.mtx`):
 // spectral summary of a gossip matrix (docs/gossip.md, docs/cli.md).
+#include <fmt/format.h>
+
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -13,13 +15,14 @@
 #include "netdp/graph/spec.hpp"
 #include "netdp/util/check.hpp"
 #include "netdp/util/enum_names.hpp"
+#include "node_names.hpp"
 #include "output.hpp"
 
 namespace netdp::cli {
 namespace {
 
 struct GossipOptions {
-  std::string spec = "ring:n=10";
+  std::string spec = "karate";
   std::string weights = "hamilton";
   std::string matrix;  // read W from this Matrix Market file instead of --graph/--weights
   std::string method = "auto";
@@ -71,6 +74,28 @@ gossip::GossipMatrix build_matrix(const GossipOptions& options) {
   return gossip::make_gossip_matrix(g, weighting);
 }
 
+// What a degenerate fact means and what to do about it, one sentence each.
+std::vector<std::string> notes(const gossip::Primitivity& primitivity, double spectral_gap,
+                               const GossipOptions& options) {
+  std::vector<std::string> out;
+  if (!primitivity.irreducible) {
+    out.push_back(
+        "W is reducible: the graph is disconnected, so gossip never averages across its components; use "
+        "--lcc (the largest connected component) or a connected graph");
+  } else if (primitivity.period > 1) {
+    out.push_back(fmt::format(
+        "W is periodic (period {}: a walk returns to a node only after a multiple of {} steps; on an "
+        "undirected graph, the graph is bipartite and W has a zero diagonal), so its powers oscillate "
+        "instead of converging: the spectral gap is 0 and no mixing bound exists; weights with a positive "
+        "diagonal make it aperiodic: --weights metropolis or lazy-uniform",
+        primitivity.period, primitivity.period));
+  }
+  if (spectral_gap <= 0.0 && options.matrix.empty()) {
+    out.push_back("with a spectral gap of 0 the Chebyshev parameter gamma = 2 accelerates nothing");
+  }
+  return out;
+}
+
 nlohmann::json summarize(const gossip::GossipMatrix& w, const GossipOptions& options) {
   const gossip::SymmetryClass symmetry = gossip::symmetry_class(w);
   const gossip::SecondEigenvalue second =
@@ -106,6 +131,13 @@ nlohmann::json summarize(const gossip::GossipMatrix& w, const GossipOptions& opt
   r["mixing_time_bound"] = mixing ? nlohmann::json(*mixing) : nlohmann::json(nullptr);
   r["chebyshev_gamma"] = gossip::muffliato_chebyshev_gamma(second.spectral_gap);
   r["stationary"] = std::vector<double>(stationary.pi.data(), stationary.pi.data() + stationary.pi.size());
+  if (w.graph().relabelled()) {
+    // The order of `stationary`: node i's label.
+    nlohmann::json labels = nlohmann::json::array();
+    for (graph::NodeId v = 0; v < w.num_nodes(); ++v) labels.push_back(w.graph().label(v));
+    r["labels"] = std::move(labels);
+  }
+  r["notes"] = notes(primitivity, second.spectral_gap, options);
   return r;
 }
 
@@ -134,6 +166,7 @@ void print_human(std::ostream& out, const nlohmann::json& r) {
   }
   out << "\n"
       << "chebyshev gamma            " << r["chebyshev_gamma"].get<double>() << " (Muffliato Algorithm 1)\n";
+  for (const auto& note : r["notes"]) out << "note: " << note.get<std::string>() << "\n";
 }
 
 }  // namespace
@@ -165,7 +198,10 @@ void add_gossip_command(CLI::App& app) {
             options->matrix);
     const gossip::GossipMatrix w = build_matrix(*options);
     warn_graph_notes(w.graph(), options->output);
-    if (!options->out.empty()) gossip::write_gossip_matrix_market(options->out, w);
+    if (!options->out.empty()) {
+      gossip::write_gossip_matrix_market(options->out, w);
+      write_labels_file(options->out, NodeNames(w.graph()));
+    }
     const nlohmann::json result = summarize(w, *options);
     print_result(options->output, result, [&result](std::ostream& out) { print_human(out, result); });
   });

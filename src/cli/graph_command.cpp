@@ -18,7 +18,7 @@ namespace {
 constexpr std::size_t kDiameterMaxNodes = 20000;
 
 struct GraphOptions {
-  std::string spec = "ring:n=10";
+  std::string spec = "karate";
   bool lcc = false;
   bool labels = false;
   std::string out;

@@ -1,5 +1,9 @@
 #include "network_options.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+
 #include "netdp/gossip/network_spec.hpp"
 #include "netdp/util/check.hpp"
 
@@ -15,6 +19,72 @@ void add_network_options(CLI::App* command, NetworkOptions& options) {
       ->add_option("--weights", options.weights,
                    "Gossip weighting: " + gossip::weighting_names() + " (`netdp help weightings`)")
       ->capture_default_str();
+}
+
+void add_node_option(CLI::App* command, NodeOption& option, const std::string& name,
+                     const std::string& help) {
+  auto* label = command->add_option("--" + name, option.label,
+                                    help +
+                                        ", by its label (the id in the graph's file; for a generated graph "
+                                        "its index)");
+  auto* index = command->add_option("--" + name + "-index", option.index, help + ", by its index 0..n-1");
+  label->excludes(index);
+}
+
+namespace {
+
+// What the nodes of g are called, for an error message.
+std::string naming_rule(const graph::Graph& g, std::string_view name, bool has_index_form) {
+  if (g.num_nodes() == 0) return "the graph has no nodes";
+  if (!g.relabelled()) return fmt::format("the graph's nodes are 0..{}", g.num_nodes() - 1);
+  return fmt::format(
+      "the graph's {} nodes are named by their labels, e.g. '{}' (`netdp graph --labels` lists "
+      "them){}",
+      g.num_nodes(), g.label(0),
+      has_index_form ? fmt::format("; for an index 0..{} use --{}-index", g.num_nodes() - 1, name)
+                     : std::string());
+}
+
+// `what` is how the message starts: "--observer '40'" or "--colluders '1,x': 'x'".
+graph::NodeId node_of_label(const graph::Graph& g, std::string_view label, std::string_view name,
+                            const std::string& what, bool has_index_form) {
+  const std::optional<graph::NodeId> v = g.find(label);
+  require(v.has_value(), "{} names no node: {}", what, naming_rule(g, name, has_index_form));
+  return *v;
+}
+
+}  // namespace
+
+std::optional<graph::NodeId> resolve_node(const graph::Graph& g, const NodeOption& option,
+                                          std::string_view name) {
+  if (option.index) {
+    require(*option.index < g.num_nodes(), "--{}-index {} is out of range: the graph has nodes 0..{}", name,
+            *option.index, g.num_nodes() - 1);
+    return static_cast<graph::NodeId>(*option.index);
+  }
+  if (option.label) {
+    return node_of_label(g, *option.label, name, fmt::format("--{} '{}'", name, *option.label), true);
+  }
+  return std::nullopt;
+}
+
+std::vector<graph::NodeId> resolve_node_list(const graph::Graph& g, const std::string& list,
+                                             std::string_view name) {
+  std::vector<graph::NodeId> nodes;
+  std::size_t begin = 0;
+  while (begin <= list.size()) {
+    const std::size_t end = std::min(list.find(',', begin), list.size());
+    const std::string_view label = std::string_view(list).substr(begin, end - begin);
+    require(!label.empty(), "--{} '{}': an empty label (expected a comma-separated list like 1,5,7)", name,
+            list);
+    const graph::NodeId v =
+        node_of_label(g, label, name, fmt::format("--{} '{}': '{}'", name, list, label), false);
+    require(std::find(nodes.begin(), nodes.end(), v) == nodes.end(), "--{} '{}': node '{}' is repeated", name,
+            list, label);
+    nodes.push_back(v);
+    begin = end + 1;
+  }
+  return nodes;
 }
 
 gossip::GossipMatrix load_gossip_matrix(const NetworkOptions& options, const OutputOptions& output) {

@@ -4,7 +4,10 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "netdp/gossip/gossip_matrix.hpp"
 #include "netdp/gossip/network_spec.hpp"
@@ -22,6 +25,27 @@ struct NetworkOptions {
 
 /// Adds --graph, --lcc and --weights.
 void add_network_options(CLI::App* command, NetworkOptions& options);
+
+/// A node named on the command line: `--NAME LABEL` (the node's label: the id in the graph's
+/// file, or for a generated graph its index) or `--NAME-index I` (its index 0..n−1).
+struct NodeOption {
+  std::optional<std::string> label;
+  std::optional<std::size_t> index;
+  bool given() const { return label || index; }
+};
+
+/// Adds `--NAME` (a label) and `--NAME-index` (an index); `help` describes the node.
+void add_node_option(CLI::App* command, NodeOption& option, const std::string& name, const std::string& help);
+
+/// The node of `--NAME` / `--NAME-index` in g, or none when neither was given; throws naming the
+/// option, the value and the graph's range when the label or index names no node.
+std::optional<graph::NodeId> resolve_node(const graph::Graph& g, const NodeOption& option,
+                                          std::string_view name);
+
+/// The nodes of a comma-separated list of labels (`--colluders 1,5,7`), each once; throws naming
+/// the option and the label that names no node or is repeated.
+std::vector<graph::NodeId> resolve_node_list(const graph::Graph& g, const std::string& list,
+                                             std::string_view name);
 
 /// The graph of --graph (restricted to its largest component with --lcc, a random SPEC without
 /// seed= drawn from --seed) and its gossip matrix under --weights; what the graph's reader changed

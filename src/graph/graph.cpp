@@ -1,6 +1,7 @@
 #include "netdp/graph/graph.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <limits>
 
 #include "netdp/util/check.hpp"
@@ -74,5 +75,28 @@ void Graph::set_labels(std::vector<std::string> labels) {
 }
 
 std::string Graph::label(NodeId v) const { return labels_.empty() ? std::to_string(v) : labels_[v]; }
+
+std::optional<NodeId> Graph::find(std::string_view label) const {
+  if (labels_.empty()) {
+    // The canonical decimal form only: "007" or "+7" names no node, as no label reads so.
+    NodeId v = 0;
+    const auto [end, error] = std::from_chars(label.data(), label.data() + label.size(), v);
+    const bool canonical = !label.empty() && (label.size() == 1 || label[0] != '0');
+    if (error != std::errc{} || end != label.data() + label.size() || !canonical || v >= num_nodes()) {
+      return std::nullopt;
+    }
+    return v;
+  }
+  const auto it = std::find(labels_.begin(), labels_.end(), label);
+  if (it == labels_.end()) return std::nullopt;
+  return static_cast<NodeId>(it - labels_.begin());
+}
+
+bool Graph::relabelled() const {
+  for (std::size_t v = 0; v < labels_.size(); ++v) {
+    if (labels_[v] != std::to_string(v)) return true;
+  }
+  return false;
+}
 
 }  // namespace netdp::graph

@@ -261,8 +261,13 @@ TEST(AccountCommand, BadInputIsAClearErrorWithStatus2) {
       {{"--sigma", "-1"}, "--sigma"},
       {{"--rounds", "0"}, "--rounds"},
       {{"--alpha", "1"}, "--alpha"},
-      {{"--observer", "40"}, "--observer 40"},
-      {{"--target", "34"}, "--target 34"},
+      {{"--observer", "40"}, "--observer '40' names no node: the graph's nodes are 0..33"},
+      {{"--target", "34"}, "--target '34' names no node"},
+      {{"--observer-index", "34"}, "--observer-index 34 is out of range: the graph has nodes 0..33"},
+      {{"--observer", "1", "--observer-index", "1"}, "--observer excludes --observer-index"},
+      {{"--graph", "florentine", "--observer", "Medic"},
+       "--observer 'Medic' names no node: the graph's 15 nodes are named by their labels, e.g. 'Acciaiuoli'"},
+      {{"--graph", "florentine", "--colluders", "Medici,0"}, "--colluders 'Medici,0': '0' names no node"},
       {{"--graph", "edgelist:/nonexistent/file.txt"}, "/nonexistent/file.txt"},
       {{"--graph", "er:n=30,p=0.01,seed=3"}, "disconnected"},
       {{"--method", "magic"}, "magic"},
@@ -270,7 +275,7 @@ TEST(AccountCommand, BadInputIsAClearErrorWithStatus2) {
       {{"--colluders", "1,x"}, "'x'"},
       {{"--schedule", "dropout:p=2"}, "p must be in (0, 1]"},
       {{"--target-epsilon", "1", "--calibrate-on", "pair"}, "--observer and --target"},
-      {{"--group", "0,99"}, "--group: node 99"},
+      {{"--group", "0,99"}, "--group '0,99': '99' names no node"},
       {{"--method", "random-walk", "--group", "1,2"}, "muffliato only"},
       {{"--bound", "theorem1"}, "--bound"},
       {{"--method", "random-walk", "--contributions", "often"}, "--contributions 'often'"},
@@ -355,9 +360,9 @@ TEST(AccountCommand, NegativeCountsAreRefusedBeforeTheyWrap) {
   // unsigned options refuse a minus sign with exit 2.
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{"account", "--graph", "karate", "--rounds", "-3"},
-        std::vector<std::string>{"account", "--graph", "karate", "--rounds", "3", "--observer", "-1"},
+        std::vector<std::string>{"account", "--graph", "karate", "--rounds", "3", "--observer-index", "-1"},
         std::vector<std::string>{"factorize", "--workload", "prefix-sum", "--rounds", "-1"},
-        std::vector<std::string>{"asymptotic", "--graph", "karate", "--observer", "-2"}}) {
+        std::vector<std::string>{"asymptotic", "--graph", "karate", "--target-index", "-2"}}) {
     const testing::CliResult r = testing::run_cli(args);
     EXPECT_EQ(r.status, 2) << args[0] << " " << args.back();
     EXPECT_NE(r.err.find("must be a whole number >= 0, got -"), std::string::npos) << r.err;

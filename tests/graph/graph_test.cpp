@@ -36,5 +36,24 @@ TEST(Graph, LabelsMustMatchNodeCount) {
   EXPECT_EQ(g.label(1), "20");
 }
 
+TEST(Graph, FindsANodeByItsLabel) {
+  Graph g = Graph::from_edges(3, {{0, 1}, {1, 2}});
+  // Unlabelled: the index in canonical decimal form, nothing else.
+  EXPECT_EQ(g.find("2"), NodeId{2});
+  EXPECT_FALSE(g.find("3"));
+  EXPECT_FALSE(g.find("02"));
+  EXPECT_FALSE(g.find("+1"));
+  EXPECT_FALSE(g.find("-1"));
+  EXPECT_FALSE(g.find(""));
+  EXPECT_FALSE(g.relabelled());
+  g.set_labels({"0", "1", "2"});
+  EXPECT_FALSE(g.relabelled());
+  g.set_labels({"10", "Medici", "0"});
+  EXPECT_TRUE(g.relabelled());
+  EXPECT_EQ(g.find("Medici"), NodeId{1});
+  EXPECT_EQ(g.find("0"), NodeId{2});
+  EXPECT_FALSE(g.find("1"));
+}
+
 }  // namespace
 }  // namespace netdp::graph

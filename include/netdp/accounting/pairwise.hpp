@@ -320,11 +320,13 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_account(const Protoco
                                                                    std::size_t gradient_steps);
 
 /// Muffliato-GD's whole view on any T·K gossip rounds (muffliato_gd_view.hpp): `observers` (empty:
-/// all) against every other node, or only `target` when given.
+/// all) against every other node, or only `target` when given. Warnings name pairs by the labels
+/// of `names` when given, else by index.
 std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_pairs_account(
     const gossip::Schedule& rounds, std::size_t gradient_steps, std::size_t gossip_rounds,
     std::span<const graph::NodeId> observers = {}, std::optional<graph::NodeId> target = std::nullopt,
-    const ProgressCallback& progress = {}, std::size_t release_dimension = kAnyReleaseDimension);
+    const ProgressCallback& progress = {}, std::size_t release_dimension = kAnyReleaseDimension,
+    const graph::Graph* names = nullptr);
 
 /// Koskela–Kulkarni linear-system views (Theorems 8, 9, 10) through the linear-view engine.
 /// `release`: the release dimension (default: a vector, the SDP value per pair) and, for scalar

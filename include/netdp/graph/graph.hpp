@@ -3,8 +3,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace netdp::graph {
@@ -60,6 +62,14 @@ class Graph {
 
   /// Name of node v: its label if it has one, else its index.
   std::string label(NodeId v) const;
+
+  /// The node whose label() is `label` (for an unlabelled graph: the index written in decimal),
+  /// or none. Linear in the number of nodes.
+  std::optional<NodeId> find(std::string_view label) const;
+
+  /// Whether some node's label differs from its index (a file's ids, a component's original
+  /// nodes): then outputs name nodes by label and also give the index.
+  bool relabelled() const;
 
   /// What the reader changed in the input, for the user to see (e.g. "F: 1 self-loop dropped, the
   /// first at line 3: '2 2'"). Subgraphs keep them. Front ends print them as warnings.
