@@ -412,7 +412,7 @@ void run_account(const AccountOptions& o) {
     util::write_file_atomically(o.out, write);
   }
   if (!o.out.empty() && (o.output.json || o.csv || writes_npy(o))) write_human(std::cout, report);
-  if (!o.output.quiet) write_warnings(std::cerr, report);
+  write_warnings(report.warnings, o.output);
 }
 
 }  // namespace

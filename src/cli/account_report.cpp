@@ -290,21 +290,4 @@ void write_human(std::ostream& out, const AccountReport& report) {
   }
 }
 
-void write_warnings(std::ostream& err, const AccountReport& report) {
-  // Each distinct message once, in first-seen order, with how often it was raised.
-  std::vector<std::pair<std::string, std::size_t>> distinct;
-  for (const std::string& w : report.warnings) {
-    const auto it =
-        std::find_if(distinct.begin(), distinct.end(), [&w](const auto& d) { return d.first == w; });
-    if (it == distinct.end()) {
-      distinct.emplace_back(w, 1);
-    } else {
-      ++it->second;
-    }
-  }
-  for (const auto& [message, count] : distinct) {
-    fmt::print(err, "netdp: warning: {}{}\n", message, count > 1 ? fmt::format(" ({} times)", count) : "");
-  }
-}
-
 }  // namespace netdp::cli

@@ -69,7 +69,4 @@ class RowWriter {
 /// sentence, the overall ε, the distance table, per-observer means, baselines.
 void write_human(std::ostream& out, const AccountReport& report);
 
-/// The warnings for stderr: each distinct message once, with its count ("(12 times)").
-void write_warnings(std::ostream& err, const AccountReport& report);
-
 }  // namespace netdp::cli

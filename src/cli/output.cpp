@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 
@@ -42,9 +43,26 @@ void print_result(const OutputOptions& options, const nlohmann::json& result,
   }
 }
 
-void warn_graph_notes(const graph::Graph& g, const OutputOptions& options) {
+void write_warnings(const std::vector<std::string>& warnings, const OutputOptions& options) {
   if (options.quiet) return;
-  for (const std::string& note : g.notes()) std::cerr << "netdp: warning: " << note << "\n";
+  std::vector<std::pair<std::string, std::size_t>> distinct;
+  for (const std::string& w : warnings) {
+    const auto it =
+        std::find_if(distinct.begin(), distinct.end(), [&w](const auto& d) { return d.first == w; });
+    if (it == distinct.end()) {
+      distinct.emplace_back(w, 1);
+    } else {
+      ++it->second;
+    }
+  }
+  for (const auto& [message, count] : distinct) {
+    std::cerr << "netdp: warning: " << message << (count > 1 ? " (" + std::to_string(count) + " times)" : "")
+              << "\n";
+  }
+}
+
+void warn_graph_notes(const graph::Graph& g, const OutputOptions& options) {
+  write_warnings(g.notes(), options);
 }
 
 void write_text_file(const std::string& path, const std::string& text) {

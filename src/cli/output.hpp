@@ -9,6 +9,7 @@
 #include <iosfwd>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "netdp/graph/graph.hpp"
 
@@ -32,8 +33,11 @@ void add_output_options(CLI::App* command, OutputOptions& options,
 void print_result(const OutputOptions& options, const nlohmann::json& result,
                   const std::function<void(std::ostream&)>& human);
 
-/// Prints what the graph's reader changed in the input (graph::Graph::notes) as warnings on stderr,
-/// unless --quiet.
+/// Prints `warnings` on stderr as "netdp: warning: …", each distinct message once in first-seen
+/// order with its count ("(12 times)"), unless --quiet. The one way every subcommand warns.
+void write_warnings(const std::vector<std::string>& warnings, const OutputOptions& options);
+
+/// Prints what the graph's reader changed in the input (graph::Graph::notes) as warnings.
 void warn_graph_notes(const graph::Graph& g, const OutputOptions& options);
 
 /// Writes `text` to `path`, throwing std::invalid_argument naming the path on failure.

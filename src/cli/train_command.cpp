@@ -95,9 +95,9 @@ void run_train(const TrainOptions& options) {
                       result.sigma, result.epsilon, result.delta, result.accountant);
     os << fmt::format("final test loss {}, accuracy {}\n", result.final_test_loss,
                       optional_text(result.final_test_accuracy));
-    for (const auto& w : summary["warnings"]) os << "warning: " << w.get<std::string>() << "\n";
     os << "outputs in " << out << "\n";
   });
+  write_warnings(summary["warnings"].get<std::vector<std::string>>(), options.output);
 }
 
 }  // namespace

@@ -8,11 +8,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <utility>
 
 #include "../../src/cli/account_report.hpp"
+#include "../../src/cli/output.hpp"
 #include "cli_runner.hpp"
 #include "netdp/accounting/muffliato.hpp"
 #include "netdp/accounting/muffliato_gd.hpp"
@@ -418,11 +420,15 @@ TEST(AccountCommand, HumanOutputSaysWhatRanAndWarningsGoToStderr) {
   EXPECT_EQ(quiet.out, r.out);
 }
 
-TEST(AccountReport, WarningsAreDeduplicatedWithTheirCounts) {
-  AccountReport report;
-  report.warnings = {"pair capped", "rank decided", "pair capped", "pair capped"};
+TEST(Warnings, AreDeduplicatedWithTheirCountsAndSilencedByQuiet) {
+  const std::vector<std::string> warnings = {"pair capped", "rank decided", "pair capped", "pair capped"};
   std::ostringstream err;
-  write_warnings(err, report);
+  std::streambuf* old = std::cerr.rdbuf(err.rdbuf());
+  write_warnings(warnings, OutputOptions{});
+  OutputOptions quiet;
+  quiet.quiet = true;
+  write_warnings(warnings, quiet);
+  std::cerr.rdbuf(old);
   EXPECT_EQ(err.str(), "netdp: warning: pair capped (3 times)\nnetdp: warning: rank decided\n");
 }
 

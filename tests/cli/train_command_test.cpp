@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
@@ -13,6 +14,7 @@
 #include "../../src/cli/train_config.hpp"
 #include "../../src/cli/train_output.hpp"
 #include "cli_runner.hpp"
+#include "netdp/learn/train_config.hpp"
 
 namespace netdp::cli {
 namespace {
@@ -214,10 +216,16 @@ TEST(TrainOutput, WritesTheFourFiles) {
   std::filesystem::remove_all(dir.parent_path());
 }
 
-TEST(TrainExamples, EveryExampleConfigParses) {
+TEST(TrainExamples, EveryExampleConfigParsesAndItsDataResolveFromItsFolder) {
+  namespace fs = std::filesystem;
+  const bool shared = fs::is_directory(fs::path(NETDP_SHARED_DIR) / "datasets");
+  if (!shared) {
+    std::cout << "note: " << NETDP_SHARED_DIR << "/datasets is absent: the examples' data files are not "
+              << "checked to exist, only to resolve from the examples' folder\n";
+  }
   std::size_t count = 0;
-  for (const auto& entry :
-       std::filesystem::directory_iterator(std::filesystem::path(NETDP_SOURCE_DIR) / "examples")) {
+  std::size_t paths = 0;
+  for (const auto& entry : fs::directory_iterator(fs::path(NETDP_SOURCE_DIR) / "examples")) {
     if (entry.path().extension() != ".toml") continue;
     ++count;
     const learn::FlatConfig c = load_toml_config(entry.path().string());
@@ -225,8 +233,22 @@ TEST(TrainExamples, EveryExampleConfigParses) {
          {"data.source", "network.graph", "algorithm.name", "algorithm.rounds", "train.seed"}) {
       EXPECT_EQ(c.count(key), 1u) << entry.path() << " lacks " << key;
     }
+    // The paths resolve from the config's folder, whatever the working directory.
+    learn::FlatConfig resolved = c;
+    learn::resolve_relative_paths(resolved, entry.path().parent_path());
+    for (const auto& [key, value] : resolved) {
+      if (value == c.at(key)) continue;
+      ++paths;
+      const std::size_t scheme = value.find(':');
+      const fs::path file = scheme != std::string::npos && value[0] != '/' ? value.substr(scheme + 1) : value;
+      EXPECT_TRUE(file.is_absolute()) << entry.path() << " " << key << " = " << value;
+      if (shared) {
+        EXPECT_TRUE(fs::exists(file)) << entry.path() << " " << key << " -> " << file;
+      }
+    }
   }
   EXPECT_GE(count, 8u);
+  EXPECT_GE(paths, count);
 }
 
 std::string read_file(const std::filesystem::path& path) {
@@ -338,6 +360,17 @@ TEST(TrainCommand, ASigmaReplacedByCalibrationIsSaidAndTheRecordedConfigIsWhatRa
   const learn::FlatConfig recorded = load_toml_config((out / "config.toml").string());
   EXPECT_EQ(std::stod(recorded.at("algorithm.sigma")), sigma);
   fs::remove_all(out);
+}
+
+TEST(TrainCommand, WarningsGoToStderrNotToTheTable) {
+  const auto dir = std::filesystem::temp_directory_path() / "netdp_train_diagnostics";
+  const testing::CliResult r =
+      testing::run_cli({"train", "--out", dir.string(), "--set", "network.graph=ring:n=4", "--set",
+                        "data.examples=100", "--set", "algorithm.rounds=2", "--set", "train.eval_every=1"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.find("warning"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("netdp: warning: "), std::string::npos) << r.err;
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
