@@ -9,7 +9,7 @@ ASAN_BUILD ?= build/asan
 CMAKE_FLAGS ?=
 APT_PACKAGES := build-essential cmake pkg-config libeigen3-dev libspectra-dev libfmt-dev nlohmann-json3-dev \
   libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev libtomlplusplus-dev zlib1g-dev liblapacke-dev libopenblas-dev \
-  python3 python3-numpy python3-scipy python3-networkx python3-pytest ccache
+  libboost-dev python3 python3-numpy python3-scipy python3-networkx python3-pytest ccache
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 FUZZ_BUILD ?= build/fuzz

@@ -320,12 +320,8 @@ void run_account(const AccountOptions& o) {
           "graph '{}' is disconnected ({} components); use --lcc or a connected graph", o.network.graph_spec,
           graph::connected_components(w.graph()).count());
   const accounting::Statistic statistic = accounting::parse_statistic(o.calibrate_on.value_or("mean"));
-  accounting::Protocol protocol(w);
-  protocol.weighting = gossip::parse_weighting(o.network.weights);
-  protocol.schedule = gossip::parse_schedule_spec(o.schedule);
-  protocol.rounds = o.rounds;
-  protocol.seed = o.output.seed;
-  protocol.sensitivity = o.sensitivity;
+  const accounting::Protocol protocol =
+      make_protocol(w, o.network, o.schedule, o.rounds, o.output.seed, o.sensitivity);
   accounting::PairQuery query;
   query.observer = resolve_node(w.graph(), o.observer, "observer");
   query.target = resolve_node(w.graph(), o.target, "target");

@@ -51,10 +51,13 @@ int run(int argc, char** argv) {
   add_asymptotic_command(app);
   add_train_command(app);
   add_factorize_command(app);
+  add_audit_command(app);
   add_help_command(app);
   refuse_negative_counts(app);
   try {
     app.parse(argc, argv);
+  } catch (const ExitStatus& e) {
+    return e.code;
   } catch (const CLI::ParseError& e) {
     const int status = app.exit(e);
     return status == 0 ? 0 : 2;

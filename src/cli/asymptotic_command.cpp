@@ -38,11 +38,11 @@ std::vector<std::size_t> parse_grid(const std::string& text) {
 
 void run_asymptotic(const AsymptoticOptions& o) {
   const gossip::GossipMatrix w = load_gossip_matrix(o.network, o.output);
-  require(w.num_nodes() >= 2, "the graph needs an observer and a target: it has {} node(s)", w.num_nodes());
-  const graph::NodeId observer = resolve_node(w.graph(), o.observer, "observer").value_or(0);
-  const graph::NodeId target = resolve_node(w.graph(), o.target, "target").value_or(1);
+  // Named variables, not structured bindings: the lambdas below capture them.
+  const std::pair<graph::NodeId, graph::NodeId> pair = resolve_pair(w.graph(), o.observer, o.target);
+  const graph::NodeId observer = pair.first;
+  const graph::NodeId target = pair.second;
   const NodeNames names(w.graph());
-  require(observer != target, "--observer and --target are the same node '{}'", names.label(target));
   const std::vector<std::size_t> grid = parse_grid(o.rounds_grid);
   accounting::LinearSystemOptions options;
   options.view = accounting::LinearSystemView::secure_sum;

@@ -87,6 +87,27 @@ std::vector<graph::NodeId> resolve_node_list(const graph::Graph& g, const std::s
   return nodes;
 }
 
+std::pair<graph::NodeId, graph::NodeId> resolve_pair(const graph::Graph& g, const NodeOption& observer,
+                                                     const NodeOption& target) {
+  require(g.num_nodes() >= 2, "the graph needs an observer and a target: it has {} node(s)", g.num_nodes());
+  const graph::NodeId v = resolve_node(g, observer, "observer").value_or(0);
+  const graph::NodeId u = resolve_node(g, target, "target").value_or(1);
+  require(v != u, "--observer and --target are the same node '{}'", g.label(u));
+  return {v, u};
+}
+
+accounting::Protocol make_protocol(const gossip::GossipMatrix& w, const NetworkOptions& network,
+                                   const std::string& schedule, std::size_t rounds, std::uint64_t seed,
+                                   double sensitivity) {
+  accounting::Protocol protocol(w);
+  protocol.weighting = gossip::parse_weighting(network.weights);
+  protocol.schedule = gossip::parse_schedule_spec(schedule);
+  protocol.rounds = rounds;
+  protocol.seed = seed;
+  protocol.sensitivity = sensitivity;
+  return protocol;
+}
+
 gossip::GossipMatrix load_gossip_matrix(const NetworkOptions& options, const OutputOptions& output) {
   gossip::GossipMatrix w = gossip::load_network(
       {options.graph_spec, options.lcc, gossip::parse_weighting(options.weights), output.seed});

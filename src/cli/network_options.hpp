@@ -7,8 +7,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "netdp/accounting/pairwise.hpp"
 #include "netdp/gossip/gossip_matrix.hpp"
 #include "netdp/gossip/network_spec.hpp"
 #include "netdp/gossip/weighting.hpp"
@@ -46,6 +48,17 @@ std::optional<graph::NodeId> resolve_node(const graph::Graph& g, const NodeOptio
 /// the option and the label that names no node or is repeated.
 std::vector<graph::NodeId> resolve_node_list(const graph::Graph& g, const std::string& list,
                                              std::string_view name);
+
+/// The one (observer, target) pair of `asymptotic` and `audit`: --observer / --target (or their
+/// -index forms), defaulting to the nodes of index 0 and 1; throws when they are the same node.
+std::pair<graph::NodeId, graph::NodeId> resolve_pair(const graph::Graph& g, const NodeOption& observer,
+                                                     const NodeOption& target);
+
+/// The protocol the accountants and the audit run: W, its weighting (--weights), the schedule
+/// SPEC, T rounds, the seed of a random schedule and the sensitivity Δ.
+accounting::Protocol make_protocol(const gossip::GossipMatrix& w, const NetworkOptions& network,
+                                   const std::string& schedule, std::size_t rounds, std::uint64_t seed,
+                                   double sensitivity);
 
 /// The graph of --graph (restricted to its largest component with --lcc, a random SPEC without
 /// seed= drawn from --seed) and its gossip matrix under --weights; what the graph's reader changed

@@ -1,0 +1,54 @@
+// `netdp audit`: the verdict, its exit status and the fields of its JSON.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cli/cli_runner.hpp"
+
+namespace netdp::cli {
+namespace {
+
+using Json = nlohmann::json;
+
+TEST(AuditCommand, APaperFormulaBelowTheViewIsAViolationWithStatus3) {
+  const testing::CliResult r =
+      testing::run_cli({"audit", "--quiet", "--json", "--graph", "path:n=4", "--rounds", "3", "--observer",
+                        "3", "--target", "0", "--bound", "paper"});
+  EXPECT_EQ(r.status, 3) << r.err;
+  const Json j = Json::parse(r.out);
+  EXPECT_EQ(j["verdict"], "VIOLATION");
+  EXPECT_EQ(j["bound"], "paper-formula");
+  EXPECT_GT(j["empirical_mu_lower"].get<double>(), j["claimed_mu"].get<double>());
+  EXPECT_EQ(j["trials"], 100000);
+  EXPECT_EQ(j["observer"], 3);
+}
+
+TEST(AuditCommand, TheExactViewIsConsistent) {
+  const testing::CliResult r =
+      testing::run_cli({"audit", "--quiet", "--graph", "florentine", "--rounds", "4", "--observer", "Medici",
+                        "--target", "Strozzi", "--trials", "20000"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("verdict: consistent"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("observer Medici"), std::string::npos) << r.out;
+}
+
+TEST(AuditCommand, BadInputIsAClearError) {
+  for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"--method", "random-walk"},
+            "--method random-walk: the audit attacks Muffliato gossip averaging only"},
+           {{"--trials", "0"}, "--trials must be >= 1"},
+           {{"--confidence", "1"}, "--confidence must be in (0, 1)"},
+           {{"--observer", "2", "--target", "2"}, "are the same node '2'"},
+           {{"--count-observer-noise"}, "--count-observer-noise applies to --bound paper only"}}) {
+    std::vector<std::string> full = {"audit", "--quiet", "--graph", "ring:n=5", "--rounds", "2"};
+    full.insert(full.end(), args.begin(), args.end());
+    const testing::CliResult r = testing::run_cli(full);
+    EXPECT_EQ(r.status, 2) << message;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace netdp::cli

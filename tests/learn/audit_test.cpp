@@ -1,0 +1,170 @@
+// The audit attacks the simulated protocol: it proves Theorem 1 wrong where the paper formula
+// under-reports, never contradicts the exact joint view, and its attack is optimal (the
+// empirical μ meets the exact μ).
+#include "netdp/learn/audit.hpp"
+
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <cmath>
+#include <string>
+
+#include "netdp/accounting/pairwise.hpp"
+#include "netdp/gossip/schedules.hpp"
+#include "netdp/gossip/weighting.hpp"
+#include "netdp/graph/spec.hpp"
+#include "netdp/util/rng.hpp"
+
+namespace netdp::learn {
+namespace {
+
+struct Case {
+  accounting::Protocol protocol;
+  gossip::Schedule schedule;
+};
+
+Case make_case(const std::string& spec, std::size_t rounds) {
+  accounting::Protocol p(gossip::make_gossip_matrix(graph::from_spec(spec), gossip::Weighting::hamilton));
+  p.rounds = rounds;
+  return {p, accounting::protocol_schedule(p, rounds)};
+}
+
+/// The accountant's μ and ε for one pair.
+accounting::PairRow claim(const accounting::Protocol& p, graph::NodeId observer, graph::NodeId target,
+                          double sigma, accounting::MuffliatoBound bound) {
+  accounting::PairQuery q;
+  q.observer = observer;
+  q.target = target;
+  accounting::MuffliatoOptions options;
+  options.bound = bound;
+  accounting::PairRow row;
+  accounting::muffliato_account(p, q, options)->stream_rows(sigma, 1e-5, [&row](auto rows) {
+    row = rows.front();
+  });
+  return row;
+}
+
+TEST(Audit, ProvesTheorem1WrongOnThePath) {
+  // Observer 3 hears y_2, (y_1 + y_3)/2, (y_0 + 2 y_2 + y_3)/4: it recovers y_0 (μ = Δ/σ = 1), where
+  // Theorem 1 claims μ² = 0.2.
+  const Case c = make_case("path:n=4", 3);
+  const AuditResult r = audit_muffliato(c.schedule, 3, 0, 1.0, 1.0, AuditOptions{});
+  const accounting::PairRow paper = claim(c.protocol, 3, 0, 1.0, accounting::MuffliatoBound::paper);
+  EXPECT_NEAR(*paper.mu, std::sqrt(0.2), 1e-9);
+  EXPECT_GT(r.bound.mu, *paper.mu);
+  EXPECT_NEAR(r.attack_mu, 1.0, 1e-9);
+  EXPECT_EQ(r.messages, 3u);
+}
+
+TEST(Audit, ProvesTheorem1WrongWhereItUnderReportsOnRandomGraphs) {
+  for (const std::string spec :
+       {"er:n=30,p=0.15,seed=1,connected=1", "er:n=40,p=0.1,seed=2,connected=1", "ba:n=30,m=2,seed=3"}) {
+    const Case c = make_case(spec, 5);
+    // The pair whose paper value is furthest below the exact one.
+    accounting::MuffliatoOptions paper_options;
+    paper_options.bound = accounting::MuffliatoBound::paper;
+    const auto paper = accounting::muffliato_account(c.protocol, {}, paper_options)->unit_pairs();
+    const auto exact = accounting::muffliato_account(c.protocol, {}, {})->unit_pairs();
+    ASSERT_EQ(paper.size(), exact.size());
+    std::size_t worst = 0;
+    for (std::size_t k = 0; k < paper.size(); ++k) {
+      if (exact[k].unit_mu - paper[k].unit_mu > exact[worst].unit_mu - paper[worst].unit_mu) worst = k;
+    }
+    ASSERT_GT(exact[worst].unit_mu, 1.5 * paper[worst].unit_mu) << spec;
+    const AuditResult r =
+        audit_muffliato(c.schedule, paper[worst].observer, paper[worst].target, 1.0, 1.0, AuditOptions{});
+    EXPECT_GT(r.bound.mu, paper[worst].unit_mu)
+        << spec << " pair " << paper[worst].observer << " → " << paper[worst].target;
+  }
+}
+
+TEST(Audit, NeverContradictsTheExactJointView) {
+  // 200 random cases; at confidence 1 − 1e-6 per case a true claim is contradicted with
+  // probability at most 2e-4 over the whole sweep.
+  util::Rng rng(11);
+  AuditOptions options;
+  options.trials = 4000;
+  options.confidence = 1.0 - 1e-6;
+  int tight = 0;
+  for (int k = 0; k < 200; ++k) {
+    const std::size_t n = 4 + rng.uniform_below(14);
+    const std::string spec =
+        "er:n=" + std::to_string(n) + ",p=0.3,seed=" + std::to_string(k) + ",connected=1";
+    const std::size_t rounds = 1 + rng.uniform_below(7);
+    const double sigma = 0.5 + 2.5 * rng.uniform01();
+    const auto observer = static_cast<graph::NodeId>(rng.uniform_below(n));
+    auto target = static_cast<graph::NodeId>(rng.uniform_below(n - 1));
+    if (target >= observer) ++target;
+    const Case c = make_case(spec, rounds);
+    options.seed = static_cast<std::uint64_t>(k);
+    const AuditResult r = audit_muffliato(c.schedule, observer, target, sigma, 1.0, options);
+    const accounting::PairRow exact =
+        claim(c.protocol, observer, target, sigma, accounting::MuffliatoBound::exact);
+    EXPECT_LE(r.bound.mu, *exact.mu) << spec << " T=" << rounds << " " << observer << " → " << target;
+    EXPECT_LE(r.bound.epsilon, exact.epsilon) << spec;
+    // The designed test's μ is the exact one (the claim rounds up by at most 2⁻⁴⁰ relative).
+    EXPECT_NEAR(r.attack_mu, *exact.mu, 1e-9 * std::max(1.0, *exact.mu)) << spec;
+    tight += r.bound.mu > 0.5 * *exact.mu ? 1 : 0;
+  }
+  EXPECT_GT(tight, 100);  // the sweep is not vacuous: most bounds come close to the claim
+}
+
+TEST(Audit, TheAttackIsOptimalAtAMillionTrials) {
+  AuditOptions options;
+  options.trials = 1000000;
+  for (const auto& [spec, rounds, observer, target] :
+       {std::tuple<std::string, std::size_t, graph::NodeId, graph::NodeId>{"path:n=4", 3, 3, 0},
+        {"ring:n=8", 4, 0, 3},
+        {"er:n=12,p=0.3,seed=5,connected=1", 3, 2, 9}}) {
+    const Case c = make_case(spec, rounds);
+    const double mu = *claim(c.protocol, observer, target, 1.0, accounting::MuffliatoBound::exact).mu;
+    ASSERT_GT(mu, 0.05) << spec;
+    const AuditResult r = audit_muffliato(c.schedule, observer, target, 1.0, 1.0, options);
+    EXPECT_NEAR(r.bound.mu_estimate, mu, 0.05 * mu) << spec;
+    EXPECT_LE(r.bound.mu, mu) << spec;
+    EXPECT_GT(r.bound.mu, 0.9 * mu) << spec;
+  }
+}
+
+TEST(Audit, TimeVaryingSchedulesAreSimulatedRoundByRound) {
+  for (const std::string schedule : {"er-per-round:p=0.5", "dropout:p=0.7"}) {
+    accounting::Protocol p(gossip::make_gossip_matrix(graph::from_spec("er:n=12,p=0.4,seed=2,connected=1"),
+                                                      gossip::Weighting::hamilton));
+    p.rounds = 6;
+    p.schedule = gossip::parse_schedule_spec(schedule);
+    AuditOptions options;
+    options.trials = 20000;
+    const AuditResult r =
+        audit_muffliato(accounting::protocol_schedule(p, p.rounds), 0, 5, 1.0, 1.0, options);
+    const double mu = *claim(p, 0, 5, 1.0, accounting::MuffliatoBound::exact).mu;
+    EXPECT_NEAR(r.attack_mu, mu, 1e-9) << schedule;
+    EXPECT_LE(r.bound.mu, mu) << schedule;
+  }
+}
+
+TEST(Audit, SameCountsForAnyThreadCount) {
+  const Case c = make_case("er:n=20,p=0.2,seed=4,connected=1", 6);
+  AuditOptions options;
+  options.trials = 5000;
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const AuditResult one = audit_muffliato(c.schedule, 0, 7, 1.0, 1.0, options);
+  omp_set_num_threads(3);
+  const AuditResult three = audit_muffliato(c.schedule, 0, 7, 1.0, 1.0, options);
+  omp_set_num_threads(threads);
+  EXPECT_EQ(one.false_positives, three.false_positives);
+  EXPECT_EQ(one.false_negatives, three.false_negatives);
+}
+
+TEST(Audit, BadArgumentsNameTheRule) {
+  const Case c = make_case("ring:n=5", 3);
+  EXPECT_THROW(audit_muffliato(c.schedule, 1, 1, 1.0, 1.0, {}), std::invalid_argument);
+  EXPECT_THROW(audit_muffliato(c.schedule, 0, 5, 1.0, 1.0, {}), std::invalid_argument);
+  EXPECT_THROW(audit_muffliato(c.schedule, 0, 1, 0.0, 1.0, {}), std::invalid_argument);
+  AuditOptions none;
+  none.trials = 0;
+  EXPECT_THROW(audit_muffliato(c.schedule, 0, 1, 1.0, 1.0, none), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace netdp::learn
