@@ -6,8 +6,10 @@
 
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "commands.hpp"
+#include "netdp/accounting/linear_system.hpp"
 #include "netdp/accounting/pairwise.hpp"
 #include "netdp/learn/audit.hpp"
 #include "netdp/util/check.hpp"
@@ -32,22 +34,44 @@ struct AuditOptions {
   std::string schedule = "fixed";
   std::string bound = "exact";
   bool count_observer_noise = false;
+  std::string view = "secure-sum";  ///< linear-system
+  std::optional<int> first_power;
+  std::size_t gossip_steps = 1;
+  std::string release_dimension = "vector";
   std::size_t trials = 100000;
   double confidence = 0.95;
   OutputOptions output;
 };
 
-/// The accountant's claim for the pair: its row's μ and ε.
+accounting::LinearSystemOptions linear_system_options(const AuditOptions& o) {
+  accounting::LinearSystemOptions options;
+  options.view = accounting::parse_linear_system_view(o.view);
+  options.first_power = o.first_power;
+  options.gossip_steps = o.gossip_steps;
+  options.rounds = o.rounds;
+  return options;
+}
+
+/// The accountant's claim for the pair: its row's μ and ε (for scalar linear-system releases the
+/// exact sign maximum, for vectors the certified SDP value).
 accounting::PairRow claimed_row(const AuditOptions& o, const accounting::Protocol& protocol,
                                 graph::NodeId observer, graph::NodeId target) {
   accounting::PairQuery query;
   query.observer = observer;
   query.target = target;
-  accounting::MuffliatoOptions options;
-  options.bound = util::parse_enum(accounting::kMuffliatoBoundNames, o.bound, "--bound");
-  options.observer_noise =
-      o.count_observer_noise ? accounting::ObserverNoise::counted : accounting::ObserverNoise::known;
-  const auto account = accounting::muffliato_account(protocol, query, options);
+  std::unique_ptr<accounting::PairwiseAccount> account;
+  if (o.method == "muffliato") {
+    accounting::MuffliatoOptions options;
+    options.bound = util::parse_enum(accounting::kMuffliatoBoundNames, o.bound, "--bound");
+    options.observer_noise =
+        o.count_observer_noise ? accounting::ObserverNoise::counted : accounting::ObserverNoise::known;
+    account = accounting::muffliato_account(protocol, query, options);
+  } else {
+    const accounting::AssessOptions release{
+        accounting::SignSearch::automatic,
+        accounting::parse_release_dimension(o.release_dimension, "--release-dimension")};
+    account = accounting::linear_system_account(protocol, query, linear_system_options(o), release);
+  }
   accounting::PairRow row;
   account->stream_rows(o.sigma, o.delta,
                        [&row](std::span<const accounting::PairRow> rows) { row = rows.front(); });
@@ -55,10 +79,15 @@ accounting::PairRow claimed_row(const AuditOptions& o, const accounting::Protoco
 }
 
 void run_audit(const AuditOptions& o) {
-  require(o.method == "muffliato",
-          "--method {}: the audit attacks Muffliato gossip averaging only (linear-system, mf and random-walk "
-          "views are not simulated by it)",
+  require(o.method == "muffliato" || o.method == "linear-system",
+          "--method {}: the audit simulates Muffliato gossip averaging and the linear-system views only (the "
+          "mf and random-walk views are not simulated by it)",
           o.method);
+  require(o.method == "muffliato" || o.bound == "exact", "--bound paper applies to --method muffliato only");
+  require(
+      o.method == "linear-system" || (o.view == "secure-sum" && !o.first_power && o.gossip_steps == 1 &&
+                                      o.release_dimension == "vector"),
+      "--view, --first-power, --gossip-steps and --release-dimension apply to --method linear-system only");
   require_positive(o.sigma, "--sigma");
   require_positive(o.sensitivity, "--sensitivity");
   require(o.rounds >= 1, "--rounds must be >= 1, got {}", o.rounds);
@@ -85,8 +114,14 @@ void run_audit(const AuditOptions& o) {
   audit.confidence = o.confidence;
   audit.delta = o.delta;
   audit.progress = [&progress](std::size_t done) { progress.update(done); };
-  const learn::AuditResult r = learn::audit_muffliato(accounting::protocol_schedule(protocol, o.rounds),
-                                                      observer, target, o.sigma, o.sensitivity, audit);
+  const learn::AuditResult r =
+      o.method == "muffliato"
+          ? learn::audit_muffliato(accounting::protocol_schedule(protocol, o.rounds), observer, target,
+                                   o.sigma, o.sensitivity, audit)
+          : learn::audit_linear_system(
+                accounting::protocol_schedule(protocol, o.rounds * o.gossip_steps), observer, target, o.sigma,
+                o.sensitivity, linear_system_options(o),
+                accounting::parse_release_dimension(o.release_dimension, "--release-dimension"), audit);
   progress.finish();
 
   const double claimed_mu = claim.mu.value_or(std::numeric_limits<double>::infinity());
@@ -102,7 +137,14 @@ void run_audit(const AuditOptions& o) {
   j["sensitivity"] = o.sensitivity;
   j["observer"] = names.json(observer);
   j["target"] = names.json(target);
-  j["bound"] = o.bound == "paper" ? "paper-formula" : "exact-joint-view";
+  j["bound"] = o.bound == "paper"        ? "paper-formula"
+               : o.method == "muffliato" ? "exact-joint-view"
+                                         : "upper-bound";
+  if (o.method == "linear-system") {
+    j["view"] = o.view;
+    j["release_dimension"] = o.release_dimension;
+    j["dimension"] = r.dimension;
+  }
   j["trials"] = r.trials;
   j["confidence"] = o.confidence;
   j["seed"] = o.output.seed;
@@ -120,8 +162,9 @@ void run_audit(const AuditOptions& o) {
   j["false_negative_upper"] = r.bound.false_negative_upper;
   j["verdict"] = violation ? "VIOLATION" : "consistent";
   print_result(o.output, j, [&](std::ostream& out) {
-    fmt::print(out, "netdp audit: Muffliato on graph {} ({} nodes), weights {}, T = {}, sigma {}, delta {}\n",
-               o.network.graph_spec, w.num_nodes(), o.network.weights, o.rounds, o.sigma, o.delta);
+    fmt::print(out, "netdp audit: {} on graph {} ({} nodes), weights {}, T = {}, sigma {}, delta {}\n",
+               o.method == "muffliato" ? "Muffliato" : "linear-system view " + o.view, o.network.graph_spec,
+               w.num_nodes(), o.network.weights, o.rounds, o.sigma, o.delta);
     fmt::print(out, "observer {} (hears {} messages), target {}; {} trials per input, seed {}\n",
                names.label(observer), r.messages, names.label(target), r.trials, o.output.seed);
     fmt::print(out, "claimed ({}):   mu {:.6g}  epsilon {:.6g}\n", j["bound"].get<std::string>(), claimed_mu,
@@ -146,7 +189,8 @@ void add_audit_command(CLI::App& app) {
       "audit",
       "Attack the simulated protocol and check the accountant's claim with a lower confidence bound");
   add_network_options(cmd, o->network);
-  cmd->add_option("--method", o->method, "muffliato (gossip averaging)")->capture_default_str();
+  cmd->add_option("--method", o->method, "muffliato (gossip averaging) | linear-system (Koskela-Kulkarni)")
+      ->capture_default_str();
   cmd->add_option("--rounds,-T", o->rounds, "Gossip rounds T")->capture_default_str();
   cmd->add_option("--sigma", o->sigma, "Noise standard deviation σ")->capture_default_str();
   cmd->add_option("--delta", o->delta, "δ of the ε compared")->capture_default_str();
@@ -161,6 +205,15 @@ void add_audit_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--count-observer-noise", o->count_observer_noise,
                 "--bound paper: the claim counts the observer's own noise (Theorem 1 as printed)");
+  cmd->add_option("--view", o->view, "linear-system: secure-sum | secure-sum-adaptive | plain")
+      ->capture_default_str();
+  cmd->add_option("--first-power", o->first_power,
+                  "linear-system: first power of W, 0 or 1 (default: the paper's)");
+  cmd->add_option("--gossip-steps,-K", o->gossip_steps, "linear-system: gossip steps per injection")
+      ->capture_default_str();
+  cmd->add_option("--release-dimension", o->release_dimension,
+                  "linear-system: vector (the attacker picks unit directions of dimension T) | 1 (signs)")
+      ->capture_default_str();
   cmd->add_option("--trials", o->trials, "Protocol runs per input (x_u and x_u + Δ)")->capture_default_str();
   cmd->add_option("--confidence", o->confidence, "Confidence of the lower bounds")->capture_default_str();
   add_output_options(cmd, o->output);

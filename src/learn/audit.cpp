@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <Eigen/Eigenvalues>
 #include <Eigen/QR>
 #include <algorithm>
 #include <atomic>
@@ -16,10 +17,23 @@
 namespace netdp::learn {
 namespace {
 
-/// Trials per batch: one n × kBatch block of noise, gossiped together.
+/// Trials per batch: one block of noise per batch, run through the protocol together.
 constexpr std::size_t kBatch = 1024;
 
-/// The neighbours of v under W_t (the nonzero off-diagonal entries of row v), for every round.
+/// A row of the protocol state (one entry per run in the batch).
+using StateRow = Eigen::Ref<const Eigen::RowVectorXd, 0, Eigen::InnerStride<>>;
+/// Receives the k-th message of the observer, for every run of the batch.
+using Receive = std::function<void(std::size_t k, const StateRow& row)>;
+
+/// A linear protocol as the audit runs it.
+struct LinearProtocol {
+  std::size_t inputs = 0;          ///< coordinates of y (per run)
+  std::vector<std::size_t> known;  ///< the coordinates the observer knows
+  /// Runs the protocol on the columns of y (inputs × B) and calls receive per message, in order.
+  std::function<void(const DenseMatrix& y, const Receive& receive)> run;
+};
+
+/// The nonzero off-diagonal entries of row v of each W_t.
 std::vector<std::vector<graph::NodeId>> neighbours_per_round(const gossip::Schedule& schedule,
                                                              graph::NodeId v) {
   std::vector<std::vector<graph::NodeId>> out(schedule.rounds());
@@ -36,68 +50,61 @@ std::vector<std::vector<graph::NodeId>> neighbours_per_round(const gossip::Sched
   return out;
 }
 
-/// Muffliato's gossip on the columns of `x` (n × B: one protocol run per column) for the
-/// schedule's rounds: at round t the observer receives row w of W_{t−1} ⋯ W_0 x from each
-/// neighbour w of round t; `receive(k, row)` is called for the k-th message, in order.
-template <class Receive>
-void run_gossip(const gossip::Schedule& schedule, const std::vector<std::vector<graph::NodeId>>& neighbours,
-                DenseMatrix x, Receive receive) {
-  DenseMatrix next(x.rows(), x.cols());
-  std::size_t k = 0;
-  for (std::size_t t = 0; t < schedule.rounds(); ++t) {
-    for (const graph::NodeId w : neighbours[t]) receive(k++, x.row(static_cast<Eigen::Index>(w)));
-    if (t + 1 < schedule.rounds()) {
-      next.noalias() = schedule.at(t) * x;
-      x.swap(next);
-    }
-  }
+/// The observer's view A (messages × inputs), from running the protocol on the unit inputs.
+DenseMatrix identify_view(const LinearProtocol& protocol) {
+  const auto inputs = static_cast<Eigen::Index>(protocol.inputs);
+  std::vector<Eigen::RowVectorXd> rows;
+  protocol.run(DenseMatrix::Identity(inputs, inputs),
+               [&rows](std::size_t, const StateRow& row) { rows.push_back(row); });
+  DenseMatrix view(static_cast<Eigen::Index>(rows.size()), inputs);
+  for (std::size_t k = 0; k < rows.size(); ++k) view.row(static_cast<Eigen::Index>(k)) = rows[k];
+  return view;
 }
 
-}  // namespace
+/// The columns of `view` the observer does not know.
+std::vector<Eigen::Index> unknown_columns(const LinearProtocol& protocol) {
+  std::vector<bool> known(protocol.inputs, false);
+  for (const std::size_t k : protocol.known) known[k] = true;
+  std::vector<Eigen::Index> out;
+  for (std::size_t k = 0; k < protocol.inputs; ++k)
+    if (!known[k]) out.push_back(static_cast<Eigen::Index>(k));
+  return out;
+}
 
-AuditResult audit_muffliato(const gossip::Schedule& schedule, graph::NodeId observer, graph::NodeId target,
-                            double sigma, double sensitivity, const AuditOptions& options) {
-  const std::size_t n = schedule.num_nodes();
-  require(observer < n && target < n, "audit: the observer {} and the target {} must be nodes 0..{}",
-          observer, target, n - 1);
-  require(observer != target, "audit: the observer and the target are the same node {}", target);
-  require(std::isfinite(sigma) && sigma > 0.0, "audit: sigma must be finite and > 0, got {}", sigma);
-  require(std::isfinite(sensitivity) && sensitivity > 0.0,
-          "audit: the sensitivity must be finite and > 0, got {}", sensitivity);
+/// The Neyman–Pearson test of shift (inputs × r, one column per release coordinate) on the view,
+/// run on trials of both inputs.
+AuditResult attack(const LinearProtocol& protocol, const DenseMatrix& view, const DenseMatrix& shift,
+                   double sigma, const AuditOptions& options) {
   require(options.trials >= 1, "audit: at least one trial per input is needed");
-  const auto v = static_cast<Eigen::Index>(observer);
-  const auto u = static_cast<Eigen::Index>(target);
-  const auto nodes = static_cast<Eigen::Index>(n);
-
-  // The view A (messages × n), identified by running the protocol on the unit inputs.
-  const std::vector<std::vector<graph::NodeId>> neighbours = neighbours_per_round(schedule, observer);
-  std::size_t messages = 0;
-  for (const auto& round : neighbours) messages += round.size();
-  DenseMatrix view(static_cast<Eigen::Index>(messages), nodes);
-  run_gossip(schedule, neighbours, DenseMatrix::Identity(nodes, nodes),
-             [&view](std::size_t k, const auto& row) { view.row(static_cast<Eigen::Index>(k)) = row; });
-
-  // The test: c = (A′ᵀ)⁺ e_u over the columns other than the observer's (which it knows).
-  DenseMatrix others(view.rows(), nodes - 1);
-  others << view.leftCols(v), view.rightCols(nodes - 1 - v);
-  Eigen::VectorXd unit = Eigen::VectorXd::Zero(nodes - 1);
-  unit(u < v ? u : u - 1) = 1.0;
-  Eigen::VectorXd c = Eigen::VectorXd::Zero(view.rows());
-  if (view.rows() > 0)
-    c = Eigen::CompleteOrthogonalDecomposition<DenseMatrix>(others.transpose()).solve(unit);
-  const Eigen::VectorXd g = others.transpose() * c;  // Π e_u in the row space of A′
-  const double known = view.rows() > 0 ? c.dot(view.col(v)) : 0.0;
-  const double d = sensitivity;
-  const double shift = d * g(u < v ? u : u - 1);
+  const std::vector<Eigen::Index> unknown = unknown_columns(protocol);
+  DenseMatrix others(view.rows(), static_cast<Eigen::Index>(unknown.size()));
+  DenseMatrix shift_others(static_cast<Eigen::Index>(unknown.size()), shift.cols());
+  for (std::size_t j = 0; j < unknown.size(); ++j) {
+    others.col(static_cast<Eigen::Index>(j)) = view.col(unknown[j]);
+    shift_others.row(static_cast<Eigen::Index>(j)) = shift.row(unknown[j]);
+  }
+  // c_j = (A′ᵀ)⁺ δ′_j; g_j = A′ᵀ c_j = Π_{row(A′)} δ′_j. The known part of the view is subtracted.
+  DenseMatrix c = DenseMatrix::Zero(view.rows(), shift.cols());
+  if (view.rows() > 0 && others.cols() > 0) {
+    c = Eigen::CompleteOrthogonalDecomposition<DenseMatrix>(others.transpose()).solve(shift_others);
+  }
+  const DenseMatrix g = others.transpose() * c;
+  DenseMatrix known_weights = DenseMatrix::Zero(static_cast<Eigen::Index>(protocol.inputs), shift.cols());
+  for (const std::size_t k : protocol.known)
+    known_weights.row(static_cast<Eigen::Index>(k)) = c.transpose() * view.col(static_cast<Eigen::Index>(k));
+  double separation = 0.0;  // Σ_j ⟨g_j, δ′_j⟩: the statistic's shift
+  for (Eigen::Index j = 0; j < shift.cols(); ++j) separation += g.col(j).dot(shift_others.col(j));
 
   AuditResult result;
   result.trials = options.trials;
-  result.messages = messages;
-  result.threshold = shift / 2.0;
-  result.attack_mu = d * g.norm() / sigma;
+  result.messages = static_cast<std::size_t>(view.rows());
+  result.dimension = static_cast<std::size_t>(shift.cols());
+  result.threshold = separation / 2.0;
+  result.attack_mu = g.norm() / sigma;
 
-  // Trials: batch b of input i (0: x_u = 0, 1: x_u = d) draws its noise from (seed, i, b).
+  // Batch b of input i (0: no shift, 1: shifted) draws its noise from (seed, i, b).
   const std::size_t batches = (options.trials + kBatch - 1) / kBatch;
+  const Eigen::Index r = shift.cols();
   std::vector<std::size_t> errors(2 * batches, 0);
   std::atomic<std::size_t> done{0};
   util::ParallelErrors failures;
@@ -106,23 +113,33 @@ AuditResult audit_muffliato(const gossip::Schedule& schedule, graph::NodeId obse
     failures.run(job, [&] {
       const auto input = static_cast<std::size_t>(job) / batches;
       const auto batch = static_cast<std::size_t>(job) % batches;
-      const std::size_t size = std::min(kBatch, options.trials - batch * kBatch);
+      const auto size = static_cast<Eigen::Index>(std::min(kBatch, options.trials - batch * kBatch));
       Rng rng(prf_word(prf_word(options.seed, input), batch));
-      DenseMatrix y(nodes, static_cast<Eigen::Index>(size));
+      // Column i·r + j is coordinate j of trial i.
+      DenseMatrix y(static_cast<Eigen::Index>(protocol.inputs), size * r);
       fill_standard_normal(y.data(), static_cast<std::size_t>(y.size()), rng);
       y *= sigma;
-      if (input == 1) y.row(u).array() += d;
-      Eigen::RowVectorXd statistic = -known * y.row(v);
-      run_gossip(schedule, neighbours, y, [&](std::size_t k, const auto& row) {
-        statistic.noalias() += c(static_cast<Eigen::Index>(k)) * row;
+      if (input == 1) {
+        for (Eigen::Index i = 0; i < size; ++i) y.middleCols(i * r, r) += shift;
+      }
+      Eigen::RowVectorXd per_column = Eigen::RowVectorXd::Zero(size * r);
+      for (Eigen::Index i = 0; i < size; ++i) {
+        for (Eigen::Index j = 0; j < r; ++j)
+          per_column(i * r + j) = -known_weights.col(j).dot(y.col(i * r + j));
+      }
+      protocol.run(y, [&](std::size_t k, const StateRow& row) {
+        const auto m = static_cast<Eigen::Index>(k);
+        for (Eigen::Index i = 0; i < size; ++i) {
+          for (Eigen::Index j = 0; j < r; ++j) per_column(i * r + j) += c(m, j) * row(i * r + j);
+        }
       });
       std::size_t wrong = 0;
-      for (Eigen::Index i = 0; i < statistic.size(); ++i) {
-        const bool says_changed = statistic(i) > result.threshold;
-        wrong += (input == 0 ? says_changed : !says_changed) ? 1 : 0;
+      for (Eigen::Index i = 0; i < size; ++i) {
+        const bool says_shifted = per_column.segment(i * r, r).sum() > result.threshold;
+        wrong += (input == 0 ? says_shifted : !says_shifted) ? 1 : 0;
       }
       errors[static_cast<std::size_t>(job)] = wrong;
-      const std::size_t now = done.fetch_add(size) + size;
+      const std::size_t now = done.fetch_add(static_cast<std::size_t>(size)) + static_cast<std::size_t>(size);
       if (options.progress && omp_get_thread_num() == 0) options.progress(now);
     });
   }
@@ -134,6 +151,189 @@ AuditResult audit_muffliato(const gossip::Schedule& schedule, graph::NodeId obse
   result.bound = dp::privacy_lower_bound(result.false_positives, options.trials, result.false_negatives,
                                          options.trials, options.confidence, options.delta);
   return result;
+}
+
+void check_pair(std::size_t n, graph::NodeId observer, graph::NodeId target, double sigma,
+                double sensitivity) {
+  require(observer < n && target < n, "audit: the observer {} and the target {} must be nodes 0..{}",
+          observer, target, n - 1);
+  require(observer != target, "audit: the observer and the target are the same node {}", target);
+  require(std::isfinite(sigma) && sigma > 0.0, "audit: sigma must be finite and > 0, got {}", sigma);
+  require(std::isfinite(sensitivity) && sensitivity > 0.0,
+          "audit: the sensitivity must be finite and > 0, got {}", sensitivity);
+}
+
+/// K_u = U_uᵀ... : the target's block of the projector on the row space of A′ (T × T).
+DenseMatrix target_gram(const DenseMatrix& view, const LinearProtocol& protocol,
+                        std::span<const std::size_t> target) {
+  const std::vector<Eigen::Index> unknown = unknown_columns(protocol);
+  DenseMatrix others(view.rows(), static_cast<Eigen::Index>(unknown.size()));
+  DenseMatrix units =
+      DenseMatrix::Zero(static_cast<Eigen::Index>(unknown.size()), static_cast<Eigen::Index>(target.size()));
+  for (std::size_t j = 0; j < unknown.size(); ++j) {
+    others.col(static_cast<Eigen::Index>(j)) = view.col(unknown[j]);
+    for (std::size_t s = 0; s < target.size(); ++s)
+      if (static_cast<std::size_t>(unknown[j]) == target[s])
+        units(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(s)) = 1.0;
+  }
+  const DenseMatrix c = Eigen::CompleteOrthogonalDecomposition<DenseMatrix>(others.transpose()).solve(units);
+  const DenseMatrix projected = others.transpose() * c;  // Π e_(u,s), column s
+  return units.transpose() * projected;
+}
+
+/// The attacker's direction D (T × r, rows of norm <= 1) maximising tr(Dᵀ K D).
+DenseMatrix worst_direction(const DenseMatrix& k, std::size_t release_dimension) {
+  const Eigen::Index t = k.rows();
+  const Eigen::SelfAdjointEigenSolver<DenseMatrix> eig(k);
+  const Eigen::VectorXd top = eig.eigenvectors().col(t - 1);
+  if (release_dimension == 1) {
+    Eigen::VectorXd best = top.unaryExpr([](double x) { return x >= 0.0 ? 1.0 : -1.0; });
+    if (t <= 16) {
+      double best_value = best.dot(k * best);
+      for (std::uint32_t mask = 0; mask < (1U << (t - 1)); ++mask) {  // d and −d give the same value
+        Eigen::VectorXd d(t);
+        for (Eigen::Index s = 0; s < t; ++s) d(s) = (s + 1 < t && (mask >> s) & 1U) ? -1.0 : 1.0;
+        const double value = d.dot(k * d);
+        if (value > best_value) {
+          best_value = value;
+          best = d;
+        }
+      }
+    } else {
+      // Flip single signs while that increases dᵀKd.
+      for (bool improved = true; improved;) {
+        improved = false;
+        for (Eigen::Index s = 0; s < t; ++s) {
+          const double gain = -4.0 * best(s) * (k.row(s).dot(best) - k(s, s) * best(s));
+          if (gain > 1e-15) {
+            best(s) = -best(s);
+            improved = true;
+          }
+        }
+      }
+    }
+    return best;
+  }
+  // Unit rows of dimension T: V ← rows of K V normalised (ascent on tr(Vᵀ K V) for K ⪰ 0).
+  DenseMatrix v = eig.eigenvectors().rowwise().reverse();
+  for (Eigen::Index s = 0; s < t; ++s) v.row(s) /= std::max(v.row(s).norm(), 1e-300);
+  for (int iteration = 0; iteration < 500; ++iteration) {
+    DenseMatrix next = k * v;
+    for (Eigen::Index s = 0; s < t; ++s) {
+      const double norm = next.row(s).norm();
+      if (norm > 0.0)
+        next.row(s) /= norm;
+      else
+        next.row(s) = v.row(s);
+    }
+    v.swap(next);
+  }
+  return v;
+}
+
+}  // namespace
+
+AuditResult audit_muffliato(const gossip::Schedule& schedule, graph::NodeId observer, graph::NodeId target,
+                            double sigma, double sensitivity, const AuditOptions& options) {
+  const std::size_t n = schedule.num_nodes();
+  check_pair(n, observer, target, sigma, sensitivity);
+  LinearProtocol protocol;
+  protocol.inputs = n;
+  protocol.known = {observer};
+  const auto neighbours =
+      std::make_shared<std::vector<std::vector<graph::NodeId>>>(neighbours_per_round(schedule, observer));
+  protocol.run = [&schedule, neighbours](const DenseMatrix& y, const Receive& receive) {
+    DenseMatrix x = y;
+    DenseMatrix next(x.rows(), x.cols());
+    std::size_t k = 0;
+    for (std::size_t t = 0; t < schedule.rounds(); ++t) {
+      for (const graph::NodeId w : (*neighbours)[t]) receive(k++, x.row(static_cast<Eigen::Index>(w)));
+      if (t + 1 < schedule.rounds()) {
+        next.noalias() = schedule.at(t) * x;
+        x.swap(next);
+      }
+    }
+  };
+  const DenseMatrix view = identify_view(protocol);
+  DenseMatrix shift = DenseMatrix::Zero(static_cast<Eigen::Index>(n), 1);
+  shift(static_cast<Eigen::Index>(target), 0) = sensitivity;
+  return attack(protocol, view, shift, sigma, options);
+}
+
+AuditResult audit_linear_system(const gossip::Schedule& schedule, graph::NodeId observer,
+                                graph::NodeId target, double sigma, double sensitivity,
+                                const accounting::LinearSystemOptions& system, std::size_t release_dimension,
+                                const AuditOptions& options) {
+  const std::size_t n = schedule.num_nodes();
+  check_pair(n, observer, target, sigma, sensitivity);
+  require(!system.keep_observer_noise,
+          "audit: the observer knows its own injections (keep_observer_noise = false)");
+  const std::size_t rounds = system.rounds;
+  const std::size_t steps = system.gossip_steps;
+  require(rounds >= 1 && steps >= 1, "audit: rounds and gossip steps must be >= 1");
+  require(schedule.is_fixed() || schedule.rounds() >= rounds * steps,
+          "audit: the schedule has {} matrices, fewer than T·K = {}", schedule.rounds(), rounds * steps);
+  const int first_power =
+      system.first_power.value_or(system.view == accounting::LinearSystemView::plain ? 0 : 1);
+  // The observed rows, as the accountant's threat models define them (linear_system.hpp).
+  std::vector<graph::NodeId> rows;
+  switch (system.view) {
+    case accounting::LinearSystemView::secure_sum:
+      rows = {observer};
+      break;
+    case accounting::LinearSystemView::plain:
+      rows = {target};
+      break;
+    case accounting::LinearSystemView::secure_sum_adaptive: {
+      rows = {target};
+      const std::size_t used = schedule.is_fixed() ? 1 : rounds * steps;
+      for (std::size_t q = 0; q < used; ++q) {
+        const SparseMatrix& w = schedule.at(q);
+        for (Eigen::Index i = 0; i < w.outerSize(); ++i) {
+          for (SparseMatrix::InnerIterator it(w, i); it; ++it) {
+            if (it.value() == 0.0) continue;
+            if (it.row() == target) rows.push_back(static_cast<graph::NodeId>(it.col()));
+            if (it.col() == target) rows.push_back(static_cast<graph::NodeId>(it.row()));
+          }
+        }
+      }
+      std::sort(rows.begin(), rows.end());
+      rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+      break;
+    }
+  }
+  LinearProtocol protocol;
+  protocol.inputs = n * rounds;  // coordinate s·n + i: node i's injection at round s
+  for (std::size_t s = 0; s < rounds; ++s) protocol.known.push_back(s * n + observer);
+  protocol.run = [&schedule, rows, rounds, steps, first_power, n](const DenseMatrix& y,
+                                                                  const Receive& receive) {
+    const auto nodes = static_cast<Eigen::Index>(n);
+    DenseMatrix state = DenseMatrix::Zero(nodes, y.cols());
+    DenseMatrix next(nodes, y.cols());
+    std::size_t k = 0;
+    const auto observe = [&] {
+      for (const graph::NodeId i : rows) receive(k++, state.row(static_cast<Eigen::Index>(i)));
+    };
+    for (std::size_t s = 0; s < rounds; ++s) {
+      state += y.middleRows(static_cast<Eigen::Index>(s) * nodes, nodes);
+      for (std::size_t step = 0; step < steps; ++step) {
+        if (first_power == 0) observe();
+        next.noalias() = schedule.at(s * steps + step) * state;
+        state.swap(next);
+        if (first_power == 1) observe();
+      }
+    }
+  };
+  const DenseMatrix view = identify_view(protocol);
+  std::vector<std::size_t> target_inputs;
+  for (std::size_t s = 0; s < rounds; ++s) target_inputs.push_back(s * n + target);
+  const DenseMatrix direction =
+      worst_direction(target_gram(view, protocol, target_inputs), release_dimension);
+  DenseMatrix shift = DenseMatrix::Zero(static_cast<Eigen::Index>(protocol.inputs), direction.cols());
+  for (std::size_t s = 0; s < rounds; ++s)
+    shift.row(static_cast<Eigen::Index>(target_inputs[s])) =
+        sensitivity * direction.row(static_cast<Eigen::Index>(s));
+  return attack(protocol, view, shift, sigma, options);
 }
 
 }  // namespace netdp::learn

@@ -34,10 +34,26 @@ TEST(AuditCommand, TheExactViewIsConsistent) {
   EXPECT_NE(r.out.find("observer Medici"), std::string::npos) << r.out;
 }
 
+TEST(AuditCommand, LinearSystemVectorReleasesAreAuditedAgainstTheCertifiedValue) {
+  const testing::CliResult r = testing::run_cli(
+      {"audit", "--quiet", "--json", "--graph", "ring:n=6", "--method", "linear-system", "--view", "plain",
+       "--rounds", "3", "--observer", "0", "--target", "2", "--trials", "20000"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  const Json j = Json::parse(r.out);
+  EXPECT_EQ(j["verdict"], "consistent");
+  EXPECT_EQ(j["bound"], "upper-bound");
+  EXPECT_EQ(j["dimension"], 3);
+  EXPECT_NEAR(j["attack_mu"].get<double>(), j["claimed_mu"].get<double>(),
+              1e-3 * j["claimed_mu"].get<double>());
+}
+
 TEST(AuditCommand, BadInputIsAClearError) {
   for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
            {{"--method", "random-walk"},
-            "--method random-walk: the audit attacks Muffliato gossip averaging only"},
+            "--method random-walk: the audit simulates Muffliato gossip averaging and"},
+           {{"--view", "plain"}, "apply to --method linear-system only"},
+           {{"--method", "linear-system", "--bound", "paper"},
+            "--bound paper applies to --method muffliato only"},
            {{"--trials", "0"}, "--trials must be >= 1"},
            {{"--confidence", "1"}, "--confidence must be in (0, 1)"},
            {{"--observer", "2", "--target", "2"}, "are the same node '2'"},

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <string>
 
+#include "netdp/accounting/linear_system.hpp"
 #include "netdp/accounting/pairwise.hpp"
 #include "netdp/gossip/schedules.hpp"
 #include "netdp/gossip/weighting.hpp"
@@ -139,6 +140,80 @@ TEST(Audit, TimeVaryingSchedulesAreSimulatedRoundByRound) {
     const double mu = *claim(p, 0, 5, 1.0, accounting::MuffliatoBound::exact).mu;
     EXPECT_NEAR(r.attack_mu, mu, 1e-9) << schedule;
     EXPECT_LE(r.bound.mu, mu) << schedule;
+  }
+}
+
+/// The linear-system accountant's claim (exact sign search for scalars, the certified SDP value
+/// for vectors) for one pair.
+accounting::PairRow linear_claim(const accounting::Protocol& p, const accounting::LinearSystemOptions& system,
+                                 std::size_t release_dimension, graph::NodeId observer, graph::NodeId target,
+                                 double sigma) {
+  accounting::PairQuery q;
+  q.observer = observer;
+  q.target = target;
+  accounting::PairRow row;
+  accounting::linear_system_account(p, q, system, {accounting::SignSearch::automatic, release_dimension})
+      ->stream_rows(sigma, 1e-5, [&row](auto rows) { row = rows.front(); });
+  return row;
+}
+
+TEST(Audit, LinearSystemViewsAreNeverContradictedAndTheAttackMeetsTheClaim) {
+  util::Rng rng(23);
+  AuditOptions options;
+  options.trials = 3000;
+  options.confidence = 1.0 - 1e-6;
+  const accounting::LinearSystemView views[] = {accounting::LinearSystemView::secure_sum,
+                                                accounting::LinearSystemView::secure_sum_adaptive,
+                                                accounting::LinearSystemView::plain};
+  for (int k = 0; k < 60; ++k) {
+    const std::size_t n = 4 + rng.uniform_below(8);
+    const std::string spec =
+        "er:n=" + std::to_string(n) + ",p=0.4,seed=" + std::to_string(k) + ",connected=1";
+    accounting::LinearSystemOptions system;
+    system.view = views[k % 3];
+    system.rounds = 1 + rng.uniform_below(5);
+    if (system.view == accounting::LinearSystemView::secure_sum && k % 2 == 0) system.gossip_steps = 2;
+    if (k % 5 == 0) system.first_power = 1 - (system.view == accounting::LinearSystemView::plain ? 0 : 1);
+    const std::size_t release_dimension = k % 2 == 0 ? 1 : accounting::kAnyReleaseDimension;
+    const double sigma = 0.5 + 2.0 * rng.uniform01();
+    const auto observer = static_cast<graph::NodeId>(rng.uniform_below(n));
+    auto target = static_cast<graph::NodeId>(rng.uniform_below(n - 1));
+    if (target >= observer) ++target;
+    accounting::Protocol p(gossip::make_gossip_matrix(graph::from_spec(spec), gossip::Weighting::hamilton));
+    p.rounds = system.rounds;
+    options.seed = static_cast<std::uint64_t>(k);
+    const AuditResult r =
+        audit_linear_system(accounting::protocol_schedule(p, system.rounds * system.gossip_steps), observer,
+                            target, sigma, 1.0, system, release_dimension, options);
+    const accounting::PairRow claim = linear_claim(p, system, release_dimension, observer, target, sigma);
+    const std::string what = spec + " view " + std::string(accounting::linear_system_view_name(system.view)) +
+                             " T=" + std::to_string(system.rounds) +
+                             " K=" + std::to_string(system.gossip_steps) +
+                             " p=" + std::to_string(release_dimension);
+    EXPECT_LE(r.bound.mu, *claim.mu) << what;
+    EXPECT_LE(r.attack_mu, *claim.mu * (1.0 + 1e-9)) << what;
+    // The attacker's direction attains the claim: exactly for scalars (exhaustive signs), to the
+    // SDP's bracket for vectors (unless the claim is the local-DP cap, which no direction attains).
+    if (!claim.capped) {
+      EXPECT_NEAR(r.attack_mu, *claim.mu, 1e-3 * *claim.mu + 1e-9) << what;
+    }
+  }
+}
+
+TEST(Audit, LinearSystemAttackIsOptimalAtAMillionTrials) {
+  AuditOptions options;
+  options.trials = 1000000;
+  accounting::Protocol p(
+      gossip::make_gossip_matrix(graph::from_spec("ring:n=6"), gossip::Weighting::hamilton));
+  p.rounds = 3;
+  accounting::LinearSystemOptions system;
+  system.rounds = 3;
+  for (const std::size_t dimension : {std::size_t{1}, accounting::kAnyReleaseDimension}) {
+    const double mu = *linear_claim(p, system, dimension, 0, 2, 1.0).mu;
+    const AuditResult r =
+        audit_linear_system(accounting::protocol_schedule(p, 3), 0, 2, 1.0, 1.0, system, dimension, options);
+    EXPECT_NEAR(r.bound.mu_estimate, mu, 0.05 * mu) << dimension;
+    EXPECT_GT(r.bound.mu, 0.9 * mu) << dimension;
   }
 }
 

@@ -3,29 +3,34 @@
 // inputs, the Neyman–Pearson optimal attack on it, and a lower confidence bound on μ and ε
 // (dp/audit_bounds.hpp) to set beside an accountant's claim (docs/audit.md).
 //
-// Muffliato gossip averaging (Cyffers et al. Algorithm 1, the paper's convention): every node
-// releases y = x + η, η ~ N(0, σ² I), and at rounds t = 0..T−1 the observer v receives
-// (W_{t−1} ⋯ W_0 y)_w from each neighbour w of v under W_t. Its view is A y for a matrix A that
-// the audit identifies by running the same gossip on the unit inputs; v knows its own y_v. The
-// two inputs differ in the target's x_u by d = Δ (zero elsewhere: the view's law shifts by
-// d·A e_u whatever the other inputs are). With A′ = A without column v, the optimal test
-// statistic is s = cᵀ(view − A e_v y_v), c = (A′ᵀ)⁺ e_u: s = gᵀ y_{−v} with g = Π_{row(A′)} e_u,
-// N(0, σ²‖g‖²) without the change and shifted by d·g_u with it. The threshold is the midpoint
-// d·g_u/2, fixed before the trials; the statistical guarantee does not depend on how A′'s rank
-// is decided (a worse c only weakens the attack).
+// Every protocol audited here is linear with Gaussian noise: its inputs y = x + η (η ~ N(0, σ² I),
+// one coordinate per node for Muffliato, one per node and round for Koskela–Kulkarni) reach the
+// observer as messages A y. The audit identifies A by running the protocol's simulation on the
+// unit inputs (not from an accountant's formulas). The observer knows some coordinates (its own
+// releases); A′ keeps the others. The two inputs differ by a shift δ in the target's coordinates
+// (zero elsewhere: the law of the view shifts by A δ whatever the other inputs are). The optimal
+// statistic is s = cᵀ(view − known part), c = (A′ᵀ)⁺ δ′: s = gᵀ y′ with g = Π_{row(A′)} δ′,
+// N(0, σ²‖g‖²) without the shift and shifted by ⟨g, δ′⟩ = ‖g‖² with it. A release of dimension r
+// runs r independent coordinates with shifts δ_1..δ_r (the columns of the direction matrix) and
+// adds their statistics. The threshold is the midpoint, fixed before the trials; the statistical
+// guarantee does not depend on how A′'s rank is decided (a worse c only weakens the attack).
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
+#include <vector>
 
+#include "netdp/accounting/linear_system.hpp"
 #include "netdp/dp/audit_bounds.hpp"
 #include "netdp/gossip/schedule.hpp"
 #include "netdp/graph/graph.hpp"
+#include "netdp/util/types.hpp"
 
 namespace netdp::learn {
 
 struct AuditOptions {
-  std::size_t trials = 100000;  ///< per input (x_u and x_u + d)
+  std::size_t trials = 100000;  ///< per input (without and with the shift)
   std::uint64_t seed = 1;
   double confidence = 0.95;  ///< of the lower bounds (both error rates together)
   double delta = 1e-5;       ///< of the ε lower bound
@@ -36,19 +41,36 @@ struct AuditOptions {
 struct AuditResult {
   std::size_t trials = 0;           ///< per input
   std::size_t messages = 0;         ///< rows of the observer's view A
+  std::size_t dimension = 1;        ///< coordinates of each release (columns of the direction)
   double threshold = 0.0;           ///< of the test statistic
-  std::size_t false_positives = 0;  ///< trials on x_u with s > threshold
-  std::size_t false_negatives = 0;  ///< trials on x_u + d with s <= threshold
-  double attack_mu = 0.0;           ///< d·‖g‖/σ: the μ of the designed test under the model
+  std::size_t false_positives = 0;  ///< trials without the shift with s > threshold
+  std::size_t false_negatives = 0;  ///< trials with the shift with s <= threshold
+  double attack_mu = 0.0;           ///< ‖g‖/σ: the μ of the designed test under the model
   dp::PrivacyLowerBound bound;      ///< valid with probability >= options.confidence
 };
 
-/// Audits Muffliato gossip averaging on `schedule` (its rounds are the T gossip rounds) for the
-/// pair (observer, target), noise σ and sensitivity Δ. Trials run in parallel in fixed batches,
-/// each seeded from (seed, input, batch): the result does not depend on the thread count, and
-/// memory does not grow with the trial count. Throws unless observer != target are nodes,
-/// σ, Δ > 0 and trials >= 1.
+/// Audits Muffliato gossip averaging (Cyffers et al. Algorithm 1, the paper's convention) on
+/// `schedule` (its rounds are the T gossip rounds): every node releases y = x + η once, and at
+/// rounds t = 0..T−1 the observer receives (W_{t−1} ⋯ W_0 y)_w from each neighbour w of v under
+/// W_t; it knows y_v. The shift is Δ on the target. Trials run in parallel in fixed batches, each
+/// seeded from (seed, input, batch): the result does not depend on the thread count, and memory
+/// does not grow with the trial count. Throws unless observer != target are nodes, σ, Δ > 0 and
+/// trials >= 1.
 AuditResult audit_muffliato(const gossip::Schedule& schedule, graph::NodeId observer, graph::NodeId target,
                             double sigma, double sensitivity, const AuditOptions& options);
+
+/// Koskela–Kulkarni gossip with a noisy injection every round (linear_system.hpp's dynamics):
+/// ψ += x_s + u_s at the start of round s, then K gossip steps; the observed rows (the observer
+/// for secure-sum, N̄_target for secure-sum-adaptive, the target for plain) are read before
+/// (first power 0) or after (1) each step. The observer knows its own injections (Section 3.5).
+/// The shift of the target's injection at round s is Δ·D(s, :), D chosen by the attacker to
+/// maximise its test's μ² = Δ² tr(Dᵀ K_u D)/σ² (K_u from the identified view): for
+/// release_dimension 1 a sign vector (exhaustive for T <= 16, else a local search from the top
+/// eigenvector's signs), otherwise unit rows of dimension T by the projected power iteration of
+/// the SDP's factorisation (Burer–Monteiro). Throws as audit_muffliato.
+AuditResult audit_linear_system(const gossip::Schedule& schedule, graph::NodeId observer,
+                                graph::NodeId target, double sigma, double sensitivity,
+                                const accounting::LinearSystemOptions& system, std::size_t release_dimension,
+                                const AuditOptions& options);
 
 }  // namespace netdp::learn
