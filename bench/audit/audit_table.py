@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Claimed vs empirical μ for every ordered (observer, target) pair of a 30-node graph: runs
 `netdp audit --json` once per pair and claim (Muffliato's exact joint view, Theorem 1 under
---bound paper, and the Koskela–Kulkarni secure-sum view for vector and scalar releases), and
+--bound paper, the Koskela–Kulkarni secure-sum view for vector and scalar releases, and the MF
+view of DP-D-SGD), and
 prints the Markdown table of docs/audit.md.
 
 Usage (after `make build`):  bench/audit/audit_table.py [BUILD_DIR] [TRIALS]
@@ -27,6 +28,7 @@ CLAIMS = (
     ("Theorem 1 (Muffliato `--bound paper`)", ["--method", "muffliato", "--bound", "paper"]),
     ("secure-sum, vector releases (linear-system, default)", ["--method", "linear-system"]),
     ("secure-sum, scalar releases (exact sign maximum)", ["--method", "linear-system", "--release-dimension", "1"]),
+    ("MF view of DP-D-SGD, PNDP, vector releases", ["--method", "mf"]),
 )
 
 

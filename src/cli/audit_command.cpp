@@ -10,6 +10,7 @@
 
 #include "commands.hpp"
 #include "netdp/accounting/linear_system.hpp"
+#include "netdp/accounting/mf_accountant.hpp"
 #include "netdp/accounting/pairwise.hpp"
 #include "netdp/learn/audit.hpp"
 #include "netdp/util/check.hpp"
@@ -38,6 +39,7 @@ struct AuditOptions {
   std::optional<int> first_power;
   std::size_t gossip_steps = 1;
   std::string release_dimension = "vector";
+  std::string algorithm = "dp-d-sgd";  ///< mf
   std::size_t trials = 100000;
   double confidence = 0.95;
   OutputOptions output;
@@ -70,7 +72,16 @@ accounting::PairRow claimed_row(const AuditOptions& o, const accounting::Protoco
     const accounting::AssessOptions release{
         accounting::SignSearch::automatic,
         accounting::parse_release_dimension(o.release_dimension, "--release-dimension")};
-    account = accounting::linear_system_account(protocol, query, linear_system_options(o), release);
+    if (o.method == "linear-system") {
+      account = accounting::linear_system_account(protocol, query, linear_system_options(o), release);
+    } else {
+      accounting::MfAlgorithmSpec spec;
+      spec.algorithm = accounting::parse_mf_algorithm(o.algorithm);
+      spec.gossip_steps = o.gossip_steps;
+      accounting::MfOptions options;
+      options.assess = release;
+      account = accounting::mf_account(protocol, query, spec, accounting::MfTrust::pndp, options);
+    }
   }
   accounting::PairRow row;
   account->stream_rows(o.sigma, o.delta,
@@ -79,15 +90,21 @@ accounting::PairRow claimed_row(const AuditOptions& o, const accounting::Protoco
 }
 
 void run_audit(const AuditOptions& o) {
-  require(o.method == "muffliato" || o.method == "linear-system",
-          "--method {}: the audit simulates Muffliato gossip averaging and the linear-system views only (the "
-          "mf and random-walk views are not simulated by it)",
+  require(o.method == "muffliato" || o.method == "linear-system" || o.method == "mf",
+          "--method {}: the audit simulates Muffliato gossip averaging, the linear-system views and the MF "
+          "views of dp-d-sgd and muffliato-sgd (the random walk is not simulated by it)",
           o.method);
+  require(o.method != "mf" || o.algorithm == "dp-d-sgd" || o.algorithm == "muffliato-sgd",
+          "--algorithm {}: the audit simulates dp-d-sgd and muffliato-sgd of the MF views", o.algorithm);
+  require(o.method == "mf" || o.algorithm == "dp-d-sgd", "--algorithm applies to --method mf only");
   require(o.method == "muffliato" || o.bound == "exact", "--bound paper applies to --method muffliato only");
   require(
-      o.method == "linear-system" || (o.view == "secure-sum" && !o.first_power && o.gossip_steps == 1 &&
-                                      o.release_dimension == "vector"),
-      "--view, --first-power, --gossip-steps and --release-dimension apply to --method linear-system only");
+      o.method != "muffliato" || (o.view == "secure-sum" && !o.first_power && o.gossip_steps == 1 &&
+                                  o.release_dimension == "vector"),
+      "--view, --first-power, --gossip-steps and --release-dimension apply to --method linear-system and mf "
+      "only");
+  require(o.method != "mf" || (o.view == "secure-sum" && !o.first_power),
+          "--view and --first-power apply to --method linear-system only");
   require_positive(o.sigma, "--sigma");
   require_positive(o.sensitivity, "--sensitivity");
   require(o.rounds >= 1, "--rounds must be >= 1, got {}", o.rounds);
@@ -114,14 +131,17 @@ void run_audit(const AuditOptions& o) {
   audit.confidence = o.confidence;
   audit.delta = o.delta;
   audit.progress = [&progress](std::size_t done) { progress.update(done); };
+  const std::size_t dimension =
+      accounting::parse_release_dimension(o.release_dimension, "--release-dimension");
+  const gossip::Schedule schedule = accounting::protocol_schedule(protocol, o.rounds * o.gossip_steps);
   const learn::AuditResult r =
       o.method == "muffliato"
-          ? learn::audit_muffliato(accounting::protocol_schedule(protocol, o.rounds), observer, target,
-                                   o.sigma, o.sensitivity, audit)
-          : learn::audit_linear_system(
-                accounting::protocol_schedule(protocol, o.rounds * o.gossip_steps), observer, target, o.sigma,
-                o.sensitivity, linear_system_options(o),
-                accounting::parse_release_dimension(o.release_dimension, "--release-dimension"), audit);
+          ? learn::audit_muffliato(schedule, observer, target, o.sigma, o.sensitivity, audit)
+      : o.method == "linear-system"
+          ? learn::audit_linear_system(schedule, observer, target, o.sigma, o.sensitivity,
+                                       linear_system_options(o), dimension, audit)
+          : learn::audit_mf(schedule, observer, target, o.sigma, o.sensitivity, o.rounds, o.gossip_steps,
+                            dimension, audit);
   progress.finish();
 
   const double claimed_mu = claim.mu.value_or(std::numeric_limits<double>::infinity());
@@ -140,6 +160,13 @@ void run_audit(const AuditOptions& o) {
   j["bound"] = o.bound == "paper"        ? "paper-formula"
                : o.method == "muffliato" ? "exact-joint-view"
                                          : "upper-bound";
+  if (o.method == "mf") {
+    j["algorithm"] = o.algorithm;
+    j["trust"] = "pndp";
+    j["gossip_steps"] = o.gossip_steps;
+    j["release_dimension"] = o.release_dimension;
+    j["dimension"] = r.dimension;
+  }
   if (o.method == "linear-system") {
     j["view"] = o.view;
     j["release_dimension"] = o.release_dimension;
@@ -163,8 +190,10 @@ void run_audit(const AuditOptions& o) {
   j["verdict"] = violation ? "VIOLATION" : "consistent";
   print_result(o.output, j, [&](std::ostream& out) {
     fmt::print(out, "netdp audit: {} on graph {} ({} nodes), weights {}, T = {}, sigma {}, delta {}\n",
-               o.method == "muffliato" ? "Muffliato" : "linear-system view " + o.view, o.network.graph_spec,
-               w.num_nodes(), o.network.weights, o.rounds, o.sigma, o.delta);
+               o.method == "muffliato"       ? std::string("Muffliato")
+               : o.method == "linear-system" ? "linear-system view " + o.view
+                                             : "MF view of " + o.algorithm + " (pndp)",
+               o.network.graph_spec, w.num_nodes(), o.network.weights, o.rounds, o.sigma, o.delta);
     fmt::print(out, "observer {} (hears {} messages), target {}; {} trials per input, seed {}\n",
                names.label(observer), r.messages, names.label(target), r.trials, o.output.seed);
     fmt::print(out, "claimed ({}):   mu {:.6g}  epsilon {:.6g}\n", j["bound"].get<std::string>(), claimed_mu,
@@ -189,7 +218,10 @@ void add_audit_command(CLI::App& app) {
       "audit",
       "Attack the simulated protocol and check the accountant's claim with a lower confidence bound");
   add_network_options(cmd, o->network);
-  cmd->add_option("--method", o->method, "muffliato (gossip averaging) | linear-system (Koskela-Kulkarni)")
+  cmd->add_option("--algorithm", o->algorithm, "mf: dp-d-sgd | muffliato-sgd")->capture_default_str();
+  cmd->add_option(
+         "--method", o->method,
+         "muffliato (gossip averaging) | linear-system (Koskela-Kulkarni) | mf (the MF paper's views, pndp)")
       ->capture_default_str();
   cmd->add_option("--rounds,-T", o->rounds, "Gossip rounds T")->capture_default_str();
   cmd->add_option("--sigma", o->sigma, "Noise standard deviation σ")->capture_default_str();
@@ -209,10 +241,10 @@ void add_audit_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--first-power", o->first_power,
                   "linear-system: first power of W, 0 or 1 (default: the paper's)");
-  cmd->add_option("--gossip-steps,-K", o->gossip_steps, "linear-system: gossip steps per injection")
+  cmd->add_option("--gossip-steps,-K", o->gossip_steps, "linear-system, mf: gossip steps per injection")
       ->capture_default_str();
   cmd->add_option("--release-dimension", o->release_dimension,
-                  "linear-system: vector (the attacker picks unit directions of dimension T) | 1 (signs)")
+                  "linear-system, mf: vector (the attacker picks unit directions of dimension T) | 1 (signs)")
       ->capture_default_str();
   cmd->add_option("--trials", o->trials, "Protocol runs per input (x_u and x_u + Δ)")->capture_default_str();
   cmd->add_option("--confidence", o->confidence, "Confidence of the lower bounds")->capture_default_str();

@@ -260,53 +260,25 @@ AuditResult audit_muffliato(const gossip::Schedule& schedule, graph::NodeId obse
   return attack(protocol, view, shift, sigma, options);
 }
 
-AuditResult audit_linear_system(const gossip::Schedule& schedule, graph::NodeId observer,
-                                graph::NodeId target, double sigma, double sensitivity,
-                                const accounting::LinearSystemOptions& system, std::size_t release_dimension,
-                                const AuditOptions& options) {
+namespace {
+
+/// Gossip with a noisy injection every round: ψ += y_s at the start of round s, then `steps`
+/// gossip steps; the state rows `rows` are observed before (first power 0) or after (1) each
+/// step. The observer knows its own injections. The attacker's shift is Δ·D on the target's
+/// injections, D from worst_direction of its identified view.
+AuditResult audit_injections(const gossip::Schedule& schedule, graph::NodeId observer, graph::NodeId target,
+                             double sigma, double sensitivity, std::size_t rounds, std::size_t steps,
+                             int first_power, std::vector<graph::NodeId> rows, std::size_t release_dimension,
+                             const AuditOptions& options) {
   const std::size_t n = schedule.num_nodes();
-  check_pair(n, observer, target, sigma, sensitivity);
-  require(!system.keep_observer_noise,
-          "audit: the observer knows its own injections (keep_observer_noise = false)");
-  const std::size_t rounds = system.rounds;
-  const std::size_t steps = system.gossip_steps;
   require(rounds >= 1 && steps >= 1, "audit: rounds and gossip steps must be >= 1");
   require(schedule.is_fixed() || schedule.rounds() >= rounds * steps,
           "audit: the schedule has {} matrices, fewer than T·K = {}", schedule.rounds(), rounds * steps);
-  const int first_power =
-      system.first_power.value_or(system.view == accounting::LinearSystemView::plain ? 0 : 1);
-  // The observed rows, as the accountant's threat models define them (linear_system.hpp).
-  std::vector<graph::NodeId> rows;
-  switch (system.view) {
-    case accounting::LinearSystemView::secure_sum:
-      rows = {observer};
-      break;
-    case accounting::LinearSystemView::plain:
-      rows = {target};
-      break;
-    case accounting::LinearSystemView::secure_sum_adaptive: {
-      rows = {target};
-      const std::size_t used = schedule.is_fixed() ? 1 : rounds * steps;
-      for (std::size_t q = 0; q < used; ++q) {
-        const SparseMatrix& w = schedule.at(q);
-        for (Eigen::Index i = 0; i < w.outerSize(); ++i) {
-          for (SparseMatrix::InnerIterator it(w, i); it; ++it) {
-            if (it.value() == 0.0) continue;
-            if (it.row() == target) rows.push_back(static_cast<graph::NodeId>(it.col()));
-            if (it.col() == target) rows.push_back(static_cast<graph::NodeId>(it.row()));
-          }
-        }
-      }
-      std::sort(rows.begin(), rows.end());
-      rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
-      break;
-    }
-  }
   LinearProtocol protocol;
   protocol.inputs = n * rounds;  // coordinate s·n + i: node i's injection at round s
   for (std::size_t s = 0; s < rounds; ++s) protocol.known.push_back(s * n + observer);
-  protocol.run = [&schedule, rows, rounds, steps, first_power, n](const DenseMatrix& y,
-                                                                  const Receive& receive) {
+  protocol.run = [&schedule, rows = std::move(rows), rounds, steps, first_power, n](const DenseMatrix& y,
+                                                                                    const Receive& receive) {
     const auto nodes = static_cast<Eigen::Index>(n);
     DenseMatrix state = DenseMatrix::Zero(nodes, y.cols());
     DenseMatrix next(nodes, y.cols());
@@ -330,10 +302,75 @@ AuditResult audit_linear_system(const gossip::Schedule& schedule, graph::NodeId 
   const DenseMatrix direction =
       worst_direction(target_gram(view, protocol, target_inputs), release_dimension);
   DenseMatrix shift = DenseMatrix::Zero(static_cast<Eigen::Index>(protocol.inputs), direction.cols());
-  for (std::size_t s = 0; s < rounds; ++s)
+  for (std::size_t s = 0; s < rounds; ++s) {
     shift.row(static_cast<Eigen::Index>(target_inputs[s])) =
         sensitivity * direction.row(static_cast<Eigen::Index>(s));
+  }
   return attack(protocol, view, shift, sigma, options);
+}
+
+/// The nodes whose state row v sees under any W_q (q < used): the support of row v and of column v.
+std::vector<graph::NodeId> closed_neighbourhood(const gossip::Schedule& schedule, std::size_t used,
+                                                graph::NodeId v) {
+  std::vector<graph::NodeId> rows{v};
+  for (std::size_t q = 0; q < used; ++q) {
+    const SparseMatrix& w = schedule.at(q);
+    for (Eigen::Index i = 0; i < w.outerSize(); ++i) {
+      for (SparseMatrix::InnerIterator it(w, i); it; ++it) {
+        if (it.value() == 0.0) continue;
+        if (it.row() == v) rows.push_back(static_cast<graph::NodeId>(it.col()));
+        if (it.col() == v) rows.push_back(static_cast<graph::NodeId>(it.row()));
+      }
+    }
+  }
+  std::sort(rows.begin(), rows.end());
+  rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+  return rows;
+}
+
+}  // namespace
+
+AuditResult audit_linear_system(const gossip::Schedule& schedule, graph::NodeId observer,
+                                graph::NodeId target, double sigma, double sensitivity,
+                                const accounting::LinearSystemOptions& system, std::size_t release_dimension,
+                                const AuditOptions& options) {
+  check_pair(schedule.num_nodes(), observer, target, sigma, sensitivity);
+  require(!system.keep_observer_noise,
+          "audit: the observer knows its own injections (keep_observer_noise = false)");
+  const int first_power =
+      system.first_power.value_or(system.view == accounting::LinearSystemView::plain ? 0 : 1);
+  // The observed rows, as the accountant's threat models define them (linear_system.hpp).
+  std::vector<graph::NodeId> rows;
+  switch (system.view) {
+    case accounting::LinearSystemView::secure_sum:
+      rows = {observer};
+      break;
+    case accounting::LinearSystemView::plain:
+      rows = {target};
+      break;
+    case accounting::LinearSystemView::secure_sum_adaptive:
+      rows = closed_neighbourhood(schedule, schedule.is_fixed() ? 1 : system.rounds * system.gossip_steps,
+                                  target);
+      break;
+  }
+  return audit_injections(schedule, observer, target, sigma, sensitivity, system.rounds, system.gossip_steps,
+                          first_power, std::move(rows), release_dimension, options);
+}
+
+AuditResult audit_mf(const gossip::Schedule& schedule, graph::NodeId observer, graph::NodeId target,
+                     double sigma, double sensitivity, std::size_t rounds, std::size_t gossip_steps,
+                     std::size_t release_dimension, const AuditOptions& options) {
+  check_pair(schedule.num_nodes(), observer, target, sigma, sensitivity);
+  // PNDP: the messages the observer receives, from each sender w != v with W_vw != 0, every
+  // communication round; a message is the sender's state before averaging (powers from 0).
+  std::vector<graph::NodeId> senders;
+  for (SparseMatrix::InnerIterator it(schedule.at(0), static_cast<Eigen::Index>(observer)); it; ++it) {
+    if (it.col() != static_cast<Eigen::Index>(observer) && it.value() != 0.0)
+      senders.push_back(static_cast<graph::NodeId>(it.col()));
+  }
+  require(schedule.is_fixed(), "audit: the MF views use a fixed schedule");
+  return audit_injections(schedule, observer, target, sigma, sensitivity, rounds, gossip_steps, 0,
+                          std::move(senders), release_dimension, options);
 }
 
 }  // namespace netdp::learn

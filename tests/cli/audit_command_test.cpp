@@ -47,11 +47,26 @@ TEST(AuditCommand, LinearSystemVectorReleasesAreAuditedAgainstTheCertifiedValue)
               1e-3 * j["claimed_mu"].get<double>());
 }
 
+TEST(AuditCommand, MfViewsAreAuditedUnderPndp) {
+  const testing::CliResult r = testing::run_cli(
+      {"audit", "--quiet", "--json", "--graph", "ring:n=6", "--method", "mf", "--algorithm", "muffliato-sgd",
+       "--gossip-steps", "2", "--rounds", "3", "--observer", "0", "--target", "2", "--trials", "20000"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  const Json j = Json::parse(r.out);
+  EXPECT_EQ(j["verdict"], "consistent");
+  EXPECT_EQ(j["trust"], "pndp");
+  EXPECT_NEAR(j["attack_mu"].get<double>(), j["claimed_mu"].get<double>(),
+              1e-3 * j["claimed_mu"].get<double>());
+}
+
 TEST(AuditCommand, BadInputIsAClearError) {
   for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
            {{"--method", "random-walk"},
-            "--method random-walk: the audit simulates Muffliato gossip averaging and"},
-           {{"--view", "plain"}, "apply to --method linear-system only"},
+            "--method random-walk: the audit simulates Muffliato gossip averaging,"},
+           {{"--view", "plain"}, "apply to --method linear-system and mf only"},
+           {{"--method", "mf", "--algorithm", "decor"},
+            "--algorithm decor: the audit simulates dp-d-sgd and"},
+           {{"--algorithm", "muffliato-sgd"}, "--algorithm applies to --method mf only"},
            {{"--method", "linear-system", "--bound", "paper"},
             "--bound paper applies to --method muffliato only"},
            {{"--trials", "0"}, "--trials must be >= 1"},

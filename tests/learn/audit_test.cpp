@@ -10,6 +10,7 @@
 #include <string>
 
 #include "netdp/accounting/linear_system.hpp"
+#include "netdp/accounting/mf_accountant.hpp"
 #include "netdp/accounting/pairwise.hpp"
 #include "netdp/gossip/schedules.hpp"
 #include "netdp/gossip/weighting.hpp"
@@ -194,6 +195,48 @@ TEST(Audit, LinearSystemViewsAreNeverContradictedAndTheAttackMeetsTheClaim) {
     EXPECT_LE(r.attack_mu, *claim.mu * (1.0 + 1e-9)) << what;
     // The attacker's direction attains the claim: exactly for scalars (exhaustive signs), to the
     // SDP's bracket for vectors (unless the claim is the local-DP cap, which no direction attains).
+    if (!claim.capped) {
+      EXPECT_NEAR(r.attack_mu, *claim.mu, 1e-3 * *claim.mu + 1e-9) << what;
+    }
+  }
+}
+
+TEST(Audit, MfViewsAreNeverContradictedAndTheAttackMeetsTheClaim) {
+  util::Rng rng(31);
+  AuditOptions options;
+  options.trials = 3000;
+  options.confidence = 1.0 - 1e-6;
+  for (int k = 0; k < 30; ++k) {
+    const std::size_t n = 4 + rng.uniform_below(8);
+    const std::string spec =
+        "er:n=" + std::to_string(n) + ",p=0.4,seed=" + std::to_string(100 + k) + ",connected=1";
+    accounting::MfAlgorithmSpec algorithm;
+    algorithm.gossip_steps = 1 + static_cast<std::size_t>(k % 3);
+    algorithm.algorithm = algorithm.gossip_steps == 1 ? accounting::MfAlgorithm::dp_d_sgd
+                                                      : accounting::MfAlgorithm::muffliato_sgd;
+    const std::size_t rounds = 1 + rng.uniform_below(4);
+    const std::size_t release_dimension = k % 2 == 0 ? 1 : accounting::kAnyReleaseDimension;
+    const auto observer = static_cast<graph::NodeId>(rng.uniform_below(n));
+    auto target = static_cast<graph::NodeId>(rng.uniform_below(n - 1));
+    if (target >= observer) ++target;
+    accounting::Protocol p(gossip::make_gossip_matrix(graph::from_spec(spec), gossip::Weighting::hamilton));
+    p.rounds = rounds;
+    options.seed = static_cast<std::uint64_t>(k);
+    const AuditResult r =
+        audit_mf(accounting::protocol_schedule(p, rounds * algorithm.gossip_steps), observer, target, 1.0,
+                 1.0, rounds, algorithm.gossip_steps, release_dimension, options);
+    accounting::PairQuery q;
+    q.observer = observer;
+    q.target = target;
+    accounting::MfOptions mf;
+    mf.assess = {accounting::SignSearch::automatic, release_dimension};
+    accounting::PairRow claim;
+    accounting::mf_account(p, q, algorithm, accounting::MfTrust::pndp, mf)
+        ->stream_rows(1.0, 1e-5, [&claim](auto rows) { claim = rows.front(); });
+    const std::string what =
+        spec + " T=" + std::to_string(rounds) + " K=" + std::to_string(algorithm.gossip_steps);
+    EXPECT_LE(r.bound.mu, *claim.mu) << what;
+    EXPECT_LE(r.attack_mu, *claim.mu * (1.0 + 1e-9)) << what;
     if (!claim.capped) {
       EXPECT_NEAR(r.attack_mu, *claim.mu, 1e-3 * *claim.mu + 1e-9) << what;
     }

@@ -73,4 +73,13 @@ AuditResult audit_linear_system(const gossip::Schedule& schedule, graph::NodeId 
                                 const accounting::LinearSystemOptions& system, std::size_t release_dimension,
                                 const AuditOptions& options);
 
+/// The MF paper's DP-D-SGD (gossip_steps 1) and Muffliato-SGD (K > 1) under PNDP: every step
+/// node w adds its noisy gradient g + z to its state and gossips K times; the observer receives
+/// each neighbour's state before every averaging step (MF paper eq. 5–6, Appendix A.2) and knows
+/// its own gradients and noise. Directions as audit_linear_system. Throws as audit_muffliato, and
+/// unless the schedule is fixed.
+AuditResult audit_mf(const gossip::Schedule& schedule, graph::NodeId observer, graph::NodeId target,
+                     double sigma, double sensitivity, std::size_t rounds, std::size_t gossip_steps,
+                     std::size_t release_dimension, const AuditOptions& options);
+
 }  // namespace netdp::learn
