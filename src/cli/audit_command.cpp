@@ -109,7 +109,8 @@ void run_audit(const AuditOptions& o) {
   require_positive(o.sensitivity, "--sensitivity");
   require(o.rounds >= 1, "--rounds must be >= 1, got {}", o.rounds);
   require(o.delta > 0.0 && o.delta < 1.0, "--delta must be in (0, 1), got {}", o.delta);
-  require(o.trials >= 1, "--trials must be >= 1, got {}", o.trials);
+  require(o.trials >= 1 && o.trials <= learn::kMaxAuditTrials, "--trials must be in 1..{}, got {}",
+          learn::kMaxAuditTrials, o.trials);
   require(o.confidence > 0.0 && o.confidence < 1.0, "--confidence must be in (0, 1), got {}", o.confidence);
   require(o.bound == "paper" || !o.count_observer_noise,
           "--count-observer-noise applies to --bound paper only");
@@ -163,12 +164,10 @@ void run_audit(const AuditOptions& o) {
   if (o.method == "mf") {
     j["algorithm"] = o.algorithm;
     j["trust"] = "pndp";
-    j["gossip_steps"] = o.gossip_steps;
-    j["release_dimension"] = o.release_dimension;
-    j["dimension"] = r.dimension;
   }
-  if (o.method == "linear-system") {
-    j["view"] = o.view;
+  if (o.method == "linear-system") j["view"] = o.view;
+  if (o.method != "muffliato") {
+    j["gossip_steps"] = o.gossip_steps;
     j["release_dimension"] = o.release_dimension;
     j["dimension"] = r.dimension;
   }

@@ -29,20 +29,10 @@ std::string csv_cell(const std::string& s) {
 
 }  // namespace
 
-NodeNames::NodeNames(std::size_t num_nodes) {
-  labels_.reserve(num_nodes);
-  for (std::size_t v = 0; v < num_nodes; ++v) labels_.push_back(std::to_string(v));
-  format();
-}
-
 NodeNames::NodeNames(const graph::Graph& g) {
   labels_.reserve(g.num_nodes());
   for (graph::NodeId v = 0; v < g.num_nodes(); ++v) labels_.push_back(g.label(v));
   relabelled_ = g.relabelled();
-  format();
-}
-
-void NodeNames::format() {
   numeric_ = std::all_of(labels_.begin(), labels_.end(), is_json_integer);
   json_.reserve(labels_.size());
   csv_.reserve(labels_.size());

@@ -15,8 +15,8 @@ namespace netdp::cli {
 
 class NodeNames {
  public:
-  /// Names by index (a graph of n nodes without labels).
-  explicit NodeNames(std::size_t num_nodes = 0);
+  /// No nodes (a report before its graph is known).
+  NodeNames() = default;
   explicit NodeNames(const graph::Graph& g);
 
   /// Whether some label differs from its index: then rows carry the index too.
@@ -30,7 +30,6 @@ class NodeNames {
   std::size_t size() const { return labels_.size(); }
 
  private:
-  void format();
   std::vector<std::string> labels_;
   std::vector<std::string> json_;
   std::vector<std::string> csv_;

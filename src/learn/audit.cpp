@@ -33,62 +33,73 @@ struct LinearProtocol {
   std::function<void(const DenseMatrix& y, const Receive& receive)> run;
 };
 
-/// The nonzero off-diagonal entries of row v of each W_t.
-std::vector<std::vector<graph::NodeId>> neighbours_per_round(const gossip::Schedule& schedule,
-                                                             graph::NodeId v) {
-  std::vector<std::vector<graph::NodeId>> out(schedule.rounds());
-  for (std::size_t t = 0; t < schedule.rounds(); ++t) {
-    if (t > 0 && schedule.is_fixed()) {
-      out[t] = out[0];
-      continue;
-    }
-    for (SparseMatrix::InnerIterator it(schedule.at(t), static_cast<Eigen::Index>(v)); it; ++it) {
-      if (it.col() != static_cast<Eigen::Index>(v) && it.value() != 0.0)
-        out[t].push_back(static_cast<graph::NodeId>(it.col()));
-    }
+/// The senders v hears under w: the nonzero off-diagonal entries of row v.
+std::vector<graph::NodeId> neighbours_at(const SparseMatrix& w, graph::NodeId v) {
+  std::vector<graph::NodeId> out;
+  for (SparseMatrix::InnerIterator it(w, static_cast<Eigen::Index>(v)); it; ++it) {
+    if (it.col() != static_cast<Eigen::Index>(v) && it.value() != 0.0)
+      out.push_back(static_cast<graph::NodeId>(it.col()));
   }
   return out;
 }
 
-/// The observer's view A (messages × inputs), from running the protocol on the unit inputs.
-DenseMatrix identify_view(const LinearProtocol& protocol) {
+/// neighbours_at for each W_t.
+std::vector<std::vector<graph::NodeId>> neighbours_per_round(const gossip::Schedule& schedule,
+                                                             graph::NodeId v) {
+  std::vector<std::vector<graph::NodeId>> out(schedule.rounds());
+  for (std::size_t t = 0; t < schedule.rounds(); ++t)
+    out[t] = t > 0 && schedule.is_fixed() ? out[0] : neighbours_at(schedule.at(t), v);
+  return out;
+}
+
+/// The observer's view A (messages × inputs) and, once for the test and the direction search,
+/// the factorisation of A′ᵀ (A without the columns the observer knows).
+struct IdentifiedView {
+  DenseMatrix view;
+  std::vector<Eigen::Index> unknown;                                      ///< the columns of A′ in A
+  DenseMatrix others;                                                     ///< A′
+  Eigen::CompleteOrthogonalDecomposition<DenseMatrix> others_transposed;  ///< of A′ᵀ (empty A′: unset)
+
+  /// (A′ᵀ)⁺ b for b with one row per unknown column (zero when A′ is empty).
+  DenseMatrix pseudo_solve(const DenseMatrix& b) const {
+    if (others.rows() == 0 || others.cols() == 0) return DenseMatrix::Zero(others.rows(), b.cols());
+    return others_transposed.solve(b);
+  }
+};
+
+/// Identifies A by running the protocol on the unit inputs.
+IdentifiedView identify_view(const LinearProtocol& protocol) {
   const auto inputs = static_cast<Eigen::Index>(protocol.inputs);
   std::vector<Eigen::RowVectorXd> rows;
   protocol.run(DenseMatrix::Identity(inputs, inputs),
                [&rows](std::size_t, const StateRow& row) { rows.push_back(row); });
-  DenseMatrix view(static_cast<Eigen::Index>(rows.size()), inputs);
-  for (std::size_t k = 0; k < rows.size(); ++k) view.row(static_cast<Eigen::Index>(k)) = rows[k];
-  return view;
-}
-
-/// The columns of `view` the observer does not know.
-std::vector<Eigen::Index> unknown_columns(const LinearProtocol& protocol) {
+  IdentifiedView out;
+  out.view.resize(static_cast<Eigen::Index>(rows.size()), inputs);
+  for (std::size_t k = 0; k < rows.size(); ++k) out.view.row(static_cast<Eigen::Index>(k)) = rows[k];
   std::vector<bool> known(protocol.inputs, false);
   for (const std::size_t k : protocol.known) known[k] = true;
-  std::vector<Eigen::Index> out;
   for (std::size_t k = 0; k < protocol.inputs; ++k)
-    if (!known[k]) out.push_back(static_cast<Eigen::Index>(k));
+    if (!known[k]) out.unknown.push_back(static_cast<Eigen::Index>(k));
+  out.others.resize(out.view.rows(), static_cast<Eigen::Index>(out.unknown.size()));
+  for (std::size_t j = 0; j < out.unknown.size(); ++j)
+    out.others.col(static_cast<Eigen::Index>(j)) = out.view.col(out.unknown[j]);
+  if (out.others.rows() > 0 && out.others.cols() > 0) out.others_transposed.compute(out.others.transpose());
   return out;
 }
 
 /// The Neyman–Pearson test of shift (inputs × r, one column per release coordinate) on the view,
 /// run on trials of both inputs.
-AuditResult attack(const LinearProtocol& protocol, const DenseMatrix& view, const DenseMatrix& shift,
+AuditResult attack(const LinearProtocol& protocol, const IdentifiedView& identified, const DenseMatrix& shift,
                    double sigma, const AuditOptions& options) {
-  require(options.trials >= 1, "audit: at least one trial per input is needed");
-  const std::vector<Eigen::Index> unknown = unknown_columns(protocol);
-  DenseMatrix others(view.rows(), static_cast<Eigen::Index>(unknown.size()));
-  DenseMatrix shift_others(static_cast<Eigen::Index>(unknown.size()), shift.cols());
-  for (std::size_t j = 0; j < unknown.size(); ++j) {
-    others.col(static_cast<Eigen::Index>(j)) = view.col(unknown[j]);
-    shift_others.row(static_cast<Eigen::Index>(j)) = shift.row(unknown[j]);
-  }
+  require(options.trials >= 1 && options.trials <= kMaxAuditTrials,
+          "audit: the trials per input must be in 1..{}, got {}", kMaxAuditTrials, options.trials);
+  const DenseMatrix& view = identified.view;
+  DenseMatrix shift_others(static_cast<Eigen::Index>(identified.unknown.size()), shift.cols());
+  for (std::size_t j = 0; j < identified.unknown.size(); ++j)
+    shift_others.row(static_cast<Eigen::Index>(j)) = shift.row(identified.unknown[j]);
   // c_j = (A′ᵀ)⁺ δ′_j; g_j = A′ᵀ c_j = Π_{row(A′)} δ′_j. The known part of the view is subtracted.
-  DenseMatrix c = DenseMatrix::Zero(view.rows(), shift.cols());
-  if (view.rows() > 0 && others.cols() > 0) {
-    c = Eigen::CompleteOrthogonalDecomposition<DenseMatrix>(others.transpose()).solve(shift_others);
-  }
-  const DenseMatrix g = others.transpose() * c;
+  const DenseMatrix c = identified.pseudo_solve(shift_others);
+  const DenseMatrix g = identified.others.transpose() * c;
   DenseMatrix known_weights = DenseMatrix::Zero(static_cast<Eigen::Index>(protocol.inputs), shift.cols());
   for (const std::size_t k : protocol.known)
     known_weights.row(static_cast<Eigen::Index>(k)) = c.transpose() * view.col(static_cast<Eigen::Index>(k));
@@ -163,21 +174,17 @@ void check_pair(std::size_t n, graph::NodeId observer, graph::NodeId target, dou
           "audit: the sensitivity must be finite and > 0, got {}", sensitivity);
 }
 
-/// K_u = U_uᵀ... : the target's block of the projector on the row space of A′ (T × T).
-DenseMatrix target_gram(const DenseMatrix& view, const LinearProtocol& protocol,
-                        std::span<const std::size_t> target) {
-  const std::vector<Eigen::Index> unknown = unknown_columns(protocol);
-  DenseMatrix others(view.rows(), static_cast<Eigen::Index>(unknown.size()));
-  DenseMatrix units =
-      DenseMatrix::Zero(static_cast<Eigen::Index>(unknown.size()), static_cast<Eigen::Index>(target.size()));
-  for (std::size_t j = 0; j < unknown.size(); ++j) {
-    others.col(static_cast<Eigen::Index>(j)) = view.col(unknown[j]);
+/// K_u: the target's block of the projector on the row space of A′ (T × T), K_u(s, s′) =
+/// e_(u,s)ᵀ Π e_(u,s′).
+DenseMatrix target_gram(const IdentifiedView& identified, std::span<const std::size_t> target) {
+  DenseMatrix units = DenseMatrix::Zero(static_cast<Eigen::Index>(identified.unknown.size()),
+                                        static_cast<Eigen::Index>(target.size()));
+  for (std::size_t j = 0; j < identified.unknown.size(); ++j) {
     for (std::size_t s = 0; s < target.size(); ++s)
-      if (static_cast<std::size_t>(unknown[j]) == target[s])
+      if (static_cast<std::size_t>(identified.unknown[j]) == target[s])
         units(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(s)) = 1.0;
   }
-  const DenseMatrix c = Eigen::CompleteOrthogonalDecomposition<DenseMatrix>(others.transpose()).solve(units);
-  const DenseMatrix projected = others.transpose() * c;  // Π e_(u,s), column s
+  const DenseMatrix projected = identified.others.transpose() * identified.pseudo_solve(units);  // Π e_(u,s)
   return units.transpose() * projected;
 }
 
@@ -254,10 +261,9 @@ AuditResult audit_muffliato(const gossip::Schedule& schedule, graph::NodeId obse
       }
     }
   };
-  const DenseMatrix view = identify_view(protocol);
   DenseMatrix shift = DenseMatrix::Zero(static_cast<Eigen::Index>(n), 1);
   shift(static_cast<Eigen::Index>(target), 0) = sensitivity;
-  return attack(protocol, view, shift, sigma, options);
+  return attack(protocol, identify_view(protocol), shift, sigma, options);
 }
 
 namespace {
@@ -272,6 +278,7 @@ AuditResult audit_injections(const gossip::Schedule& schedule, graph::NodeId obs
                              const AuditOptions& options) {
   const std::size_t n = schedule.num_nodes();
   require(rounds >= 1 && steps >= 1, "audit: rounds and gossip steps must be >= 1");
+  require(first_power == 0 || first_power == 1, "audit: the first power must be 0 or 1, got {}", first_power);
   require(schedule.is_fixed() || schedule.rounds() >= rounds * steps,
           "audit: the schedule has {} matrices, fewer than T·K = {}", schedule.rounds(), rounds * steps);
   LinearProtocol protocol;
@@ -296,17 +303,16 @@ AuditResult audit_injections(const gossip::Schedule& schedule, graph::NodeId obs
       }
     }
   };
-  const DenseMatrix view = identify_view(protocol);
+  const IdentifiedView identified = identify_view(protocol);
   std::vector<std::size_t> target_inputs;
   for (std::size_t s = 0; s < rounds; ++s) target_inputs.push_back(s * n + target);
-  const DenseMatrix direction =
-      worst_direction(target_gram(view, protocol, target_inputs), release_dimension);
+  const DenseMatrix direction = worst_direction(target_gram(identified, target_inputs), release_dimension);
   DenseMatrix shift = DenseMatrix::Zero(static_cast<Eigen::Index>(protocol.inputs), direction.cols());
   for (std::size_t s = 0; s < rounds; ++s) {
     shift.row(static_cast<Eigen::Index>(target_inputs[s])) =
         sensitivity * direction.row(static_cast<Eigen::Index>(s));
   }
-  return attack(protocol, view, shift, sigma, options);
+  return attack(protocol, identified, shift, sigma, options);
 }
 
 /// The nodes whose state row v sees under any W_q (q < used): the support of row v and of column v.
@@ -361,16 +367,11 @@ AuditResult audit_mf(const gossip::Schedule& schedule, graph::NodeId observer, g
                      double sigma, double sensitivity, std::size_t rounds, std::size_t gossip_steps,
                      std::size_t release_dimension, const AuditOptions& options) {
   check_pair(schedule.num_nodes(), observer, target, sigma, sensitivity);
+  require(schedule.is_fixed(), "audit: the MF views use a fixed schedule");
   // PNDP: the messages the observer receives, from each sender w != v with W_vw != 0, every
   // communication round; a message is the sender's state before averaging (powers from 0).
-  std::vector<graph::NodeId> senders;
-  for (SparseMatrix::InnerIterator it(schedule.at(0), static_cast<Eigen::Index>(observer)); it; ++it) {
-    if (it.col() != static_cast<Eigen::Index>(observer) && it.value() != 0.0)
-      senders.push_back(static_cast<graph::NodeId>(it.col()));
-  }
-  require(schedule.is_fixed(), "audit: the MF views use a fixed schedule");
   return audit_injections(schedule, observer, target, sigma, sensitivity, rounds, gossip_steps, 0,
-                          std::move(senders), release_dimension, options);
+                          neighbours_at(schedule.at(0), observer), release_dimension, options);
 }
 
 }  // namespace netdp::learn

@@ -69,7 +69,8 @@ TEST(AuditCommand, BadInputIsAClearError) {
            {{"--algorithm", "muffliato-sgd"}, "--algorithm applies to --method mf only"},
            {{"--method", "linear-system", "--bound", "paper"},
             "--bound paper applies to --method muffliato only"},
-           {{"--trials", "0"}, "--trials must be >= 1"},
+           {{"--trials", "0"}, "--trials must be in 1..1099511627776, got 0"},
+           {{"--trials", "1099511627777"}, "--trials must be in 1..1099511627776, got 1099511627777"},
            {{"--confidence", "1"}, "--confidence must be in (0, 1)"},
            {{"--observer", "2", "--target", "2"}, "are the same node '2'"},
            {{"--count-observer-noise"}, "--count-observer-noise applies to --bound paper only"}}) {

@@ -282,6 +282,13 @@ TEST(Audit, BadArgumentsNameTheRule) {
   AuditOptions none;
   none.trials = 0;
   EXPECT_THROW(audit_muffliato(c.schedule, 0, 1, 1.0, 1.0, none), std::invalid_argument);
+  none.trials = kMaxAuditTrials + 1;
+  EXPECT_THROW(audit_muffliato(c.schedule, 0, 1, 1.0, 1.0, none), std::invalid_argument);
+  accounting::LinearSystemOptions system;
+  system.rounds = 2;
+  system.first_power = 2;
+  EXPECT_THROW(audit_linear_system(c.schedule, 0, 1, 1.0, 1.0, system, 1, {}), std::invalid_argument);
+  EXPECT_THROW(audit_muffliato(c.schedule, 0, 1, NAN, 1.0, {}), std::invalid_argument);
 }
 
 }  // namespace

@@ -29,8 +29,12 @@
 
 namespace netdp::learn {
 
+/// The most trials per input: 2^40 (about 1.1·10¹²), far beyond any run's time, so that counts of
+/// both inputs stay exact in 64 bits.
+inline constexpr std::size_t kMaxAuditTrials = std::size_t{1} << 40;
+
 struct AuditOptions {
-  std::size_t trials = 100000;  ///< per input (without and with the shift)
+  std::size_t trials = 100000;  ///< per input (without and with the shift), 1..kMaxAuditTrials
   std::uint64_t seed = 1;
   double confidence = 0.95;  ///< of the lower bounds (both error rates together)
   double delta = 1e-5;       ///< of the ε lower bound
