@@ -1,7 +1,10 @@
-// The options every subcommand takes (output.hpp): --seed and --max-memory mean the same in each.
+// The options every subcommand takes (output.hpp) mean the same in each: --seed, --max-memory, the
+// default graph, and where machine and human output go.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -68,6 +71,31 @@ TEST(CommonOptions, MaxMemoryIsTheLimitOfEveryEstimate) {
     EXPECT_NE(bad.err.find("memory size 'lots' is not a number of bytes"), std::string::npos)
         << command << bad.err;
   }
+}
+
+TEST(CommonOptions, EverySubcommandDefaultsToTheSameGraph) {
+  for (const char* command : {"graph", "gossip"}) {
+    const testing::CliResult r = testing::run_cli({command, "--json"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["nodes"], 34) << command << ": karate, as for account";
+  }
+  const testing::CliResult account = testing::run_cli({"account", "--json", "--summary-only", "--quiet"});
+  ASSERT_EQ(account.status, 0) << account.err;
+  EXPECT_EQ(nlohmann::json::parse(account.out)["summary"]["parameters"]["graph"], "karate");
+}
+
+TEST(CommonOptions, MachineOutputGoesToTheFileAndTheHumanTableToStdout) {
+  const auto path =
+      std::filesystem::temp_directory_path() / ("netdp_out_" + std::to_string(::getpid()) + ".json");
+  const testing::CliResult r = testing::run_cli(
+      {"account", "--quiet", "--graph", "ring:n=6", "--rounds", "3", "--json", "--out", path.string()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::ifstream file(path);
+  const nlohmann::json j = nlohmann::json::parse(file);
+  EXPECT_EQ(j["summary"]["pairs"], 30);
+  EXPECT_NE(r.out.find("netdp account: muffliato accountant on graph ring:n=6"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\"pairs\""), std::string::npos) << r.out;
+  std::filesystem::remove(path);
 }
 
 }  // namespace
