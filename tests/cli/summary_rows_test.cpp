@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -197,6 +198,59 @@ void expect_summary_matches_rows(const Json& summary, const std::vector<Row>& ro
   }
 }
 
+// Checks the human table's overall ε line and distance rows against the JSON summary.
+void expect_table_matches_summary(const std::string& table, const Json& summary, const std::string& label) {
+  SCOPED_TRACE(label + "(table)");
+  const auto close = [](double printed, const Json& value) {
+    return std::abs(printed - value.get<double>()) <= 1e-5 * std::max(1e-300, std::abs(value.get<double>()));
+  };
+  std::istringstream in(table);
+  std::string line;
+  bool overall = false;
+  std::size_t distance_rows = 0;
+  bool in_distances = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("epsilon over ", 0) == 0) {
+      std::size_t pairs = 0;
+      double lo = 0.0;
+      double mean = 0.0;
+      double hi = 0.0;
+      ASSERT_EQ(std::sscanf(line.c_str(), "epsilon over %zu pairs: min %lf mean %lf max %lf", &pairs, &lo,
+                            &mean, &hi),
+                4)
+          << line;
+      EXPECT_EQ(pairs, summary["pairs"].get<std::size_t>());
+      EXPECT_TRUE(close(lo, summary["epsilon_min"]) && close(mean, summary["epsilon_mean"]) &&
+                  close(hi, summary["epsilon_max"]))
+          << line;
+      overall = true;
+    } else if (line.find("distance") != std::string::npos && line.find("pairs") != std::string::npos) {
+      in_distances = true;
+    } else if (in_distances) {
+      if (line.empty()) {
+        in_distances = false;
+        continue;
+      }
+      ASSERT_LT(distance_rows, summary["by_distance"].size()) << line;
+      const Json& d = summary["by_distance"][distance_rows++];
+      char distance[32] = {};
+      std::size_t pairs = 0;
+      double lo = 0.0;
+      double mean = 0.0;
+      double hi = 0.0;
+      ASSERT_EQ(std::sscanf(line.c_str(), "%31s %zu %lf %lf %lf", distance, &pairs, &lo, &mean, &hi), 5)
+          << line;
+      EXPECT_EQ(std::string(distance), d["distance"].is_null() ? "-" : d["distance"].dump()) << line;
+      EXPECT_EQ(pairs, d["pairs"].get<std::size_t>()) << line;
+      EXPECT_TRUE(close(lo, d["epsilon_min"]) && close(mean, d["epsilon_mean"]) &&
+                  close(hi, d["epsilon_max"]))
+          << line;
+    }
+  }
+  EXPECT_TRUE(overall) << table;
+  EXPECT_EQ(distance_rows, summary["by_distance"].size()) << table;
+}
+
 Json parse_json(const std::string& text) {
   Json j = Json::parse(text, nullptr, false);
   EXPECT_FALSE(j.is_discarded()) << text.substr(0, 400);
@@ -231,6 +285,12 @@ TEST_P(SummaryMatchesRows, InJsonAndCsv) {
   const Json summary_only = parse_json(summary_run.out);
   EXPECT_FALSE(summary_only.contains("pairs"));
   expect_summary_matches_rows(summary_only["summary"], rows_of_csv(csv_run.out), label + "--csv");
+
+  // The human table prints the same summary (6 significant digits): the overall line and one line
+  // per distance, "distance pairs min mean max".
+  const CliResult human = run_cli(args);
+  ASSERT_EQ(human.status, 0) << human.err;
+  expect_table_matches_summary(human.out, summary_only["summary"], label);
 }
 
 INSTANTIATE_TEST_SUITE_P(
