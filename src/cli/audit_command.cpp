@@ -40,6 +40,10 @@ struct AuditOptions {
   std::size_t gossip_steps = 1;
   std::string release_dimension = "vector";
   std::string algorithm = "dp-d-sgd";  ///< mf
+  std::string contributions = "tail";  ///< random-walk
+  double tail_share = 0.1;             ///< random-walk
+  bool sender_known = false;           ///< random-walk
+  NodeOption walk_start;               ///< random-walk (default: uniform and secret)
   std::size_t trials = 100000;
   double confidence = 0.95;
   OutputOptions output;
@@ -54,6 +58,11 @@ accounting::LinearSystemOptions linear_system_options(const AuditOptions& o) {
   return options;
 }
 
+accounting::RandomWalkView walk_view(const AuditOptions& o) {
+  return o.sender_known ? accounting::RandomWalkView::sender_known
+                        : accounting::RandomWalkView::anonymous_sender;
+}
+
 /// The accountant's claim for the pair: its row's μ and ε (for scalar linear-system releases the
 /// exact sign maximum, for vectors the certified SDP value).
 accounting::PairRow claimed_row(const AuditOptions& o, const accounting::Protocol& protocol,
@@ -62,7 +71,18 @@ accounting::PairRow claimed_row(const AuditOptions& o, const accounting::Protoco
   query.observer = observer;
   query.target = target;
   std::unique_ptr<accounting::PairwiseAccount> account;
-  if (o.method == "muffliato") {
+  if (o.method == "random-walk") {
+    accounting::RandomWalkOptions options;
+    require(util::find_enum(accounting::kContributionCountNames, o.contributions).has_value() ||
+                o.contributions.empty() || !std::isdigit(static_cast<unsigned char>(o.contributions.front())),
+            "--contributions {}: the audited walk enforces no cap on contributions, so its claim is tail, "
+            "worst or expected (a number is a cap the protocol enforces, Remark 5)",
+            o.contributions);
+    options.count = util::parse_enum(accounting::kContributionCountNames, o.contributions, "--contributions");
+    options.tail_share = o.tail_share;
+    options.view = walk_view(o);
+    account = accounting::random_walk_account(protocol, query, options);
+  } else if (o.method == "muffliato") {
     accounting::MuffliatoOptions options;
     options.bound = util::parse_enum(accounting::kMuffliatoBoundNames, o.bound, "--bound");
     options.observer_noise =
@@ -90,17 +110,27 @@ accounting::PairRow claimed_row(const AuditOptions& o, const accounting::Protoco
 }
 
 void run_audit(const AuditOptions& o) {
-  require(o.method == "muffliato" || o.method == "linear-system" || o.method == "mf",
-          "--method {}: the audit simulates Muffliato gossip averaging, the linear-system views and the MF "
-          "views of dp-d-sgd and muffliato-sgd (the random walk is not simulated by it)",
-          o.method);
+  require(
+      o.method == "muffliato" || o.method == "linear-system" || o.method == "mf" || o.method == "random-walk",
+      "--method {}: the audit simulates muffliato (gossip averaging), linear-system, mf (dp-d-sgd and "
+      "muffliato-sgd) and random-walk",
+      o.method);
+  require(
+      o.method == "random-walk" ||
+          (o.contributions == "tail" && o.tail_share == 0.1 && !o.sender_known && !o.walk_start.given()),
+      "--contributions, --tail-share, --sender-known and --walk-start apply to --method random-walk only");
+  require(o.method != "random-walk" || (o.schedule == "fixed" && o.release_dimension == "vector" &&
+                                        o.gossip_steps == 1 && o.view == "secure-sum" && !o.first_power),
+          "--method random-walk walks on the fixed W: --schedule, --view, --first-power, --gossip-steps and "
+          "--release-dimension do not apply");
   require(o.method != "mf" || o.algorithm == "dp-d-sgd" || o.algorithm == "muffliato-sgd",
           "--algorithm {}: the audit simulates dp-d-sgd and muffliato-sgd of the MF views", o.algorithm);
   require(o.method == "mf" || o.algorithm == "dp-d-sgd", "--algorithm applies to --method mf only");
   require(o.method == "muffliato" || o.bound == "exact", "--bound paper applies to --method muffliato only");
   require(
-      o.method != "muffliato" || (o.view == "secure-sum" && !o.first_power && o.gossip_steps == 1 &&
-                                  o.release_dimension == "vector"),
+      (o.method != "muffliato" && o.method != "random-walk") ||
+          (o.view == "secure-sum" && !o.first_power && o.gossip_steps == 1 &&
+           o.release_dimension == "vector"),
       "--view, --first-power, --gossip-steps and --release-dimension apply to --method linear-system and mf "
       "only");
   require(o.method != "mf" || (o.view == "secure-sum" && !o.first_power),
@@ -125,7 +155,10 @@ void run_audit(const AuditOptions& o) {
   const accounting::PairRow claim = claimed_row(o, protocol, observer, target);
 
   ProgressReporter progress = ProgressReporter::for_stderr(o.output.quiet, "netdp audit");
-  progress.phase("trials (both inputs)", 2 * o.trials);
+  const std::size_t calibration =
+      o.method == "random-walk" ? std::min(o.trials, learn::kMaxWalkCalibrationTrials) : 0;
+  progress.phase(calibration > 0 ? "calibration and trials (both inputs)" : "trials (both inputs)",
+                 2 * (calibration + o.trials));
   learn::AuditOptions audit;
   audit.trials = o.trials;
   audit.seed = o.output.seed;
@@ -135,8 +168,11 @@ void run_audit(const AuditOptions& o) {
   const std::size_t dimension =
       accounting::parse_release_dimension(o.release_dimension, "--release-dimension");
   const gossip::Schedule schedule = accounting::protocol_schedule(protocol, o.rounds * o.gossip_steps);
+  const std::optional<graph::NodeId> walk_start = resolve_node(w.graph(), o.walk_start, "walk-start");
   const learn::AuditResult r =
-      o.method == "muffliato"
+      o.method == "random-walk" ? learn::audit_random_walk(w, observer, target, o.sigma, o.sensitivity,
+                                                           o.rounds, walk_start, walk_view(o), audit)
+      : o.method == "muffliato"
           ? learn::audit_muffliato(schedule, observer, target, o.sigma, o.sensitivity, audit)
       : o.method == "linear-system"
           ? learn::audit_linear_system(schedule, observer, target, o.sigma, o.sensitivity,
@@ -158,14 +194,19 @@ void run_audit(const AuditOptions& o) {
   j["sensitivity"] = o.sensitivity;
   j["observer"] = names.json(observer);
   j["target"] = names.json(target);
-  j["bound"] = o.bound == "paper"        ? "paper-formula"
-               : o.method == "muffliato" ? "exact-joint-view"
-                                         : "upper-bound";
+  const bool paper_claim = o.bound == "paper" || (o.method == "random-walk" && o.contributions == "expected");
+  j["bound"] = paper_claim ? "paper-formula" : o.method == "muffliato" ? "exact-joint-view" : "upper-bound";
   if (o.method == "mf") {
     j["algorithm"] = o.algorithm;
     j["trust"] = "pndp";
   }
   if (o.method == "linear-system") j["view"] = o.view;
+  if (o.method == "random-walk") {
+    j["contributions"] = o.contributions;
+    j["claimed_contributions"] = claim.contributions.value_or(0.0);
+    j["sender_known"] = o.sender_known;
+    j["walk_start"] = walk_start ? names.json(*walk_start) : nlohmann::ordered_json("uniform");
+  }
   if (o.method != "muffliato") {
     j["gossip_steps"] = o.gossip_steps;
     j["release_dimension"] = o.release_dimension;
@@ -180,8 +221,10 @@ void run_audit(const AuditOptions& o) {
   j["empirical_mu_lower"] = r.bound.mu;
   j["empirical_epsilon_lower"] = r.bound.epsilon;
   j["empirical_mu_estimate"] = r.bound.mu_estimate;
-  j["attack_mu"] = r.attack_mu;
+  j["attack_mu"] = r.attack_mu ? nlohmann::ordered_json(*r.attack_mu) : nlohmann::ordered_json(nullptr);
+  j["test"] = o.method == "random-walk" ? "likelihood-ratio" : "neyman-pearson";
   j["threshold"] = r.threshold;
+  j["calibration_trials"] = r.calibration_trials;
   j["false_positives"] = r.false_positives;
   j["false_negatives"] = r.false_negatives;
   j["false_positive_upper"] = r.bound.false_positive_upper;
@@ -189,20 +232,29 @@ void run_audit(const AuditOptions& o) {
   j["verdict"] = violation ? "VIOLATION" : "consistent";
   print_result(o.output, j, [&](std::ostream& out) {
     fmt::print(out, "netdp audit: {} on graph {} ({} nodes), weights {}, T = {}, sigma {}, delta {}\n",
-               o.method == "muffliato"       ? std::string("Muffliato")
+               o.method == "random-walk"     ? "random walk (contributions " + o.contributions + ")"
+               : o.method == "muffliato"     ? std::string("Muffliato")
                : o.method == "linear-system" ? "linear-system view " + o.view
                                              : "MF view of " + o.algorithm + " (pndp)",
                o.network.graph_spec, w.num_nodes(), o.network.weights, o.rounds, o.sigma, o.delta);
     fmt::print(out, "observer {} (hears {} messages), target {}; {} trials per input, seed {}\n",
                names.label(observer), r.messages, names.label(target), r.trials, o.output.seed);
-    fmt::print(out, "claimed ({}):   mu {:.6g}  epsilon {:.6g}\n", j["bound"].get<std::string>(), claimed_mu,
+    fmt::print(out, "claimed ({}):   mu {}  epsilon {:.6g}\n", j["bound"].get<std::string>(),
+               claim.mu ? fmt::format("{:.6g}", *claim.mu) : std::string("none (an RDP claim)"),
                claim.epsilon);
     fmt::print(
         out,
         "empirical, {:g}% lower confidence bound:  mu {:.6g}  epsilon {:.6g}  (point estimate mu {:.6g})\n",
         100.0 * o.confidence, r.bound.mu, r.bound.epsilon, r.bound.mu_estimate);
-    fmt::print(out, "attack: the Neyman-Pearson test, {} false positives and {} false negatives\n",
-               r.false_positives, r.false_negatives);
+    if (r.calibration_trials > 0) {
+      fmt::print(out,
+                 "attack: the likelihood ratio of the walk's view, threshold {:.6g} chosen on {} calibration "
+                 "runs per input; {} false positives and {} false negatives\n",
+                 r.threshold, r.calibration_trials, r.false_positives, r.false_negatives);
+    } else {
+      fmt::print(out, "attack: the Neyman-Pearson test, {} false positives and {} false negatives\n",
+                 r.false_positives, r.false_negatives);
+    }
     fmt::print(out, "verdict: {}\n",
                violation ? "VIOLATION (the claim is below what the attack proves)" : "consistent");
   });
@@ -220,9 +272,11 @@ void add_audit_command(CLI::App& app) {
   cmd->add_option("--algorithm", o->algorithm, "mf: dp-d-sgd | muffliato-sgd")->capture_default_str();
   cmd->add_option(
          "--method", o->method,
-         "muffliato (gossip averaging) | linear-system (Koskela-Kulkarni) | mf (the MF paper's views, pndp)")
+         "muffliato (gossip averaging) | linear-system (Koskela-Kulkarni) | mf (the MF paper's views, "
+         "pndp) | random-walk (the token's walk, eq. 7)")
       ->capture_default_str();
-  cmd->add_option("--rounds,-T", o->rounds, "Gossip rounds T")->capture_default_str();
+  cmd->add_option("--rounds,-T", o->rounds, "Rounds T (gossip rounds, or the walk's steps)")
+      ->capture_default_str();
   cmd->add_option("--sigma", o->sigma, "Noise standard deviation σ")->capture_default_str();
   cmd->add_option("--delta", o->delta, "δ of the ε compared")->capture_default_str();
   cmd->add_option("--sensitivity", o->sensitivity, "L2 sensitivity Δ: the change d of the target's input")
@@ -245,6 +299,17 @@ void add_audit_command(CLI::App& app) {
   cmd->add_option("--release-dimension", o->release_dimension,
                   "linear-system, mf: vector (the attacker picks unit directions of dimension T) | 1 (signs)")
       ->capture_default_str();
+  cmd->add_option("--contributions", o->contributions,
+                  "random-walk: the claim's N_u: tail | worst | expected (T/n, the paper's: not a bound)")
+      ->capture_default_str();
+  cmd->add_option(
+         "--tail-share", o->tail_share,
+         "random-walk --contributions tail: the share of delta spent on the count's failure probability")
+      ->capture_default_str();
+  cmd->add_flag("--sender-known", o->sender_known,
+                "random-walk: the observer knows who sent the token (Appendix B.1)");
+  add_node_option(cmd, o->walk_start, "walk-start",
+                  "random-walk: the token's start, public (default: a uniformly drawn node, kept secret)");
   cmd->add_option("--trials", o->trials, "Protocol runs per input (x_u and x_u + Δ)")->capture_default_str();
   cmd->add_option("--confidence", o->confidence, "Confidence of the lower bounds")->capture_default_str();
   add_output_options(cmd, o->output);

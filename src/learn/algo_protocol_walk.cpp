@@ -16,6 +16,20 @@
 #include "train_privacy.hpp"
 
 namespace netdp::learn {
+
+std::size_t draw_next_holder(const SparseMatrix& w, std::size_t from, Rng& rng) {
+  const double r = rng.uniform01();
+  double cumulative = 0.0;
+  std::size_t last = from;
+  for (SparseMatrix::InnerIterator it(w, static_cast<Eigen::Index>(from)); it; ++it) {
+    if (it.value() <= 0.0) continue;
+    cumulative += it.value();
+    last = static_cast<std::size_t>(it.col());
+    if (r < cumulative) return last;
+  }
+  return last;
+}
+
 namespace {
 
 class RandomWalkDpSgd : public Algorithm {
@@ -53,7 +67,7 @@ class RandomWalkDpSgd : public Algorithm {
       step(ctx, rng);
       ++contributions_[holder_];
     }
-    holder_ = next_holder(ctx.schedule().at(0), rng);
+    holder_ = draw_next_holder(ctx.schedule().at(0), holder_, rng);
     theta.rowwise() = token_.transpose();
   }
 
@@ -91,19 +105,6 @@ class RandomWalkDpSgd : public Algorithm {
   }
 
   // u with probability W_vu (row v of a row-stochastic W).
-  std::size_t next_holder(const SparseMatrix& w, Rng& rng) const {
-    const double r = rng.uniform01();
-    double cumulative = 0.0;
-    std::size_t last = holder_;
-    for (SparseMatrix::InnerIterator it(w, static_cast<Eigen::Index>(holder_)); it; ++it) {
-      if (it.value() <= 0.0) continue;
-      cumulative += it.value();
-      last = static_cast<std::size_t>(it.col());
-      if (r < cumulative) return last;
-    }
-    return last;  // rounding: Σ_u W_vu slightly below 1
-  }
-
   RandomWalkSgdOptions options_;
   bool from_config_ = false;
   std::vector<std::size_t> contributions_;

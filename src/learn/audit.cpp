@@ -9,6 +9,7 @@
 #include <cmath>
 #include <vector>
 
+#include "audit_detail.hpp"
 #include "netdp/learn/algorithm.hpp"
 #include "netdp/learn/secure_summation.hpp"
 #include "netdp/util/check.hpp"
@@ -17,8 +18,8 @@
 namespace netdp::learn {
 namespace {
 
-/// Trials per batch: one block of noise per batch, run through the protocol together.
-constexpr std::size_t kBatch = 1024;
+using audit_detail::check_pair;
+using audit_detail::kBatch;
 
 /// A row of the protocol state (one entry per run in the batch).
 using StateRow = Eigen::Ref<const Eigen::RowVectorXd, 0, Eigen::InnerStride<>>;
@@ -125,7 +126,7 @@ AuditResult attack(const LinearProtocol& protocol, const IdentifiedView& identif
       const auto input = static_cast<std::size_t>(job) / batches;
       const auto batch = static_cast<std::size_t>(job) % batches;
       const auto size = static_cast<Eigen::Index>(std::min(kBatch, options.trials - batch * kBatch));
-      Rng rng(prf_word(prf_word(options.seed, input), batch));
+      Rng rng = audit_detail::batch_rng(options.seed, input, batch);
       // Column i·r + j is coordinate j of trial i.
       DenseMatrix y(static_cast<Eigen::Index>(protocol.inputs), size * r);
       fill_standard_normal(y.data(), static_cast<std::size_t>(y.size()), rng);
@@ -155,23 +156,8 @@ AuditResult attack(const LinearProtocol& protocol, const IdentifiedView& identif
     });
   }
   failures.rethrow();
-  for (std::size_t b = 0; b < batches; ++b) {
-    result.false_positives += errors[b];
-    result.false_negatives += errors[batches + b];
-  }
-  result.bound = dp::privacy_lower_bound(result.false_positives, options.trials, result.false_negatives,
-                                         options.trials, options.confidence, options.delta);
+  audit_detail::tally(result, errors, options);
   return result;
-}
-
-void check_pair(std::size_t n, graph::NodeId observer, graph::NodeId target, double sigma,
-                double sensitivity) {
-  require(observer < n && target < n, "audit: the observer {} and the target {} must be nodes 0..{}",
-          observer, target, n - 1);
-  require(observer != target, "audit: the observer and the target are the same node {}", target);
-  require(std::isfinite(sigma) && sigma > 0.0, "audit: sigma must be finite and > 0, got {}", sigma);
-  require(std::isfinite(sensitivity) && sensitivity > 0.0,
-          "audit: the sensitivity must be finite and > 0, got {}", sensitivity);
 }
 
 /// K_u: the target's block of the projector on the row space of A′ (T × T), K_u(s, s′) =

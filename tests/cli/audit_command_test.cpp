@@ -59,10 +59,44 @@ TEST(AuditCommand, MfViewsAreAuditedUnderPndp) {
               1e-3 * j["claimed_mu"].get<double>());
 }
 
+TEST(AuditCommand, TheRandomWalksExpectedCountIsRefutedAndTheTailCountIsNot) {
+  // Karate's leaf 11 hangs on node 0 alone: a walk started there hands node 0 the target's
+  // contribution, where the paper composes T/n = 10/34 contributions.
+  const std::vector<std::string> args = {
+      "audit",   "--quiet", "--json",     "--graph", "karate",   "--method", "random-walk",  "--rounds", "10",
+      "--sigma", "3",       "--observer", "0",       "--target", "11",       "--walk-start", "11"};
+  std::vector<std::string> paper = args;
+  paper.insert(paper.end(), {"--contributions", "expected"});
+  const testing::CliResult refuted = testing::run_cli(paper);
+  EXPECT_EQ(refuted.status, 3) << refuted.err;
+  const Json j = Json::parse(refuted.out);
+  EXPECT_EQ(j["verdict"], "VIOLATION");
+  EXPECT_EQ(j["bound"], "paper-formula");
+  EXPECT_EQ(j["test"], "likelihood-ratio");
+  EXPECT_EQ(j["walk_start"], 11);
+  EXPECT_TRUE(j["claimed_mu"].is_null());
+  EXPECT_TRUE(j["attack_mu"].is_null());
+  EXPECT_NEAR(j["claimed_contributions"].get<double>(), 10.0 / 34.0, 1e-12);
+  EXPECT_GT(j["empirical_epsilon_lower"].get<double>(), j["claimed_epsilon"].get<double>());
+
+  const testing::CliResult valid = testing::run_cli(args);
+  EXPECT_EQ(valid.status, 0) << valid.err;
+  const Json v = Json::parse(valid.out);
+  EXPECT_EQ(v["verdict"], "consistent");
+  EXPECT_EQ(v["bound"], "upper-bound");
+  EXPECT_EQ(v["contributions"], "tail");
+  // The same runs, so the same attack: only the claim changed.
+  EXPECT_EQ(v["empirical_epsilon_lower"], j["empirical_epsilon_lower"]);
+}
+
 TEST(AuditCommand, BadInputIsAClearError) {
   for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
-           {{"--method", "random-walk"},
-            "--method random-walk: the audit simulates Muffliato gossip averaging,"},
+           {{"--method", "gossip"}, "--method gossip: the audit simulates muffliato (gossip averaging),"},
+           {{"--method", "random-walk", "--schedule", "pairwise"},
+            "--method random-walk walks on the fixed W"},
+           {{"--contributions", "worst"}, "apply to --method random-walk only"},
+           {{"--method", "random-walk", "--contributions", "5"}, "--contributions 5: the audited walk enforces no cap"},
+           {{"--method", "random-walk", "--walk-start", "9"}, "--walk-start"},
            {{"--view", "plain"}, "apply to --method linear-system and mf only"},
            {{"--method", "mf", "--algorithm", "decor"},
             "--algorithm decor: the audit simulates dp-d-sgd and"},

@@ -54,7 +54,7 @@ TEST(Audit, ProvesTheorem1WrongOnThePath) {
   const accounting::PairRow paper = claim(c.protocol, 3, 0, 1.0, accounting::MuffliatoBound::paper);
   EXPECT_NEAR(*paper.mu, std::sqrt(0.2), 1e-9);
   EXPECT_GT(r.bound.mu, *paper.mu);
-  EXPECT_NEAR(r.attack_mu, 1.0, 1e-9);
+  EXPECT_NEAR(r.attack_mu.value(), 1.0, 1e-9);
   EXPECT_EQ(r.messages, 3u);
 }
 
@@ -105,7 +105,7 @@ TEST(Audit, NeverContradictsTheExactJointView) {
     EXPECT_LE(r.bound.mu, *exact.mu) << spec << " T=" << rounds << " " << observer << " → " << target;
     EXPECT_LE(r.bound.epsilon, exact.epsilon) << spec;
     // The designed test's μ is the exact one (the claim rounds up by at most 2⁻⁴⁰ relative).
-    EXPECT_NEAR(r.attack_mu, *exact.mu, 1e-9 * std::max(1.0, *exact.mu)) << spec;
+    EXPECT_NEAR(r.attack_mu.value(), *exact.mu, 1e-9 * std::max(1.0, *exact.mu)) << spec;
     tight += r.bound.mu > 0.5 * *exact.mu ? 1 : 0;
   }
   EXPECT_GT(tight, 100);  // the sweep is not vacuous: most bounds come close to the claim
@@ -139,7 +139,7 @@ TEST(Audit, TimeVaryingSchedulesAreSimulatedRoundByRound) {
     const AuditResult r =
         audit_muffliato(accounting::protocol_schedule(p, p.rounds), 0, 5, 1.0, 1.0, options);
     const double mu = *claim(p, 0, 5, 1.0, accounting::MuffliatoBound::exact).mu;
-    EXPECT_NEAR(r.attack_mu, mu, 1e-9) << schedule;
+    EXPECT_NEAR(r.attack_mu.value(), mu, 1e-9) << schedule;
     EXPECT_LE(r.bound.mu, mu) << schedule;
   }
 }
@@ -192,11 +192,11 @@ TEST(Audit, LinearSystemViewsAreNeverContradictedAndTheAttackMeetsTheClaim) {
                              " K=" + std::to_string(system.gossip_steps) +
                              " p=" + std::to_string(release_dimension);
     EXPECT_LE(r.bound.mu, *claim.mu) << what;
-    EXPECT_LE(r.attack_mu, *claim.mu * (1.0 + 1e-9)) << what;
+    EXPECT_LE(r.attack_mu.value(), *claim.mu * (1.0 + 1e-9)) << what;
     // The attacker's direction attains the claim: exactly for scalars (exhaustive signs), to the
     // SDP's bracket for vectors (unless the claim is the local-DP cap, which no direction attains).
     if (!claim.capped) {
-      EXPECT_NEAR(r.attack_mu, *claim.mu, 1e-3 * *claim.mu + 1e-9) << what;
+      EXPECT_NEAR(r.attack_mu.value(), *claim.mu, 1e-3 * *claim.mu + 1e-9) << what;
     }
   }
 }
@@ -236,9 +236,9 @@ TEST(Audit, MfViewsAreNeverContradictedAndTheAttackMeetsTheClaim) {
     const std::string what =
         spec + " T=" + std::to_string(rounds) + " K=" + std::to_string(algorithm.gossip_steps);
     EXPECT_LE(r.bound.mu, *claim.mu) << what;
-    EXPECT_LE(r.attack_mu, *claim.mu * (1.0 + 1e-9)) << what;
+    EXPECT_LE(r.attack_mu.value(), *claim.mu * (1.0 + 1e-9)) << what;
     if (!claim.capped) {
-      EXPECT_NEAR(r.attack_mu, *claim.mu, 1e-3 * *claim.mu + 1e-9) << what;
+      EXPECT_NEAR(r.attack_mu.value(), *claim.mu, 1e-3 * *claim.mu + 1e-9) << what;
     }
   }
 }

@@ -45,6 +45,11 @@ inline constexpr std::size_t kNormalChunk = 16384;
 /// identical for any thread count. Advances `rng` by exactly one draw.
 void fill_standard_normal(double* out, std::size_t count, Rng& rng);
 
+/// The random walk's next holder after `from`: node u with probability W_from,u, from one
+/// rng.uniform01() draw against the cumulative positive entries of row `from` (the last positive
+/// entry takes what rounding leaves of the row's sum).
+std::size_t draw_next_holder(const SparseMatrix& w, std::size_t from, Rng& rng);
+
 /// The algorithm-level settings (from TrainConfig's `algorithm.*`, `privacy.*` and `limits.*`).
 struct AlgorithmParams {
   std::string name;

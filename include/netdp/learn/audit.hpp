@@ -22,7 +22,9 @@
 #include <vector>
 
 #include "netdp/accounting/linear_system.hpp"
+#include "netdp/accounting/random_walk.hpp"
 #include "netdp/dp/audit_bounds.hpp"
+#include "netdp/gossip/gossip_matrix.hpp"
 #include "netdp/gossip/schedule.hpp"
 #include "netdp/graph/graph.hpp"
 #include "netdp/util/types.hpp"
@@ -43,14 +45,20 @@ struct AuditOptions {
 };
 
 struct AuditResult {
-  std::size_t trials = 0;           ///< per input
-  std::size_t messages = 0;         ///< rows of the observer's view A
+  std::size_t trials = 0;  ///< per input
+  /// Rows of the observer's view A; for the random walk, the most token values the observer
+  /// received in one run.
+  std::size_t messages = 0;
   std::size_t dimension = 1;        ///< coordinates of each release (columns of the direction)
   double threshold = 0.0;           ///< of the test statistic
   std::size_t false_positives = 0;  ///< trials without the shift with s > threshold
   std::size_t false_negatives = 0;  ///< trials with the shift with s <= threshold
-  double attack_mu = 0.0;           ///< ‖g‖/σ: the μ of the designed test under the model
-  dp::PrivacyLowerBound bound;      ///< valid with probability >= options.confidence
+  /// ‖g‖/σ: the μ of the designed test under the model (linear views; the random walk's view is
+  /// not Gaussian).
+  std::optional<double> attack_mu;
+  /// Runs per input, besides `trials`, that chose the threshold (random walk; 0: the midpoint).
+  std::size_t calibration_trials = 0;
+  dp::PrivacyLowerBound bound;  ///< valid with probability >= options.confidence
 };
 
 /// Audits Muffliato gossip averaging (Cyffers et al. Algorithm 1, the paper's convention) on
@@ -85,5 +93,29 @@ AuditResult audit_linear_system(const gossip::Schedule& schedule, graph::NodeId 
 AuditResult audit_mf(const gossip::Schedule& schedule, graph::NodeId observer, graph::NodeId target,
                      double sigma, double sensitivity, std::size_t rounds, std::size_t gossip_steps,
                      std::size_t release_dimension, const AuditOptions& options);
+
+/// The most calibration runs per input of audit_random_walk.
+inline constexpr std::size_t kMaxWalkCalibrationTrials = std::size_t{1} << 16;
+
+/// Audits the random walk (Cyffers, Bellet & Upadhyay, Algorithm 1) on a sum query: at each of the
+/// `steps` steps the holder adds its input plus N(0, σ²) to the token and passes it on along W
+/// (draw_next_holder, as netdp train walks). The observer sees the view of eq. (7): the time and
+/// the token's value at each of its visits, and whom it sends it to (with
+/// RandomWalkView::sender_known also who sent it). The token starts at `start` (public), or when
+/// unset at a uniformly drawn node the observer is not told. The shift is Δ on the target's input.
+///
+/// The view is a mixture over the hidden paths, not Gaussian. Given the visit times and the nodes
+/// the observer knows, the unseen segments between its visits are independent (Markov property),
+/// so the likelihood ratio is a product over segments of Σ_c P(c | segment) N(D; cΔ, Lσ²)/N(D; 0,
+/// Lσ²), D the segment's increment, L its length and c the target's visits in it; P(c | segment)
+/// comes from a dynamic programme over (node, count) for each start, length and end (counts beyond
+/// the visit tail's floor are dropped: that only weakens the test). Its log is the statistic; the
+/// threshold that maximises the ε lower bound on min(trials, kMaxWalkCalibrationTrials) separate
+/// calibration runs per input is then applied to the `trials` runs, so the bound stays valid.
+/// Throws as audit_muffliato, unless steps >= 1 and start is a node.
+AuditResult audit_random_walk(const gossip::GossipMatrix& w, graph::NodeId observer, graph::NodeId target,
+                              double sigma, double sensitivity, std::size_t steps,
+                              std::optional<graph::NodeId> start, accounting::RandomWalkView view,
+                              const AuditOptions& options);
 
 }  // namespace netdp::learn

@@ -1,0 +1,302 @@
+// The random walk's audit (audit.hpp, audit_random_walk): the walk of Algorithm 1 of Cyffers,
+// Bellet & Upadhyay on a sum query, the likelihood ratio of the observer's view of eq. (7), and
+// a threshold chosen on calibration runs (docs/audit.md, "The random walk").
+
+#include "audit_walk.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "audit_detail.hpp"
+#include "netdp/accounting/random_walk_visits.hpp"
+#include "netdp/learn/algorithm.hpp"
+#include "netdp/learn/audit.hpp"
+#include "netdp/util/check.hpp"
+#include "netdp/util/memory.hpp"
+#include "netdp/util/parallel_errors.hpp"
+
+namespace netdp::learn {
+namespace audit_detail {
+namespace {
+
+constexpr double kMinusInfinity = -std::numeric_limits<double>::infinity();
+constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+
+/// The target's row of f moves up one count (a visit of u); the last count is dropped.
+void shift_target_row(DenseMatrix& f, Eigen::Index u) {
+  for (Eigen::Index c = f.cols() - 1; c > 0; --c) f(u, c) = f(u, c - 1);
+  f(u, 0) = 0.0;
+}
+
+}  // namespace
+
+SegmentLaws::SegmentLaws(const SparseMatrix& w, graph::NodeId observer, graph::NodeId target,
+                         const std::vector<Eigen::VectorXd>& starts, const std::vector<graph::NodeId>& ends,
+                         std::size_t max_length, std::size_t counts)
+    : ends_(ends.empty() ? 1 : ends.size()), max_length_(max_length), counts_(counts) {
+  const auto n = static_cast<Eigen::Index>(w.rows());
+  const auto k = static_cast<Eigen::Index>(counts);
+  const auto v = static_cast<Eigen::Index>(observer);
+  const auto u = static_cast<Eigen::Index>(target);
+  const SparseMatrix transposed = w.transpose();
+  // The step to the observer from each end: column v of W (per end, or all senders at once).
+  std::vector<Eigen::VectorXd> to_observer(ends_, Eigen::VectorXd::Zero(n));
+  for (Eigen::Index x = 0; x < n; ++x) {
+    const double p = w.coeff(x, v);
+    if (x == v || p <= 0.0) continue;
+    if (ends.empty()) {
+      to_observer[0](x) = p;
+    } else {
+      const auto at = std::find(ends.begin(), ends.end(), static_cast<graph::NodeId>(x));
+      if (at != ends.end()) to_observer[static_cast<std::size_t>(at - ends.begin())](x) = p;
+    }
+  }
+  log_law_.assign(starts.size() * (max_length + 1) * ends_ * counts, kMinusInfinity);
+  for (std::size_t s = 0; s < starts.size(); ++s) {
+    // f(x, c): the (rescaled) probability that the segment's first L nodes avoid v, end at x and
+    // hold c visits of u.
+    DenseMatrix f = DenseMatrix::Zero(n, k);
+    f.col(0) = starts[s];
+    f(v, 0) = 0.0;
+    shift_target_row(f, u);
+    for (std::size_t length = 1; length <= max_length; ++length) {
+      for (std::size_t e = 0; e < ends_; ++e) {
+        const Eigen::RowVectorXd law = to_observer[e].transpose() * f;
+        const double total = law.sum();
+        if (!(total > 0.0)) continue;
+        double* out = &log_law_[index(s, length, e)];
+        for (Eigen::Index c = 0; c < k; ++c)
+          out[c] = law(c) > 0.0 ? std::log(law(c) / total) : kMinusInfinity;
+      }
+      DenseMatrix next = transposed * f;
+      next.row(v).setZero();
+      shift_target_row(next, u);
+      const double mass = next.sum();
+      if (!(mass > 0.0)) break;  // no longer segment avoids v
+      f = next / mass;
+    }
+  }
+}
+
+WalkAudit::WalkAudit(const gossip::GossipMatrix& w, graph::NodeId observer, graph::NodeId target,
+                     double sigma, double sensitivity, std::size_t steps, std::optional<graph::NodeId> start,
+                     accounting::RandomWalkView view)
+    : w_(w.matrix()),
+      observer_(observer),
+      target_(target),
+      sigma_(sigma),
+      sensitivity_(sensitivity),
+      steps_(steps),
+      start_(start),
+      start_index_(w.num_nodes(), kNone),
+      end_index_(w.num_nodes(), kNone) {
+  const std::size_t n = w.num_nodes();
+  const auto v = static_cast<Eigen::Index>(observer);
+  // Starts: the nodes the observer may send the token to, then the walk's start law.
+  std::vector<Eigen::VectorXd> starts;
+  for (SparseMatrix::InnerIterator it(w_, v); it; ++it) {
+    if (it.value() <= 0.0 || it.col() == v) continue;
+    start_index_[static_cast<std::size_t>(it.col())] = starts.size();
+    starts.push_back(Eigen::VectorXd::Unit(static_cast<Eigen::Index>(n), it.col()));
+  }
+  if (!start || *start != observer) {
+    initial_ = starts.size();
+    Eigen::VectorXd law = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(n));
+    if (start) {
+      law(static_cast<Eigen::Index>(*start)) = 1.0;
+    } else {
+      law.setConstant(1.0 / static_cast<double>(n - 1));  // uniform, given that it is not v
+      law(v) = 0.0;
+    }
+    starts.push_back(law);
+  }
+  std::vector<graph::NodeId> ends;
+  if (view == accounting::RandomWalkView::sender_known) {
+    for (std::size_t x = 0; x < n; ++x) {
+      if (x != observer && w_.coeff(static_cast<Eigen::Index>(x), v) > 0.0) {
+        end_index_[x] = ends.size();
+        ends.push_back(x);
+      }
+    }
+  }
+  // No segment holds more visits of u than a walk of `steps` steps from u, whose tail below
+  // kVisitTailFloor is dropped (visit_tail: counts 0..K are tracked).
+  const std::size_t counts = accounting::visit_tail(w, target, steps).size();
+  const double doubles = static_cast<double>(starts.size()) * static_cast<double>(steps + 1) *
+                         static_cast<double>(std::max<std::size_t>(ends.size(), 1)) *
+                         static_cast<double>(counts);
+  util::require_memory(8.0 * doubles, "the random-walk audit's segment laws",
+                       "(starts) × (T + 1) × (senders told apart) × (visit counts) × 8 bytes",
+                       "use fewer --rounds, or the anonymous view");
+  laws_.emplace(w_, observer, target, starts, std::move(ends), steps, counts);
+}
+
+double WalkAudit::run(util::Rng& rng, bool shifted, std::size_t& messages) const {
+  const std::size_t n = static_cast<std::size_t>(w_.rows());
+  std::size_t holder = start_ ? *start_ : static_cast<std::size_t>(rng.uniform_below(n));
+  double token = 0.0;
+  double after_visit = 0.0;     // the token as the observer sent it on
+  std::size_t segment = kNone;  // the start of the segment now unseen
+  std::size_t since = 0;        // its first step
+  if (holder != observer_) segment = initial_;
+  std::size_t previous = kNone;
+  double statistic = 0.0;
+  messages = 0;
+  for (std::size_t t = 0; t < steps_; ++t) {
+    if (holder == observer_) {
+      ++messages;
+      if (segment != kNone && t > since)
+        statistic += segment_ratio(segment, t - since, previous, token - after_visit);
+      token += sigma_ * rng.standard_normal();  // the observer's own step, known to it
+      after_visit = token;
+      previous = holder;
+      holder = draw_next_holder(w_, holder, rng);
+      segment = holder == observer_ ? kNone : start_index_[holder];
+      since = t + 1;
+      continue;
+    }
+    token += sigma_ * rng.standard_normal() + (shifted && holder == target_ ? sensitivity_ : 0.0);
+    previous = holder;
+    holder = draw_next_holder(w_, holder, rng);
+  }
+  return statistic;
+}
+
+double WalkAudit::segment_ratio(std::size_t start, std::size_t length, std::size_t sender,
+                                double increment) const {
+  const std::size_t end = end_index_[sender] == kNone ? 0 : end_index_[sender];
+  const double* law = laws_->log_law(start, length, end);
+  const double variance = static_cast<double>(length) * sigma_ * sigma_;
+  const auto term = [&](std::size_t c) {
+    const double shift = static_cast<double>(c) * sensitivity_;
+    return law[c] + (shift * increment - 0.5 * shift * shift) / variance;
+  };
+  double top = kMinusInfinity;
+  for (std::size_t c = 0; c < laws_->counts(); ++c) top = std::max(top, term(c));
+  if (top == kMinusInfinity) return 0.0;  // unreachable: the walk took this segment
+  double sum = 0.0;
+  for (std::size_t c = 0; c < laws_->counts(); ++c) sum += std::exp(term(c) - top);
+  return top + std::log(sum);
+}
+
+}  // namespace audit_detail
+
+namespace {
+
+using audit_detail::kBatch;
+using audit_detail::WalkAudit;
+constexpr double kMinusInfinity = -std::numeric_limits<double>::infinity();
+
+/// Runs `runs` walks of stream `stream` in parallel batches; consume(batch, statistics) is called
+/// once per batch (from any thread). Returns the most visits the observer saw in one run.
+template <class Consume>
+std::size_t simulate(const WalkAudit& audit, std::size_t runs, std::uint64_t stream, bool shifted,
+                     const AuditOptions& options, std::atomic<std::size_t>& done, const Consume& consume) {
+  const std::size_t batches = (runs + kBatch - 1) / kBatch;
+  std::vector<std::size_t> most(batches, 0);
+  util::ParallelErrors failures;
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::int64_t job = 0; job < static_cast<std::int64_t>(batches); ++job) {
+    failures.run(job, [&] {
+      const auto batch = static_cast<std::size_t>(job);
+      const std::size_t size = std::min(kBatch, runs - batch * kBatch);
+      util::Rng rng = audit_detail::batch_rng(options.seed, stream, batch);
+      std::vector<double> statistics(size);
+      for (std::size_t i = 0; i < size; ++i) {
+        std::size_t messages = 0;
+        statistics[i] = audit.run(rng, shifted, messages);
+        most[batch] = std::max(most[batch], messages);
+      }
+      consume(batch, statistics);
+      const std::size_t now = done.fetch_add(size) + size;
+      if (options.progress && omp_get_thread_num() == 0) options.progress(now);
+    });
+  }
+  failures.rethrow();
+  return most.empty() ? 0 : *std::max_element(most.begin(), most.end());
+}
+
+/// The threshold whose test ("shifted" when the statistic exceeds it) has the largest ε lower
+/// bound on the calibration runs: candidates at ranks 0, 1, 2, … (growing by a quarter) from both
+/// ends of both sorted samples.
+double choose_threshold(std::vector<double> without, std::vector<double> with, const AuditOptions& options) {
+  std::sort(without.begin(), without.end());
+  std::sort(with.begin(), with.end());
+  const std::size_t m = without.size();
+  std::vector<std::size_t> ranks;
+  for (std::size_t r = 0; r < m; r = std::max(r + 1, r + r / 4)) ranks.push_back(r);
+  std::vector<double> candidates;
+  for (const std::size_t r : ranks) {
+    candidates.push_back(without[m - 1 - r]);
+    candidates.push_back(without[r]);
+    candidates.push_back(std::nextafter(with[r], kMinusInfinity));
+    candidates.push_back(std::nextafter(with[m - 1 - r], kMinusInfinity));
+  }
+  double best = candidates.front();
+  double best_epsilon = -1.0;
+  for (const double t : candidates) {
+    const auto fp =
+        static_cast<std::size_t>(without.end() - std::upper_bound(without.begin(), without.end(), t));
+    const auto fn = static_cast<std::size_t>(std::upper_bound(with.begin(), with.end(), t) - with.begin());
+    const double epsilon = dp::privacy_lower_bound(fp, m, fn, m, options.confidence, options.delta).epsilon;
+    if (epsilon > best_epsilon) {
+      best_epsilon = epsilon;
+      best = t;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+AuditResult audit_random_walk(const gossip::GossipMatrix& w, graph::NodeId observer, graph::NodeId target,
+                              double sigma, double sensitivity, std::size_t steps,
+                              std::optional<graph::NodeId> start, accounting::RandomWalkView view,
+                              const AuditOptions& options) {
+  audit_detail::check_pair(w.num_nodes(), observer, target, sigma, sensitivity);
+  require(steps >= 1, "audit: the walk needs at least one step, got {}", steps);
+  require(!start || *start < w.num_nodes(), "audit: the walk's start {} is not a node 0..{}",
+          start.value_or(0), w.num_nodes() - 1);
+  require(options.trials >= 1 && options.trials <= kMaxAuditTrials,
+          "audit: the trials per input must be in 1..{}, got {}", kMaxAuditTrials, options.trials);
+  const WalkAudit audit(w, observer, target, sigma, sensitivity, steps, start, view);
+
+  AuditResult result;
+  result.trials = options.trials;
+  result.calibration_trials = std::min(options.trials, kMaxWalkCalibrationTrials);
+  std::atomic<std::size_t> done{0};
+  std::vector<std::vector<double>> calibration(2, std::vector<double>(result.calibration_trials));
+  for (std::size_t input = 0; input < 2; ++input) {
+    result.messages = std::max(
+        result.messages,
+        simulate(audit, result.calibration_trials, 2 + input, input == 1, options, done,
+                 [&](std::size_t batch, const std::vector<double>& statistics) {
+                   std::copy(statistics.begin(), statistics.end(),
+                             calibration[input].begin() + static_cast<std::ptrdiff_t>(batch * kBatch));
+                 }));
+  }
+  result.threshold = choose_threshold(std::move(calibration[0]), std::move(calibration[1]), options);
+
+  const std::size_t batches = (options.trials + kBatch - 1) / kBatch;
+  std::vector<std::size_t> errors(2 * batches, 0);
+  for (std::size_t input = 0; input < 2; ++input) {
+    result.messages = std::max(
+        result.messages, simulate(audit, options.trials, input, input == 1, options, done,
+                                  [&](std::size_t batch, const std::vector<double>& statistics) {
+                                    std::size_t wrong = 0;
+                                    for (const double s : statistics)
+                                      wrong +=
+                                          (input == 0 ? s > result.threshold : s <= result.threshold) ? 1 : 0;
+                                    errors[input * batches + batch] = wrong;
+                                  }));
+  }
+  audit_detail::tally(result, errors, options);
+  return result;
+}
+
+}  // namespace netdp::learn

@@ -1,0 +1,81 @@
+#pragma once
+// The random walk's audit, inside: the law of the target's visits in the segments of the walk the
+// observer cannot see, and one run of the walk with the log-likelihood ratio of the observer's
+// view (audit.hpp, audit_random_walk; docs/audit.md, "The random walk").
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+#include "netdp/accounting/random_walk.hpp"
+#include "netdp/gossip/gossip_matrix.hpp"
+#include "netdp/util/rng.hpp"
+#include "netdp/util/types.hpp"
+
+namespace netdp::learn::audit_detail {
+
+/// log P(c | segment) for the segments the observer v cannot see. A segment starts at a node drawn
+/// from a start law (a point mass: whom v sent the token to; or the walk's start law), holds
+/// L >= 1 nodes other than v, and ends with a step to v from a sender told apart (sender known) or
+/// from any node. c counts the segment's nodes equal to the target u. By dynamic programming over
+/// (node, count): f_1(x, c) = start(x)·[c = 1{x = u}], f_{L+1}(x′, c + 1{x′ = u}) += f_L(x, c)·W_xx′
+/// for x′ != v, and P(c | L, end e) ∝ f_L(e, c)·W_ev (summed over e when anonymous).
+class SegmentLaws {
+ public:
+  /// starts: distributions over the nodes (zero at the observer); ends: the senders told apart
+  /// (empty: anonymous); counts: c = 0..counts−1 are tracked (higher counts are dropped).
+  /// Cost O(starts · max_length · nnz(W) · counts).
+  SegmentLaws(const SparseMatrix& w, graph::NodeId observer, graph::NodeId target,
+              const std::vector<Eigen::VectorXd>& starts, const std::vector<graph::NodeId>& ends,
+              std::size_t max_length, std::size_t counts);
+
+  /// log P(c | segment) for c = 0..counts()−1, segment of `length` (1..max_length) nodes from start
+  /// `start` ending at end index `end` (0 when anonymous); all −∞ for a segment of probability 0.
+  const double* log_law(std::size_t start, std::size_t length, std::size_t end) const {
+    return &log_law_[index(start, length, end)];
+  }
+  std::size_t counts() const { return counts_; }
+
+ private:
+  std::size_t index(std::size_t start, std::size_t length, std::size_t end) const {
+    return ((start * (max_length_ + 1) + length) * ends_ + end) * counts_;
+  }
+
+  std::size_t ends_;
+  std::size_t max_length_;
+  std::size_t counts_;
+  std::vector<double> log_law_;
+};
+
+/// The walk of Algorithm 1 on a sum query as the audit runs it, and the log-likelihood ratio of
+/// the observer's view of eq. (7) between the target's inputs Δ and 0 (the others 0).
+class WalkAudit {
+ public:
+  /// start: public start node, or none for a uniformly drawn secret one. Checks the memory of
+  /// the segment laws (util::require_memory).
+  WalkAudit(const gossip::GossipMatrix& w, graph::NodeId observer, graph::NodeId target, double sigma,
+            double sensitivity, std::size_t steps, std::optional<graph::NodeId> start,
+            accounting::RandomWalkView view);
+
+  /// One run (with the target's input Δ when `shifted`): returns the statistic Σ over the unseen
+  /// segments of log Σ_c P(c | segment) N(D; cΔ, Lσ²)/N(D; 0, Lσ²), D the segment's increment;
+  /// `messages` gets the token values the observer received.
+  double run(util::Rng& rng, bool shifted, std::size_t& messages) const;
+
+ private:
+  double segment_ratio(std::size_t start, std::size_t length, std::size_t sender, double increment) const;
+
+  const SparseMatrix& w_;
+  graph::NodeId observer_;
+  graph::NodeId target_;
+  double sigma_;
+  double sensitivity_;
+  std::size_t steps_;
+  std::optional<graph::NodeId> start_;
+  std::vector<std::size_t> start_index_;  ///< per node: its segment start, when the observer sends to it
+  std::vector<std::size_t> end_index_;    ///< per node: its sender index (sender known)
+  std::size_t initial_ = static_cast<std::size_t>(-1);  ///< the start law's index
+  std::optional<SegmentLaws> laws_;
+};
+
+}  // namespace netdp::learn::audit_detail
