@@ -30,8 +30,9 @@ struct AuditOptions {
   double sigma = 1.0;
   double delta = 1e-5;
   double sensitivity = 1.0;
-  NodeOption observer;  ///< default: the node of index 0
-  NodeOption target;    ///< default: the node of index 1
+  NodeOption observer;    ///< default: the node of index 0
+  std::string colluders;  ///< a coalition instead of one observer
+  NodeOption target;      ///< default: the node of index 1
   std::string schedule = "fixed";
   std::string bound = "exact";
   bool count_observer_noise = false;
@@ -66,9 +67,13 @@ accounting::RandomWalkView walk_view(const AuditOptions& o) {
 /// The accountant's claim for the pair: its row's μ and ε (for scalar linear-system releases the
 /// exact sign maximum, for vectors the certified SDP value).
 accounting::PairRow claimed_row(const AuditOptions& o, const accounting::Protocol& protocol,
-                                graph::NodeId observer, graph::NodeId target) {
+                                const learn::Attackers& attackers, graph::NodeId target) {
   accounting::PairQuery query;
-  query.observer = observer;
+  if (o.colluders.empty()) {
+    query.observer = attackers.nodes.front();
+  } else {
+    query.colluders = attackers.nodes;
+  }
   query.target = target;
   std::unique_ptr<accounting::PairwiseAccount> account;
   if (o.method == "random-walk") {
@@ -109,6 +114,24 @@ accounting::PairRow claimed_row(const AuditOptions& o, const accounting::Protoco
   return row;
 }
 
+/// The attackers (--observer, or the coalition of --colluders) and the target (default: the
+/// node of index 1, or with colluders the first node outside the coalition).
+std::pair<learn::Attackers, graph::NodeId> resolve_attackers(const AuditOptions& o, const graph::Graph& g) {
+  if (o.colluders.empty()) {
+    const auto [observer, target] = resolve_pair(g, o.observer, o.target);
+    return {learn::Attackers(observer), target};
+  }
+  require(!o.observer.given(), "give --observer or --colluders, not both");
+  std::vector<graph::NodeId> coalition = resolve_node_list(g, o.colluders, "colluders");
+  std::optional<graph::NodeId> target = resolve_node(g, o.target, "target");
+  for (graph::NodeId u = 0; !target && u < g.num_nodes(); ++u)
+    if (std::find(coalition.begin(), coalition.end(), u) == coalition.end()) target = u;
+  require(target.has_value(), "--colluders names all {} nodes: there is no target left", g.num_nodes());
+  require(std::find(coalition.begin(), coalition.end(), *target) == coalition.end(),
+          "--target '{}' is one of the --colluders", g.label(*target));
+  return {learn::Attackers(std::move(coalition)), *target};
+}
+
 void run_audit(const AuditOptions& o) {
   require(
       o.method == "muffliato" || o.method == "linear-system" || o.method == "mf" || o.method == "random-walk",
@@ -119,6 +142,9 @@ void run_audit(const AuditOptions& o) {
       o.method == "random-walk" ||
           (o.contributions == "tail" && o.tail_share == 0.1 && !o.sender_known && !o.walk_start.given()),
       "--contributions, --tail-share, --sender-known and --walk-start apply to --method random-walk only");
+  require(o.method != "random-walk" || o.colluders.empty(),
+          "--colluders: the random walk's audit takes one observer (a coalition's view pools the visits of "
+          "all its members, which it does not simulate)");
   require(o.method != "random-walk" || (o.schedule == "fixed" && o.release_dimension == "vector" &&
                                         o.gossip_steps == 1 && o.view == "secure-sum" && !o.first_power),
           "--method random-walk walks on the fixed W: --schedule, --view, --first-power, --gossip-steps and "
@@ -146,13 +172,13 @@ void run_audit(const AuditOptions& o) {
           "--count-observer-noise applies to --bound paper only");
   const gossip::GossipMatrix w = load_gossip_matrix(o.network, o.output);
   // Named variables, not structured bindings: the lambdas below capture them.
-  const std::pair<graph::NodeId, graph::NodeId> pair = resolve_pair(w.graph(), o.observer, o.target);
-  const graph::NodeId observer = pair.first;
-  const graph::NodeId target = pair.second;
+  const std::pair<learn::Attackers, graph::NodeId> resolved = resolve_attackers(o, w.graph());
+  const learn::Attackers& attackers = resolved.first;
+  const graph::NodeId target = resolved.second;
   const NodeNames names(w.graph());
   const accounting::Protocol protocol =
       make_protocol(w, o.network, o.schedule, o.rounds, o.output.seed, o.sensitivity);
-  const accounting::PairRow claim = claimed_row(o, protocol, observer, target);
+  const accounting::PairRow claim = claimed_row(o, protocol, attackers, target);
 
   ProgressReporter progress = ProgressReporter::for_stderr(o.output.quiet, "netdp audit");
   const std::size_t calibration =
@@ -170,14 +196,15 @@ void run_audit(const AuditOptions& o) {
   const gossip::Schedule schedule = accounting::protocol_schedule(protocol, o.rounds * o.gossip_steps);
   const std::optional<graph::NodeId> walk_start = resolve_node(w.graph(), o.walk_start, "walk-start");
   const learn::AuditResult r =
-      o.method == "random-walk" ? learn::audit_random_walk(w, observer, target, o.sigma, o.sensitivity,
-                                                           o.rounds, walk_start, walk_view(o), audit)
+      o.method == "random-walk"
+          ? learn::audit_random_walk(w, attackers.nodes.front(), target, o.sigma, o.sensitivity, o.rounds,
+                                     walk_start, walk_view(o), audit)
       : o.method == "muffliato"
-          ? learn::audit_muffliato(schedule, observer, target, o.sigma, o.sensitivity, audit)
+          ? learn::audit_muffliato(schedule, attackers, target, o.sigma, o.sensitivity, audit)
       : o.method == "linear-system"
-          ? learn::audit_linear_system(schedule, observer, target, o.sigma, o.sensitivity,
+          ? learn::audit_linear_system(schedule, attackers, target, o.sigma, o.sensitivity,
                                        linear_system_options(o), dimension, audit)
-          : learn::audit_mf(schedule, observer, target, o.sigma, o.sensitivity, o.rounds, o.gossip_steps,
+          : learn::audit_mf(schedule, attackers, target, o.sigma, o.sensitivity, o.rounds, o.gossip_steps,
                             dimension, audit);
   progress.finish();
 
@@ -192,7 +219,13 @@ void run_audit(const AuditOptions& o) {
   j["sigma"] = o.sigma;
   j["delta"] = o.delta;
   j["sensitivity"] = o.sensitivity;
-  j["observer"] = names.json(observer);
+  if (o.colluders.empty()) {
+    j["observer"] = names.json(attackers.nodes.front());
+  } else {
+    nlohmann::ordered_json members = nlohmann::ordered_json::array();
+    for (const graph::NodeId v : attackers.nodes) members.push_back(names.json(v));
+    j["colluders"] = std::move(members);
+  }
   j["target"] = names.json(target);
   const bool paper_claim = o.bound == "paper" || (o.method == "random-walk" && o.contributions == "expected");
   j["bound"] = paper_claim ? "paper-formula" : o.method == "muffliato" ? "exact-joint-view" : "upper-bound";
@@ -237,8 +270,11 @@ void run_audit(const AuditOptions& o) {
                : o.method == "linear-system" ? "linear-system view " + o.view
                                              : "MF view of " + o.algorithm + " (pndp)",
                o.network.graph_spec, w.num_nodes(), o.network.weights, o.rounds, o.sigma, o.delta);
-    fmt::print(out, "observer {} (hears {} messages), target {}; {} trials per input, seed {}\n",
-               names.label(observer), r.messages, names.label(target), r.trials, o.output.seed);
+    std::string who;
+    for (const graph::NodeId v : attackers.nodes) who += (who.empty() ? "" : ",") + names.label(v);
+    fmt::print(out, "{} {} (hear{} {} messages), target {}; {} trials per input, seed {}\n",
+               o.colluders.empty() ? "observer" : "colluders", who, o.colluders.empty() ? "s" : "",
+               r.messages, names.label(target), r.trials, o.output.seed);
     fmt::print(out, "claimed ({}):   mu {}  epsilon {:.6g}\n", j["bound"].get<std::string>(),
                claim.mu ? fmt::format("{:.6g}", *claim.mu) : std::string("none (an RDP claim)"),
                claim.epsilon);
@@ -282,6 +318,9 @@ void add_audit_command(CLI::App& app) {
   cmd->add_option("--sensitivity", o->sensitivity, "L2 sensitivity Δ: the change d of the target's input")
       ->capture_default_str();
   add_node_option(cmd, o->observer, "observer", "The attacking observer (default: the node of index 0)");
+  cmd->add_option("--colluders", o->colluders,
+                  "A coalition attacking together, by labels (e.g. 1,5,7): it pools the messages its members "
+                  "receive and knows all their inputs (muffliato, linear-system, mf)");
   add_node_option(cmd, o->target, "target", "The target (default: the node of index 1)");
   cmd->add_option("--schedule", o->schedule, "fixed | pairwise | er-per-round:p=P | dropout:p=P")
       ->capture_default_str();

@@ -44,12 +44,23 @@ std::vector<graph::NodeId> neighbours_at(const SparseMatrix& w, graph::NodeId v)
   return out;
 }
 
-/// neighbours_at for each W_t.
+/// The senders the attackers hear under w: neighbours_at of each (a sender heard by two members
+/// is listed twice; the repeated message adds nothing to the view).
+std::vector<graph::NodeId> senders_at(const SparseMatrix& w, const Attackers& attackers) {
+  std::vector<graph::NodeId> out;
+  for (const graph::NodeId v : attackers.nodes) {
+    const std::vector<graph::NodeId> heard = neighbours_at(w, v);
+    out.insert(out.end(), heard.begin(), heard.end());
+  }
+  return out;
+}
+
+/// senders_at for each W_t.
 std::vector<std::vector<graph::NodeId>> neighbours_per_round(const gossip::Schedule& schedule,
-                                                             graph::NodeId v) {
+                                                             const Attackers& attackers) {
   std::vector<std::vector<graph::NodeId>> out(schedule.rounds());
   for (std::size_t t = 0; t < schedule.rounds(); ++t)
-    out[t] = t > 0 && schedule.is_fixed() ? out[0] : neighbours_at(schedule.at(t), v);
+    out[t] = t > 0 && schedule.is_fixed() ? out[0] : senders_at(schedule.at(t), attackers);
   return out;
 }
 
@@ -226,13 +237,13 @@ DenseMatrix worst_direction(const DenseMatrix& k, std::size_t release_dimension)
 
 }  // namespace
 
-AuditResult audit_muffliato(const gossip::Schedule& schedule, graph::NodeId observer, graph::NodeId target,
+AuditResult audit_muffliato(const gossip::Schedule& schedule, const Attackers& observer, graph::NodeId target,
                             double sigma, double sensitivity, const AuditOptions& options) {
   const std::size_t n = schedule.num_nodes();
   check_pair(n, observer, target, sigma, sensitivity);
   LinearProtocol protocol;
   protocol.inputs = n;
-  protocol.known = {observer};
+  protocol.known.assign(observer.nodes.begin(), observer.nodes.end());
   const auto neighbours =
       std::make_shared<std::vector<std::vector<graph::NodeId>>>(neighbours_per_round(schedule, observer));
   protocol.run = [&schedule, neighbours](const DenseMatrix& y, const Receive& receive) {
@@ -258,10 +269,10 @@ namespace {
 /// gossip steps; the state rows `rows` are observed before (first power 0) or after (1) each
 /// step. The observer knows its own injections. The attacker's shift is Δ·D on the target's
 /// injections, D from worst_direction of its identified view.
-AuditResult audit_injections(const gossip::Schedule& schedule, graph::NodeId observer, graph::NodeId target,
-                             double sigma, double sensitivity, std::size_t rounds, std::size_t steps,
-                             int first_power, std::vector<graph::NodeId> rows, std::size_t release_dimension,
-                             const AuditOptions& options) {
+AuditResult audit_injections(const gossip::Schedule& schedule, const Attackers& observer,
+                             graph::NodeId target, double sigma, double sensitivity, std::size_t rounds,
+                             std::size_t steps, int first_power, std::vector<graph::NodeId> rows,
+                             std::size_t release_dimension, const AuditOptions& options) {
   const std::size_t n = schedule.num_nodes();
   require(rounds >= 1 && steps >= 1, "audit: rounds and gossip steps must be >= 1");
   require(first_power == 0 || first_power == 1, "audit: the first power must be 0 or 1, got {}", first_power);
@@ -269,7 +280,9 @@ AuditResult audit_injections(const gossip::Schedule& schedule, graph::NodeId obs
           "audit: the schedule has {} matrices, fewer than T·K = {}", schedule.rounds(), rounds * steps);
   LinearProtocol protocol;
   protocol.inputs = n * rounds;  // coordinate s·n + i: node i's injection at round s
-  for (std::size_t s = 0; s < rounds; ++s) protocol.known.push_back(s * n + observer);
+  for (std::size_t s = 0; s < rounds; ++s) {
+    for (const graph::NodeId v : observer.nodes) protocol.known.push_back(s * n + v);
+  }
   protocol.run = [&schedule, rows = std::move(rows), rounds, steps, first_power, n](const DenseMatrix& y,
                                                                                     const Receive& receive) {
     const auto nodes = static_cast<Eigen::Index>(n);
@@ -322,7 +335,7 @@ std::vector<graph::NodeId> closed_neighbourhood(const gossip::Schedule& schedule
 
 }  // namespace
 
-AuditResult audit_linear_system(const gossip::Schedule& schedule, graph::NodeId observer,
+AuditResult audit_linear_system(const gossip::Schedule& schedule, const Attackers& observer,
                                 graph::NodeId target, double sigma, double sensitivity,
                                 const accounting::LinearSystemOptions& system, std::size_t release_dimension,
                                 const AuditOptions& options) {
@@ -335,7 +348,7 @@ AuditResult audit_linear_system(const gossip::Schedule& schedule, graph::NodeId 
   std::vector<graph::NodeId> rows;
   switch (system.view) {
     case accounting::LinearSystemView::secure_sum:
-      rows = {observer};
+      rows = observer.nodes;
       break;
     case accounting::LinearSystemView::plain:
       rows = {target};
@@ -349,7 +362,7 @@ AuditResult audit_linear_system(const gossip::Schedule& schedule, graph::NodeId 
                           first_power, std::move(rows), release_dimension, options);
 }
 
-AuditResult audit_mf(const gossip::Schedule& schedule, graph::NodeId observer, graph::NodeId target,
+AuditResult audit_mf(const gossip::Schedule& schedule, const Attackers& observer, graph::NodeId target,
                      double sigma, double sensitivity, std::size_t rounds, std::size_t gossip_steps,
                      std::size_t release_dimension, const AuditOptions& options) {
   check_pair(schedule.num_nodes(), observer, target, sigma, sensitivity);
@@ -357,7 +370,7 @@ AuditResult audit_mf(const gossip::Schedule& schedule, graph::NodeId observer, g
   // PNDP: the messages the observer receives, from each sender w != v with W_vw != 0, every
   // communication round; a message is the sender's state before averaging (powers from 0).
   return audit_injections(schedule, observer, target, sigma, sensitivity, rounds, gossip_steps, 0,
-                          neighbours_at(schedule.at(0), observer), release_dimension, options);
+                          senders_at(schedule.at(0), observer), release_dimension, options);
 }
 
 }  // namespace netdp::learn

@@ -23,11 +23,18 @@ inline util::Rng batch_rng(std::uint64_t seed, std::uint64_t stream, std::uint64
   return util::Rng(prf_word(prf_word(seed, stream), batch));
 }
 
-inline void check_pair(std::size_t n, std::size_t observer, std::size_t target, double sigma,
+/// Checks the attackers (at least one, distinct nodes), the target (a node, not an attacker), σ and Δ.
+inline void check_pair(std::size_t n, const Attackers& attackers, std::size_t target, double sigma,
                        double sensitivity) {
-  require(observer < n && target < n, "audit: the observer {} and the target {} must be nodes 0..{}",
-          observer, target, n - 1);
-  require(observer != target, "audit: the observer and the target are the same node {}", target);
+  require(!attackers.nodes.empty(), "audit: the coalition of observers is empty");
+  require(target < n, "audit: the target {} must be a node 0..{}", target, n - 1);
+  for (std::size_t i = 0; i < attackers.nodes.size(); ++i) {
+    const std::size_t observer = attackers.nodes[i];
+    require(observer < n, "audit: the observer {} must be a node 0..{}", observer, n - 1);
+    require(observer != target, "audit: the observer and the target are the same node {}", target);
+    for (std::size_t j = 0; j < i; ++j)
+      require(attackers.nodes[j] != observer, "audit: the observer {} is named twice", observer);
+  }
   require(std::isfinite(sigma) && sigma > 0.0, "audit: sigma must be finite and > 0, got {}", sigma);
   require(std::isfinite(sensitivity) && sensitivity > 0.0,
           "audit: the sensitivity must be finite and > 0, got {}", sensitivity);

@@ -89,13 +89,30 @@ TEST(AuditCommand, TheRandomWalksExpectedCountIsRefutedAndTheTailCountIsNot) {
   EXPECT_EQ(v["empirical_epsilon_lower"], j["empirical_epsilon_lower"]);
 }
 
+TEST(AuditCommand, ACoalitionIsAuditedAgainstTheColludersClaim) {
+  const testing::CliResult r =
+      testing::run_cli({"audit", "--quiet", "--json", "--graph", "florentine", "--rounds", "4", "--colluders",
+                        "Medici,Strozzi", "--target", "Pazzi", "--trials", "20000"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  const Json j = Json::parse(r.out);
+  EXPECT_EQ(j["colluders"], Json::array({"Medici", "Strozzi"}));
+  EXPECT_FALSE(j.contains("observer"));
+  EXPECT_EQ(j["target"], "Pazzi");
+  EXPECT_EQ(j["verdict"], "consistent");
+  EXPECT_NEAR(j["attack_mu"].get<double>(), j["claimed_mu"].get<double>(), 1e-9);
+}
+
 TEST(AuditCommand, BadInputIsAClearError) {
   for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
            {{"--method", "gossip"}, "--method gossip: the audit simulates muffliato (gossip averaging),"},
            {{"--method", "random-walk", "--schedule", "pairwise"},
             "--method random-walk walks on the fixed W"},
            {{"--contributions", "worst"}, "apply to --method random-walk only"},
-           {{"--method", "random-walk", "--contributions", "5"}, "--contributions 5: the audited walk enforces no cap"},
+           {{"--colluders", "0,1", "--observer", "2"}, "give --observer or --colluders, not both"},
+           {{"--colluders", "0,1", "--target", "1"}, "--target '1' is one of the --colluders"},
+           {{"--method", "random-walk", "--colluders", "0,1"}, "the random walk's audit takes one observer"},
+           {{"--method", "random-walk", "--contributions", "5"},
+            "--contributions 5: the audited walk enforces no cap"},
            {{"--method", "random-walk", "--walk-start", "9"}, "--walk-start"},
            {{"--view", "plain"}, "apply to --method linear-system and mf only"},
            {{"--method", "mf", "--algorithm", "decor"},

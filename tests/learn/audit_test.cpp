@@ -260,6 +260,67 @@ TEST(Audit, LinearSystemAttackIsOptimalAtAMillionTrials) {
   }
 }
 
+TEST(Audit, CoalitionsMeetTheAccountantsCoalitionView) {
+  // A coalition pools its members' messages and knows their inputs: the attack's μ equals the
+  // accountants' coalition value (Muffliato exactly, the linear-system and MF views to the
+  // certified bracket) and the claim is never refuted.
+  util::Rng rng(41);
+  AuditOptions options;
+  options.trials = 3000;
+  options.confidence = 1.0 - 1e-6;
+  int compared = 0;
+  for (int k = 0; k < 24; ++k) {
+    const std::size_t n = 6 + rng.uniform_below(8);
+    const std::string spec =
+        "er:n=" + std::to_string(n) + ",p=0.4,seed=" + std::to_string(200 + k) + ",connected=1";
+    const std::size_t rounds = 1 + rng.uniform_below(4);
+    std::vector<graph::NodeId> nodes(n);
+    for (std::size_t i = 0; i < n; ++i) nodes[i] = i;
+    rng.shuffle(nodes.begin(), nodes.end());
+    const std::vector<graph::NodeId> coalition(nodes.begin(), nodes.begin() + 2 + k % 2);
+    const graph::NodeId target = nodes.back();
+    accounting::Protocol p(gossip::make_gossip_matrix(graph::from_spec(spec), gossip::Weighting::hamilton));
+    p.rounds = rounds;
+    const gossip::Schedule schedule = accounting::protocol_schedule(p, rounds);
+    accounting::PairQuery q;
+    q.colluders = coalition;
+    q.target = target;
+    std::unique_ptr<accounting::PairwiseAccount> account;
+    AuditResult r;
+    options.seed = static_cast<std::uint64_t>(k);
+    const std::size_t release_dimension = accounting::kAnyReleaseDimension;
+    double tolerance = 1e-9;
+    if (k % 3 == 0) {
+      account = accounting::muffliato_account(p, q, {});
+      r = audit_muffliato(schedule, coalition, target, 1.0, 1.0, options);
+    } else if (k % 3 == 1) {
+      accounting::LinearSystemOptions system;
+      system.rounds = rounds;
+      account = accounting::linear_system_account(p, q, system,
+                                                  {accounting::SignSearch::automatic, release_dimension});
+      r = audit_linear_system(schedule, coalition, target, 1.0, 1.0, system, release_dimension, options);
+      tolerance = 1e-3;
+    } else {
+      accounting::MfAlgorithmSpec algorithm;
+      accounting::MfOptions mf;
+      mf.assess = {accounting::SignSearch::automatic, release_dimension};
+      account = accounting::mf_account(p, q, algorithm, accounting::MfTrust::pndp, mf);
+      r = audit_mf(schedule, coalition, target, 1.0, 1.0, rounds, 1, release_dimension, options);
+      tolerance = 1e-3;
+    }
+    accounting::PairRow claim;
+    account->stream_rows(1.0, 1e-5, [&claim](auto rows) { claim = rows.front(); });
+    const std::string what = spec + " T=" + std::to_string(rounds) + " case " + std::to_string(k);
+    EXPECT_LE(r.bound.mu, *claim.mu) << what;
+    EXPECT_LE(r.attack_mu.value(), *claim.mu * (1.0 + 1e-9)) << what;
+    if (!claim.capped) {
+      EXPECT_NEAR(r.attack_mu.value(), *claim.mu, tolerance * *claim.mu + 1e-9) << what;
+      ++compared;
+    }
+  }
+  EXPECT_GE(compared, 12);  // most claims are below the cap, so the comparison is not vacuous
+}
+
 TEST(Audit, SameCountsForAnyThreadCount) {
   const Case c = make_case("er:n=20,p=0.2,seed=4,connected=1", 6);
   AuditOptions options;
@@ -277,6 +338,12 @@ TEST(Audit, SameCountsForAnyThreadCount) {
 TEST(Audit, BadArgumentsNameTheRule) {
   const Case c = make_case("ring:n=5", 3);
   EXPECT_THROW(audit_muffliato(c.schedule, 1, 1, 1.0, 1.0, {}), std::invalid_argument);
+  EXPECT_THROW(audit_muffliato(c.schedule, std::vector<graph::NodeId>{0, 2, 0}, 1, 1.0, 1.0, {}),
+               std::invalid_argument);
+  EXPECT_THROW(audit_muffliato(c.schedule, std::vector<graph::NodeId>{0, 1}, 1, 1.0, 1.0, {}),
+               std::invalid_argument);
+  EXPECT_THROW(audit_muffliato(c.schedule, std::vector<graph::NodeId>{}, 1, 1.0, 1.0, {}),
+               std::invalid_argument);
   EXPECT_THROW(audit_muffliato(c.schedule, 0, 5, 1.0, 1.0, {}), std::invalid_argument);
   EXPECT_THROW(audit_muffliato(c.schedule, 0, 1, 0.0, 1.0, {}), std::invalid_argument);
   AuditOptions none;

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "netdp/accounting/linear_system.hpp"
@@ -34,6 +35,14 @@ namespace netdp::learn {
 /// The most trials per input: 2^40 (about 1.1·10¹²), far beyond any run's time, so that counts of
 /// both inputs stay exact in 64 bits.
 inline constexpr std::size_t kMaxAuditTrials = std::size_t{1} << 40;
+
+/// Who attacks: one observer, or a coalition of colluders that pool the messages they receive and
+/// know all their own inputs (the threat model of `netdp account --colluders`).
+struct Attackers {
+  Attackers(graph::NodeId observer) : nodes{observer} {}  // NOLINT(google-explicit-constructor)
+  Attackers(std::vector<graph::NodeId> coalition) : nodes(std::move(coalition)) {}  // NOLINT
+  std::vector<graph::NodeId> nodes;
+};
 
 struct AuditOptions {
   std::size_t trials = 100000;  ///< per input (without and with the shift), 1..kMaxAuditTrials
@@ -66,9 +75,10 @@ struct AuditResult {
 /// rounds t = 0..T−1 the observer receives (W_{t−1} ⋯ W_0 y)_w from each neighbour w of v under
 /// W_t; it knows y_v. The shift is Δ on the target. Trials run in parallel in fixed batches, each
 /// seeded from (seed, input, batch): the result does not depend on the thread count, and memory
-/// does not grow with the trial count. Throws unless observer != target are nodes, σ, Δ > 0 and
-/// trials >= 1.
-AuditResult audit_muffliato(const gossip::Schedule& schedule, graph::NodeId observer, graph::NodeId target,
+/// does not grow with the trial count. A coalition receives the messages of all its members and
+/// knows all their releases. Throws unless the observers (distinct, at least one) and the target
+/// are nodes, the target is not an observer, σ, Δ > 0 and trials >= 1.
+AuditResult audit_muffliato(const gossip::Schedule& schedule, const Attackers& observer, graph::NodeId target,
                             double sigma, double sensitivity, const AuditOptions& options);
 
 /// Koskela–Kulkarni gossip with a noisy injection every round (linear_system.hpp's dynamics):
@@ -80,7 +90,7 @@ AuditResult audit_muffliato(const gossip::Schedule& schedule, graph::NodeId obse
 /// release_dimension 1 a sign vector (exhaustive for T <= 16, else a local search from the top
 /// eigenvector's signs), otherwise unit rows of dimension T by the projected power iteration of
 /// the SDP's factorisation (Burer–Monteiro). Throws as audit_muffliato.
-AuditResult audit_linear_system(const gossip::Schedule& schedule, graph::NodeId observer,
+AuditResult audit_linear_system(const gossip::Schedule& schedule, const Attackers& observer,
                                 graph::NodeId target, double sigma, double sensitivity,
                                 const accounting::LinearSystemOptions& system, std::size_t release_dimension,
                                 const AuditOptions& options);
@@ -90,7 +100,7 @@ AuditResult audit_linear_system(const gossip::Schedule& schedule, graph::NodeId 
 /// each neighbour's state before every averaging step (MF paper eq. 5–6, Appendix A.2) and knows
 /// its own gradients and noise. Directions as audit_linear_system. Throws as audit_muffliato, and
 /// unless the schedule is fixed.
-AuditResult audit_mf(const gossip::Schedule& schedule, graph::NodeId observer, graph::NodeId target,
+AuditResult audit_mf(const gossip::Schedule& schedule, const Attackers& observer, graph::NodeId target,
                      double sigma, double sensitivity, std::size_t rounds, std::size_t gossip_steps,
                      std::size_t release_dimension, const AuditOptions& options);
 
