@@ -60,6 +60,28 @@ void append_spectrum_warnings(const NoiseSpectrum& spectrum, const RankOptions& 
 
 }  // namespace detail
 
+namespace {
+
+struct ThinSvd {
+  DenseMatrix u;
+  Vector singular;  ///< decreasing
+};
+
+/// B = U S Vᵀ (thin U). Eigen 3.4's divide-and-conquer BDCSVD can return a non-finite U with
+/// `Success` on some rank-deficient B (a Zip-DL view under LDP does it); the one-sided Jacobi SVD,
+/// slower but robust, is used then.
+ThinSvd thin_svd(const DenseMatrix& b) {
+  const Eigen::BDCSVD<DenseMatrix> fast(b, Eigen::ComputeThinU);
+  if (fast.info() == Eigen::Success && fast.matrixU().allFinite() && fast.singularValues().allFinite())
+    return {fast.matrixU(), fast.singularValues()};
+  const Eigen::JacobiSVD<DenseMatrix> robust(b, Eigen::ComputeThinU);
+  require(robust.info() == Eigen::Success && robust.matrixU().allFinite(),
+          "the SVD of the noise map B failed ({} x {})", b.rows(), b.cols());
+  return {robust.matrixU(), robust.singularValues()};
+}
+
+}  // namespace
+
 TargetGram target_gram_from_columns(const DenseMatrix& a_u, const DenseMatrix& b,
                                     const RankOptions& options) {
   require(
@@ -85,13 +107,13 @@ TargetGram target_gram_from_columns(const DenseMatrix& a_u, const DenseMatrix& b
   if (rank < m) {
     // B Bᵀ resolves singular values of B only down to about sqrt(ε) σ_max, and a dropped one can
     // carry any share of the loss: decide the rank on B itself, at numpy's matrix_rank floor.
-    const Eigen::BDCSVD<DenseMatrix> svd(b, Eigen::ComputeThinU);
-    const Vector& singular = svd.singularValues();  // decreasing
+    const ThinSvd svd = thin_svd(b);
+    const Vector& singular = svd.singular;  // decreasing
     const double floor = static_cast<double>(std::max(b.rows(), b.cols())) *
                          std::numeric_limits<double>::epsilon() * (singular.size() > 0 ? singular(0) : 0.0);
     rank = 0;
     while (rank < singular.size() && singular(rank) > floor) ++rank;
-    q = svd.matrixU().leftCols(rank);
+    q = svd.u.leftCols(rank);
     inv_sqrt = singular.head(rank).cwiseInverse();
     out.condition = rank > 0 ? std::pow(singular(0) / singular(rank - 1), 2) : 1.0;
     if (rank < m) {
@@ -162,6 +184,18 @@ void fill_privacy(PairSensitivity& pair, double noise_std, double delta) {
 PairSensitivity assess_sensitivity(const TargetGram& gram, const AssessOptions& options) {
   const DenseMatrix& k = gram.K;
   require(k.rows() == k.cols(), "K must be square, got {} x {}", k.rows(), k.cols());
+  if (gram.range_residual > kResidualWarning) {
+    // The target's change leaves range(B): it is read without noise, whatever K says.
+    PairSensitivity pair;
+    pair.rank = gram.rank;
+    pair.range_residual = gram.range_residual;
+    pair.condition = gram.condition;
+    pair.warnings = gram.warnings;
+    pair.sensitivity_squared_ones = pair.sensitivity_squared_sum_abs = pair.sensitivity_squared_certified =
+        std::numeric_limits<double>::infinity();
+    pair.sensitivity = pair.mu = std::numeric_limits<double>::infinity();
+    return pair;
+  }
   require(all_finite(k), "K must have finite entries");
   const double scale = k.cwiseAbs().maxCoeff();
   const double asym = (k - k.transpose()).cwiseAbs().maxCoeff();
@@ -216,10 +250,6 @@ PairSensitivity assess_sensitivity(const TargetGram& gram, const AssessOptions& 
                           gram.subspace_margin * std::sqrt(static_cast<double>(size));
       pair.sensitivity_squared_vector_lower = root > 0.0 ? root * root : 0.0;
     }
-    pair.exact = false;
-  }
-  if (gram.range_residual > kResidualWarning) {
-    pair.sensitivity_squared_certified = std::numeric_limits<double>::infinity();
     pair.exact = false;
   }
   pair.sensitivity = std::sqrt(std::max(pair.sensitivity_squared_certified, 0.0));

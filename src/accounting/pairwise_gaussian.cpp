@@ -241,7 +241,15 @@ SensitivityFields sensitivity_fields(const PairSensitivity& p) {
           p.exact};
 }
 
-UnitPair unit_pair(const PairSensitivity& p) {
+UnitPair unit_pair(const PairSensitivity& p, const graph::Graph* g) {
+  const auto name = [g](graph::NodeId v) { return g ? g->label(v) : std::to_string(v); };
+  require(std::isfinite(p.sensitivity),
+          "{} reads target {}'s change exactly: it leaves the range of the noise, so the view is not private "
+          "and no finite mu bounds the loss (as with zip-dl, whose zero-sum noise cancels in the sum of a "
+          "node's messages, or a sender with one neighbour)",
+          p.observers.empty() ? std::string("an eavesdropper on every message")
+                              : "observer " + name(p.observers.front()),
+          name(p.target));
   const double uncapped =
       p.sensitivity_squared_uncapped ? std::sqrt(*p.sensitivity_squared_uncapped) : p.sensitivity;
   return {p.observers.empty() ? p.target : p.observers.front(), p.target, p.sensitivity, uncapped,
@@ -270,7 +278,7 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_pairs_account(
   for (const PairSensitivity& p : muffliato_gd_view_pairs(rounds, gradient_steps, gossip_rounds, observers,
                                                           progress, release_dimension)) {
     if (target && p.target != *target) continue;
-    pairs.push_back(unit_pair(p));
+    pairs.push_back(unit_pair(p, names));
     collect_warnings(p, names, warnings);
   }
   GaussianPairwiseAccount::Info info;
@@ -298,7 +306,7 @@ std::unique_ptr<GaussianPairwiseAccount> linear_system_account(const Protocol& p
   std::vector<std::string> warnings;
   const auto keep = [&](std::span<const PairResult> results) {
     for (const PairResult& result : results) {
-      pairs.push_back(unit_pair(result.pair));
+      pairs.push_back(unit_pair(result.pair, &protocol.network.graph()));
       collect_warnings(result.pair, &protocol.network.graph(), warnings);
     }
   };
@@ -354,7 +362,7 @@ std::unique_ptr<GaussianPairwiseAccount> mf_account(const Protocol& protocol, co
   std::vector<UnitPair> pairs;
   std::vector<std::string> warnings;
   for (const MfPairResult& result : accounting.pairs) {
-    pairs.push_back(unit_pair(result.privacy));
+    pairs.push_back(unit_pair(result.privacy, &w.graph()));
     collect_warnings(result.privacy, &w.graph(), warnings);
   }
   for (const Theorem7Check& check : accounting.theorem7) {

@@ -12,12 +12,12 @@
 
 #include "account_report.hpp"
 #include "commands.hpp"
+#include "mf_options.hpp"
 #include "netdp/accounting/pairwise.hpp"
 #include "netdp/accounting/pairwise_summary.hpp"
 #include "netdp/dp/gdp.hpp"
 #include "netdp/gossip/network_spec.hpp"
 #include "netdp/graph/metrics.hpp"
-#include "netdp/mf/correlation_io.hpp"
 #include "netdp/util/atomic_file.hpp"
 #include "netdp/util/check.hpp"
 #include "netdp/util/enum_names.hpp"
@@ -62,12 +62,7 @@ struct AccountOptions {
   bool keep_observer_noise = false;
   std::string sign_search = "none";
   std::string release_dimension = "vector";  ///< linear-system, mf, Muffliato-GD
-  // mf
-  std::string trust = "pndp";
-  std::string algorithm = "dp-d-sgd";
-  std::size_t participations = 0;
-  std::size_t separation = 0;
-  std::string correlation_path;
+  MfCommandOptions mf;
   // calibration and output
   std::optional<double> target_epsilon;
   std::optional<std::string> calibrate_on;  ///< mean (default) | max | pair, with --target-epsilon
@@ -242,19 +237,12 @@ std::unique_ptr<accounting::PairwiseAccount> make_account(const AccountOptions& 
     return accounting::linear_system_account(protocol, query, options, release_options(o), progress);
   }
   if (o.method == "mf") {
-    accounting::MfAlgorithmSpec spec;
-    spec.algorithm = accounting::parse_mf_algorithm(o.algorithm);
-    spec.gossip_steps = o.gossip_steps;
-    if (!o.correlation_path.empty()) spec.correlation = mf::read_correlation(o.correlation_path);
-    require(spec.algorithm != accounting::MfAlgorithm::mf_d_sgd || !o.correlation_path.empty(),
-            "--algorithm mf-d-sgd needs --correlation C.mtx");
     accounting::MfOptions options;
     options.assess = release_options(o);
-    if (o.participations > 0 || o.separation > 0) {
-      options.participation = accounting::MfParticipation::cyclic(o.participations, o.separation);
-    }
+    options.participation = o.mf.participation();
     options.progress = progress;
-    return accounting::mf_account(protocol, query, spec, accounting::parse_mf_trust(o.trust), options);
+    return accounting::mf_account(protocol, query, o.mf.algorithm_spec(o.gossip_steps),
+                                  accounting::parse_mf_trust(o.mf.trust), options);
   }
   throw std::invalid_argument(
       fmt::format("--method '{}' is not one of: muffliato, random-walk, linear-system, mf", o.method));
@@ -302,12 +290,10 @@ nlohmann::ordered_json parameters_json(const AccountOptions& o, const accounting
   } else if (o.method == "mf") {
     p["sign_search"] = o.sign_search;
     p["release_dimension"] = o.release_dimension;
-    p["trust"] = o.trust;
-    p["algorithm"] = o.algorithm;
+    p["trust"] = o.mf.trust;
+    p["algorithm"] = o.mf.algorithm;
     p["gossip_steps"] = o.gossip_steps;
-    p["participation"] = o.participations > 0
-                             ? fmt::format("cyclic:k={},b={}", o.participations, o.separation)
-                             : std::string("every-round");
+    p["participation"] = o.mf.participation_name();
   }
   return p;
 }
@@ -479,14 +465,7 @@ void add_account_command(CLI::App& app) {
          "linear-system, mf, muffliato --gradient-steps: coordinates of each round's release: vector "
          "(any dimension: the certified SDP worst case) | 1 (scalar) | p")
       ->capture_default_str();
-  cmd->add_option("--trust", r.trust, "mf: ldp | pndp | secldp")->capture_default_str();
-  cmd->add_option("--algorithm", r.algorithm,
-                  "mf: dp-d-sgd | muffliato-sgd | antipgd | decor | zip-dl | mf-d-sgd")
-      ->capture_default_str();
-  cmd->add_option("--participations", r.participations, "mf: k of (k, b)-cyclic participation");
-  cmd->add_option("--separation", r.separation, "mf: b of (k, b)-cyclic participation");
-  cmd->add_option("--correlation", r.correlation_path,
-                  "mf: Matrix Market file of the correlation C (mf-d-sgd)");
+  add_mf_options(cmd, r.mf);
   cmd->add_option("--target-epsilon", options->target_epsilon,
                   "Calibrate σ so that the chosen ε meets this target");
   cmd->add_option(

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "commands.hpp"
+#include "mf_options.hpp"
 #include "netdp/accounting/linear_system.hpp"
 #include "netdp/accounting/mf_accountant.hpp"
 #include "netdp/accounting/pairwise.hpp"
@@ -40,7 +41,7 @@ struct AuditOptions {
   std::optional<int> first_power;
   std::size_t gossip_steps = 1;
   std::string release_dimension = "vector";
-  std::string algorithm = "dp-d-sgd";  ///< mf
+  MfCommandOptions mf;
   std::string contributions = "tail";  ///< random-walk
   double tail_share = 0.1;             ///< random-walk
   bool sender_known = false;           ///< random-walk
@@ -70,7 +71,7 @@ accounting::PairRow claimed_row(const AuditOptions& o, const accounting::Protoco
                                 const learn::Attackers& attackers, graph::NodeId target) {
   accounting::PairQuery query;
   if (o.colluders.empty()) {
-    query.observer = attackers.nodes.front();
+    if (!attackers.nodes.empty()) query.observer = attackers.nodes.front();
   } else {
     query.colluders = attackers.nodes;
   }
@@ -100,12 +101,11 @@ accounting::PairRow claimed_row(const AuditOptions& o, const accounting::Protoco
     if (o.method == "linear-system") {
       account = accounting::linear_system_account(protocol, query, linear_system_options(o), release);
     } else {
-      accounting::MfAlgorithmSpec spec;
-      spec.algorithm = accounting::parse_mf_algorithm(o.algorithm);
-      spec.gossip_steps = o.gossip_steps;
       accounting::MfOptions options;
       options.assess = release;
-      account = accounting::mf_account(protocol, query, spec, accounting::MfTrust::pndp, options);
+      options.participation = o.mf.participation();
+      account = accounting::mf_account(protocol, query, o.mf.algorithm_spec(o.gossip_steps),
+                                       accounting::parse_mf_trust(o.mf.trust), options);
     }
   }
   accounting::PairRow row;
@@ -114,9 +114,25 @@ accounting::PairRow claimed_row(const AuditOptions& o, const accounting::Protoco
   return row;
 }
 
+learn::MfAuditSpec mf_spec(const AuditOptions& o) {
+  learn::MfAuditSpec spec;
+  spec.algorithm = o.mf.algorithm_spec(o.gossip_steps);
+  spec.trust = accounting::parse_mf_trust(o.mf.trust);
+  spec.rounds = o.rounds;
+  spec.participation = o.mf.participation();
+  return spec;
+}
+
 /// The attackers (--observer, or the coalition of --colluders) and the target (default: the
 /// node of index 1, or with colluders the first node outside the coalition).
 std::pair<learn::Attackers, graph::NodeId> resolve_attackers(const AuditOptions& o, const graph::Graph& g) {
+  if (o.method == "mf" && o.mf.trust == "ldp") {
+    require(!o.observer.given() && o.colluders.empty(),
+            "--trust ldp has no observer nor colluders: every message is public");
+    require(g.num_nodes() >= 2, "the graph needs a target and another node: it has {} node(s)",
+            g.num_nodes());
+    return {learn::Attackers(), resolve_node(g, o.target, "target").value_or(1)};
+  }
   if (o.colluders.empty()) {
     const auto [observer, target] = resolve_pair(g, o.observer, o.target);
     return {learn::Attackers(observer), target};
@@ -149,9 +165,10 @@ void run_audit(const AuditOptions& o) {
                                         o.gossip_steps == 1 && o.view == "secure-sum" && !o.first_power),
           "--method random-walk walks on the fixed W: --schedule, --view, --first-power, --gossip-steps and "
           "--release-dimension do not apply");
-  require(o.method != "mf" || o.algorithm == "dp-d-sgd" || o.algorithm == "muffliato-sgd",
-          "--algorithm {}: the audit simulates dp-d-sgd and muffliato-sgd of the MF views", o.algorithm);
-  require(o.method == "mf" || o.algorithm == "dp-d-sgd", "--algorithm applies to --method mf only");
+  require(
+      o.method == "mf" || (o.mf.trust == "pndp" && o.mf.algorithm == "dp-d-sgd" && o.mf.participations == 0 &&
+                           o.mf.separation == 0 && o.mf.correlation_path.empty()),
+      "--trust, --algorithm, --participations, --separation and --correlation apply to --method mf only");
   require(o.method == "muffliato" || o.bound == "exact", "--bound paper applies to --method muffliato only");
   require(
       (o.method != "muffliato" && o.method != "random-walk") ||
@@ -204,8 +221,7 @@ void run_audit(const AuditOptions& o) {
       : o.method == "linear-system"
           ? learn::audit_linear_system(schedule, attackers, target, o.sigma, o.sensitivity,
                                        linear_system_options(o), dimension, audit)
-          : learn::audit_mf(schedule, attackers, target, o.sigma, o.sensitivity, o.rounds, o.gossip_steps,
-                            dimension, audit);
+          : learn::audit_mf(w, attackers, target, o.sigma, o.sensitivity, mf_spec(o), dimension, audit);
   progress.finish();
 
   const double claimed_mu = claim.mu.value_or(std::numeric_limits<double>::infinity());
@@ -219,7 +235,9 @@ void run_audit(const AuditOptions& o) {
   j["sigma"] = o.sigma;
   j["delta"] = o.delta;
   j["sensitivity"] = o.sensitivity;
-  if (o.colluders.empty()) {
+  if (attackers.nodes.empty()) {
+    j["observer"] = nullptr;  // LDP: every message is public
+  } else if (o.colluders.empty()) {
     j["observer"] = names.json(attackers.nodes.front());
   } else {
     nlohmann::ordered_json members = nlohmann::ordered_json::array();
@@ -230,8 +248,9 @@ void run_audit(const AuditOptions& o) {
   const bool paper_claim = o.bound == "paper" || (o.method == "random-walk" && o.contributions == "expected");
   j["bound"] = paper_claim ? "paper-formula" : o.method == "muffliato" ? "exact-joint-view" : "upper-bound";
   if (o.method == "mf") {
-    j["algorithm"] = o.algorithm;
-    j["trust"] = "pndp";
+    j["algorithm"] = o.mf.algorithm;
+    j["trust"] = o.mf.trust;
+    j["participation"] = o.mf.participation_name();
   }
   if (o.method == "linear-system") j["view"] = o.view;
   if (o.method == "random-walk") {
@@ -268,12 +287,14 @@ void run_audit(const AuditOptions& o) {
                o.method == "random-walk"     ? "random walk (contributions " + o.contributions + ")"
                : o.method == "muffliato"     ? std::string("Muffliato")
                : o.method == "linear-system" ? "linear-system view " + o.view
-                                             : "MF view of " + o.algorithm + " (pndp)",
+                                             : "MF view of " + o.mf.algorithm + " (" + o.mf.trust + ")",
                o.network.graph_spec, w.num_nodes(), o.network.weights, o.rounds, o.sigma, o.delta);
     std::string who;
     for (const graph::NodeId v : attackers.nodes) who += (who.empty() ? "" : ",") + names.label(v);
-    fmt::print(out, "{} {} (hear{} {} messages), target {}; {} trials per input, seed {}\n",
-               o.colluders.empty() ? "observer" : "colluders", who, o.colluders.empty() ? "s" : "",
+    fmt::print(out, "{} ({} messages), target {}; {} trials per input, seed {}\n",
+               attackers.nodes.empty() ? "every message public"
+               : o.colluders.empty()   ? "observer " + who
+                                       : "colluders " + who,
                r.messages, names.label(target), r.trials, o.output.seed);
     fmt::print(out, "claimed ({}):   mu {}  epsilon {:.6g}\n", j["bound"].get<std::string>(),
                claim.mu ? fmt::format("{:.6g}", *claim.mu) : std::string("none (an RDP claim)"),
@@ -305,7 +326,7 @@ void add_audit_command(CLI::App& app) {
       "audit",
       "Attack the simulated protocol and check the accountant's claim with a lower confidence bound");
   add_network_options(cmd, o->network);
-  cmd->add_option("--algorithm", o->algorithm, "mf: dp-d-sgd | muffliato-sgd")->capture_default_str();
+  add_mf_options(cmd, o->mf);
   cmd->add_option(
          "--method", o->method,
          "muffliato (gossip averaging) | linear-system (Koskela-Kulkarni) | mf (the MF paper's views, "

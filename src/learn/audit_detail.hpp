@@ -23,10 +23,11 @@ inline util::Rng batch_rng(std::uint64_t seed, std::uint64_t stream, std::uint64
   return util::Rng(prf_word(prf_word(seed, stream), batch));
 }
 
-/// Checks the attackers (at least one, distinct nodes), the target (a node, not an attacker), σ and Δ.
+/// Checks the attackers (distinct nodes; at least one unless allow_none), the target (a node, not
+/// an attacker), σ and Δ.
 inline void check_pair(std::size_t n, const Attackers& attackers, std::size_t target, double sigma,
-                       double sensitivity) {
-  require(!attackers.nodes.empty(), "audit: the coalition of observers is empty");
+                       double sensitivity, bool allow_none = false) {
+  require(allow_none || !attackers.nodes.empty(), "audit: the coalition of observers is empty");
   require(target < n, "audit: the target {} must be a node 0..{}", target, n - 1);
   for (std::size_t i = 0; i < attackers.nodes.size(); ++i) {
     const std::size_t observer = attackers.nodes[i];

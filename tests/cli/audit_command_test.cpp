@@ -89,6 +89,26 @@ TEST(AuditCommand, TheRandomWalksExpectedCountIsRefutedAndTheTailCountIsNot) {
   EXPECT_EQ(v["empirical_epsilon_lower"], j["empirical_epsilon_lower"]);
 }
 
+TEST(AuditCommand, EveryMfAlgorithmAndTrustModelIsAudited) {
+  for (const auto& [algorithm, trust] : std::vector<std::pair<std::string, std::string>>{
+           {"antipgd", "pndp"}, {"decor", "secldp"}, {"zip-dl", "pndp"}, {"dp-d-sgd", "ldp"}}) {
+    std::vector<std::string> args = {"audit",   "--quiet",  "--json", "--graph",  "ring:n=6", "--method",
+                                     "mf",      "--rounds", "3",      "--trials", "20000",    "--algorithm",
+                                     algorithm, "--trust",  trust,    "--target", "2"};
+    if (trust != "ldp") args.insert(args.end(), {"--observer", "0"});
+    const testing::CliResult r = testing::run_cli(args);
+    EXPECT_EQ(r.status, 0) << algorithm << " " << trust << ": " << r.err;
+    const Json j = Json::parse(r.out);
+    EXPECT_EQ(j["verdict"], "consistent") << algorithm;
+    EXPECT_EQ(j["trust"], trust);
+    EXPECT_EQ(j["algorithm"], algorithm);
+    EXPECT_EQ(j["observer"].is_null(), trust == "ldp");
+    EXPECT_NEAR(j["attack_mu"].get<double>(), j["claimed_mu"].get<double>(),
+                1e-3 * j["claimed_mu"].get<double>())
+        << algorithm << " " << trust;
+  }
+}
+
 TEST(AuditCommand, ACoalitionIsAuditedAgainstTheColludersClaim) {
   const testing::CliResult r =
       testing::run_cli({"audit", "--quiet", "--json", "--graph", "florentine", "--rounds", "4", "--colluders",
@@ -115,9 +135,10 @@ TEST(AuditCommand, BadInputIsAClearError) {
             "--contributions 5: the audited walk enforces no cap"},
            {{"--method", "random-walk", "--walk-start", "9"}, "--walk-start"},
            {{"--view", "plain"}, "apply to --method linear-system and mf only"},
-           {{"--method", "mf", "--algorithm", "decor"},
-            "--algorithm decor: the audit simulates dp-d-sgd and"},
-           {{"--algorithm", "muffliato-sgd"}, "--algorithm applies to --method mf only"},
+           {{"--method", "mf", "--trust", "ldp", "--observer", "1"},
+            "--trust ldp has no observer nor colluders"},
+           {{"--method", "mf", "--algorithm", "mf-d-sgd"}, "--algorithm mf-d-sgd needs --correlation C.mtx"},
+           {{"--algorithm", "muffliato-sgd"}, "--trust, --algorithm, --participations, --separation and "},
            {{"--method", "linear-system", "--bound", "paper"},
             "--bound paper applies to --method muffliato only"},
            {{"--trials", "0"}, "--trials must be in 1..1099511627776, got 0"},

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "netdp/accounting/linear_system.hpp"
+#include "netdp/accounting/mf_views.hpp"
 #include "netdp/accounting/random_walk.hpp"
 #include "netdp/dp/audit_bounds.hpp"
 #include "netdp/gossip/gossip_matrix.hpp"
@@ -41,6 +42,7 @@ inline constexpr std::size_t kMaxAuditTrials = std::size_t{1} << 40;
 struct Attackers {
   Attackers(graph::NodeId observer) : nodes{observer} {}  // NOLINT(google-explicit-constructor)
   Attackers(std::vector<graph::NodeId> coalition) : nodes(std::move(coalition)) {}  // NOLINT
+  Attackers() = default;  ///< none (the MF paper's LDP: every message public, no attacker node)
   std::vector<graph::NodeId> nodes;
 };
 
@@ -95,14 +97,29 @@ AuditResult audit_linear_system(const gossip::Schedule& schedule, const Attacker
                                 const accounting::LinearSystemOptions& system, std::size_t release_dimension,
                                 const AuditOptions& options);
 
-/// The MF paper's DP-D-SGD (gossip_steps 1) and Muffliato-SGD (K > 1) under PNDP: every step
-/// node w adds its noisy gradient g + z to its state and gossips K times; the observer receives
-/// each neighbour's state before every averaging step (MF paper eq. 5–6, Appendix A.2) and knows
-/// its own gradients and noise. Directions as audit_linear_system. Throws as audit_muffliato, and
-/// unless the schedule is fixed.
-AuditResult audit_mf(const gossip::Schedule& schedule, const Attackers& observer, graph::NodeId target,
-                     double sigma, double sensitivity, std::size_t rounds, std::size_t gossip_steps,
-                     std::size_t release_dimension, const AuditOptions& options);
+/// The MF paper's algorithm, trust model and participation as audit_mf runs them.
+struct MfAuditSpec {
+  accounting::MfAlgorithmSpec algorithm;  ///< any of the six, with its K, C or DECOR scale
+  accounting::MfTrust trust = accounting::MfTrust::pndp;
+  std::size_t rounds = 1;                     ///< gradient steps T
+  accounting::MfParticipation participation;  ///< every round, or (k, b)-cyclic
+};
+
+/// The MF paper's algorithms (Appendix A, docs/accounting-mf.md): every step node v adds its
+/// gradient and its noise ζ to its state and gossips K times on W; DP-D-SGD and Muffliato-SGD add
+/// z, ANTIPGD z_t − z_{t−1}, DECOR z plus ± the secrets of its edges, MF-D-SGD C†Z; Zip-DL sends
+/// each neighbour its state plus a share of zero-sum noise. Every noise coordinate is drawn by a
+/// node, which knows it. The attackers read, under PNDP, every message their neighbours outside the
+/// coalition send them (each node's state before averaging: powers from 0, eq. 5–6) and know their
+/// own inputs and noise; under LDP every message (no attacker nodes); under SecLDP every message
+/// and the attackers' knowledge. The target's shift is Δ·D on its steps (on the worst class of a
+/// cyclic participation), D as for audit_linear_system. Where the target's change leaves the
+/// range of the noise the view is not private: the test is exact and attack_mu is +∞. Throws as
+/// audit_muffliato (attackers may be empty except under PNDP, and must be under LDP), unless K = 1
+/// for every algorithm but Muffliato-SGD and C fits T and n.
+AuditResult audit_mf(const gossip::GossipMatrix& w, const Attackers& attackers, graph::NodeId target,
+                     double sigma, double sensitivity, const MfAuditSpec& spec, std::size_t release_dimension,
+                     const AuditOptions& options);
 
 /// The most calibration runs per input of audit_random_walk.
 inline constexpr std::size_t kMaxWalkCalibrationTrials = std::size_t{1} << 16;
