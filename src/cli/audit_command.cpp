@@ -12,6 +12,7 @@
 #include "mf_options.hpp"
 #include "netdp/accounting/linear_system.hpp"
 #include "netdp/accounting/mf_accountant.hpp"
+#include "netdp/accounting/muffliato_gd_view.hpp"
 #include "netdp/accounting/pairwise.hpp"
 #include "netdp/learn/audit.hpp"
 #include "netdp/util/check.hpp"
@@ -27,6 +28,7 @@ namespace {
 struct AuditOptions {
   NetworkOptions network;
   std::string method = "muffliato";
+  std::size_t gradient_steps = 0;  ///< muffliato: Muffliato-GD with this many steps of --rounds rounds
   std::size_t rounds = 10;
   double sigma = 1.0;
   double delta = 1e-5;
@@ -93,7 +95,9 @@ accounting::PairRow claimed_row(const AuditOptions& o, const accounting::Protoco
     options.bound = util::parse_enum(accounting::kMuffliatoBoundNames, o.bound, "--bound");
     options.observer_noise =
         o.count_observer_noise ? accounting::ObserverNoise::counted : accounting::ObserverNoise::known;
-    account = accounting::muffliato_account(protocol, query, options);
+    options.release_dimension =
+        accounting::parse_release_dimension(o.release_dimension, "--release-dimension");
+    account = accounting::muffliato_account(protocol, query, options, o.gradient_steps);
   } else {
     const accounting::AssessOptions release{
         accounting::SignSearch::automatic,
@@ -170,12 +174,14 @@ void run_audit(const AuditOptions& o) {
                            o.mf.separation == 0 && o.mf.correlation_path.empty()),
       "--trust, --algorithm, --participations, --separation and --correlation apply to --method mf only");
   require(o.method == "muffliato" || o.bound == "exact", "--bound paper applies to --method muffliato only");
-  require(
-      (o.method != "muffliato" && o.method != "random-walk") ||
-          (o.view == "secure-sum" && !o.first_power && o.gossip_steps == 1 &&
-           o.release_dimension == "vector"),
-      "--view, --first-power, --gossip-steps and --release-dimension apply to --method linear-system and mf "
-      "only");
+  require(o.method == "muffliato" || o.gradient_steps == 0,
+          "--gradient-steps applies to --method muffliato only");
+  require((o.method != "muffliato" && o.method != "random-walk") ||
+              (o.view == "secure-sum" && !o.first_power && o.gossip_steps == 1),
+          "--view, --first-power and --gossip-steps apply to --method linear-system and mf only");
+  require(o.method == "linear-system" || o.method == "mf" || o.gradient_steps > 0 ||
+              o.release_dimension == "vector",
+          "--release-dimension applies to --method linear-system, mf, and muffliato with --gradient-steps");
   require(o.method != "mf" || (o.view == "secure-sum" && !o.first_power),
           "--view and --first-power apply to --method linear-system only");
   require_positive(o.sigma, "--sigma");
@@ -210,12 +216,20 @@ void run_audit(const AuditOptions& o) {
   audit.progress = [&progress](std::size_t done) { progress.update(done); };
   const std::size_t dimension =
       accounting::parse_release_dimension(o.release_dimension, "--release-dimension");
-  const gossip::Schedule schedule = accounting::protocol_schedule(protocol, o.rounds * o.gossip_steps);
+  // Muffliato-GD gossips --rounds rounds per gradient step with that step's matrix.
+  const gossip::Schedule schedule =
+      o.gradient_steps > 0
+          ? accounting::muffliato_gd_rounds(accounting::protocol_schedule(protocol, o.gradient_steps),
+                                            o.gradient_steps, o.rounds)
+          : accounting::protocol_schedule(protocol, o.rounds * o.gossip_steps);
   const std::optional<graph::NodeId> walk_start = resolve_node(w.graph(), o.walk_start, "walk-start");
   const learn::AuditResult r =
       o.method == "random-walk"
           ? learn::audit_random_walk(w, attackers.nodes.front(), target, o.sigma, o.sensitivity, o.rounds,
                                      walk_start, walk_view(o), audit)
+      : o.method == "muffliato" && o.gradient_steps > 0
+          ? learn::audit_muffliato_gd(schedule, attackers, target, o.sigma, o.sensitivity, o.gradient_steps,
+                                      o.rounds, dimension, audit)
       : o.method == "muffliato"
           ? learn::audit_muffliato(schedule, attackers, target, o.sigma, o.sensitivity, audit)
       : o.method == "linear-system"
@@ -259,8 +273,9 @@ void run_audit(const AuditOptions& o) {
     j["sender_known"] = o.sender_known;
     j["walk_start"] = walk_start ? names.json(*walk_start) : nlohmann::ordered_json("uniform");
   }
-  if (o.method != "muffliato") {
-    j["gossip_steps"] = o.gossip_steps;
+  if (o.gradient_steps > 0) j["gradient_steps"] = o.gradient_steps;
+  if (o.method == "linear-system" || o.method == "mf") j["gossip_steps"] = o.gossip_steps;
+  if (o.method == "linear-system" || o.method == "mf" || o.gradient_steps > 0) {
     j["release_dimension"] = o.release_dimension;
     j["dimension"] = r.dimension;
   }
@@ -332,6 +347,8 @@ void add_audit_command(CLI::App& app) {
          "muffliato (gossip averaging) | linear-system (Koskela-Kulkarni) | mf (the MF paper's views, "
          "pndp) | random-walk (the token's walk, eq. 7)")
       ->capture_default_str();
+  cmd->add_option("--gradient-steps", o->gradient_steps,
+                  "muffliato: Muffliato-GD with this many gradient steps of --rounds gossip rounds each");
   cmd->add_option("--rounds,-T", o->rounds, "Rounds T (gossip rounds, or the walk's steps)")
       ->capture_default_str();
   cmd->add_option("--sigma", o->sigma, "Noise standard deviation σ")->capture_default_str();

@@ -185,22 +185,29 @@ AuditResult attack(const LinearProtocol& protocol, const IdentifiedView& view, c
   result.attack_mu = exposed ? std::numeric_limits<double>::infinity() : h.norm() / sigma;
 
   // Batch b of input i (0: no shift, 1: shifted) draws its noise from (seed, i, b).
-  const std::size_t batches = (options.trials + kBatch - 1) / kBatch;
+  // A batch holds kBatch protocol runs: kBatch / r trials of r release coordinates each.
+  const std::size_t per_batch = std::max<std::size_t>(1, kBatch / static_cast<std::size_t>(r));
+  const std::size_t batches = (options.trials + per_batch - 1) / per_batch;
   std::vector<std::size_t> errors(2 * batches, 0);
   std::atomic<std::size_t> done{0};
   util::ParallelErrors failures;
+  // Each thread reuses its noise and input blocks (a fresh block per batch costs page faults).
+  std::vector<DenseMatrix> noise_blocks(static_cast<std::size_t>(omp_get_max_threads()));
+  std::vector<DenseMatrix> input_blocks(noise_blocks.size());
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::int64_t job = 0; job < static_cast<std::int64_t>(2 * batches); ++job) {
     failures.run(job, [&] {
       const auto input = static_cast<std::size_t>(job) / batches;
       const auto batch = static_cast<std::size_t>(job) % batches;
-      const auto size = static_cast<Eigen::Index>(std::min(kBatch, options.trials - batch * kBatch));
+      const auto size = static_cast<Eigen::Index>(std::min(per_batch, options.trials - batch * per_batch));
       Rng rng = batch_rng(options.seed, input, batch);
       // Column i·r + j is coordinate j of trial i.
-      DenseMatrix z(static_cast<Eigen::Index>(protocol.noises), size * r);
+      DenseMatrix& z = noise_blocks[static_cast<std::size_t>(omp_get_thread_num())];
+      z.resize(static_cast<Eigen::Index>(protocol.noises), size * r);
       fill_standard_normal(z.data(), static_cast<std::size_t>(z.size()), rng);
       z *= sigma;
-      DenseMatrix g = DenseMatrix::Zero(static_cast<Eigen::Index>(protocol.inputs), size * r);
+      DenseMatrix& g = input_blocks[static_cast<std::size_t>(omp_get_thread_num())];
+      g.setZero(static_cast<Eigen::Index>(protocol.inputs), size * r);
       if (input == 1) {
         for (Eigen::Index i = 0; i < size; ++i) g.middleCols(i * r, r) = shift;
       }
@@ -250,6 +257,9 @@ LinearProtocol injection_protocol(const gossip::Schedule& schedule, const Inject
   require(schedule.is_fixed() || schedule.rounds() >= spec.rounds * spec.steps,
           "audit: the schedule has {} matrices, fewer than T·K = {}", schedule.rounds(),
           spec.rounds * spec.steps);
+  require(spec.rows.size() == 1 || spec.rows.size() >= spec.rounds * spec.steps,
+          "audit: observed rows for {} of the T·K = {} gossip steps", spec.rows.size(),
+          spec.rounds * spec.steps);
   LinearProtocol protocol;
   protocol.inputs = n * spec.rounds;
   protocol.noises = spec.noises;
@@ -259,17 +269,19 @@ LinearProtocol injection_protocol(const gossip::Schedule& schedule, const Inject
     DenseMatrix state = DenseMatrix::Zero(nodes, g.cols());
     DenseMatrix next(nodes, g.cols());
     std::size_t k = 0;
-    const auto observe = [&] {
-      for (const graph::NodeId i : spec.rows) receive(k++, state.row(static_cast<Eigen::Index>(i)));
+    const auto observe = [&](std::size_t q) {
+      for (const graph::NodeId i : spec.rows[spec.rows.size() == 1 ? 0 : q])
+        receive(k++, state.row(static_cast<Eigen::Index>(i)));
     };
     for (std::size_t s = 0; s < spec.rounds; ++s) {
       state += g.middleRows(static_cast<Eigen::Index>(s) * nodes, nodes);
       spec.add_noise(s, z, state);
       for (std::size_t step = 0; step < spec.steps; ++step) {
-        if (spec.first_power == 0) observe();
-        next.noalias() = schedule.at(s * spec.steps + step) * state;
+        const std::size_t q = s * spec.steps + step;
+        if (spec.first_power == 0) observe(q);
+        next.noalias() = schedule.at(q) * state;
         state.swap(next);
-        if (spec.first_power == 1) observe();
+        if (spec.first_power == 1) observe(q);
       }
     }
   };
@@ -375,14 +387,14 @@ AuditResult audit_linear_system(const gossip::Schedule& schedule, const Attacker
   // The observed rows, as the accountant's threat models define them (linear_system.hpp).
   switch (system.view) {
     case accounting::LinearSystemView::secure_sum:
-      spec.rows = observer.nodes;
+      spec.rows = {observer.nodes};
       break;
     case accounting::LinearSystemView::plain:
-      spec.rows = {target};
+      spec.rows = {std::vector<graph::NodeId>{target}};
       break;
     case accounting::LinearSystemView::secure_sum_adaptive:
-      spec.rows = closed_neighbourhood(schedule,
-                                       schedule.is_fixed() ? 1 : system.rounds * system.gossip_steps, target);
+      spec.rows = {closed_neighbourhood(
+          schedule, schedule.is_fixed() ? 1 : system.rounds * system.gossip_steps, target)};
       break;
   }
   // The injection x_s + u_s: one noise coordinate s·n + i per node and round; the observers know
@@ -399,6 +411,35 @@ AuditResult audit_linear_system(const gossip::Schedule& schedule, const Attacker
   const DenseMatrix shift =
       audit_detail::worst_shift(view, protocol.inputs, {audit_detail::target_steps(n, system.rounds, target)},
                                 sensitivity, release_dimension);
+  return audit_detail::attack(protocol, view, shift, sigma, options);
+}
+
+AuditResult audit_muffliato_gd(const gossip::Schedule& schedule, const Attackers& observer,
+                               graph::NodeId target, double sigma, double sensitivity,
+                               std::size_t gradient_steps, std::size_t gossip_rounds,
+                               std::size_t release_dimension, const AuditOptions& options) {
+  const std::size_t n = schedule.num_nodes();
+  check_pair(n, observer, target, sigma, sensitivity);
+  // Step s releases x_s + η_s into the state and gossips K rounds; at round r the observers hear
+  // the states of their neighbours under W_r (powers from 0) and know their own releases.
+  Injections spec;
+  spec.rounds = gradient_steps;
+  spec.steps = gossip_rounds;
+  spec.first_power = 0;
+  spec.rows = neighbours_per_round(schedule, observer);
+  if (schedule.is_fixed()) spec.rows.resize(1);
+  spec.noises = n * gradient_steps;
+  for (std::size_t s = 0; s < gradient_steps; ++s) {
+    for (const graph::NodeId v : observer.nodes) spec.known_noises.push_back(s * n + v);
+  }
+  spec.add_noise = [n](std::size_t s, const DenseMatrix& z, DenseMatrix& state) {
+    state += z.middleRows(static_cast<Eigen::Index>(s * n), static_cast<Eigen::Index>(n));
+  };
+  const LinearProtocol protocol = audit_detail::injection_protocol(schedule, spec);
+  const audit_detail::IdentifiedView view = audit_detail::identify_view(protocol);
+  const DenseMatrix shift = audit_detail::worst_shift(view, protocol.inputs,
+                                                      {audit_detail::target_steps(n, gradient_steps, target)},
+                                                      sensitivity, release_dimension);
   return audit_detail::attack(protocol, view, shift, sigma, options);
 }
 

@@ -68,7 +68,9 @@ struct Injections {
   std::size_t rounds = 1;
   std::size_t steps = 1;
   int first_power = 0;
-  std::vector<graph::NodeId> rows;
+  /// The observed rows at gossip step q = s·steps + step: rows[q], or rows[0] at every step when it
+  /// holds one entry.
+  std::vector<std::vector<graph::NodeId>> rows;
   std::size_t noises = 0;                 ///< coordinates of Z
   std::vector<std::size_t> known_noises;  ///< those the attackers know
   /// Adds ζ_s, the noise injected at round s, to the state (n × B) from Z's columns (noises × B).

@@ -49,7 +49,7 @@ audit_detail::Injections gossip_algorithm(const gossip::GossipMatrix& w, const A
   out.rounds = rounds;
   out.steps = spec.algorithm.gossip_steps;
   out.first_power = 0;
-  out.rows = observed_senders(w.graph(), spec.trust, attackers);
+  out.rows = {observed_senders(w.graph(), spec.trust, attackers)};
   // Local noise: coordinate s·n + v, drawn and known by v.
   const auto own_local = [&](std::size_t count) {
     out.noises = count * n;

@@ -109,6 +109,36 @@ TEST(AuditCommand, EveryMfAlgorithmAndTrustModelIsAudited) {
   }
 }
 
+TEST(AuditCommand, MuffliatoGdRefutesTheorem6AndNotItsView) {
+  const std::vector<std::string> args = {"audit",
+                                         "--quiet",
+                                         "--json",
+                                         "--graph",
+                                         "er:n=30,p=0.15,seed=1,connected=1",
+                                         "--gradient-steps",
+                                         "10",
+                                         "--rounds",
+                                         "1",
+                                         "--observer",
+                                         "0",
+                                         "--target",
+                                         "20",
+                                         "--trials",
+                                         "20000"};
+  std::vector<std::string> paper = args;
+  paper.insert(paper.end(), {"--bound", "paper"});
+  const testing::CliResult refuted = testing::run_cli(paper);
+  EXPECT_EQ(refuted.status, 3) << refuted.err;
+  EXPECT_EQ(Json::parse(refuted.out)["verdict"], "VIOLATION");
+  const testing::CliResult valid = testing::run_cli(args);
+  EXPECT_EQ(valid.status, 0) << valid.err;
+  const Json j = Json::parse(valid.out);
+  EXPECT_EQ(j["gradient_steps"], 10);
+  EXPECT_EQ(j["dimension"], 10);
+  EXPECT_NEAR(j["attack_mu"].get<double>(), j["claimed_mu"].get<double>(),
+              1e-3 * j["claimed_mu"].get<double>());
+}
+
 TEST(AuditCommand, ACoalitionIsAuditedAgainstTheColludersClaim) {
   const testing::CliResult r =
       testing::run_cli({"audit", "--quiet", "--json", "--graph", "florentine", "--rounds", "4", "--colluders",
@@ -135,6 +165,9 @@ TEST(AuditCommand, BadInputIsAClearError) {
             "--contributions 5: the audited walk enforces no cap"},
            {{"--method", "random-walk", "--walk-start", "9"}, "--walk-start"},
            {{"--view", "plain"}, "apply to --method linear-system and mf only"},
+           {{"--release-dimension", "1"}, "--release-dimension applies to --method linear-system, mf, and"},
+           {{"--method", "mf", "--gradient-steps", "3"},
+            "--gradient-steps applies to --method muffliato only"},
            {{"--method", "mf", "--trust", "ldp", "--observer", "1"},
             "--trust ldp has no observer nor colluders"},
            {{"--method", "mf", "--algorithm", "mf-d-sgd"}, "--algorithm mf-d-sgd needs --correlation C.mtx"},

@@ -97,6 +97,16 @@ AuditResult audit_linear_system(const gossip::Schedule& schedule, const Attacker
                                 const accounting::LinearSystemOptions& system, std::size_t release_dimension,
                                 const AuditOptions& options);
 
+/// Muffliato-GD / SGD (Cyffers et al. Algorithm 2; docs/accounting-muffliato.md): gradient step
+/// s = 0..T−1 releases x_s + η_s (fresh noise) into each node's state, then gossips K rounds
+/// r = sK..sK+K−1 with W_r (schedule: the T·K matrices, or fixed); at round r the observers receive
+/// the state of each neighbour under W_r and know their own releases. Directions as
+/// audit_linear_system. Throws as audit_muffliato, unless T, K >= 1 and the schedule has T·K matrices.
+AuditResult audit_muffliato_gd(const gossip::Schedule& schedule, const Attackers& observer,
+                               graph::NodeId target, double sigma, double sensitivity,
+                               std::size_t gradient_steps, std::size_t gossip_rounds,
+                               std::size_t release_dimension, const AuditOptions& options);
+
 /// The MF paper's algorithm, trust model and participation as audit_mf runs them.
 struct MfAuditSpec {
   accounting::MfAlgorithmSpec algorithm;  ///< any of the six, with its K, C or DECOR scale
