@@ -162,9 +162,6 @@ void run_audit(const AuditOptions& o) {
       o.method == "random-walk" ||
           (o.contributions == "tail" && o.tail_share == 0.1 && !o.sender_known && !o.walk_start.given()),
       "--contributions, --tail-share, --sender-known and --walk-start apply to --method random-walk only");
-  require(o.method != "random-walk" || o.colluders.empty(),
-          "--colluders: the random walk's audit takes one observer (a coalition's view pools the visits of "
-          "all its members, which it does not simulate)");
   require(o.method != "random-walk" || (o.schedule == "fixed" && o.release_dimension == "vector" &&
                                         o.gossip_steps == 1 && o.view == "secure-sum" && !o.first_power),
           "--method random-walk walks on the fixed W: --schedule, --view, --first-power, --gossip-steps and "
@@ -224,9 +221,8 @@ void run_audit(const AuditOptions& o) {
           : accounting::protocol_schedule(protocol, o.rounds * o.gossip_steps);
   const std::optional<graph::NodeId> walk_start = resolve_node(w.graph(), o.walk_start, "walk-start");
   const learn::AuditResult r =
-      o.method == "random-walk"
-          ? learn::audit_random_walk(w, attackers.nodes.front(), target, o.sigma, o.sensitivity, o.rounds,
-                                     walk_start, walk_view(o), audit)
+      o.method == "random-walk" ? learn::audit_random_walk(w, attackers, target, o.sigma, o.sensitivity,
+                                                           o.rounds, walk_start, walk_view(o), audit)
       : o.method == "muffliato" && o.gradient_steps > 0
           ? learn::audit_muffliato_gd(schedule, attackers, target, o.sigma, o.sensitivity, o.gradient_steps,
                                       o.rounds, dimension, audit)
@@ -358,7 +354,7 @@ void add_audit_command(CLI::App& app) {
   add_node_option(cmd, o->observer, "observer", "The attacking observer (default: the node of index 0)");
   cmd->add_option("--colluders", o->colluders,
                   "A coalition attacking together, by labels (e.g. 1,5,7): it pools the messages its members "
-                  "receive and knows all their inputs (muffliato, linear-system, mf)");
+                  "receive (or the visits of its members) and knows all their inputs");
   add_node_option(cmd, o->target, "target", "The target (default: the node of index 1)");
   cmd->add_option("--schedule", o->schedule, "fixed | pairwise | er-per-round:p=P | dropout:p=P")
       ->capture_default_str();

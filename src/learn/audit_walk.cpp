@@ -35,38 +35,29 @@ void shift_target_row(DenseMatrix& f, Eigen::Index u) {
 
 }  // namespace
 
-SegmentLaws::SegmentLaws(const SparseMatrix& w, graph::NodeId observer, graph::NodeId target,
-                         const std::vector<Eigen::VectorXd>& starts, const std::vector<graph::NodeId>& ends,
+SegmentLaws::SegmentLaws(const SparseMatrix& w, const std::vector<bool>& members, graph::NodeId target,
+                         const std::vector<Eigen::VectorXd>& starts, const std::vector<Eigen::VectorXd>& ends,
                          std::size_t max_length, std::size_t counts)
-    : ends_(ends.empty() ? 1 : ends.size()), max_length_(max_length), counts_(counts) {
+    : ends_(ends.size()), max_length_(max_length), counts_(counts) {
   const auto n = static_cast<Eigen::Index>(w.rows());
   const auto k = static_cast<Eigen::Index>(counts);
-  const auto v = static_cast<Eigen::Index>(observer);
   const auto u = static_cast<Eigen::Index>(target);
   const SparseMatrix transposed = w.transpose();
-  // The step to the observer from each end: column v of W (per end, or all senders at once).
-  std::vector<Eigen::VectorXd> to_observer(ends_, Eigen::VectorXd::Zero(n));
-  for (Eigen::Index x = 0; x < n; ++x) {
-    const double p = w.coeff(x, v);
-    if (x == v || p <= 0.0) continue;
-    if (ends.empty()) {
-      to_observer[0](x) = p;
-    } else {
-      const auto at = std::find(ends.begin(), ends.end(), static_cast<graph::NodeId>(x));
-      if (at != ends.end()) to_observer[static_cast<std::size_t>(at - ends.begin())](x) = p;
-    }
-  }
+  const auto clear_members = [&members](DenseMatrix& f) {
+    for (std::size_t x = 0; x < members.size(); ++x)
+      if (members[x]) f.row(static_cast<Eigen::Index>(x)).setZero();
+  };
   log_law_.assign(starts.size() * (max_length + 1) * ends_ * counts, kMinusInfinity);
   for (std::size_t s = 0; s < starts.size(); ++s) {
-    // f(x, c): the (rescaled) probability that the segment's first L nodes avoid v, end at x and
-    // hold c visits of u.
+    // f(x, c): the (rescaled) probability that the segment's first L nodes avoid the observers,
+    // end at x and hold c visits of u.
     DenseMatrix f = DenseMatrix::Zero(n, k);
     f.col(0) = starts[s];
-    f(v, 0) = 0.0;
+    clear_members(f);
     shift_target_row(f, u);
     for (std::size_t length = 1; length <= max_length; ++length) {
       for (std::size_t e = 0; e < ends_; ++e) {
-        const Eigen::RowVectorXd law = to_observer[e].transpose() * f;
+        const Eigen::RowVectorXd law = ends[e].transpose() * f;
         const double total = law.sum();
         if (!(total > 0.0)) continue;
         double* out = &log_law_[index(s, length, e)];
@@ -74,7 +65,7 @@ SegmentLaws::SegmentLaws(const SparseMatrix& w, graph::NodeId observer, graph::N
           out[c] = law(c) > 0.0 ? std::log(law(c) / total) : kMinusInfinity;
       }
       DenseMatrix next = transposed * f;
-      next.row(v).setZero();
+      clear_members(next);
       shift_target_row(next, u);
       const double mass = next.sum();
       if (!(mass > 0.0)) break;  // no longer segment avoids v
@@ -83,57 +74,71 @@ SegmentLaws::SegmentLaws(const SparseMatrix& w, graph::NodeId observer, graph::N
   }
 }
 
-WalkAudit::WalkAudit(const gossip::GossipMatrix& w, graph::NodeId observer, graph::NodeId target,
+WalkAudit::WalkAudit(const gossip::GossipMatrix& w, const Attackers& observers, graph::NodeId target,
                      double sigma, double sensitivity, std::size_t steps, std::optional<graph::NodeId> start,
                      accounting::RandomWalkView view)
     : w_(w.matrix()),
-      observer_(observer),
+      member_(w.num_nodes(), false),
+      member_index_(w.num_nodes(), kNone),
       target_(target),
       sigma_(sigma),
       sensitivity_(sensitivity),
       steps_(steps),
       start_(start),
-      start_index_(w.num_nodes(), kNone),
-      end_index_(w.num_nodes(), kNone) {
+      start_index_(w.num_nodes(), kNone) {
   const std::size_t n = w.num_nodes();
-  const auto v = static_cast<Eigen::Index>(observer);
-  // Starts: the nodes the observer may send the token to, then the walk's start law.
-  std::vector<Eigen::VectorXd> starts;
-  for (SparseMatrix::InnerIterator it(w_, v); it; ++it) {
-    if (it.value() <= 0.0 || it.col() == v) continue;
-    start_index_[static_cast<std::size_t>(it.col())] = starts.size();
-    starts.push_back(Eigen::VectorXd::Unit(static_cast<Eigen::Index>(n), it.col()));
+  for (std::size_t i = 0; i < observers.nodes.size(); ++i) {
+    member_[observers.nodes[i]] = true;
+    member_index_[observers.nodes[i]] = i;
   }
-  if (!start || *start != observer) {
+  members_ = observers.nodes.size();
+  // Starts: the nodes outside the coalition it may send the token to, then the walk's start law.
+  std::vector<Eigen::VectorXd> starts;
+  for (const graph::NodeId m : observers.nodes) {
+    for (SparseMatrix::InnerIterator it(w_, static_cast<Eigen::Index>(m)); it; ++it) {
+      const auto y = static_cast<std::size_t>(it.col());
+      if (it.value() <= 0.0 || member_[y] || start_index_[y] != kNone) continue;
+      start_index_[y] = starts.size();
+      starts.push_back(Eigen::VectorXd::Unit(static_cast<Eigen::Index>(n), it.col()));
+    }
+  }
+  if (!start || !member_[*start]) {
     initial_ = starts.size();
     Eigen::VectorXd law = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(n));
     if (start) {
       law(static_cast<Eigen::Index>(*start)) = 1.0;
-    } else {
-      law.setConstant(1.0 / static_cast<double>(n - 1));  // uniform, given that it is not v
-      law(v) = 0.0;
+    } else {  // uniform, given that it is not an observer
+      for (std::size_t x = 0; x < n; ++x)
+        if (!member_[x]) law(static_cast<Eigen::Index>(x)) = 1.0 / static_cast<double>(n - members_);
     }
     starts.push_back(law);
   }
-  std::vector<graph::NodeId> ends;
-  if (view == accounting::RandomWalkView::sender_known) {
+  // Ends: the step into the coalition, told apart by the member receiving the token and, when
+  // the sender is known, by the sender: end_index_[x · members + i] for sender x and member i.
+  end_index_.assign(n * members_, kNone);
+  std::vector<Eigen::VectorXd> ends;
+  for (std::size_t i = 0; i < members_; ++i) {
+    const auto m = static_cast<Eigen::Index>(observers.nodes[i]);
+    if (view == accounting::RandomWalkView::anonymous_sender)
+      ends.push_back(Eigen::VectorXd::Zero(static_cast<Eigen::Index>(n)));
     for (std::size_t x = 0; x < n; ++x) {
-      if (x != observer && w_.coeff(static_cast<Eigen::Index>(x), v) > 0.0) {
-        end_index_[x] = ends.size();
-        ends.push_back(x);
-      }
+      const double p = w_.coeff(static_cast<Eigen::Index>(x), m);
+      if (member_[x] || p <= 0.0) continue;
+      if (view == accounting::RandomWalkView::sender_known)
+        ends.push_back(Eigen::VectorXd::Zero(static_cast<Eigen::Index>(n)));
+      ends.back()(static_cast<Eigen::Index>(x)) = p;
+      end_index_[x * members_ + i] = ends.size() - 1;
     }
   }
   // No segment holds more visits of u than a walk of `steps` steps from u, whose tail below
   // kVisitTailFloor is dropped (visit_tail: counts 0..K are tracked).
   const std::size_t counts = accounting::visit_tail(w, target, steps).size();
   const double doubles = static_cast<double>(starts.size()) * static_cast<double>(steps + 1) *
-                         static_cast<double>(std::max<std::size_t>(ends.size(), 1)) *
-                         static_cast<double>(counts);
+                         static_cast<double>(ends.size()) * static_cast<double>(counts);
   util::require_memory(8.0 * doubles, "the random-walk audit's segment laws",
-                       "(starts) × (T + 1) × (senders told apart) × (visit counts) × 8 bytes",
-                       "use fewer --rounds, or the anonymous view");
-  laws_.emplace(w_, observer, target, starts, std::move(ends), steps, counts);
+                       "(starts) × (T + 1) × (ends told apart) × (visit counts) × 8 bytes",
+                       "use fewer --rounds, fewer colluders, or the anonymous view");
+  laws_.emplace(w_, member_, target, starts, ends, steps, counts);
 }
 
 double WalkAudit::run(util::Rng& rng, bool shifted, std::size_t& messages) const {
@@ -143,20 +148,21 @@ double WalkAudit::run(util::Rng& rng, bool shifted, std::size_t& messages) const
   double after_visit = 0.0;     // the token as the observer sent it on
   std::size_t segment = kNone;  // the start of the segment now unseen
   std::size_t since = 0;        // its first step
-  if (holder != observer_) segment = initial_;
+  if (!member_[holder]) segment = initial_;
   std::size_t previous = kNone;
   double statistic = 0.0;
   messages = 0;
   for (std::size_t t = 0; t < steps_; ++t) {
-    if (holder == observer_) {
+    if (member_[holder]) {
       ++messages;
       if (segment != kNone && t > since)
-        statistic += segment_ratio(segment, t - since, previous, token - after_visit);
+        statistic += segment_ratio(
+            segment, t - since, end_index_[previous * members_ + member_index_[holder]], token - after_visit);
       token += sigma_ * rng.standard_normal();  // the observer's own step, known to it
       after_visit = token;
       previous = holder;
       holder = draw_next_holder(w_, holder, rng);
-      segment = holder == observer_ ? kNone : start_index_[holder];
+      segment = member_[holder] ? kNone : start_index_[holder];
       since = t + 1;
       continue;
     }
@@ -167,9 +173,8 @@ double WalkAudit::run(util::Rng& rng, bool shifted, std::size_t& messages) const
   return statistic;
 }
 
-double WalkAudit::segment_ratio(std::size_t start, std::size_t length, std::size_t sender,
+double WalkAudit::segment_ratio(std::size_t start, std::size_t length, std::size_t end,
                                 double increment) const {
-  const std::size_t end = end_index_[sender] == kNone ? 0 : end_index_[sender];
   const double* law = laws_->log_law(start, length, end);
   const double variance = static_cast<double>(length) * sigma_ * sigma_;
   const auto term = [&](std::size_t c) {
@@ -254,7 +259,7 @@ double choose_threshold(std::vector<double> without, std::vector<double> with, c
 
 }  // namespace
 
-AuditResult audit_random_walk(const gossip::GossipMatrix& w, graph::NodeId observer, graph::NodeId target,
+AuditResult audit_random_walk(const gossip::GossipMatrix& w, const Attackers& observer, graph::NodeId target,
                               double sigma, double sensitivity, std::size_t steps,
                               std::optional<graph::NodeId> start, accounting::RandomWalkView view,
                               const AuditOptions& options) {

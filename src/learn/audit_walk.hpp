@@ -9,24 +9,26 @@
 
 #include "netdp/accounting/random_walk.hpp"
 #include "netdp/gossip/gossip_matrix.hpp"
+#include "netdp/learn/audit.hpp"
 #include "netdp/util/rng.hpp"
 #include "netdp/util/types.hpp"
 
 namespace netdp::learn::audit_detail {
 
-/// log P(c | segment) for the segments the observer v cannot see. A segment starts at a node drawn
-/// from a start law (a point mass: whom v sent the token to; or the walk's start law), holds
-/// L >= 1 nodes other than v, and ends with a step to v from a sender told apart (sender known) or
-/// from any node. c counts the segment's nodes equal to the target u. By dynamic programming over
-/// (node, count): f_1(x, c) = start(x)·[c = 1{x = u}], f_{L+1}(x′, c + 1{x′ = u}) += f_L(x, c)·W_xx′
-/// for x′ != v, and P(c | L, end e) ∝ f_L(e, c)·W_ev (summed over e when anonymous).
+/// log P(c | segment) for the segments the observers F (one node, or a coalition) cannot see. A
+/// segment starts at a node drawn from a start law (a point mass: whom F sent the token to; or the
+/// walk's start law), holds L >= 1 nodes outside F, and ends with a step into F, told apart by an
+/// end: the receiving member and, when the sender is known, the sender. c counts the segment's
+/// nodes equal to the target u. By dynamic programming over (node, count):
+/// f_1(x, c) = start(x)·[c = 1{x = u}], f_{L+1}(x′, c + 1{x′ = u}) += f_L(x, c)·W_xx′ for x′ ∉ F,
+/// and P(c | L, end e) ∝ Σ_x f_L(x, c)·e(x), e(x) the probability of the closing step from x.
 class SegmentLaws {
  public:
-  /// starts: distributions over the nodes (zero at the observer); ends: the senders told apart
-  /// (empty: anonymous); counts: c = 0..counts−1 are tracked (higher counts are dropped).
-  /// Cost O(starts · max_length · nnz(W) · counts).
-  SegmentLaws(const SparseMatrix& w, graph::NodeId observer, graph::NodeId target,
-              const std::vector<Eigen::VectorXd>& starts, const std::vector<graph::NodeId>& ends,
+  /// members: F as a flag per node; starts: distributions over the nodes (zero on F); ends: the
+  /// closing steps' probabilities per node (zero on F); counts: c = 0..counts−1 are tracked (higher
+  /// counts are dropped). Cost O(starts · max_length · nnz(W) · counts).
+  SegmentLaws(const SparseMatrix& w, const std::vector<bool>& members, graph::NodeId target,
+              const std::vector<Eigen::VectorXd>& starts, const std::vector<Eigen::VectorXd>& ends,
               std::size_t max_length, std::size_t counts);
 
   /// log P(c | segment) for c = 0..counts()−1, segment of `length` (1..max_length) nodes from start
@@ -48,12 +50,13 @@ class SegmentLaws {
 };
 
 /// The walk of Algorithm 1 on a sum query as the audit runs it, and the log-likelihood ratio of
-/// the observer's view of eq. (7) between the target's inputs Δ and 0 (the others 0).
+/// the observers' view of eq. (7) between the target's inputs Δ and 0 (the others 0).
 class WalkAudit {
  public:
-  /// start: public start node, or none for a uniformly drawn secret one. Checks the memory of
-  /// the segment laws (util::require_memory).
-  WalkAudit(const gossip::GossipMatrix& w, graph::NodeId observer, graph::NodeId target, double sigma,
+  /// observers: one node or a coalition pooling its members' visits; start: public start node, or
+  /// none for a uniformly drawn secret one. Checks the memory of the segment laws
+  /// (util::require_memory).
+  WalkAudit(const gossip::GossipMatrix& w, const Attackers& observers, graph::NodeId target, double sigma,
             double sensitivity, std::size_t steps, std::optional<graph::NodeId> start,
             accounting::RandomWalkView view);
 
@@ -63,17 +66,19 @@ class WalkAudit {
   double run(util::Rng& rng, bool shifted, std::size_t& messages) const;
 
  private:
-  double segment_ratio(std::size_t start, std::size_t length, std::size_t sender, double increment) const;
+  double segment_ratio(std::size_t start, std::size_t length, std::size_t end, double increment) const;
 
   const SparseMatrix& w_;
-  graph::NodeId observer_;
+  std::vector<bool> member_;               ///< per node: an observer
+  std::vector<std::size_t> member_index_;  ///< per node: its place among the observers
+  std::size_t members_ = 0;
   graph::NodeId target_;
   double sigma_;
   double sensitivity_;
   std::size_t steps_;
   std::optional<graph::NodeId> start_;
   std::vector<std::size_t> start_index_;  ///< per node: its segment start, when the observer sends to it
-  std::vector<std::size_t> end_index_;    ///< per node: its sender index (sender known)
+  std::vector<std::size_t> end_index_;    ///< per (sender x, member i): the end at x · members + i
   std::size_t initial_ = static_cast<std::size_t>(-1);  ///< the start law's index
   std::optional<SegmentLaws> laws_;
 };

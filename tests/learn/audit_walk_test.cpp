@@ -28,14 +28,18 @@ gossip::GossipMatrix walk_matrix(const std::string& spec,
   return gossip::make_gossip_matrix(graph::from_spec(spec), weighting);
 }
 
-/// The random-walk accountant's row for one pair (ε at δ = 1e-5).
-accounting::PairRow walk_claim(const gossip::GossipMatrix& w, std::size_t steps, graph::NodeId observer,
+/// The random-walk accountant's row for one observer or coalition (ε at δ = 1e-5).
+accounting::PairRow walk_claim(const gossip::GossipMatrix& w, std::size_t steps, const Attackers& observers,
                                graph::NodeId target, double sigma, accounting::ContributionCount count,
                                RandomWalkView view) {
   accounting::Protocol p(w);
   p.rounds = steps;
   accounting::PairQuery q;
-  q.observer = observer;
+  if (observers.nodes.size() == 1) {
+    q.observer = observers.nodes.front();
+  } else {
+    q.colluders = observers.nodes;
+  }
   q.target = target;
   accounting::RandomWalkOptions options;
   options.count = count;
@@ -49,66 +53,99 @@ accounting::PairRow walk_claim(const gossip::GossipMatrix& w, std::size_t steps,
 
 TEST(WalkAudit, SegmentLawsMatchTheEnumerationOfPaths) {
   // A lazy irregular graph: self-loops, and the target may be visited several times per segment.
+  // One observer, and a coalition whose members are told apart as the token reaches them.
   const gossip::GossipMatrix w =
       walk_matrix("er:n=6,p=0.6,seed=4,connected=1", gossip::Weighting::metropolis);
   const SparseMatrix& m = w.matrix();
   const std::size_t n = w.num_nodes();
-  const graph::NodeId v = 0;
   const graph::NodeId u = 1;
   const std::size_t max_length = 5;
   const std::size_t counts = max_length + 1;
-  std::vector<Eigen::VectorXd> starts;
-  for (std::size_t s = 1; s < n; ++s)
-    starts.push_back(Eigen::VectorXd::Unit(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(s)));
-  Eigen::VectorXd spread = Eigen::VectorXd::LinSpaced(static_cast<Eigen::Index>(n), 0.0, 1.0);
-  spread(0) = 0.0;
-  starts.push_back(spread / spread.sum());
-  std::vector<graph::NodeId> senders;
-  for (std::size_t x = 1; x < n; ++x)
-    if (m.coeff(static_cast<Eigen::Index>(x), 0) > 0.0) senders.push_back(x);
-  ASSERT_GE(senders.size(), 2u);
-  const audit_detail::SegmentLaws anonymous(m, v, u, starts, {}, max_length, counts);
-  const audit_detail::SegmentLaws known(m, v, u, starts, senders, max_length, counts);
+  std::size_t checked = 0;
+  for (const std::vector<graph::NodeId>& coalition :
+       {std::vector<graph::NodeId>{0}, std::vector<graph::NodeId>{0, 3}}) {
+    std::vector<bool> members(n, false);
+    for (const graph::NodeId v : coalition) members[v] = true;
+    std::vector<Eigen::VectorXd> starts;
+    Eigen::VectorXd spread = Eigen::VectorXd::LinSpaced(static_cast<Eigen::Index>(n), 0.0, 1.0);
+    for (std::size_t x = 0; x < n; ++x) {
+      if (members[x]) {
+        spread(static_cast<Eigen::Index>(x)) = 0.0;
+      } else {
+        starts.push_back(Eigen::VectorXd::Unit(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(x)));
+      }
+    }
+    starts.push_back(spread / spread.sum());
+    // Ends: per member (anonymous), and per (sender, member) when the sender is known.
+    std::vector<Eigen::VectorXd> anonymous_ends;
+    std::vector<Eigen::VectorXd> known_ends;
+    std::vector<std::pair<std::size_t, std::size_t>> known_pairs;  // (sender, member index)
+    for (std::size_t i = 0; i < coalition.size(); ++i) {
+      anonymous_ends.push_back(Eigen::VectorXd::Zero(static_cast<Eigen::Index>(n)));
+      for (std::size_t x = 0; x < n; ++x) {
+        const double p = m.coeff(static_cast<Eigen::Index>(x), static_cast<Eigen::Index>(coalition[i]));
+        if (members[x] || p <= 0.0) continue;
+        anonymous_ends.back()(static_cast<Eigen::Index>(x)) = p;
+        known_ends.push_back(Eigen::VectorXd::Zero(static_cast<Eigen::Index>(n)));
+        known_ends.back()(static_cast<Eigen::Index>(x)) = p;
+        known_pairs.emplace_back(x, i);
+      }
+    }
+    ASSERT_GE(known_pairs.size(), 2u);
+    const audit_detail::SegmentLaws anonymous(m, members, u, starts, anonymous_ends, max_length, counts);
+    const audit_detail::SegmentLaws known(m, members, u, starts, known_ends, max_length, counts);
 
-  for (std::size_t s = 0; s < starts.size(); ++s) {
-    for (std::size_t length = 1; length <= max_length; ++length) {
-      // P(path, then a step to v) by (sender, count), over every path of `length` nodes avoiding v.
-      std::vector<std::vector<double>> mass(n, std::vector<double>(counts, 0.0));
-      std::vector<std::size_t> path(length);
-      const std::function<void(std::size_t, double, std::size_t)> extend = [&](std::size_t i, double p,
-                                                                               std::size_t c) {
-        if (i == length) {
-          mass[path[length - 1]][c] += p * m.coeff(static_cast<Eigen::Index>(path[length - 1]), 0);
-          return;
+    for (std::size_t s = 0; s < starts.size(); ++s) {
+      for (std::size_t length = 1; length <= max_length; ++length) {
+        // P(path, then the step into member i) by (last node, member, count), over every path of
+        // `length` nodes outside the coalition.
+        std::vector<std::vector<std::vector<double>>> mass(
+            n, std::vector<std::vector<double>>(coalition.size(), std::vector<double>(counts, 0.0)));
+        std::vector<std::size_t> path(length);
+        const std::function<void(std::size_t, double, std::size_t)> extend = [&](std::size_t i, double p,
+                                                                                 std::size_t c) {
+          if (i == length) {
+            const std::size_t last = path[length - 1];
+            for (std::size_t k = 0; k < coalition.size(); ++k)
+              mass[last][k][c] +=
+                  p * m.coeff(static_cast<Eigen::Index>(last), static_cast<Eigen::Index>(coalition[k]));
+            return;
+          }
+          for (std::size_t x = 0; x < n; ++x) {
+            if (members[x]) continue;
+            const double step =
+                i == 0 ? starts[s](static_cast<Eigen::Index>(x))
+                       : m.coeff(static_cast<Eigen::Index>(path[i - 1]), static_cast<Eigen::Index>(x));
+            if (step <= 0.0) continue;
+            path[i] = x;
+            extend(i + 1, p * step, c + (x == u ? 1 : 0));
+          }
+        };
+        extend(0, 1.0, 0);
+        const auto check = [&](const double* log_law, const std::vector<double>& expected,
+                               const std::string& what) {
+          double sum = 0.0;
+          for (const double p : expected) sum += p;
+          for (std::size_t c = 0; c < counts; ++c) {
+            EXPECT_NEAR(std::exp(log_law[c]), sum > 0.0 ? expected[c] / sum : 0.0, 1e-12)
+                << what << " coalition size " << coalition.size() << " start " << s << " length " << length
+                << " count " << c;
+            ++checked;
+          }
+        };
+        for (std::size_t i = 0; i < coalition.size(); ++i) {
+          std::vector<double> total(counts, 0.0);
+          for (std::size_t x = 0; x < n; ++x)
+            for (std::size_t c = 0; c < counts; ++c) total[c] += mass[x][i][c];
+          check(anonymous.log_law(s, length, i), total, "anonymous");
         }
-        for (std::size_t x = 1; x < n; ++x) {
-          const double step =
-              i == 0 ? starts[s](static_cast<Eigen::Index>(x))
-                     : m.coeff(static_cast<Eigen::Index>(path[i - 1]), static_cast<Eigen::Index>(x));
-          if (step <= 0.0) continue;
-          path[i] = x;
-          extend(i + 1, p * step, c + (x == u ? 1 : 0));
-        }
-      };
-      extend(0, 1.0, 0);
-      std::vector<double> total(counts, 0.0);
-      for (std::size_t x = 0; x < n; ++x)
-        for (std::size_t c = 0; c < counts; ++c) total[c] += mass[x][c];
-      const auto check = [&](const double* log_law, const std::vector<double>& expected,
-                             const std::string& what) {
-        double sum = 0.0;
-        for (const double p : expected) sum += p;
-        for (std::size_t c = 0; c < counts; ++c) {
-          const double got = std::exp(log_law[c]);
-          EXPECT_NEAR(got, sum > 0.0 ? expected[c] / sum : 0.0, 1e-12)
-              << what << " start " << s << " length " << length << " count " << c;
-        }
-      };
-      check(anonymous.log_law(s, length, 0), total, "anonymous");
-      for (std::size_t e = 0; e < senders.size(); ++e)
-        check(known.log_law(s, length, e), mass[senders[e]], "sender known");
+        for (std::size_t e = 0; e < known_pairs.size(); ++e)
+          check(known.log_law(s, length, e), mass[known_pairs[e].first][known_pairs[e].second],
+                "sender known");
+      }
     }
   }
+  EXPECT_GT(checked, 1000u);
 }
 
 /// Mean and standard error of f over `runs` runs of the audited walk.
@@ -135,9 +172,12 @@ TEST(WalkAudit, TheStatisticIsTheLikelihoodRatioOfTheView) {
   for (const RandomWalkView view : {RandomWalkView::anonymous_sender, RandomWalkView::sender_known}) {
     for (const std::optional<graph::NodeId> start :
          {std::optional<graph::NodeId>{}, std::optional<graph::NodeId>{5}}) {
-      const audit_detail::WalkAudit audit(w, 0, 5, 2.0, 1.0, 40, start, view);
-      const auto [up, up_error] = mean_of(audit, false, 100000, [](double s) { return std::exp(s); });
-      const auto [down, down_error] = mean_of(audit, true, 100000, [](double s) { return std::exp(-s); });
+      // One observer, and the coalition {0, 33} with the same start.
+      const audit_detail::WalkAudit audit(w,
+                                          start ? Attackers(0) : Attackers(std::vector<graph::NodeId>{0, 33}),
+                                          5, 2.0, 1.0, 40, start, view);
+      const auto [up, up_error] = mean_of(audit, false, 50000, [](double s) { return std::exp(s); });
+      const auto [down, down_error] = mean_of(audit, true, 50000, [](double s) { return std::exp(-s); });
       EXPECT_NEAR(up, 1.0, 5.0 * up_error + 1e-3);
       EXPECT_NEAR(down, 1.0, 5.0 * down_error + 1e-3);
       EXPECT_LT(up_error, 0.05);  // the check above has power
@@ -209,6 +249,12 @@ TEST(WalkAudit, ValidCountsAreNeverRefuted) {
     const auto observer = static_cast<graph::NodeId>(pick.uniform_below(n));
     auto target = static_cast<graph::NodeId>(pick.uniform_below(n - 1));
     if (target >= observer) ++target;
+    // Every fifth case a coalition: the observer and another node (eq. 17's claim).
+    std::vector<graph::NodeId> observers{observer};
+    if (i % 5 == 4) {
+      for (graph::NodeId v = 0; v < n && observers.size() < 2; ++v)
+        if (v != observer && v != target) observers.push_back(v);
+    }
     const double sigma = std::vector<double>{0.5, 1.0, 2.0, 4.0}[i % 4];
     const std::size_t steps = 5 + pick.uniform_below(36);
     const RandomWalkView view = i % 3 == 0 ? RandomWalkView::sender_known : RandomWalkView::anonymous_sender;
@@ -216,13 +262,14 @@ TEST(WalkAudit, ValidCountsAreNeverRefuted) {
         i % 2 == 0 ? std::optional<graph::NodeId>{} : std::optional<graph::NodeId>(target);
     const accounting::ContributionCount count =
         i % 4 == 1 ? accounting::ContributionCount::worst_case : accounting::ContributionCount::tail;
-    const accounting::PairRow claim = walk_claim(w, steps, observer, target, sigma, count, view);
+    const accounting::PairRow claim = walk_claim(w, steps, observers, target, sigma, count, view);
     AuditOptions options;
     options.trials = 20000;
     options.confidence = 1.0 - 0.05 / static_cast<double>(cases);  // Bonferroni over the cases
-    const AuditResult r = audit_random_walk(w, observer, target, sigma, 1.0, steps, start, view, options);
-    EXPECT_LE(r.bound.epsilon, claim.epsilon) << graphs[i % graphs.size()] << " observer " << observer
-                                              << " target " << target << " sigma " << sigma << " T " << steps;
+    const AuditResult r = audit_random_walk(w, observers, target, sigma, 1.0, steps, start, view, options);
+    EXPECT_LE(r.bound.epsilon, claim.epsilon)
+        << graphs[i % graphs.size()] << " observers " << observers.size() << " first " << observer
+        << " target " << target << " sigma " << sigma << " T " << steps;
   }
 }
 

@@ -138,8 +138,9 @@ inline constexpr std::size_t kMaxWalkCalibrationTrials = std::size_t{1} << 16;
 /// `steps` steps the holder adds its input plus N(0, σ²) to the token and passes it on along W
 /// (draw_next_holder, as netdp train walks). The observer sees the view of eq. (7): the time and
 /// the token's value at each of its visits, and whom it sends it to (with
-/// RandomWalkView::sender_known also who sent it). The token starts at `start` (public), or when
-/// unset at a uniformly drawn node the observer is not told. The shift is Δ on the target's input.
+/// RandomWalkView::sender_known also who sent it); a coalition pools the visits of its members.
+/// The token starts at `start` (public), or when unset at a uniformly drawn node outside the
+/// observers that they are not told. The shift is Δ on the target's input.
 ///
 /// The view is a mixture over the hidden paths, not Gaussian. Given the visit times and the nodes
 /// the observer knows, the unseen segments between its visits are independent (Markov property),
@@ -150,7 +151,7 @@ inline constexpr std::size_t kMaxWalkCalibrationTrials = std::size_t{1} << 16;
 /// threshold that maximises the ε lower bound on min(trials, kMaxWalkCalibrationTrials) separate
 /// calibration runs per input is then applied to the `trials` runs, so the bound stays valid.
 /// Throws as audit_muffliato, unless steps >= 1 and start is a node.
-AuditResult audit_random_walk(const gossip::GossipMatrix& w, graph::NodeId observer, graph::NodeId target,
+AuditResult audit_random_walk(const gossip::GossipMatrix& w, const Attackers& observer, graph::NodeId target,
                               double sigma, double sensitivity, std::size_t steps,
                               std::optional<graph::NodeId> start, accounting::RandomWalkView view,
                               const AuditOptions& options);
