@@ -12,7 +12,6 @@
 
 #include "account_report.hpp"
 #include "commands.hpp"
-#include "mf_options.hpp"
 #include "netdp/accounting/pairwise.hpp"
 #include "netdp/accounting/pairwise_summary.hpp"
 #include "netdp/dp/gdp.hpp"
@@ -26,15 +25,16 @@
 #include "network_options.hpp"
 #include "output.hpp"
 #include "progress.hpp"
+#include "request_options.hpp"
 
 namespace netdp::cli {
 namespace {
 
 // The flags of `netdp account`, as typed; parsed into the library's Protocol, PairQuery and the
-// accountant's own options by make_account.
+// accountant's own options by accounting::make_account.
 struct AccountOptions {
   NetworkOptions network;
-  std::string method = "muffliato";  ///< muffliato | random-walk | linear-system | mf
+  RequestOptions accountant;  ///< --method and the accountant's own flags
   std::size_t rounds = 10;
   std::size_t max_rounds = 1000000;
   double sigma = 1.0;
@@ -46,23 +46,6 @@ struct AccountOptions {
   std::string colluders;
   std::string group;
   std::string schedule = "fixed";
-  // muffliato
-  std::string bound = "exact";
-  bool authors_convention = false;
-  bool count_observer_noise = false;
-  std::size_t gradient_steps = 0;
-  // random-walk
-  std::string contributions = "tail";  ///< tail | worst | expected | a number (a cap the protocol enforces)
-  double tail_share = 0.1;
-  bool sender_known = false;
-  // linear-system
-  std::string view = "secure-sum";
-  std::optional<int> first_power;
-  std::size_t gossip_steps = 1;
-  bool keep_observer_noise = false;
-  std::string sign_search = "none";
-  std::string release_dimension = "vector";  ///< linear-system, mf, Muffliato-GD
-  MfCommandOptions mf;
   // calibration and output
   std::optional<double> target_epsilon;
   std::optional<std::string> calibrate_on;  ///< mean (default) | max | pair, with --target-epsilon
@@ -74,14 +57,6 @@ struct AccountOptions {
 };
 
 bool writes_npy(const AccountOptions& o) { return o.out.ends_with(".npy"); }
-
-// --contributions K: a finite count >= 0 (the names tail | worst | expected are matched first).
-double parse_contributions(const std::string& text) {
-  const std::optional<double> value = util::parse_double(text);
-  require(value && std::isfinite(*value) && *value >= 0.0,
-          "--contributions '{}' is not one of tail, worst, expected, or a finite number >= 0", text);
-  return *value;
-}
 
 /// The field of a .npy output (--field).
 enum class MatrixField { epsilon, mu, rdp_epsilon };
@@ -133,12 +108,6 @@ class NodeMatrix {
   std::set<double> alphas_;
 };
 
-// --sign-search and --release-dimension (each checked against its rule, naming the flag).
-accounting::AssessOptions release_options(const AccountOptions& o) {
-  return {util::parse_enum(accounting::kSignSearchNames, o.sign_search, "--sign-search"),
-          accounting::parse_release_dimension(o.release_dimension, "--release-dimension")};
-}
-
 // The flags' values checked with the flags' names (the library checks them again in its words).
 void check_flags(const AccountOptions& o) {
   require_positive(o.sigma, "--sigma");
@@ -159,28 +128,7 @@ void check_flags(const AccountOptions& o) {
           "their accuracy",
           o.delta, std::numeric_limits<double>::min());
   if (o.alpha) require(std::isfinite(*o.alpha) && *o.alpha > 1.0, "--alpha must be > 1, got {}", *o.alpha);
-  require(o.method == "muffliato" || (o.group.empty() && o.gradient_steps == 0),
-          "--group and --gradient-steps apply to --method muffliato only");
-  require(o.method == "random-walk" || (o.contributions == "tail" && o.tail_share == 0.1),
-          "--contributions and --tail-share apply to --method random-walk only");
-  require(std::isfinite(o.tail_share) && o.tail_share > 0.0 && o.tail_share < 1.0,
-          "--tail-share must be in (0, 1) (the share of --delta spent on the contribution count), got {}",
-          o.tail_share);
-  require(o.method == "muffliato" || o.bound == "exact",
-          "--bound {}: only --method muffliato has a paper formula that is not a bound (the other methods "
-          "always report a valid upper bound)",
-          o.bound);
-  const bool linear_view =
-      o.method == "linear-system" || o.method == "mf" || (o.method == "muffliato" && o.gradient_steps > 0);
-  require(
-      linear_view || o.release_dimension == "vector",
-      "--release-dimension applies to the linear views only: --method linear-system, mf, or muffliato with "
-      "--gradient-steps");
-  require(
-      o.sign_search == "none" || release_options(o).release_dimension == 1,
-      "--sign-search {} maximises over scalar releases; add --release-dimension 1 (the default release is a "
-      "vector, whose worst case is the SDP value)",
-      o.sign_search);
+  accounting::check_request(o.accountant.request);
   require(!(o.output.json && o.csv), "choose one of --json and --csv");
   require(!writes_npy(o) || !(o.output.json || o.csv),
           "--out {}: a .npy file holds the n x n matrix of --field; drop --json / --csv", o.out);
@@ -200,65 +148,18 @@ void check_flags(const AccountOptions& o) {
   }
 }
 
-std::unique_ptr<accounting::PairwiseAccount> make_account(const AccountOptions& o,
-                                                          const accounting::Protocol& protocol,
-                                                          const accounting::PairQuery& query,
-                                                          const accounting::ProgressCallback& progress) {
-  if (o.method == "muffliato") {
-    accounting::MuffliatoOptions options;
-    options.bound = util::parse_enum(accounting::kMuffliatoBoundNames, o.bound, "--bound");
-    options.messages = o.authors_convention ? accounting::MessageConvention::authors_code
-                                            : accounting::MessageConvention::paper;
-    options.observer_noise =
-        o.count_observer_noise ? accounting::ObserverNoise::counted : accounting::ObserverNoise::known;
-    options.release_dimension = release_options(o).release_dimension;
-    options.progress = progress;
-    return accounting::muffliato_account(protocol, query, options, o.gradient_steps);
-  }
-  if (o.method == "random-walk") {
-    accounting::RandomWalkOptions options;
-    if (const auto count = util::find_enum(accounting::kContributionCountNames, o.contributions)) {
-      options.count = *count;
-    } else {
-      options.contributions = parse_contributions(o.contributions);
-    }
-    options.tail_share = o.tail_share;
-    options.view = o.sender_known ? accounting::RandomWalkView::sender_known
-                                  : accounting::RandomWalkView::anonymous_sender;
-    options.progress = progress;
-    return accounting::random_walk_account(protocol, query, options);
-  }
-  if (o.method == "linear-system") {
-    accounting::LinearSystemOptions options;
-    options.view = accounting::parse_linear_system_view(o.view);
-    options.first_power = o.first_power;
-    options.gossip_steps = o.gossip_steps;
-    options.keep_observer_noise = o.keep_observer_noise;
-    return accounting::linear_system_account(protocol, query, options, release_options(o), progress);
-  }
-  if (o.method == "mf") {
-    accounting::MfOptions options;
-    options.assess = release_options(o);
-    options.participation = o.mf.participation();
-    options.progress = progress;
-    return accounting::mf_account(protocol, query, o.mf.algorithm_spec(o.gossip_steps),
-                                  accounting::parse_mf_trust(o.mf.trust), options);
-  }
-  throw std::invalid_argument(
-      fmt::format("--method '{}' is not one of: muffliato, random-walk, linear-system, mf", o.method));
-}
-
 nlohmann::ordered_json parameters_json(const AccountOptions& o, const accounting::PairQuery& query,
                                        const NodeNames& names) {
   const auto node = [&names](const std::optional<graph::NodeId>& v) {
     return v ? names.json(*v) : nlohmann::ordered_json(nullptr);
   };
+  const accounting::AccountRequest& r = o.accountant.request;
   nlohmann::ordered_json p;
   p["graph"] = o.network.graph_spec;
   p["lcc"] = o.network.lcc;
   p["weights"] = o.network.weights;
   p["nodes"] = names.size();
-  p["method"] = o.method;
+  p["method"] = r.method;
   p["observer"] = node(query.observer);
   p["target"] = node(query.target);
   p["rounds"] = o.rounds;
@@ -266,34 +167,34 @@ nlohmann::ordered_json parameters_json(const AccountOptions& o, const accounting
   p["seed"] = o.output.seed;
   p["sensitivity"] = o.sensitivity;
   p["alpha"] = o.alpha ? nlohmann::ordered_json(*o.alpha) : nlohmann::ordered_json(nullptr);
-  if (o.method == "muffliato") {
-    p["bound"] = o.bound;
-    p["messages"] = o.authors_convention ? "authors-code" : "paper";
-    p["observer_noise"] = o.count_observer_noise ? "counted" : "known";
+  if (r.method == "muffliato") {
+    p["bound"] = r.bound;
+    p["messages"] = r.authors_convention ? "authors-code" : "paper";
+    p["observer_noise"] = r.count_observer_noise ? "counted" : "known";
     nlohmann::ordered_json group = nlohmann::ordered_json::array();
     for (const graph::NodeId v : query.group) group.push_back(names.json(v));
     p["group"] = std::move(group);
-    p["gradient_steps"] = o.gradient_steps;
-    if (o.gradient_steps > 0) p["release_dimension"] = o.release_dimension;
-  } else if (o.method == "random-walk") {
-    p["contributions"] = o.contributions;
-    p["tail_share"] = o.tail_share;
-    p["sender_known"] = o.sender_known;
-  } else if (o.method == "linear-system") {
-    p["view"] = o.view;
+    p["gradient_steps"] = r.gradient_steps;
+    if (r.gradient_steps > 0) p["release_dimension"] = r.release_dimension;
+  } else if (r.method == "random-walk") {
+    p["contributions"] = r.contributions;
+    p["tail_share"] = r.tail_share;
+    p["sender_known"] = r.sender_known;
+  } else if (r.method == "linear-system") {
+    p["view"] = r.view;
     p["first_power"] =
-        o.first_power ? nlohmann::ordered_json(*o.first_power) : nlohmann::ordered_json("paper");
-    p["gossip_steps"] = o.gossip_steps;
-    p["keep_observer_noise"] = o.keep_observer_noise;
-    p["sign_search"] = o.sign_search;
-    p["release_dimension"] = o.release_dimension;
-  } else if (o.method == "mf") {
-    p["sign_search"] = o.sign_search;
-    p["release_dimension"] = o.release_dimension;
-    p["trust"] = o.mf.trust;
-    p["algorithm"] = o.mf.algorithm;
-    p["gossip_steps"] = o.gossip_steps;
-    p["participation"] = o.mf.participation_name();
+        r.first_power ? nlohmann::ordered_json(*r.first_power) : nlohmann::ordered_json("paper");
+    p["gossip_steps"] = r.gossip_steps;
+    p["keep_observer_noise"] = r.keep_observer_noise;
+    p["sign_search"] = r.sign_search;
+    p["release_dimension"] = r.release_dimension;
+  } else if (r.method == "mf") {
+    p["sign_search"] = r.sign_search;
+    p["release_dimension"] = r.release_dimension;
+    p["trust"] = r.trust;
+    p["algorithm"] = r.algorithm;
+    p["gossip_steps"] = r.gossip_steps;
+    p["participation"] = accounting::mf_participation_name(r);
   }
   return p;
 }
@@ -315,12 +216,12 @@ void run_account(const AccountOptions& o) {
   if (!o.group.empty()) query.group = resolve_node_list(w.graph(), o.group, "group");
   query.alpha = o.alpha;
   ProgressReporter progress = ProgressReporter::for_stderr(o.output.quiet, "netdp account");
-  progress.phase(fmt::format("the {} accountant", o.method));
+  progress.phase(fmt::format("the {} accountant", o.accountant.request.method));
   const std::unique_ptr<accounting::PairwiseAccount> account =
-      make_account(o, protocol, query, progress.callback());
+      accounting::make_account(protocol, query, o.accountant.resolved(), progress.callback());
 
   AccountReport report;
-  report.method = o.method;
+  report.method = o.accountant.request.method;
   report.bound = account->bound();
   report.valid_bound = account->valid_bound();
   report.num_nodes = n;
@@ -404,8 +305,7 @@ void add_account_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("account", "Pairwise privacy loss of every (observer, target) pair");
   AccountOptions& r = *options;
   add_network_options(cmd, options->network);
-  cmd->add_option("--method", r.method, "muffliato | random-walk | linear-system | mf")
-      ->capture_default_str();
+  add_request_options(cmd, r.accountant);
   cmd->add_option("--rounds,-T", r.rounds, "Rounds T (gossip rounds, walk steps, or gradient steps)")
       ->capture_default_str();
   cmd->add_option("--max-rounds", options->max_rounds, "Refuse --rounds above this (a guard against typos)")
@@ -425,47 +325,14 @@ void add_account_command(CLI::App& app) {
                   "fixed | pairwise | er-per-round:p=P | dropout:p=P (`netdp help schedules`)")
       ->capture_default_str();
   cmd->add_option("--group", r.group, "muffliato: a group of targets by their labels (Theorem 13), e.g. 2,3");
-  cmd->add_option("--gradient-steps", r.gradient_steps,
-                  "muffliato: Muffliato-GD with this many gradient steps of --rounds gossip rounds each "
-                  "(Theorem 6 / Theorem 11)");
-  cmd->add_option("--bound", r.bound,
-                  "muffliato: exact (the observer's whole view) | paper (Theorems 1/6/11/12/13, not an upper "
-                  "bound on the view)")
-      ->capture_default_str();
-  cmd->add_flag("--authors-convention", r.authors_convention,
+  cmd->add_flag("--authors-convention", r.accountant.request.authors_convention,
                 "muffliato: powers 1..T, no t = 0 exchange (the authors' code)");
-  cmd->add_flag("--count-observer-noise", r.count_observer_noise,
-                "muffliato --bound paper: count the observer's own noise as noise (Theorem 1 as printed)");
-  cmd->add_option(
-         "--contributions", r.contributions,
-         "random-walk: N_u of each target: tail (k with P(N_u > k) <= tail-share * delta, spent from "
-         "delta), worst (T, or T/2 without self-loops), expected (T/n, the paper's: not a bound), or "
-         "a number K (a cap the protocol enforces, Remark 5)")
-      ->capture_default_str();
-  cmd->add_option(
-         "--tail-share", r.tail_share,
-         "random-walk --contributions tail: the share of delta spent on the count's failure probability")
-      ->capture_default_str();
-  cmd->add_flag("--sender-known", r.sender_known,
-                "random-walk: the observer knows who sent the token (Appendix B.1)");
-  cmd->add_option("--view", r.view, "linear-system: secure-sum | secure-sum-adaptive | plain")
-      ->capture_default_str();
-  cmd->add_option("--first-power", r.first_power,
-                  "linear-system: first power of W, 0 or 1 (default: the paper's)");
-  cmd->add_option("--gossip-steps,-K", r.gossip_steps, "Gossip steps per injection / gradient")
-      ->capture_default_str();
-  cmd->add_flag("--keep-observer-noise", r.keep_observer_noise,
+  cmd->add_flag("--keep-observer-noise", r.accountant.request.keep_observer_noise,
                 "linear-system: keep the observer's own noise (the paper's first variant)");
-  cmd->add_option("--sign-search", r.sign_search,
+  cmd->add_option("--sign-search", r.accountant.request.sign_search,
                   "linear-system, mf with --release-dimension 1: none (Σ|K|) | auto (exact / SDP-certified "
                   "maximum over sign vectors)")
       ->capture_default_str();
-  cmd->add_option(
-         "--release-dimension", r.release_dimension,
-         "linear-system, mf, muffliato --gradient-steps: coordinates of each round's release: vector "
-         "(any dimension: the certified SDP worst case) | 1 (scalar) | p")
-      ->capture_default_str();
-  add_mf_options(cmd, r.mf);
   cmd->add_option("--target-epsilon", options->target_epsilon,
                   "Calibrate σ so that the chosen ε meets this target");
   cmd->add_option(

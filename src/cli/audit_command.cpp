@@ -9,7 +9,6 @@
 #include <optional>
 
 #include "commands.hpp"
-#include "mf_options.hpp"
 #include "netdp/accounting/linear_system.hpp"
 #include "netdp/accounting/mf_accountant.hpp"
 #include "netdp/accounting/muffliato_gd_view.hpp"
@@ -21,14 +20,14 @@
 #include "node_names.hpp"
 #include "output.hpp"
 #include "progress.hpp"
+#include "request_options.hpp"
 
 namespace netdp::cli {
 namespace {
 
 struct AuditOptions {
   NetworkOptions network;
-  std::string method = "muffliato";
-  std::size_t gradient_steps = 0;  ///< muffliato: Muffliato-GD with this many steps of --rounds rounds
+  RequestOptions accountant;  ///< --method and the claim's options, as `netdp account` takes them
   std::size_t rounds = 10;
   double sigma = 1.0;
   double delta = 1e-5;
@@ -37,38 +36,29 @@ struct AuditOptions {
   std::string colluders;  ///< a coalition instead of one observer
   NodeOption target;      ///< default: the node of index 1
   std::string schedule = "fixed";
-  std::string bound = "exact";
-  bool count_observer_noise = false;
-  std::string view = "secure-sum";  ///< linear-system
-  std::optional<int> first_power;
-  std::size_t gossip_steps = 1;
-  std::string release_dimension = "vector";
-  MfCommandOptions mf;
-  std::string contributions = "tail";  ///< random-walk
-  double tail_share = 0.1;             ///< random-walk
-  bool sender_known = false;           ///< random-walk
-  NodeOption walk_start;               ///< random-walk (default: uniform and secret)
+  NodeOption walk_start;  ///< random-walk (default: uniform and secret)
   std::size_t trials = 100000;
   double confidence = 0.95;
   OutputOptions output;
 };
 
 accounting::LinearSystemOptions linear_system_options(const AuditOptions& o) {
+  const accounting::AccountRequest& r = o.accountant.request;
   accounting::LinearSystemOptions options;
-  options.view = accounting::parse_linear_system_view(o.view);
-  options.first_power = o.first_power;
-  options.gossip_steps = o.gossip_steps;
+  options.view = accounting::parse_linear_system_view(r.view);
+  options.first_power = r.first_power;
+  options.gossip_steps = r.gossip_steps;
   options.rounds = o.rounds;
   return options;
 }
 
 accounting::RandomWalkView walk_view(const AuditOptions& o) {
-  return o.sender_known ? accounting::RandomWalkView::sender_known
-                        : accounting::RandomWalkView::anonymous_sender;
+  return o.accountant.request.sender_known ? accounting::RandomWalkView::sender_known
+                                           : accounting::RandomWalkView::anonymous_sender;
 }
 
-/// The accountant's claim for the pair: its row's μ and ε (for scalar linear-system releases the
-/// exact sign maximum, for vectors the certified SDP value).
+/// The accountant's claim for the pair: its row's μ and ε, from the same request `netdp account`
+/// builds (for scalar releases the exact sign maximum, for vectors the certified SDP value).
 accounting::PairRow claimed_row(const AuditOptions& o, const accounting::Protocol& protocol,
                                 const learn::Attackers& attackers, graph::NodeId target) {
   accounting::PairQuery query;
@@ -78,40 +68,11 @@ accounting::PairRow claimed_row(const AuditOptions& o, const accounting::Protoco
     query.colluders = attackers.nodes;
   }
   query.target = target;
-  std::unique_ptr<accounting::PairwiseAccount> account;
-  if (o.method == "random-walk") {
-    accounting::RandomWalkOptions options;
-    require(util::find_enum(accounting::kContributionCountNames, o.contributions).has_value() ||
-                o.contributions.empty() || !std::isdigit(static_cast<unsigned char>(o.contributions.front())),
-            "--contributions {}: the audited walk enforces no cap on contributions, so its claim is tail, "
-            "worst or expected (a number is a cap the protocol enforces, Remark 5)",
-            o.contributions);
-    options.count = util::parse_enum(accounting::kContributionCountNames, o.contributions, "--contributions");
-    options.tail_share = o.tail_share;
-    options.view = walk_view(o);
-    account = accounting::random_walk_account(protocol, query, options);
-  } else if (o.method == "muffliato") {
-    accounting::MuffliatoOptions options;
-    options.bound = util::parse_enum(accounting::kMuffliatoBoundNames, o.bound, "--bound");
-    options.observer_noise =
-        o.count_observer_noise ? accounting::ObserverNoise::counted : accounting::ObserverNoise::known;
-    options.release_dimension =
-        accounting::parse_release_dimension(o.release_dimension, "--release-dimension");
-    account = accounting::muffliato_account(protocol, query, options, o.gradient_steps);
-  } else {
-    const accounting::AssessOptions release{
-        accounting::SignSearch::automatic,
-        accounting::parse_release_dimension(o.release_dimension, "--release-dimension")};
-    if (o.method == "linear-system") {
-      account = accounting::linear_system_account(protocol, query, linear_system_options(o), release);
-    } else {
-      accounting::MfOptions options;
-      options.assess = release;
-      options.participation = o.mf.participation();
-      account = accounting::mf_account(protocol, query, o.mf.algorithm_spec(o.gossip_steps),
-                                       accounting::parse_mf_trust(o.mf.trust), options);
-    }
-  }
+  accounting::AccountRequest request = o.accountant.resolved();
+  // Scalar releases are claimed at the exact sign maximum (a vector's at the certified SDP value).
+  if (accounting::release_options(request).release_dimension == 1) request.sign_search = "auto";
+  const std::unique_ptr<accounting::PairwiseAccount> account =
+      accounting::make_account(protocol, query, request);
   accounting::PairRow row;
   account->stream_rows(o.sigma, o.delta,
                        [&row](std::span<const accounting::PairRow> rows) { row = rows.front(); });
@@ -119,18 +80,19 @@ accounting::PairRow claimed_row(const AuditOptions& o, const accounting::Protoco
 }
 
 learn::MfAuditSpec mf_spec(const AuditOptions& o) {
+  const accounting::AccountRequest request = o.accountant.resolved();
   learn::MfAuditSpec spec;
-  spec.algorithm = o.mf.algorithm_spec(o.gossip_steps);
-  spec.trust = accounting::parse_mf_trust(o.mf.trust);
+  spec.algorithm = accounting::mf_algorithm_spec(request);
+  spec.trust = accounting::parse_mf_trust(request.trust);
   spec.rounds = o.rounds;
-  spec.participation = o.mf.participation();
+  spec.participation = accounting::mf_participation(request);
   return spec;
 }
 
 /// The attackers (--observer, or the coalition of --colluders) and the target (default: the
 /// node of index 1, or with colluders the first node outside the coalition).
 std::pair<learn::Attackers, graph::NodeId> resolve_attackers(const AuditOptions& o, const graph::Graph& g) {
-  if (o.method == "mf" && o.mf.trust == "ldp") {
+  if (o.accountant.request.method == "mf" && o.accountant.request.trust == "ldp") {
     require(!o.observer.given() && o.colluders.empty(),
             "--trust ldp has no observer nor colluders: every message is public");
     require(g.num_nodes() >= 2, "the graph needs a target and another node: it has {} node(s)",
@@ -153,34 +115,27 @@ std::pair<learn::Attackers, graph::NodeId> resolve_attackers(const AuditOptions&
 }
 
 void run_audit(const AuditOptions& o) {
+  const accounting::AccountRequest& req = o.accountant.request;
+  require(req.method == "muffliato" || req.method == "linear-system" || req.method == "mf" ||
+              req.method == "random-walk",
+          "--method {}: the audit simulates muffliato (gossip averaging), linear-system, mf and random-walk",
+          req.method);
+  accounting::check_request(req);
+  require(req.method == "random-walk" || !o.walk_start.given(),
+          "--walk-start applies to --method random-walk only");
+  require(req.method != "random-walk" || o.schedule == "fixed",
+          "--method random-walk walks on the fixed W: --schedule {} does not apply", o.schedule);
   require(
-      o.method == "muffliato" || o.method == "linear-system" || o.method == "mf" || o.method == "random-walk",
-      "--method {}: the audit simulates muffliato (gossip averaging), linear-system, mf (dp-d-sgd and "
-      "muffliato-sgd) and random-walk",
-      o.method);
-  require(
-      o.method == "random-walk" ||
-          (o.contributions == "tail" && o.tail_share == 0.1 && !o.sender_known && !o.walk_start.given()),
-      "--contributions, --tail-share, --sender-known and --walk-start apply to --method random-walk only");
-  require(o.method != "random-walk" || (o.schedule == "fixed" && o.release_dimension == "vector" &&
-                                        o.gossip_steps == 1 && o.view == "secure-sum" && !o.first_power),
-          "--method random-walk walks on the fixed W: --schedule, --view, --first-power, --gossip-steps and "
-          "--release-dimension do not apply");
-  require(
-      o.method == "mf" || (o.mf.trust == "pndp" && o.mf.algorithm == "dp-d-sgd" && o.mf.participations == 0 &&
-                           o.mf.separation == 0 && o.mf.correlation_path.empty()),
-      "--trust, --algorithm, --participations, --separation and --correlation apply to --method mf only");
-  require(o.method == "muffliato" || o.bound == "exact", "--bound paper applies to --method muffliato only");
-  require(o.method == "muffliato" || o.gradient_steps == 0,
-          "--gradient-steps applies to --method muffliato only");
-  require((o.method != "muffliato" && o.method != "random-walk") ||
-              (o.view == "secure-sum" && !o.first_power && o.gossip_steps == 1),
-          "--view, --first-power and --gossip-steps apply to --method linear-system and mf only");
-  require(o.method == "linear-system" || o.method == "mf" || o.gradient_steps > 0 ||
-              o.release_dimension == "vector",
-          "--release-dimension applies to --method linear-system, mf, and muffliato with --gradient-steps");
-  require(o.method != "mf" || (o.view == "secure-sum" && !o.first_power),
-          "--view and --first-power apply to --method linear-system only");
+      req.method != "random-walk" || util::find_enum(accounting::kContributionCountNames, req.contributions),
+      "--contributions {}: the audited walk enforces no cap on contributions, so its claim is tail, worst "
+      "or expected (a number is a cap the protocol enforces, Remark 5)",
+      req.contributions);
+  require(!req.authors_convention,
+          "--authors-convention: the audit simulates the paper's message convention");
+  require(!req.keep_observer_noise,
+          "--keep-observer-noise: in the audit the observer knows its own injections");
+  require(req.bound == "paper" || !req.count_observer_noise,
+          "--count-observer-noise applies to --bound paper only");
   require_positive(o.sigma, "--sigma");
   require_positive(o.sensitivity, "--sensitivity");
   require(o.rounds >= 1, "--rounds must be >= 1, got {}", o.rounds);
@@ -188,8 +143,6 @@ void run_audit(const AuditOptions& o) {
   require(o.trials >= 1 && o.trials <= learn::kMaxAuditTrials, "--trials must be in 1..{}, got {}",
           learn::kMaxAuditTrials, o.trials);
   require(o.confidence > 0.0 && o.confidence < 1.0, "--confidence must be in (0, 1), got {}", o.confidence);
-  require(o.bound == "paper" || !o.count_observer_noise,
-          "--count-observer-noise applies to --bound paper only");
   const gossip::GossipMatrix w = load_gossip_matrix(o.network, o.output);
   // Named variables, not structured bindings: the lambdas below capture them.
   const std::pair<learn::Attackers, graph::NodeId> resolved = resolve_attackers(o, w.graph());
@@ -202,7 +155,7 @@ void run_audit(const AuditOptions& o) {
 
   ProgressReporter progress = ProgressReporter::for_stderr(o.output.quiet, "netdp audit");
   const std::size_t calibration =
-      o.method == "random-walk" ? std::min(o.trials, learn::kMaxWalkCalibrationTrials) : 0;
+      req.method == "random-walk" ? std::min(o.trials, learn::kMaxWalkCalibrationTrials) : 0;
   progress.phase(calibration > 0 ? "calibration and trials (both inputs)" : "trials (both inputs)",
                  2 * (calibration + o.trials));
   learn::AuditOptions audit;
@@ -212,23 +165,23 @@ void run_audit(const AuditOptions& o) {
   audit.delta = o.delta;
   audit.progress = [&progress](std::size_t done) { progress.update(done); };
   const std::size_t dimension =
-      accounting::parse_release_dimension(o.release_dimension, "--release-dimension");
+      accounting::parse_release_dimension(req.release_dimension, "--release-dimension");
   // Muffliato-GD gossips --rounds rounds per gradient step with that step's matrix.
   const gossip::Schedule schedule =
-      o.gradient_steps > 0
-          ? accounting::muffliato_gd_rounds(accounting::protocol_schedule(protocol, o.gradient_steps),
-                                            o.gradient_steps, o.rounds)
-          : accounting::protocol_schedule(protocol, o.rounds * o.gossip_steps);
+      req.gradient_steps > 0
+          ? accounting::muffliato_gd_rounds(accounting::protocol_schedule(protocol, req.gradient_steps),
+                                            req.gradient_steps, o.rounds)
+          : accounting::protocol_schedule(protocol, o.rounds * req.gossip_steps);
   const std::optional<graph::NodeId> walk_start = resolve_node(w.graph(), o.walk_start, "walk-start");
   const learn::AuditResult r =
-      o.method == "random-walk" ? learn::audit_random_walk(w, attackers, target, o.sigma, o.sensitivity,
-                                                           o.rounds, walk_start, walk_view(o), audit)
-      : o.method == "muffliato" && o.gradient_steps > 0
-          ? learn::audit_muffliato_gd(schedule, attackers, target, o.sigma, o.sensitivity, o.gradient_steps,
+      req.method == "random-walk" ? learn::audit_random_walk(w, attackers, target, o.sigma, o.sensitivity,
+                                                             o.rounds, walk_start, walk_view(o), audit)
+      : req.method == "muffliato" && req.gradient_steps > 0
+          ? learn::audit_muffliato_gd(schedule, attackers, target, o.sigma, o.sensitivity, req.gradient_steps,
                                       o.rounds, dimension, audit)
-      : o.method == "muffliato"
+      : req.method == "muffliato"
           ? learn::audit_muffliato(schedule, attackers, target, o.sigma, o.sensitivity, audit)
-      : o.method == "linear-system"
+      : req.method == "linear-system"
           ? learn::audit_linear_system(schedule, attackers, target, o.sigma, o.sensitivity,
                                        linear_system_options(o), dimension, audit)
           : learn::audit_mf(w, attackers, target, o.sigma, o.sensitivity, mf_spec(o), dimension, audit);
@@ -239,7 +192,7 @@ void run_audit(const AuditOptions& o) {
   nlohmann::ordered_json j;
   j["graph"] = o.network.graph_spec;
   j["weights"] = o.network.weights;
-  j["method"] = o.method;
+  j["method"] = req.method;
   j["rounds"] = o.rounds;
   j["schedule"] = o.schedule;
   j["sigma"] = o.sigma;
@@ -255,24 +208,25 @@ void run_audit(const AuditOptions& o) {
     j["colluders"] = std::move(members);
   }
   j["target"] = names.json(target);
-  const bool paper_claim = o.bound == "paper" || (o.method == "random-walk" && o.contributions == "expected");
-  j["bound"] = paper_claim ? "paper-formula" : o.method == "muffliato" ? "exact-joint-view" : "upper-bound";
-  if (o.method == "mf") {
-    j["algorithm"] = o.mf.algorithm;
-    j["trust"] = o.mf.trust;
-    j["participation"] = o.mf.participation_name();
+  const bool paper_claim =
+      req.bound == "paper" || (req.method == "random-walk" && req.contributions == "expected");
+  j["bound"] = paper_claim ? "paper-formula" : req.method == "muffliato" ? "exact-joint-view" : "upper-bound";
+  if (req.method == "mf") {
+    j["algorithm"] = req.algorithm;
+    j["trust"] = req.trust;
+    j["participation"] = accounting::mf_participation_name(req);
   }
-  if (o.method == "linear-system") j["view"] = o.view;
-  if (o.method == "random-walk") {
-    j["contributions"] = o.contributions;
+  if (req.method == "linear-system") j["view"] = req.view;
+  if (req.method == "random-walk") {
+    j["contributions"] = req.contributions;
     j["claimed_contributions"] = claim.contributions.value_or(0.0);
-    j["sender_known"] = o.sender_known;
+    j["sender_known"] = req.sender_known;
     j["walk_start"] = walk_start ? names.json(*walk_start) : nlohmann::ordered_json("uniform");
   }
-  if (o.gradient_steps > 0) j["gradient_steps"] = o.gradient_steps;
-  if (o.method == "linear-system" || o.method == "mf") j["gossip_steps"] = o.gossip_steps;
-  if (o.method == "linear-system" || o.method == "mf" || o.gradient_steps > 0) {
-    j["release_dimension"] = o.release_dimension;
+  if (req.gradient_steps > 0) j["gradient_steps"] = req.gradient_steps;
+  if (req.method == "linear-system" || req.method == "mf") j["gossip_steps"] = req.gossip_steps;
+  if (req.method == "linear-system" || req.method == "mf" || req.gradient_steps > 0) {
+    j["release_dimension"] = req.release_dimension;
     j["dimension"] = r.dimension;
   }
   j["trials"] = r.trials;
@@ -285,7 +239,7 @@ void run_audit(const AuditOptions& o) {
   j["empirical_epsilon_lower"] = r.bound.epsilon;
   j["empirical_mu_estimate"] = r.bound.mu_estimate;
   j["attack_mu"] = r.attack_mu ? nlohmann::ordered_json(*r.attack_mu) : nlohmann::ordered_json(nullptr);
-  j["test"] = o.method == "random-walk" ? "likelihood-ratio" : "neyman-pearson";
+  j["test"] = req.method == "random-walk" ? "likelihood-ratio" : "neyman-pearson";
   j["threshold"] = r.threshold;
   j["calibration_trials"] = r.calibration_trials;
   j["false_positives"] = r.false_positives;
@@ -295,10 +249,10 @@ void run_audit(const AuditOptions& o) {
   j["verdict"] = violation ? "VIOLATION" : "consistent";
   print_result(o.output, j, [&](std::ostream& out) {
     fmt::print(out, "netdp audit: {} on graph {} ({} nodes), weights {}, T = {}, sigma {}, delta {}\n",
-               o.method == "random-walk"     ? "random walk (contributions " + o.contributions + ")"
-               : o.method == "muffliato"     ? std::string("Muffliato")
-               : o.method == "linear-system" ? "linear-system view " + o.view
-                                             : "MF view of " + o.mf.algorithm + " (" + o.mf.trust + ")",
+               req.method == "random-walk"     ? "random walk (contributions " + req.contributions + ")"
+               : req.method == "muffliato"     ? std::string("Muffliato")
+               : req.method == "linear-system" ? "linear-system view " + req.view
+                                               : "MF view of " + req.algorithm + " (" + req.trust + ")",
                o.network.graph_spec, w.num_nodes(), o.network.weights, o.rounds, o.sigma, o.delta);
     std::string who;
     for (const graph::NodeId v : attackers.nodes) who += (who.empty() ? "" : ",") + names.label(v);
@@ -337,14 +291,7 @@ void add_audit_command(CLI::App& app) {
       "audit",
       "Attack the simulated protocol and check the accountant's claim with a lower confidence bound");
   add_network_options(cmd, o->network);
-  add_mf_options(cmd, o->mf);
-  cmd->add_option(
-         "--method", o->method,
-         "muffliato (gossip averaging) | linear-system (Koskela-Kulkarni) | mf (the MF paper's views, "
-         "pndp) | random-walk (the token's walk, eq. 7)")
-      ->capture_default_str();
-  cmd->add_option("--gradient-steps", o->gradient_steps,
-                  "muffliato: Muffliato-GD with this many gradient steps of --rounds gossip rounds each");
+  add_request_options(cmd, o->accountant);
   cmd->add_option("--rounds,-T", o->rounds, "Rounds T (gossip rounds, or the walk's steps)")
       ->capture_default_str();
   cmd->add_option("--sigma", o->sigma, "Noise standard deviation σ")->capture_default_str();
@@ -358,29 +305,6 @@ void add_audit_command(CLI::App& app) {
   add_node_option(cmd, o->target, "target", "The target (default: the node of index 1)");
   cmd->add_option("--schedule", o->schedule, "fixed | pairwise | er-per-round:p=P | dropout:p=P")
       ->capture_default_str();
-  cmd->add_option("--bound", o->bound,
-                  "The claim audited: exact (the joint view) | paper (Theorem 1, not a bound)")
-      ->capture_default_str();
-  cmd->add_flag("--count-observer-noise", o->count_observer_noise,
-                "--bound paper: the claim counts the observer's own noise (Theorem 1 as printed)");
-  cmd->add_option("--view", o->view, "linear-system: secure-sum | secure-sum-adaptive | plain")
-      ->capture_default_str();
-  cmd->add_option("--first-power", o->first_power,
-                  "linear-system: first power of W, 0 or 1 (default: the paper's)");
-  cmd->add_option("--gossip-steps,-K", o->gossip_steps, "linear-system, mf: gossip steps per injection")
-      ->capture_default_str();
-  cmd->add_option("--release-dimension", o->release_dimension,
-                  "linear-system, mf: vector (the attacker picks unit directions of dimension T) | 1 (signs)")
-      ->capture_default_str();
-  cmd->add_option("--contributions", o->contributions,
-                  "random-walk: the claim's N_u: tail | worst | expected (T/n, the paper's: not a bound)")
-      ->capture_default_str();
-  cmd->add_option(
-         "--tail-share", o->tail_share,
-         "random-walk --contributions tail: the share of delta spent on the count's failure probability")
-      ->capture_default_str();
-  cmd->add_flag("--sender-known", o->sender_known,
-                "random-walk: the observer knows who sent the token (Appendix B.1)");
   add_node_option(cmd, o->walk_start, "walk-start",
                   "random-walk: the token's start, public (default: a uniformly drawn node, kept secret)");
   cmd->add_option("--trials", o->trials, "Protocol runs per input (x_u and x_u + Δ)")->capture_default_str();
