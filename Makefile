@@ -9,7 +9,8 @@ ASAN_BUILD ?= build/asan
 CMAKE_FLAGS ?=
 APT_PACKAGES := build-essential cmake pkg-config libeigen3-dev libspectra-dev libfmt-dev nlohmann-json3-dev \
   libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev libtomlplusplus-dev zlib1g-dev liblapacke-dev libopenblas-dev \
-  libboost-dev python3 python3-numpy python3-scipy python3-networkx python3-pytest ccache
+  libboost-dev python3 python3-dev python3-numpy python3-scipy python3-networkx python3-pandas python3-matplotlib \
+  python3-pytest pybind11-dev python3-pybind11 ccache
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 FUZZ_BUILD ?= build/fuzz
@@ -36,7 +37,7 @@ $(BUILD)/CMakeCache.txt: .deps-installed
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
 
 build: $(BUILD)/CMakeCache.txt
-	cmake --build $(BUILD) -j $(JOBS) --target netdp_app
+	cmake --build $(BUILD) -j $(JOBS) --target netdp_app netdp_python
 
 # The main job: pairwise privacy on Zachary's karate club under the two gossip
 # accountants (Muffliato gossip averaging, random-walk DP-SGD), as distance tables.

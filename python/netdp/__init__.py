@@ -1,0 +1,13 @@
+"""netdp: how much each node of a decentralized learning protocol learns about each other node.
+
+A thin layer over the C++ library that `netdp` (the command line) calls: graphs keep their
+labels, accounts take the options of ``netdp account`` by the same names (dashes become
+underscores), and results are numpy arrays and pandas frames. See docs/python.md.
+"""
+
+from . import gdp
+from .accounting import AccountResult, account
+from .gossip import gossip_matrix, spectrum
+from .graphs import Graph, graph
+
+__all__ = ["AccountResult", "Graph", "account", "gdp", "gossip_matrix", "graph", "spectrum"]

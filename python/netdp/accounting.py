@@ -1,0 +1,153 @@
+"""Pairwise accounts: every accountant of ``netdp account``, by the same option names."""
+
+
+
+import numpy as np
+
+from . import _netdp
+from .graphs import as_graph
+
+_REQUEST_OPTIONS = sorted(name for name in dir(_netdp.AccountRequest()) if not name.startswith("_"))
+
+
+def _label_list(g, labels):
+    """None, one label or a list of labels → a list of node indices (None: every node)."""
+    if labels is None:
+        return None
+    if isinstance(labels, (list, tuple, np.ndarray, range)):
+        return [g.index(label) for label in labels]
+    return [g.index(labels)]
+
+
+def _request(method, options):
+    request = _netdp.AccountRequest()
+    request.method = method
+    for name, value in options.items():
+        if name not in _REQUEST_OPTIONS or name == "method":
+            raise TypeError(f"account() got an unknown option {name!r}; the options of netdp account are: "
+                            + ", ".join(n for n in _REQUEST_OPTIONS if n != "method"))
+        if name == "correlation":
+            value = np.asarray(value, dtype=float)
+        elif name == "release_dimension":
+            value = str(value)
+        setattr(request, name, value)
+    return request
+
+
+def account(g, method="muffliato", rounds=10, sigma=1.0, delta=1e-5, observers=None, targets=None, *,
+            weights="hamilton", schedule="fixed", seed=1, sensitivity=1.0, colluders=None, group=None,
+            alpha=None, **method_options):
+    """The pairwise account of a protocol on ``g`` (a netdp.Graph, SPEC string or networkx graph).
+
+    ``method`` is muffliato, random-walk, linear-system or mf; ``method_options`` are the options
+    of ``netdp account --method ...`` with dashes as underscores (``bound="paper"``,
+    ``contributions="worst"``, ``view="plain"``, ``trust="ldp"``, ``correlation=C``, ...).
+    ``observers`` / ``targets``: None (every node), a label, or a list of labels; ``colluders`` a
+    coalition observing together; ``group`` a group of targets (muffliato). Errors are ValueError
+    with the command line's message.
+    """
+    g = as_graph(g)
+    request = _request(method, method_options)
+    observer_nodes = _label_list(g, observers)
+    target_nodes = _label_list(g, targets)
+    coalition = _label_list(g, colluders) or []
+    group_nodes = _label_list(g, group) or []
+    if coalition and observer_nodes is not None:
+        raise ValueError("give observers or colluders, not both")
+    columns = _netdp.account(g._core, weights, request, int(rounds), float(sigma), float(delta), schedule,
+                             int(seed), float(sensitivity), observer_nodes or [], target_nodes or [], coalition,
+                             group_nodes, None if alpha is None else float(alpha))
+    return AccountResult(g, columns, observer_nodes, target_nodes, coalition, sigma, delta)
+
+
+class AccountResult:
+    """The rows of an account and the views of them users want.
+
+    ``mu`` and ``epsilon`` are matrices with one row per observer and one column per target,
+    in the order of ``observers`` and ``targets`` (labels); an entry that is not a pair (an
+    observer with itself) is NaN. ``rows`` holds the columns of every pair as numpy arrays.
+    """
+
+    def __init__(self, g, columns, observer_nodes, target_nodes, coalition, sigma, delta):
+        self.graph = g
+        self.sigma = sigma
+        self.delta = delta
+        self.method = columns.pop("method")
+        self.bound = columns.pop("bound")
+        self.valid_bound = columns.pop("valid_bound")
+        self.warnings = list(columns.pop("warnings"))
+        self._summary = columns.pop("summary")
+        self.rows = dict(columns)
+        self.rows["capped"] = self.rows["capped"].astype(bool)
+        present_observers = np.unique(self.rows["observer"])
+        self._observer_nodes = list(present_observers) if observer_nodes is None or coalition else observer_nodes
+        self._target_nodes = list(range(g.num_nodes)) if target_nodes is None else target_nodes
+        self.colluders = [g.labels[v] for v in coalition]
+
+    @property
+    def observers(self):
+        return [self.graph.labels[v] for v in self._observer_nodes]
+
+    @property
+    def targets(self):
+        return [self.graph.labels[v] for v in self._target_nodes]
+
+    def _matrix(self, field):
+        rows = {v: i for i, v in enumerate(self._observer_nodes)}
+        cols = {v: j for j, v in enumerate(self._target_nodes)}
+        out = np.full((len(rows), len(cols)), np.nan)
+        r = np.array([rows[v] for v in self.rows["observer"]], dtype=np.int64)
+        c = np.array([cols[v] for v in self.rows["target"]], dtype=np.int64)
+        out[r, c] = self.rows[field]
+        return out
+
+    @property
+    def mu(self):
+        """μ-GDP per (observer, target); NaN for the random walk (an RDP bound) and off-pairs."""
+        return self._matrix("mu")
+
+    @property
+    def epsilon(self):
+        """ε at δ per (observer, target), rounded up."""
+        return self._matrix("epsilon")
+
+    def to_pandas(self):
+        """One row per pair, with the command line's field names; nodes named by label."""
+        import pandas as pd
+
+        labels = self.graph.labels
+        frame = pd.DataFrame({
+            "observer": [labels[v] for v in self.rows["observer"]],
+            "target": [labels[v] for v in self.rows["target"]],
+            "distance": self.rows["distance"],
+            "alpha": self.rows["alpha"],
+            "rdp_epsilon": self.rows["rdp_epsilon"],
+            "uncapped_rdp_epsilon": self.rows["uncapped_rdp_epsilon"],
+            "mu": self.rows["mu"],
+            "epsilon": self.rows["epsilon"],
+            "capped": self.rows["capped"],
+        })
+        frame.attrs.update({"method": self.method, "bound": self.bound, "sigma": self.sigma, "delta": self.delta})
+        return frame
+
+    def by_distance(self):
+        """The summary's table by hop distance (pairs, epsilon_min/_mean/_max, mu_min/_mean/_max)
+        as a DataFrame indexed by distance."""
+        import pandas as pd
+
+        return pd.DataFrame(self._summary["by_distance"]).set_index("distance")
+
+    @property
+    def summary(self):
+        """The summary ``netdp account --json`` writes, with its field names (the library's, not
+        recomputed here): pairs, epsilon_min / _mean / _max, epsilon_median / _p90 / _p99, mu_max,
+        capped_pairs, condition_failed_pairs, by_distance; plus method, bound, valid_bound and
+        warnings."""
+        out = dict(self._summary)
+        out.update({"method": self.method, "bound": self.bound, "valid_bound": self.valid_bound,
+                    "warnings": self.warnings})
+        return out
+
+    def __repr__(self):
+        return (f"netdp.AccountResult({self.method}, {self.rows['epsilon'].size} pairs, bound {self.bound}, "
+                f"sigma {self.sigma}, delta {self.delta})")

@@ -1,0 +1,120 @@
+"""Graphs whose nodes keep their labels: from a SPEC string, networkx, scipy or an edge array."""
+
+import warnings
+
+import numpy as np
+
+from . import _netdp
+
+
+def _natural(labels):
+    """Labels as the command line writes them: whole numbers when every label is one."""
+    try:
+        return [int(label) for label in labels]
+    except ValueError:
+        return list(labels)
+
+
+class Graph:
+    """An undirected simple graph; node i is called ``labels[i]``.
+
+    Results of :func:`netdp.account` are indexed by these labels, never by a silent
+    renumbering: a networkx graph keeps its node names, a file its ids.
+    """
+
+    def __init__(self, core, labels=None):
+        self._core = core
+        self.labels = list(labels) if labels is not None else _natural(core.labels)
+        self._index = {label: i for i, label in enumerate(self.labels)}
+        if len(self._index) != len(self.labels):
+            raise ValueError("node labels must be distinct")
+
+    @classmethod
+    def from_edges(cls, edges, num_nodes=None, labels=None):
+        """A graph from an (m, 2) array of node indices (0..n-1); ``labels`` names the nodes."""
+        edges = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+        if num_nodes is None:
+            num_nodes = len(labels) if labels is not None else (int(edges.max()) + 1 if edges.size else 0)
+        if labels is not None and len(labels) != num_nodes:
+            raise ValueError(f"labels has {len(labels)} entries for {num_nodes} nodes")
+        text = [str(label) for label in labels] if labels is not None else None
+        return cls(_netdp.Graph.from_edges(int(num_nodes), np.ascontiguousarray(edges), text), labels)
+
+    @classmethod
+    def from_networkx(cls, g):
+        """A networkx graph, its node names kept as labels (self-loops are dropped, with a warning)."""
+        nodes = list(g.nodes())
+        index = {v: i for i, v in enumerate(nodes)}
+        loops = [u for u, v in g.edges() if u == v]
+        if loops:
+            warnings.warn(f"{len(loops)} self-loop(s) dropped, the first at node {loops[0]!r}", stacklevel=2)
+        edges = [(index[u], index[v]) for u, v in g.edges() if u != v]
+        return cls.from_edges(np.array(edges, dtype=np.int64).reshape(-1, 2), len(nodes), nodes)
+
+    @classmethod
+    def from_scipy(cls, adjacency, labels=None):
+        """A graph from a symmetric (sparse or dense) adjacency matrix; nonzero = edge."""
+        import scipy.sparse as sp
+
+        a = sp.coo_matrix(adjacency)
+        if a.shape[0] != a.shape[1]:
+            raise ValueError(f"the adjacency matrix must be square, got {a.shape}")
+        if (abs(a - a.T) > 0).nnz:
+            raise ValueError("the adjacency matrix must be symmetric (an undirected graph)")
+        if a.diagonal().any():
+            raise ValueError("the adjacency matrix has a nonzero diagonal: a gossip graph has no self-loops")
+        upper = a.row < a.col
+        edges = np.stack([a.row[upper], a.col[upper]], axis=1)
+        return cls.from_edges(edges, a.shape[0], labels)
+
+    @property
+    def num_nodes(self):
+        return self._core.num_nodes
+
+    @property
+    def num_edges(self):
+        return self._core.num_edges
+
+    def edges(self):
+        """The edges once each, as an (m, 2) array of indices with u < v."""
+        return self._core.edges()
+
+    def index(self, label):
+        """The index of the node called ``label``; KeyError naming it when there is none."""
+        try:
+            return self._index[label]
+        except (KeyError, TypeError):
+            pass
+        found = self._core.find(str(label))
+        if found is None:
+            example = self.labels[0] if self.labels else None
+            raise KeyError(f"{label!r} names no node of this graph (labels such as {example!r})")
+        return found
+
+    def to_networkx(self):
+        """A networkx.Graph with the labels as node names."""
+        import networkx as nx
+
+        g = nx.Graph()
+        g.add_nodes_from(self.labels)
+        g.add_edges_from((self.labels[u], self.labels[v]) for u, v in self.edges())
+        return g
+
+    def __repr__(self):
+        return f"netdp.Graph({self.num_nodes} nodes, {self.num_edges} edges)"
+
+
+def graph(spec, lcc=False, seed=1):
+    """The graph of a SPEC string, as the command line reads it (``netdp help specs``)."""
+    return Graph(_netdp.Graph.from_spec(spec, lcc, seed))
+
+
+def as_graph(g):
+    """A netdp.Graph from a Graph, a SPEC string or a networkx graph."""
+    if isinstance(g, Graph):
+        return g
+    if isinstance(g, str):
+        return graph(g)
+    if hasattr(g, "nodes") and hasattr(g, "edges"):
+        return Graph.from_networkx(g)
+    raise TypeError(f"expected a netdp.Graph, a SPEC string or a networkx graph, got {type(g).__name__}")

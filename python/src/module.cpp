@@ -1,0 +1,285 @@
+// The compiled part of `import netdp` (the package in python/netdp wraps it): graphs, gossip
+// matrices, the accountants through accounting::make_account (the AccountRequest every front end
+// fills), and the dp module's conversions. No accounting happens here: each function converts
+// Python values to the library's types, calls the library, and hands back numpy arrays that own
+// the C++ buffers (docs/python.md).
+
+#include <pybind11/eigen.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "netdp/accounting/account_request.hpp"
+#include "netdp/accounting/pairwise.hpp"
+#include "netdp/accounting/pairwise_summary.hpp"
+#include "netdp/dp/gdp.hpp"
+#include "netdp/gossip/network_spec.hpp"
+#include "netdp/gossip/schedule.hpp"
+#include "netdp/gossip/spectral.hpp"
+#include "netdp/gossip/weighting.hpp"
+#include "netdp/graph/graph.hpp"
+#include "netdp/graph/metrics.hpp"
+#include "netdp/util/check.hpp"
+
+namespace py = pybind11;
+
+namespace netdp::python {
+namespace {
+
+/// A numpy array that owns `values` (moved to the heap; freed with the array).
+template <class T>
+py::array_t<T> owned_array(std::vector<T>&& values, std::vector<py::ssize_t> shape) {
+  auto* heap = new std::vector<T>(std::move(values));
+  const py::capsule owner(heap, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+  return py::array_t<T>(shape, heap->data(), owner);
+}
+
+graph::Graph graph_from_spec(const std::string& spec, bool lcc, std::uint64_t seed) {
+  return gossip::load_graph({spec, lcc, gossip::Weighting::hamilton, seed});
+}
+
+graph::Graph graph_from_edges(std::size_t num_nodes,
+                              const py::array_t<std::int64_t, py::array::c_style>& edges,
+                              std::optional<std::vector<std::string>> labels) {
+  require(edges.ndim() == 2 && (edges.shape(1) == 2 || edges.shape(0) == 0),
+          "edges must be an (m, 2) array of node indices, got shape ({}{})", edges.shape(0),
+          edges.ndim() == 2 ? ", " + std::to_string(edges.shape(1)) : "");
+  std::vector<graph::Edge> list;
+  const auto view = edges.unchecked<2>();
+  for (py::ssize_t i = 0; i < edges.shape(0); ++i) {
+    const std::int64_t u = view(i, 0);
+    const std::int64_t v = view(i, 1);
+    require(u >= 0 && v >= 0 && static_cast<std::uint64_t>(u) < num_nodes &&
+                static_cast<std::uint64_t>(v) < num_nodes,
+            "edge {} = ({}, {}) has an endpoint outside 0..{}", i, u, v, num_nodes - 1);
+    require(u != v, "edge {} = ({}, {}) is a self-loop: a gossip graph has none", i, u, v);
+    list.push_back({static_cast<graph::NodeId>(u), static_cast<graph::NodeId>(v)});
+  }
+  graph::Graph g = graph::Graph::from_edges(num_nodes, list);
+  if (labels) g.set_labels(std::move(*labels));
+  return g;
+}
+
+py::array_t<std::int64_t> graph_edges(const graph::Graph& g) {
+  std::vector<std::int64_t> flat;
+  for (const graph::Edge& e : g.edges()) {
+    flat.push_back(e.u);
+    flat.push_back(e.v);
+  }
+  const auto m = static_cast<py::ssize_t>(flat.size() / 2);
+  return owned_array(std::move(flat), {m, 2});
+}
+
+std::vector<std::string> graph_labels(const graph::Graph& g) {
+  std::vector<std::string> out;
+  out.reserve(g.num_nodes());
+  for (graph::NodeId v = 0; v < g.num_nodes(); ++v) out.push_back(g.label(v));
+  return out;
+}
+
+/// W in CSR: (indptr, indices, data), rows summing to 1.
+py::tuple gossip_csr(const graph::Graph& g, const std::string& weights) {
+  const gossip::GossipMatrix w = gossip::make_gossip_matrix(g, gossip::parse_weighting(weights));
+  const SparseMatrix& m = w.matrix();
+  std::vector<std::int64_t> indptr(m.outerIndexPtr(), m.outerIndexPtr() + m.rows() + 1);
+  std::vector<std::int64_t> indices(m.innerIndexPtr(), m.innerIndexPtr() + m.nonZeros());
+  std::vector<double> data(m.valuePtr(), m.valuePtr() + m.nonZeros());
+  const auto rows = static_cast<py::ssize_t>(indptr.size());
+  const auto nnz = static_cast<py::ssize_t>(data.size());
+  return py::make_tuple(owned_array(std::move(indptr), {rows}), owned_array(std::move(indices), {nnz}),
+                        owned_array(std::move(data), {nnz}));
+}
+
+py::dict gossip_spectrum(const graph::Graph& g, const std::string& weights) {
+  const gossip::GossipMatrix w = gossip::make_gossip_matrix(g, gossip::parse_weighting(weights));
+  const gossip::SecondEigenvalue second = gossip::second_eigenvalue(w);
+  py::dict out;
+  out["second_eigenvalue_modulus"] = second.modulus;
+  out["spectral_gap"] = second.spectral_gap;
+  out["symmetric"] = w.is_symmetric();
+  const std::optional<double> mixing = gossip::mixing_time_bound(w);
+  out["mixing_time_bound"] = mixing ? py::cast(*mixing) : py::none();
+  return out;
+}
+
+/// `name`_min, _mean, _max of a range into `out` (the command line's summary fields).
+void put_range(py::dict& out, const std::string& name, const std::optional<accounting::Range>& r) {
+  for (const char* part : {"_min", "_mean", "_max"}) {
+    if (!r) {
+      out[py::str(name + part)] = py::none();
+      continue;
+    }
+    const std::string key = name + part;
+    out[py::str(key)] = key.ends_with("_min") ? r->min : key.ends_with("_mean") ? r->mean : r->max;
+  }
+}
+
+/// The library's summary of the rows (accounting::summarize), with the field names of
+/// `netdp account --json`'s summary.
+py::dict summary_dict(const accounting::PairwiseSummary& s) {
+  const auto optional = [](const std::optional<double>& x) { return x ? py::cast(*x) : py::none(); };
+  py::dict out;
+  out["pairs"] = s.pairs;
+  put_range(out, "epsilon", s.epsilon);
+  out["epsilon_median"] = optional(s.epsilon_median);
+  out["epsilon_p90"] = optional(s.epsilon_p90);
+  out["epsilon_p99"] = optional(s.epsilon_p99);
+  out["mu_max"] = optional(s.mu_max);
+  out["capped_pairs"] = s.capped_pairs;
+  out["condition_failed_pairs"] = s.condition_failed_pairs;
+  py::list by_distance;
+  for (const accounting::DistanceSummary& d : s.by_distance) {
+    py::dict row;
+    row["distance"] = d.distance ? py::cast(*d.distance) : py::none();
+    row["pairs"] = d.epsilon.count;
+    put_range(row, "epsilon", d.epsilon);
+    put_range(row, "mu", d.mu);
+    by_distance.append(row);
+  }
+  out["by_distance"] = by_distance;
+  return out;
+}
+
+/// The rows of an account as numpy columns, plus what describes them.
+py::dict account(const graph::Graph& g, const std::string& weights, const accounting::AccountRequest& request,
+                 std::size_t rounds, double sigma, double delta, const std::string& schedule,
+                 std::uint64_t seed, double sensitivity, const std::vector<graph::NodeId>& observers,
+                 const std::vector<graph::NodeId>& targets, std::vector<graph::NodeId> colluders,
+                 std::vector<graph::NodeId> group, std::optional<double> alpha) {
+  require(std::isfinite(sigma) && sigma > 0.0, "sigma must be a finite number > 0, got {}", sigma);
+  require(delta > 0.0 && delta < 1.0, "delta must be in (0, 1), got {}", delta);
+  require(rounds >= 1, "rounds must be >= 1, got {}", rounds);
+  require(graph::is_connected(g), "the graph is disconnected ({} components); pass a connected graph",
+          graph::connected_components(g).count());
+  accounting::Protocol protocol(gossip::make_gossip_matrix(g, gossip::parse_weighting(weights)));
+  protocol.weighting = gossip::parse_weighting(weights);
+  protocol.schedule = gossip::parse_schedule_spec(schedule);
+  protocol.rounds = rounds;
+  protocol.seed = seed;
+  protocol.sensitivity = sensitivity;
+  // One observer or target is the account's own query (the accountant builds only its part);
+  // several are selected from the account's rows.
+  accounting::PairQuery query;
+  if (observers.size() == 1) query.observer = observers.front();
+  if (targets.size() == 1) query.target = targets.front();
+  query.colluders = std::move(colluders);
+  query.group = std::move(group);
+  query.alpha = alpha;
+
+  std::unique_ptr<accounting::PairwiseAccount> built;
+  std::vector<accounting::PairRow> rows;
+  {
+    const py::gil_scoped_release release;
+    built = accounting::make_account(protocol, query, request);
+    rows = built->rows(sigma, delta, query.colluders.empty() ? observers : std::vector<graph::NodeId>{},
+                       targets);
+    accounting::fill_distances(rows, g, query);
+  }
+  const accounting::PairwiseSummary summary = accounting::summarize(rows);
+  const std::size_t count = rows.size();
+  std::vector<std::int64_t> observer_column(count);
+  std::vector<std::int64_t> target_column(count);
+  std::vector<std::int64_t> distances(count);
+  std::vector<double> mu(count);
+  std::vector<double> epsilon(count);
+  std::vector<double> rdp_epsilon(count);
+  std::vector<double> uncapped(count);
+  std::vector<double> alphas(count);
+  std::vector<bool> capped(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const accounting::PairRow& r = rows[i];
+    observer_column[i] = r.observer;
+    target_column[i] = r.target;
+    distances[i] = r.distance ? static_cast<std::int64_t>(*r.distance) : -1;
+    mu[i] = r.mu.value_or(std::numeric_limits<double>::quiet_NaN());
+    epsilon[i] = r.epsilon;
+    rdp_epsilon[i] = r.rdp_epsilon;
+    uncapped[i] = r.uncapped_rdp_epsilon;
+    alphas[i] = r.alpha;
+    capped[i] = r.capped;
+  }
+  std::vector<std::uint8_t> capped_bytes(capped.begin(), capped.end());
+  const auto n = static_cast<py::ssize_t>(count);
+  py::dict out;
+  out["observer"] = owned_array(std::move(observer_column), {n});
+  out["target"] = owned_array(std::move(target_column), {n});
+  out["distance"] = owned_array(std::move(distances), {n});
+  out["mu"] = owned_array(std::move(mu), {n});
+  out["epsilon"] = owned_array(std::move(epsilon), {n});
+  out["rdp_epsilon"] = owned_array(std::move(rdp_epsilon), {n});
+  out["uncapped_rdp_epsilon"] = owned_array(std::move(uncapped), {n});
+  out["alpha"] = owned_array(std::move(alphas), {n});
+  out["capped"] = owned_array(std::move(capped_bytes), {n});
+  out["method"] = std::string(built->method());
+  out["bound"] = built->bound();
+  out["valid_bound"] = built->valid_bound();
+  out["warnings"] = built->warnings();
+  out["summary"] = summary_dict(summary);
+  return out;
+}
+
+}  // namespace
+}  // namespace netdp::python
+
+PYBIND11_MODULE(_netdp, m) {
+  using namespace netdp;
+  m.doc() = "The compiled core of netdp; use the netdp package, which wraps it.";
+
+  py::class_<graph::Graph>(m, "Graph", "An undirected simple graph (the library's graph::Graph).")
+      .def_static("from_spec", &python::graph_from_spec, py::arg("spec"), py::arg("lcc") = false,
+                  py::arg("seed") = 1,
+                  "The graph of a SPEC string (`netdp help specs`), e.g. 'hypercube:d=6'.")
+      .def_static("from_edges", &python::graph_from_edges, py::arg("num_nodes"), py::arg("edges"),
+                  py::arg("labels") = py::none(),
+                  "A graph on num_nodes nodes from an (m, 2) array of indices.")
+      .def_property_readonly("num_nodes", &graph::Graph::num_nodes)
+      .def_property_readonly("num_edges", &graph::Graph::num_edges)
+      .def_property_readonly("labels", &python::graph_labels,
+                             "Each node's label (its index when unlabelled).")
+      .def_property_readonly("relabelled", &graph::Graph::relabelled)
+      .def_property_readonly("notes", &graph::Graph::notes)
+      .def("edges", &python::graph_edges, "The edges once each as an (m, 2) array, u < v.")
+      .def("find", &graph::Graph::find, py::arg("label"), "The index of the node with this label, or None.");
+
+  m.def("gossip_csr", &python::gossip_csr, py::arg("graph"), py::arg("weights"));
+  m.def("gossip_spectrum", &python::gossip_spectrum, py::arg("graph"), py::arg("weights"));
+
+  py::class_<accounting::AccountRequest>(m, "AccountRequest",
+                                         "The accountant's options, named as `netdp account` names them.")
+      .def(py::init<>())
+      .def_readwrite("method", &accounting::AccountRequest::method)
+      .def_readwrite("bound", &accounting::AccountRequest::bound)
+      .def_readwrite("authors_convention", &accounting::AccountRequest::authors_convention)
+      .def_readwrite("count_observer_noise", &accounting::AccountRequest::count_observer_noise)
+      .def_readwrite("gradient_steps", &accounting::AccountRequest::gradient_steps)
+      .def_readwrite("contributions", &accounting::AccountRequest::contributions)
+      .def_readwrite("tail_share", &accounting::AccountRequest::tail_share)
+      .def_readwrite("sender_known", &accounting::AccountRequest::sender_known)
+      .def_readwrite("view", &accounting::AccountRequest::view)
+      .def_readwrite("first_power", &accounting::AccountRequest::first_power)
+      .def_readwrite("keep_observer_noise", &accounting::AccountRequest::keep_observer_noise)
+      .def_readwrite("gossip_steps", &accounting::AccountRequest::gossip_steps)
+      .def_readwrite("sign_search", &accounting::AccountRequest::sign_search)
+      .def_readwrite("release_dimension", &accounting::AccountRequest::release_dimension)
+      .def_readwrite("trust", &accounting::AccountRequest::trust)
+      .def_readwrite("algorithm", &accounting::AccountRequest::algorithm)
+      .def_readwrite("participations", &accounting::AccountRequest::participations)
+      .def_readwrite("separation", &accounting::AccountRequest::separation)
+      .def_readwrite("correlation", &accounting::AccountRequest::correlation);
+
+  m.def("account", &python::account, py::arg("graph"), py::arg("weights"), py::arg("request"),
+        py::arg("rounds"), py::arg("sigma"), py::arg("delta"), py::arg("schedule"), py::arg("seed"),
+        py::arg("sensitivity"), py::arg("observers"), py::arg("targets"), py::arg("colluders"),
+        py::arg("group"), py::arg("alpha"));
+
+  m.def("gdp_epsilon", py::overload_cast<double, double>(&dp::gdp_epsilon), py::arg("mu"), py::arg("delta"));
+  m.def("gdp_delta", &dp::gdp_delta, py::arg("mu"), py::arg("epsilon"));
+  m.def("gdp_mu_for", &dp::gdp_mu_for, py::arg("epsilon"), py::arg("delta"));
+}

@@ -1,0 +1,117 @@
+"""Every accountant through Python equals the command line's JSON on the same case."""
+
+import math
+
+import numpy as np
+import pytest
+
+import netdp
+
+# (graph, rounds, sigma, method options), each also as `netdp account` flags.
+CASES = [
+    ("florentine", 4, 1.0, {"method": "muffliato"}),
+    ("florentine", 4, 1.0, {"method": "muffliato", "bound": "paper"}),
+    ("ring:n=8", 3, 1.0, {"method": "muffliato", "gradient_steps": 3}),
+    ("karate", 200, 5.0, {"method": "random-walk"}),
+    ("karate", 200, 5.0, {"method": "random-walk", "contributions": "expected", "sender_known": True}),
+    ("ring:n=7", 3, 1.0, {"method": "linear-system"}),
+    ("ring:n=7", 3, 1.0, {"method": "linear-system", "view": "plain", "release_dimension": 1,
+                          "sign_search": "auto"}),
+    ("ring:n=7", 3, 1.0, {"method": "mf"}),
+    ("ring:n=7", 3, 1.0, {"method": "mf", "algorithm": "decor", "trust": "secldp"}),
+    ("ring:n=7", 4, 1.0, {"method": "mf", "algorithm": "antipgd", "participations": 2, "separation": 2}),
+]
+
+
+def flags(options):
+    out = []
+    for name, value in options.items():
+        flag = "--" + name.replace("_", "-")
+        if value is True:
+            out.append(flag)
+        else:
+            out += [flag, str(value)]
+    return out
+
+
+@pytest.mark.parametrize("graph,rounds,sigma,options", CASES)
+def test_every_accountant_matches_the_command_line(cli, graph, rounds, sigma, options):
+    options = dict(options)
+    method = options.pop("method")
+    result = netdp.account(graph, method, rounds=rounds, sigma=sigma, **options)
+    expected = cli("account", "--graph", graph, "--method", method, "--rounds", str(rounds), "--sigma",
+                   str(sigma), *flags(options))
+    pairs = {(p["observer"], p["target"]): p for p in expected["pairs"]}
+    frame = result.to_pandas()
+    assert len(frame) == len(pairs) > 0
+    for row in frame.itertuples():
+        want = pairs[(row.observer, row.target)]
+        assert row.epsilon == pytest.approx(want["epsilon"], rel=1e-12, abs=1e-15)
+        if want["mu"] is None:
+            assert math.isnan(row.mu)
+        else:
+            assert row.mu == pytest.approx(want["mu"], rel=1e-12, abs=1e-15)
+        assert row.capped == want["capped"]
+        assert row.distance == want["distance"]
+    assert result.bound == expected["summary"]["bound"]
+    for field in ("pairs", "epsilon_max", "epsilon_median", "capped_pairs", "mu_max"):
+        assert result.summary[field] == pytest.approx(expected["summary"][field], rel=1e-12)
+
+
+def test_matrices_follow_the_requested_labels():
+    result = netdp.account("florentine", rounds=4, observers=["Medici", "Strozzi"],
+                           targets=["Pazzi", "Medici"])
+    assert result.observers == ["Medici", "Strozzi"]
+    assert result.targets == ["Pazzi", "Medici"]
+    assert result.epsilon.shape == (2, 2)
+    assert math.isnan(result.epsilon[0, 1])  # Medici with itself is not a pair
+    frame = result.to_pandas().set_index(["observer", "target"])
+    assert result.epsilon[1, 0] == frame.loc[("Strozzi", "Pazzi"), "epsilon"]
+    assert result.summary["pairs"] == 3
+
+
+def test_a_coalition_is_one_observer_row():
+    result = netdp.account("florentine", rounds=4, colluders=["Medici", "Strozzi"])
+    assert result.colluders == ["Medici", "Strozzi"]
+    assert result.epsilon.shape == (1, 15)
+    assert np.isnan(result.epsilon).sum() == 2  # the two members are not targets
+
+
+def test_options_and_values_are_checked_with_the_command_lines_messages():
+    with pytest.raises(ValueError, match="--bound paper: only --method muffliato has a paper formula"):
+        netdp.account("ring:n=5", "linear-system", bound="paper")
+    with pytest.raises(ValueError, match="--view, --first-power and --keep-observer-noise apply to"):
+        netdp.account("ring:n=5", view="plain")
+    with pytest.raises(TypeError, match="unknown option 'viewz'"):
+        netdp.account("ring:n=5", viewz="plain")
+    with pytest.raises(ValueError, match="sigma must be a finite number > 0"):
+        netdp.account("ring:n=5", sigma=0.0)
+    with pytest.raises(KeyError, match="'Borgia' names no node"):
+        netdp.account("florentine", observers="Borgia")
+    with pytest.raises(ValueError, match="disconnected"):
+        netdp.account(netdp.Graph.from_edges([[0, 1], [2, 3]]))
+
+
+def test_a_long_call_releases_the_gil():
+    # A Python thread keeps counting while the accountant works.
+    import threading
+    import time
+
+    ticks = []
+    stop = threading.Event()
+
+    def count():
+        while not stop.is_set():
+            ticks.append(time.monotonic())
+            time.sleep(0.001)
+
+    thread = threading.Thread(target=count)
+    thread.start()
+    start = time.monotonic()
+    netdp.account("er:n=150,p=0.08,seed=1,connected=1", rounds=10)
+    end = time.monotonic()
+    stop.set()
+    thread.join()
+    during = [t for t in ticks if start < t < end]
+    assert end - start > 0.05
+    assert len(during) >= 10, f"{len(during)} ticks in {end - start:.2f} s"
