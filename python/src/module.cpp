@@ -13,6 +13,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -147,6 +148,38 @@ py::dict summary_dict(const accounting::PairwiseSummary& s) {
   return out;
 }
 
+/// The rows' fields, one vector per column.
+struct Columns {
+  std::vector<std::int64_t> observer;
+  std::vector<std::int64_t> target;
+  std::vector<std::int64_t> distance;  ///< −1: none
+  std::vector<double> mu;              ///< NaN: not Gaussian
+  std::vector<double> epsilon;
+  std::vector<double> rdp_epsilon;
+  std::vector<double> uncapped_rdp_epsilon;
+  std::vector<double> alpha;
+  std::vector<std::uint8_t> capped;
+
+  void reserve(std::size_t rows) {
+    for (auto* v : {&observer, &target, &distance}) v->reserve(rows);
+    for (auto* v : {&mu, &epsilon, &rdp_epsilon, &uncapped_rdp_epsilon, &alpha}) v->reserve(rows);
+    capped.reserve(rows);
+  }
+  void add(std::span<const accounting::PairRow> rows) {
+    for (const accounting::PairRow& r : rows) {
+      observer.push_back(r.observer);
+      target.push_back(r.target);
+      distance.push_back(r.distance ? static_cast<std::int64_t>(*r.distance) : -1);
+      mu.push_back(r.mu.value_or(std::numeric_limits<double>::quiet_NaN()));
+      epsilon.push_back(r.epsilon);
+      rdp_epsilon.push_back(r.rdp_epsilon);
+      uncapped_rdp_epsilon.push_back(r.uncapped_rdp_epsilon);
+      alpha.push_back(r.alpha);
+      capped.push_back(r.capped ? 1 : 0);
+    }
+  }
+};
+
 /// The rows of an account as numpy columns, plus what describes them.
 py::dict account(const graph::Graph& g, const std::string& weights, const accounting::AccountRequest& request,
                  std::size_t rounds, double sigma, double delta, const std::string& schedule,
@@ -173,50 +206,38 @@ py::dict account(const graph::Graph& g, const std::string& weights, const accoun
   query.group = std::move(group);
   query.alpha = alpha;
 
+  // The rows are streamed into the columns and the summary, observer block by block: the
+  // account's rows are never all held as PairRow (an all-pairs run of 2048 nodes has 4.2 M).
   std::unique_ptr<accounting::PairwiseAccount> built;
-  std::vector<accounting::PairRow> rows;
+  Columns columns;
+  accounting::PairwiseSummary summary;
   {
     const py::gil_scoped_release release;
     built = accounting::make_account(protocol, query, request);
-    rows = built->rows(sigma, delta, query.colluders.empty() ? observers : std::vector<graph::NodeId>{},
-                       targets);
-    accounting::fill_distances(rows, g, query);
+    accounting::SummaryBuilder summarizing(built->pair_count());
+    columns.reserve(built->pair_count());
+    std::vector<accounting::PairRow> block;
+    built->stream_selected_rows(sigma, delta,
+                                query.colluders.empty() ? observers : std::vector<graph::NodeId>{}, targets,
+                                [&](std::span<const accounting::PairRow> rows) {
+                                  block.assign(rows.begin(), rows.end());
+                                  accounting::fill_distances(block, g, query);
+                                  summarizing.add(block);
+                                  columns.add(block);
+                                });
+    summary = summarizing.finish();
   }
-  const accounting::PairwiseSummary summary = accounting::summarize(rows);
-  const std::size_t count = rows.size();
-  std::vector<std::int64_t> observer_column(count);
-  std::vector<std::int64_t> target_column(count);
-  std::vector<std::int64_t> distances(count);
-  std::vector<double> mu(count);
-  std::vector<double> epsilon(count);
-  std::vector<double> rdp_epsilon(count);
-  std::vector<double> uncapped(count);
-  std::vector<double> alphas(count);
-  std::vector<bool> capped(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    const accounting::PairRow& r = rows[i];
-    observer_column[i] = r.observer;
-    target_column[i] = r.target;
-    distances[i] = r.distance ? static_cast<std::int64_t>(*r.distance) : -1;
-    mu[i] = r.mu.value_or(std::numeric_limits<double>::quiet_NaN());
-    epsilon[i] = r.epsilon;
-    rdp_epsilon[i] = r.rdp_epsilon;
-    uncapped[i] = r.uncapped_rdp_epsilon;
-    alphas[i] = r.alpha;
-    capped[i] = r.capped;
-  }
-  std::vector<std::uint8_t> capped_bytes(capped.begin(), capped.end());
-  const auto n = static_cast<py::ssize_t>(count);
+  const auto n = static_cast<py::ssize_t>(columns.epsilon.size());
   py::dict out;
-  out["observer"] = owned_array(std::move(observer_column), {n});
-  out["target"] = owned_array(std::move(target_column), {n});
-  out["distance"] = owned_array(std::move(distances), {n});
-  out["mu"] = owned_array(std::move(mu), {n});
-  out["epsilon"] = owned_array(std::move(epsilon), {n});
-  out["rdp_epsilon"] = owned_array(std::move(rdp_epsilon), {n});
-  out["uncapped_rdp_epsilon"] = owned_array(std::move(uncapped), {n});
-  out["alpha"] = owned_array(std::move(alphas), {n});
-  out["capped"] = owned_array(std::move(capped_bytes), {n});
+  out["observer"] = owned_array(std::move(columns.observer), {n});
+  out["target"] = owned_array(std::move(columns.target), {n});
+  out["distance"] = owned_array(std::move(columns.distance), {n});
+  out["mu"] = owned_array(std::move(columns.mu), {n});
+  out["epsilon"] = owned_array(std::move(columns.epsilon), {n});
+  out["rdp_epsilon"] = owned_array(std::move(columns.rdp_epsilon), {n});
+  out["uncapped_rdp_epsilon"] = owned_array(std::move(columns.uncapped_rdp_epsilon), {n});
+  out["alpha"] = owned_array(std::move(columns.alpha), {n});
+  out["capped"] = owned_array(std::move(columns.capped), {n});
   out["method"] = std::string(built->method());
   out["bound"] = built->bound();
   out["valid_bound"] = built->valid_bound();

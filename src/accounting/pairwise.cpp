@@ -132,10 +132,17 @@ std::vector<PairRow> PairwiseAccount::rows(double sigma, double delta) const {
 std::vector<PairRow> PairwiseAccount::rows(double sigma, double delta,
                                            std::span<const graph::NodeId> observers,
                                            std::span<const graph::NodeId> targets) const {
+  std::vector<PairRow> out;
+  stream_selected_rows(sigma, delta, observers, targets,
+                       [&out](std::span<const PairRow> block) { out.insert(out.end(), block.begin(), block.end()); });
+  return out;
+}
+
+void PairwiseAccount::stream_selected_rows(double sigma, double delta, std::span<const graph::NodeId> observers,
+                                           std::span<const graph::NodeId> targets, const RowSink& sink) const {
   const auto selected = [](std::span<const graph::NodeId> set, graph::NodeId node) {
     return set.empty() || std::find(set.begin(), set.end(), node) != set.end();
   };
-  std::vector<PairRow> out;
   std::vector<bool> observer_seen(observers.size(), false);
   std::vector<bool> target_seen(targets.size(), false);
   const auto mark = [](std::span<const graph::NodeId> set, std::vector<bool>& seen, graph::NodeId node) {
@@ -143,7 +150,9 @@ std::vector<PairRow> PairwiseAccount::rows(double sigma, double delta,
   };
   std::optional<graph::NodeId> observer;
   bool observer_selected = false;
+  std::vector<PairRow> kept;
   stream_rows(sigma, delta, [&](std::span<const PairRow> rows) {
+    kept.clear();
     for (const PairRow& row : rows) {
       if (observer != row.observer) {  // a new observer block
         observer = row.observer;
@@ -152,8 +161,9 @@ std::vector<PairRow> PairwiseAccount::rows(double sigma, double delta,
       }
       if (!observer_selected) continue;
       mark(targets, target_seen, row.target);
-      if (selected(targets, row.target)) out.push_back(row);
+      if (selected(targets, row.target)) kept.push_back(row);
     }
+    if (!kept.empty()) sink(kept);
   });
   // A node asked for that the account does not hold is an error, not an empty answer.
   for (std::size_t i = 0; i < observers.size(); ++i) {
@@ -162,7 +172,6 @@ std::vector<PairRow> PairwiseAccount::rows(double sigma, double delta,
   for (std::size_t i = 0; i < targets.size(); ++i) {
     require(target_seen[i], "target {} is not a target of this account", targets[i]);
   }
-  return out;
 }
 
 // ------------------------------------------------------------ Gaussian account

@@ -177,6 +177,10 @@ class PairwiseAccount {
   /// Throws when a node of either set is not an observer (a target) of any row of the account.
   std::vector<PairRow> rows(double sigma, double delta, std::span<const graph::NodeId> observers,
                             std::span<const graph::NodeId> targets) const;
+  /// The same rows streamed: `sink` gets the selected rows of each chunk of observer blocks
+  /// (never an empty chunk); the same check after the last.
+  void stream_selected_rows(double sigma, double delta, std::span<const graph::NodeId> observers,
+                            std::span<const graph::NodeId> targets, const RowSink& sink) const;
 };
 
 /// A Gaussian guarantee at σ = Δ = 1: μ = unit_mu · Δ / σ.
