@@ -124,7 +124,9 @@ TEST(AuditCommand, MuffliatoGdRefutesTheorem6AndNotItsView) {
                                          "--target",
                                          "20",
                                          "--trials",
-                                         "20000"};
+                                         "5000",
+                                         "--release-dimension",
+                                         "1"};
   std::vector<std::string> paper = args;
   paper.insert(paper.end(), {"--bound", "paper"});
   const testing::CliResult refuted = testing::run_cli(paper);
@@ -134,9 +136,9 @@ TEST(AuditCommand, MuffliatoGdRefutesTheorem6AndNotItsView) {
   EXPECT_EQ(valid.status, 0) << valid.err;
   const Json j = Json::parse(valid.out);
   EXPECT_EQ(j["gradient_steps"], 10);
-  EXPECT_EQ(j["dimension"], 10);
-  EXPECT_NEAR(j["attack_mu"].get<double>(), j["claimed_mu"].get<double>(),
-              1e-3 * j["claimed_mu"].get<double>());
+  EXPECT_EQ(j["dimension"], 1);
+  // Scalar releases are claimed at Σ|K_u| (an upper bound the attacker's signs need not reach).
+  EXPECT_LE(j["attack_mu"].get<double>(), j["claimed_mu"].get<double>() * (1.0 + 1e-9));
 }
 
 TEST(AuditCommand, ACoalitionIsAuditedAgainstTheColludersClaim) {
