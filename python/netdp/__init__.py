@@ -5,9 +5,9 @@ labels, accounts take the options of ``netdp account`` by the same names (dashes
 underscores), and results are numpy arrays and pandas frames. See docs/python.md.
 """
 
-from . import gdp
-from .accounting import AccountResult, account
+from . import gdp, plot
+from .accounting import AccountResult, account, calibrate
 from .gossip import gossip_matrix, spectrum
 from .graphs import Graph, graph
 
-__all__ = ["AccountResult", "Graph", "account", "gdp", "gossip_matrix", "graph", "spectrum"]
+__all__ = ["AccountResult", "Graph", "account", "calibrate", "gdp", "gossip_matrix", "graph", "plot", "spectrum"]

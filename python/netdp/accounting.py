@@ -34,6 +34,23 @@ def _request(method, options):
     return request
 
 
+def _setting(g, rounds, observers, targets, weights, schedule, seed, sensitivity, colluders, group, alpha):
+    setting = _netdp.Setting()
+    setting.weights = weights
+    setting.rounds = int(rounds)
+    setting.schedule = schedule
+    setting.seed = int(seed)
+    setting.sensitivity = float(sensitivity)
+    setting.observers = _label_list(g, observers) or []
+    setting.targets = _label_list(g, targets) or []
+    setting.colluders = _label_list(g, colluders) or []
+    setting.group = _label_list(g, group) or []
+    setting.alpha = None if alpha is None else float(alpha)
+    if setting.colluders and setting.observers:
+        raise ValueError("give observers or colluders, not both")
+    return setting
+
+
 def account(g, method="muffliato", rounds=10, sigma=1.0, delta=1e-5, observers=None, targets=None, *,
             weights="hamilton", schedule="fixed", seed=1, sensitivity=1.0, colluders=None, group=None,
             alpha=None, **method_options):
@@ -47,17 +64,26 @@ def account(g, method="muffliato", rounds=10, sigma=1.0, delta=1e-5, observers=N
     with the command line's message.
     """
     g = as_graph(g)
-    request = _request(method, method_options)
-    observer_nodes = _label_list(g, observers)
-    target_nodes = _label_list(g, targets)
-    coalition = _label_list(g, colluders) or []
-    group_nodes = _label_list(g, group) or []
-    if coalition and observer_nodes is not None:
-        raise ValueError("give observers or colluders, not both")
-    columns = _netdp.account(g._core, weights, request, int(rounds), float(sigma), float(delta), schedule,
-                             int(seed), float(sensitivity), observer_nodes or [], target_nodes or [], coalition,
-                             group_nodes, None if alpha is None else float(alpha))
-    return AccountResult(g, columns, observer_nodes, target_nodes, coalition, sigma, delta)
+    setting = _setting(g, rounds, observers, targets, weights, schedule, seed, sensitivity, colluders, group, alpha)
+    columns = _netdp.account(g._core, setting, _request(method, method_options), float(sigma), float(delta))
+    return AccountResult(g, columns, _label_list(g, observers), _label_list(g, targets), setting.colluders,
+                         sigma, delta)
+
+
+def calibrate(g, target_epsilon, method="muffliato", rounds=10, delta=1e-5, on="mean", observers=None,
+              targets=None, *, weights="hamilton", schedule="fixed", seed=1, sensitivity=1.0, colluders=None,
+              group=None, alpha=None, **method_options):
+    """The smallest σ whose ``on`` statistic of ε (mean or max over the pairs, or the one pair)
+    is at most ``target_epsilon``: ``netdp account --target-epsilon E --calibrate-on ON``.
+
+    Returns a dict: sigma, achieved_epsilon (re-checked at sigma), closed_form (μ ∝ 1/σ for the
+    Gaussian accountants with max / pair), evaluations, on. ``observers`` / ``targets``: None or one
+    label each.
+    """
+    g = as_graph(g)
+    setting = _setting(g, rounds, observers, targets, weights, schedule, seed, sensitivity, colluders, group, alpha)
+    return dict(_netdp.calibrate(g._core, setting, _request(method, method_options), float(target_epsilon),
+                                 float(delta), on))
 
 
 class AccountResult:

@@ -181,30 +181,84 @@ struct Columns {
 };
 
 /// The rows of an account as numpy columns, plus what describes them.
-py::dict account(const graph::Graph& g, const std::string& weights, const accounting::AccountRequest& request,
-                 std::size_t rounds, double sigma, double delta, const std::string& schedule,
-                 std::uint64_t seed, double sensitivity, const std::vector<graph::NodeId>& observers,
-                 const std::vector<graph::NodeId>& targets, std::vector<graph::NodeId> colluders,
-                 std::vector<graph::NodeId> group, std::optional<double> alpha) {
-  require(std::isfinite(sigma) && sigma > 0.0, "sigma must be a finite number > 0, got {}", sigma);
-  require(delta > 0.0 && delta < 1.0, "delta must be in (0, 1), got {}", delta);
-  require(rounds >= 1, "rounds must be >= 1, got {}", rounds);
+/// The protocol and the pairs of a call, as `netdp account` builds them from its flags.
+struct Problem {
+  accounting::Protocol protocol;
+  accounting::PairQuery query;
+};
+
+/// The network side of a call: where, how long, and which pairs.
+struct Setting {
+  std::string weights = "hamilton";
+  std::size_t rounds = 10;
+  std::string schedule = "fixed";
+  std::uint64_t seed = 1;
+  double sensitivity = 1.0;
+  std::vector<graph::NodeId> observers;  ///< empty: every node
+  std::vector<graph::NodeId> targets;    ///< empty: every node
+  std::vector<graph::NodeId> colluders;
+  std::vector<graph::NodeId> group;
+  std::optional<double> alpha;
+};
+
+Problem make_problem(const graph::Graph& g, const Setting& s) {
+  require(s.rounds >= 1, "rounds must be >= 1, got {}", s.rounds);
   require(graph::is_connected(g), "the graph is disconnected ({} components); pass a connected graph",
           graph::connected_components(g).count());
-  accounting::Protocol protocol(gossip::make_gossip_matrix(g, gossip::parse_weighting(weights)));
-  protocol.weighting = gossip::parse_weighting(weights);
-  protocol.schedule = gossip::parse_schedule_spec(schedule);
-  protocol.rounds = rounds;
-  protocol.seed = seed;
-  protocol.sensitivity = sensitivity;
+  const gossip::Weighting weighting = gossip::parse_weighting(s.weights);
+  Problem out{accounting::Protocol(gossip::make_gossip_matrix(g, weighting)), {}};
+  out.protocol.weighting = weighting;
+  out.protocol.schedule = gossip::parse_schedule_spec(s.schedule);
+  out.protocol.rounds = s.rounds;
+  out.protocol.seed = s.seed;
+  out.protocol.sensitivity = s.sensitivity;
   // One observer or target is the account's own query (the accountant builds only its part);
   // several are selected from the account's rows.
-  accounting::PairQuery query;
-  if (observers.size() == 1) query.observer = observers.front();
-  if (targets.size() == 1) query.target = targets.front();
-  query.colluders = std::move(colluders);
-  query.group = std::move(group);
-  query.alpha = alpha;
+  if (s.observers.size() == 1) out.query.observer = s.observers.front();
+  if (s.targets.size() == 1) out.query.target = s.targets.front();
+  out.query.colluders = s.colluders;
+  out.query.group = s.group;
+  out.query.alpha = s.alpha;
+  return out;
+}
+
+void check_sigma_delta(double sigma, double delta) {
+  require(std::isfinite(sigma) && sigma > 0.0, "sigma must be a finite number > 0, got {}", sigma);
+  require(delta > 0.0 && delta < 1.0, "delta must be in (0, 1), got {}", delta);
+}
+
+/// calibrate_sigma on the account of one query (every pair, or one observer and/or target).
+py::dict calibrate(const graph::Graph& g, const Setting& setting, const accounting::AccountRequest& request,
+                   double target_epsilon, double delta, const std::string& on) {
+  check_sigma_delta(1.0, delta);
+  require(setting.observers.size() <= 1 && setting.targets.size() <= 1,
+          "calibrate takes one observer and one target at most (or every pair), got {} and {}",
+          setting.observers.size(), setting.targets.size());
+  const accounting::Statistic statistic = accounting::parse_statistic(on);
+  const Problem problem = make_problem(g, setting);
+  accounting::Calibration calibration;
+  {
+    const py::gil_scoped_release release;
+    const auto built = accounting::make_account(problem.protocol, problem.query, request);
+    calibration = accounting::calibrate_sigma(*built, statistic, target_epsilon, delta);
+  }
+  py::dict out;
+  out["sigma"] = calibration.sigma;
+  out["achieved_epsilon"] = calibration.achieved_epsilon;
+  out["closed_form"] = calibration.closed_form;
+  out["evaluations"] = calibration.evaluations;
+  out["on"] = on;
+  return out;
+}
+
+py::dict account(const graph::Graph& g, const Setting& setting, const accounting::AccountRequest& request,
+                 double sigma, double delta) {
+  check_sigma_delta(sigma, delta);
+  const Problem problem = make_problem(g, setting);
+  const accounting::Protocol& protocol = problem.protocol;
+  const accounting::PairQuery& query = problem.query;
+  const std::vector<graph::NodeId>& observers = setting.observers;
+  const std::vector<graph::NodeId>& targets = setting.targets;
 
   // The rows are streamed into the columns and the summary, observer block by block: the
   // account's rows are never all held as PairRow (an all-pairs run of 2048 nodes has 4.2 M).
@@ -295,10 +349,22 @@ PYBIND11_MODULE(_netdp, m) {
       .def_readwrite("separation", &accounting::AccountRequest::separation)
       .def_readwrite("correlation", &accounting::AccountRequest::correlation);
 
-  m.def("account", &python::account, py::arg("graph"), py::arg("weights"), py::arg("request"),
-        py::arg("rounds"), py::arg("sigma"), py::arg("delta"), py::arg("schedule"), py::arg("seed"),
-        py::arg("sensitivity"), py::arg("observers"), py::arg("targets"), py::arg("colluders"),
-        py::arg("group"), py::arg("alpha"));
+  py::class_<python::Setting>(m, "Setting", "Where the protocol runs and which pairs a call reports.")
+      .def(py::init<>())
+      .def_readwrite("weights", &python::Setting::weights)
+      .def_readwrite("rounds", &python::Setting::rounds)
+      .def_readwrite("schedule", &python::Setting::schedule)
+      .def_readwrite("seed", &python::Setting::seed)
+      .def_readwrite("sensitivity", &python::Setting::sensitivity)
+      .def_readwrite("observers", &python::Setting::observers)
+      .def_readwrite("targets", &python::Setting::targets)
+      .def_readwrite("colluders", &python::Setting::colluders)
+      .def_readwrite("group", &python::Setting::group)
+      .def_readwrite("alpha", &python::Setting::alpha);
+  m.def("account", &python::account, py::arg("graph"), py::arg("setting"), py::arg("request"),
+        py::arg("sigma"), py::arg("delta"));
+  m.def("calibrate", &python::calibrate, py::arg("graph"), py::arg("setting"), py::arg("request"),
+        py::arg("target_epsilon"), py::arg("delta"), py::arg("on"));
 
   m.def("gdp_epsilon", py::overload_cast<double, double>(&dp::gdp_epsilon), py::arg("mu"), py::arg("delta"));
   m.def("gdp_delta", &dp::gdp_delta, py::arg("mu"), py::arg("epsilon"));

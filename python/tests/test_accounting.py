@@ -115,3 +115,17 @@ def test_a_long_call_releases_the_gil():
     during = [t for t in ticks if start < t < end]
     assert end - start > 0.05
     assert len(during) >= 10, f"{len(during)} ticks in {end - start:.2f} s"
+
+
+@pytest.mark.parametrize("method,rounds,on", [("muffliato", 6, "max"), ("muffliato", 6, "mean"),
+                                              ("random-walk", 60, "mean")])
+def test_calibrate_matches_the_command_line(cli, method, rounds, on):
+    got = netdp.calibrate("florentine", 1.0, method=method, rounds=rounds, on=on)
+    expected = cli("account", "--graph", "florentine", "--method", method, "--rounds", str(rounds),
+                   "--target-epsilon", "1", "--calibrate-on", on, "--summary-only")["summary"]["calibration"]
+    assert got["sigma"] == pytest.approx(expected["sigma"], rel=1e-12)
+    assert got["achieved_epsilon"] <= 1.0
+    assert got["closed_form"] == expected["closed_form"]
+    result = netdp.account("florentine", method, rounds=rounds, sigma=got["sigma"])
+    statistic = result.summary["epsilon_max" if on == "max" else "epsilon_mean"]
+    assert statistic == pytest.approx(got["achieved_epsilon"], rel=1e-9)
