@@ -9,5 +9,6 @@ from . import gdp, plot
 from .accounting import AccountResult, account, calibrate
 from .gossip import gossip_matrix, spectrum
 from .graphs import Graph, graph
+from .training import train
 
-__all__ = ["AccountResult", "Graph", "account", "calibrate", "gdp", "gossip_matrix", "graph", "plot", "spectrum"]
+__all__ = ["AccountResult", "Graph", "account", "calibrate", "gdp", "gossip_matrix", "graph", "plot", "spectrum", "train"]

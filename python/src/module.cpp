@@ -10,6 +10,7 @@
 #include <pybind11/stl.h>
 
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -27,7 +28,9 @@
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/graph.hpp"
 #include "netdp/graph/metrics.hpp"
+#include "netdp/learn/train.hpp"
 #include "netdp/util/check.hpp"
+#include "train_config.hpp"  // the cli module's TOML reader, shared with `netdp train`
 
 namespace py = pybind11;
 
@@ -300,6 +303,70 @@ py::dict account(const graph::Graph& g, const Setting& setting, const accounting
   return out;
 }
 
+/// `netdp train` on a config: a TOML file (its relative paths from its folder) or keys already
+/// flat, then overrides (relative paths from the working directory), as the command merges them.
+py::dict train(const std::optional<std::string>& path, learn::FlatConfig given, learn::FlatConfig overrides) {
+  if (path) {
+    try {
+      given = cli::load_toml_config(*path);
+    } catch (const std::invalid_argument& e) {
+      // A missing file is FileNotFoundError (with the command's message); other errors stay ValueError.
+      if (std::filesystem::exists(*path)) throw;
+      PyErr_SetString(PyExc_FileNotFoundError, e.what());
+      throw py::error_already_set();
+    }
+    learn::resolve_relative_paths(given, std::filesystem::absolute(*path).parent_path());
+  }
+  learn::resolve_relative_paths(overrides, std::filesystem::current_path());
+  for (auto& [key, value] : overrides) given[key] = std::move(value);
+  learn::TrainResult result;
+  {
+    const py::gil_scoped_release release;
+    result = learn::run_training(learn::parse_train_config(given));
+  }
+  const auto nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<std::int64_t> round;
+  std::vector<double> train_loss, test_loss, test_accuracy, average_loss, average_accuracy, consensus,
+      epsilon;
+  for (const learn::EvalRecord& r : result.history) {
+    round.push_back(static_cast<std::int64_t>(r.round));
+    train_loss.push_back(r.train_loss);
+    test_loss.push_back(r.test_loss);
+    test_accuracy.push_back(r.test_accuracy.value_or(nan));
+    average_loss.push_back(r.average_model_test_loss);
+    average_accuracy.push_back(r.average_model_accuracy.value_or(nan));
+    consensus.push_back(r.consensus_distance);
+    epsilon.push_back(r.epsilon_so_far);
+  }
+  const auto n = static_cast<py::ssize_t>(round.size());
+  py::dict metrics;  // metrics.csv's columns
+  metrics["round"] = owned_array(std::move(round), {n});
+  metrics["train_loss"] = owned_array(std::move(train_loss), {n});
+  metrics["test_loss"] = owned_array(std::move(test_loss), {n});
+  metrics["test_accuracy"] = owned_array(std::move(test_accuracy), {n});
+  metrics["average_model_test_loss"] = owned_array(std::move(average_loss), {n});
+  metrics["average_model_accuracy"] = owned_array(std::move(average_accuracy), {n});
+  metrics["consensus_distance"] = owned_array(std::move(consensus), {n});
+  metrics["epsilon"] = owned_array(std::move(epsilon), {n});
+  py::dict summary;
+  summary["algorithm"] = result.algorithm;
+  summary["sigma"] = result.sigma;
+  summary["epsilon"] = result.epsilon;
+  summary["delta"] = result.delta;
+  summary["accountant"] = result.accountant;
+  summary["valid_bound"] = result.valid_bound;
+  summary["target_epsilon"] = result.target_epsilon ? py::cast(*result.target_epsilon) : py::none();
+  summary["final_test_loss"] = result.final_test_loss;
+  summary["final_test_accuracy"] =
+      result.final_test_accuracy ? py::cast(*result.final_test_accuracy) : py::none();
+  summary["warnings"] = result.warnings;
+  summary["config"] = result.config;
+  py::dict out;
+  out["metrics"] = metrics;
+  out["summary"] = summary;
+  return out;
+}
+
 }  // namespace
 }  // namespace netdp::python
 
@@ -365,6 +432,8 @@ PYBIND11_MODULE(_netdp, m) {
         py::arg("sigma"), py::arg("delta"));
   m.def("calibrate", &python::calibrate, py::arg("graph"), py::arg("setting"), py::arg("request"),
         py::arg("target_epsilon"), py::arg("delta"), py::arg("on"));
+
+  m.def("train", &python::train, py::arg("path"), py::arg("config"), py::arg("overrides"));
 
   m.def("gdp_epsilon", py::overload_cast<double, double>(&dp::gdp_epsilon), py::arg("mu"), py::arg("delta"));
   m.def("gdp_delta", &dp::gdp_delta, py::arg("mu"), py::arg("epsilon"));

@@ -1,0 +1,43 @@
+"""The decentralized training simulator, as ``netdp train`` runs it."""
+
+import os
+
+from . import _netdp
+
+
+def _flatten(config, prefix=""):
+    """{"algorithm": {"rounds": 20}} or {"algorithm.rounds": 20} → {"algorithm.rounds": "20"}."""
+    flat = {}
+    for key, value in config.items():
+        key = prefix + str(key).replace("__", ".")
+        if isinstance(value, dict):
+            flat.update(_flatten(value, key + "."))
+        elif isinstance(value, bool):
+            flat[key] = "true" if value else "false"
+        else:
+            flat[key] = repr(value) if isinstance(value, float) else str(value)
+    return flat
+
+
+def train(config=None, **overrides):
+    """Runs ``netdp train`` on ``config``: the path of a TOML file (its relative paths from its
+    folder), a dict ({"algorithm": {"rounds": 20}} or {"algorithm.rounds": 20}), or None (the
+    schema's defaults). ``overrides`` are ``--set`` keys, with ``__`` for the dot
+    (``algorithm__rounds=30``) or passed as ``**{"algorithm.rounds": 30}``.
+
+    Returns (metrics, summary): a pandas DataFrame with metrics.csv's columns, one row per
+    evaluation, and summary.json's fields (algorithm, sigma, epsilon, delta, accountant,
+    valid_bound, target_epsilon, final_test_loss, final_test_accuracy, warnings, config).
+    """
+    import pandas as pd
+
+    path = None
+    given = {}
+    if isinstance(config, (str, os.PathLike)):
+        path = os.fspath(config)
+    elif isinstance(config, dict):
+        given = _flatten(config)
+    elif config is not None:
+        raise TypeError(f"config must be a path, a dict or None, got {type(config).__name__}")
+    out = _netdp.train(path, given, _flatten(overrides))
+    return pd.DataFrame(dict(out["metrics"])), dict(out["summary"])
