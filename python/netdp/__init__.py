@@ -7,8 +7,9 @@ underscores), and results are numpy arrays and pandas frames. See docs/python.md
 
 from . import gdp, plot
 from .accounting import AccountResult, account, calibrate
+from .factorization import factorize
 from .gossip import gossip_matrix, spectrum
 from .graphs import Graph, graph
 from .training import train
 
-__all__ = ["AccountResult", "Graph", "account", "calibrate", "gdp", "gossip_matrix", "graph", "plot", "spectrum", "train"]
+__all__ = ["AccountResult", "Graph", "account", "calibrate", "factorize", "gdp", "gossip_matrix", "graph", "plot", "spectrum", "train"]

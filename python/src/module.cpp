@@ -29,6 +29,7 @@
 #include "netdp/graph/graph.hpp"
 #include "netdp/graph/metrics.hpp"
 #include "netdp/learn/train.hpp"
+#include "netdp/mf/factorize_request.hpp"
 #include "netdp/util/check.hpp"
 #include "train_config.hpp"  // the cli module's TOML reader, shared with `netdp train`
 
@@ -367,6 +368,37 @@ py::dict train(const std::optional<std::string>& path, learn::FlatConfig given, 
   return out;
 }
 
+/// `netdp factorize`: C, its loss, sensitivity and certificate (dl: on the graph's W).
+py::dict factorize(const mf::FactorizeRequest& request, const std::optional<graph::Graph>& g,
+                   const std::string& weights) {
+  mf::check_factorize_request(request);
+  std::optional<gossip::GossipMatrix> w;
+  if (g) w = gossip::make_gossip_matrix(*g, gossip::parse_weighting(weights));
+  mf::Factorization f;
+  {
+    const py::gil_scoped_release release;
+    const DenseMatrix h = mf::workload_gram(request, w ? &*w : nullptr);
+    f = mf::factorize(request, h,
+                      mf::make_participation(request.rounds, request.participations, request.separation));
+  }
+  const bool certified = f.certificate_kind != mf::CertificateKind::none && std::isfinite(f.certificate);
+  py::dict certificate;
+  certificate["kind"] = mf::to_string(f.certificate_kind);
+  certificate["value"] = certified ? py::cast(f.certificate) : py::none();
+  certificate["lower_bound"] = f.lower_bound;
+  certificate["global_lower_bound"] = f.global_lower_bound;
+  certificate["iterations"] = f.iterations;
+  certificate["converged"] = f.converged;
+  py::dict out;
+  out["c"] = py::array_t<double>(py::cast(std::move(f.c)));
+  out["loss"] = f.loss;
+  out["sensitivity"] = f.sensitivity;
+  out["sensitivity_exact"] = f.sensitivity_exact;
+  out["trace"] = f.trace;
+  out["certificate"] = certificate;
+  return out;
+}
+
 }  // namespace
 }  // namespace netdp::python
 
@@ -433,6 +465,17 @@ PYBIND11_MODULE(_netdp, m) {
   m.def("calibrate", &python::calibrate, py::arg("graph"), py::arg("setting"), py::arg("request"),
         py::arg("target_epsilon"), py::arg("delta"), py::arg("on"));
 
+  py::class_<mf::FactorizeRequest>(m, "FactorizeRequest",
+                                   "The MF problem, named as `netdp factorize` names it.")
+      .def(py::init<>())
+      .def_readwrite("workload", &mf::FactorizeRequest::workload)
+      .def_readwrite("rounds", &mf::FactorizeRequest::rounds)
+      .def_readwrite("participations", &mf::FactorizeRequest::participations)
+      .def_readwrite("separation", &mf::FactorizeRequest::separation)
+      .def_readwrite("initial_power", &mf::FactorizeRequest::initial_power)
+      .def_readwrite("method", &mf::FactorizeRequest::method)
+      .def_readwrite("bands", &mf::FactorizeRequest::bands);
+  m.def("factorize", &python::factorize, py::arg("request"), py::arg("graph"), py::arg("weights"));
   m.def("train", &python::train, py::arg("path"), py::arg("config"), py::arg("overrides"));
 
   m.def("gdp_epsilon", py::overload_cast<double, double>(&dp::gdp_epsilon), py::arg("mu"), py::arg("delta"));

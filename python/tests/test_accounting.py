@@ -129,3 +129,22 @@ def test_calibrate_matches_the_command_line(cli, method, rounds, on):
     result = netdp.account("florentine", method, rounds=rounds, sigma=got["sigma"])
     statistic = result.summary["epsilon_max" if on == "max" else "epsilon_mean"]
     assert statistic == pytest.approx(got["achieved_epsilon"], rel=1e-9)
+
+
+@pytest.mark.parametrize("args", [{"workload": "prefix-sum", "rounds": 12, "method": "optimal"},
+                                  {"workload": "prefix-sum", "rounds": 12, "method": "sqrt", "participations": 2},
+                                  {"workload": "dl", "rounds": 6, "method": "optimal", "graph": "ring:n=6"}])
+def test_factorize_matches_the_command_line(cli, args):
+    got = netdp.factorize(**args)
+    flags = []
+    for name, value in args.items():
+        flags += ["--" + name.replace("_", "-"), str(value)]
+    expected = cli("factorize", *flags)
+    assert got["loss"] == pytest.approx(expected["loss"], rel=1e-12)
+    assert got["sensitivity"] == pytest.approx(expected["sensitivity"], rel=1e-12)
+    assert got["certificate"]["kind"] == expected["certificate"]["kind"]
+    c = got["c"]
+    assert c.shape == (args["rounds"], args["rounds"])
+    assert np.allclose(np.triu(c, 1), 0.0)
+    with pytest.raises(ValueError, match="--method 'best' is not one of"):
+        netdp.factorize(method="best")

@@ -1,0 +1,28 @@
+"""Matrix-factorization noise correlations, as ``netdp factorize`` computes them (docs/mf.md)."""
+
+from . import _netdp
+from .graphs import as_graph
+
+
+def factorize(workload="prefix-sum", rounds=16, method="optimal", participations=1, separation=0, *,
+              graph=None, weights="hamilton", initial_power=1, bands=0):
+    """C minimising sens_Π(C)² · ‖L C⁻¹‖²_F for the prefix-sum workload or the decentralized
+    learning one (``workload="dl"``, MF paper Lemma 10, on ``graph``'s W), by ``method``
+    (optimal, equal-norm, sign-relaxed, identity, sqrt, antipgd, dmf, banded).
+
+    Returns a dict: c (T × T numpy array, lower triangular), loss, sensitivity,
+    sensitivity_exact, trace, certificate (kind, value, lower_bound, global_lower_bound,
+    iterations, converged) — the fields of ``netdp factorize --json``.
+    """
+    request = _netdp.FactorizeRequest()
+    request.workload = workload
+    request.rounds = int(rounds)
+    request.method = method
+    request.participations = int(participations)
+    request.separation = int(separation)
+    request.initial_power = int(initial_power)
+    request.bands = int(bands)
+    core = as_graph(graph)._core if graph is not None else None
+    out = dict(_netdp.factorize(request, core, weights))
+    out["certificate"] = dict(out["certificate"])
+    return out
