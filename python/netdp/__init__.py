@@ -6,10 +6,10 @@ underscores), and results are numpy arrays and pandas frames. See docs/python.md
 """
 
 from . import gdp, plot
-from .accounting import AccountResult, account, calibrate
+from .accounting import AccountResult, account, calibrate, compare
 from .factorization import factorize
 from .gossip import gossip_matrix, spectrum
 from .graphs import Graph, graph
 from .training import train
 
-__all__ = ["AccountResult", "Graph", "account", "calibrate", "factorize", "gdp", "gossip_matrix", "graph", "plot", "spectrum", "train"]
+__all__ = ["AccountResult", "Graph", "account", "calibrate", "compare", "factorize", "gdp", "gossip_matrix", "graph", "plot", "spectrum", "train"]

@@ -86,6 +86,29 @@ def calibrate(g, target_epsilon, method="muffliato", rounds=10, delta=1e-5, on="
                                  float(delta), on))
 
 
+def compare(g, rounds=10, sigma=1.0, gossip_steps=1, alpha=2.0, *, weights="hamilton", variant="propagated",
+            secure_sum=True):
+    """The MF paper's Figure 2 table, ``netdp compare``: Rényi ε at ``alpha`` per hop distance of
+    the MF accountant (PNDP), Muffliato's paper formula (``muffliato_*``, NOT a bound on the
+    view: labelled ``paper-formula``), Muffliato's exact joint view per release
+    (``muffliato_exact_*``) and Koskela–Kulkarni's secure summation (``secure_sum_*``, K = 1).
+
+    Returns a DataFrame indexed by distance with the command's column names; ``.attrs`` holds
+    local_dp, central_dp (the baselines at the same noise), secure_sum_omitted and
+    muffliato_bound.
+    """
+    import pandas as pd
+
+    g = as_graph(g)
+    out = _netdp.compare(g._core, weights, int(rounds), int(gossip_steps), float(sigma), float(alpha), variant,
+                         bool(secure_sum))
+    frame = pd.DataFrame([dict(row) for row in out["by_distance"]]).set_index("distance")
+    frame.attrs.update({"local_dp": out["local_dp"], "central_dp": out["central_dp"],
+                        "secure_sum_omitted": out["secure_sum_omitted"], "muffliato_bound": "paper-formula",
+                        "alpha": alpha, "sigma": sigma, "rounds": rounds, "gossip_steps": gossip_steps})
+    return frame
+
+
 class AccountResult:
     """The rows of an account and the views of them users want.
 

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "netdp/accounting/account_request.hpp"
+#include "netdp/accounting/mf_compare.hpp"
 #include "netdp/accounting/pairwise.hpp"
 #include "netdp/accounting/pairwise_summary.hpp"
 #include "netdp/dp/gdp.hpp"
@@ -399,6 +400,52 @@ py::dict factorize(const mf::FactorizeRequest& request, const std::optional<grap
   return out;
 }
 
+/// `netdp compare`: the MF paper's Figure 2 table, with the command's field names.
+py::dict compare(const graph::Graph& g, const std::string& weights, std::size_t rounds,
+                 std::size_t gossip_steps, double sigma, double alpha, const std::string& variant,
+                 bool secure_sum) {
+  require(variant == "propagated" || variant == "per-step",
+          "--variant '{}' is not one of: propagated, per-step", variant);
+  const gossip::GossipMatrix w = gossip::make_gossip_matrix(g, gossip::parse_weighting(weights));
+  accounting::FigureTwo figure;
+  {
+    const py::gil_scoped_release release;
+    figure = accounting::figure_two(w, rounds, gossip_steps, sigma, alpha,
+                                    variant == "propagated" ? accounting::MuffliatoVariant::propagated
+                                                            : accounting::MuffliatoVariant::per_step,
+                                    secure_sum);
+  }
+  py::list by_distance;
+  for (const accounting::MfComparisonRow& r : figure.rows) {
+    py::dict d;
+    d["distance"] = r.distance;
+    d["pairs"] = r.pairs;
+    d["mf_min"] = r.mf_min;
+    d["mf_mean"] = r.mf_mean;
+    d["mf_max"] = r.mf_max;
+    d["muffliato_min"] = r.muffliato_min;
+    d["muffliato_mean"] = r.muffliato_mean;
+    d["muffliato_max"] = r.muffliato_max;
+    d["muffliato_exact_min"] = r.muffliato_exact_min;
+    d["muffliato_exact_mean"] = r.muffliato_exact_mean;
+    d["muffliato_exact_max"] = r.muffliato_exact_max;
+    for (const auto& [distance, range] : figure.secure_sum) {
+      if (distance != r.distance) continue;
+      d["secure_sum_min"] = range.min;
+      d["secure_sum_mean"] = range.mean;
+      d["secure_sum_max"] = range.max;
+    }
+    by_distance.append(d);
+  }
+  py::dict out;
+  out["by_distance"] = by_distance;
+  out["local_dp"] = figure.local_dp;
+  out["central_dp"] = figure.central_dp;
+  out["secure_sum_omitted"] =
+      figure.secure_sum_omitted.empty() ? py::none() : py::cast(figure.secure_sum_omitted);
+  return out;
+}
+
 }  // namespace
 }  // namespace netdp::python
 
@@ -476,6 +523,9 @@ PYBIND11_MODULE(_netdp, m) {
       .def_readwrite("method", &mf::FactorizeRequest::method)
       .def_readwrite("bands", &mf::FactorizeRequest::bands);
   m.def("factorize", &python::factorize, py::arg("request"), py::arg("graph"), py::arg("weights"));
+  m.def("compare", &python::compare, py::arg("graph"), py::arg("weights"), py::arg("rounds"),
+        py::arg("gossip_steps"), py::arg("sigma"), py::arg("alpha"), py::arg("variant"),
+        py::arg("secure_sum"));
   m.def("train", &python::train, py::arg("path"), py::arg("config"), py::arg("overrides"));
 
   m.def("gdp_epsilon", py::overload_cast<double, double>(&dp::gdp_epsilon), py::arg("mu"), py::arg("delta"));

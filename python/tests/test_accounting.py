@@ -148,3 +148,17 @@ def test_factorize_matches_the_command_line(cli, args):
     assert np.allclose(np.triu(c, 1), 0.0)
     with pytest.raises(ValueError, match="--method 'best' is not one of"):
         netdp.factorize(method="best")
+
+
+@pytest.mark.parametrize("steps", [1, 2])
+def test_compare_matches_the_command_line(cli, steps):
+    got = netdp.compare("florentine", rounds=5, sigma=1.0, gossip_steps=steps)
+    expected = cli("compare", "--graph", "florentine", "--rounds", "5", "--sigma", "1", "--gossip-steps", str(steps))
+    assert list(got.index) == [d["distance"] for d in expected["by_distance"]]
+    for d in expected["by_distance"]:
+        for column, value in d.items():
+            if column != "distance":
+                assert got.loc[d["distance"], column] == pytest.approx(value, rel=1e-12), column
+    assert got.attrs["local_dp"] == pytest.approx(expected["local_dp"], rel=1e-12)
+    assert got.attrs["secure_sum_omitted"] == expected["secure_sum_omitted"]
+    assert ("secure_sum_mean" in got.columns) == (steps == 1)

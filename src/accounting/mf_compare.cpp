@@ -3,6 +3,8 @@
 
 #include "netdp/accounting/mf_compare.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -74,6 +76,40 @@ std::vector<MfComparisonRow> compare_with_muffliato(const gossip::GossipMatrix& 
                     exact.mean, exact.max});
   }
   return rows;
+}
+
+FigureTwo figure_two(const gossip::GossipMatrix& w, std::size_t rounds, std::size_t gossip_steps,
+                     double sigma, double alpha, MuffliatoVariant variant, bool with_secure_sum) {
+  require(std::isfinite(sigma) && sigma > 0.0, "--sigma must be a finite number > 0, got {}", sigma);
+  MfOptions options;
+  options.noise_std = sigma;
+  FigureTwo out;
+  out.rows = compare_with_muffliato(w, rounds, gossip_steps, alpha, options, variant);
+  if (with_secure_sum && gossip_steps != 1) {
+    out.secure_sum_omitted = fmt::format(
+        "the secure-sum columns are omitted: Koskela-Kulkarni secure summation is defined for --gossip-steps "
+        "1, "
+        "not {}",
+        gossip_steps);
+  } else if (with_secure_sum) {
+    // Theorem 8 with the observer's noise removed: every pair's μ-GDP as Rényi ε at α.
+    Protocol protocol(w);
+    protocol.rounds = rounds;
+    PairQuery query;
+    query.alpha = alpha;
+    LinearSystemOptions secure;
+    secure.view = LinearSystemView::secure_sum;
+    const auto account = linear_system_account(protocol, query, secure);
+    std::vector<PairRow> rows = account->rows(sigma, 0.5);
+    fill_distances(rows, w.graph(), query);
+    RangesByDistance by_distance;
+    for (const PairRow& row : rows) by_distance.add(*row.distance, row.rdp_epsilon);
+    out.secure_sum = by_distance.ranges();
+  }
+  const double local_mu2 = static_cast<double>(rounds) / (sigma * sigma);
+  out.local_dp = dp::gaussian_rdp(alpha, std::sqrt(local_mu2));
+  out.central_dp = dp::gaussian_rdp(alpha, std::sqrt(local_mu2 / static_cast<double>(w.num_nodes())));
+  return out;
 }
 
 }  // namespace netdp::accounting

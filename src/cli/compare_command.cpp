@@ -35,41 +35,20 @@ struct CompareOptions {
   OutputOptions output;
 };
 
-// Secure summation (Koskela–Kulkarni Theorem 8, observer noise removed): the Rényi ε at α of every
-// pair's μ-GDP (μ = √certified / σ), as min / mean / max per distance.
-std::vector<std::pair<std::uint32_t, accounting::Range>> secure_sum_by_distance(const gossip::GossipMatrix& w,
-                                                                                const CompareOptions& o) {
-  accounting::Protocol protocol(w);
-  protocol.rounds = o.rounds;
-  accounting::PairQuery query;
-  query.alpha = o.alpha;
-  accounting::LinearSystemOptions options;
-  options.view = accounting::LinearSystemView::secure_sum;
-  const auto account = accounting::linear_system_account(protocol, query, options);
-  std::vector<accounting::PairRow> rows = account->rows(o.sigma, 0.5);
-  accounting::fill_distances(rows, w.graph(), query);
-  accounting::RangesByDistance by_distance;
-  for (const accounting::PairRow& row : rows) by_distance.add(*row.distance, row.rdp_epsilon);
-  return by_distance.ranges();
-}
-
 void run_compare(const CompareOptions& o) {
   require_positive(o.sigma, "--sigma");
   require(o.alpha > 1.0, "--alpha must be > 1, got {}", o.alpha);
   require(o.variant == "propagated" || o.variant == "per-step",
           "--variant '{}' is not one of: propagated, per-step", o.variant);
   const gossip::GossipMatrix w = load_gossip_matrix(o.network, o.output);
-  accounting::MfOptions options;
-  options.noise_std = o.sigma;
-  const auto rows =
-      accounting::compare_with_muffliato(w, o.rounds, o.gossip_steps, o.alpha, options,
-                                         o.variant == "propagated" ? accounting::MuffliatoVariant::propagated
-                                                                   : accounting::MuffliatoVariant::per_step);
-  const bool with_secure_sum = !o.no_secure_sum && o.gossip_steps == 1;
-  std::map<std::uint32_t, accounting::Range> secure;
-  if (with_secure_sum) {
-    for (const auto& [distance, range] : secure_sum_by_distance(w, o)) secure[distance] = range;
-  }
+  const accounting::FigureTwo figure =
+      accounting::figure_two(w, o.rounds, o.gossip_steps, o.sigma, o.alpha,
+                             o.variant == "propagated" ? accounting::MuffliatoVariant::propagated
+                                                       : accounting::MuffliatoVariant::per_step,
+                             !o.no_secure_sum);
+  const std::vector<accounting::MfComparisonRow>& rows = figure.rows;
+  const bool with_secure_sum = !figure.secure_sum.empty();
+  std::map<std::uint32_t, accounting::Range> secure(figure.secure_sum.begin(), figure.secure_sum.end());
   nlohmann::ordered_json j;
   j["nodes"] = w.num_nodes();
   j["rounds"] = o.rounds;
@@ -80,18 +59,13 @@ void run_compare(const CompareOptions& o) {
   j["muffliato_bound"] = "paper-formula";  // muffliato_*: not a bound on the view; muffliato_exact_*: exact
   // Baselines at the same noise, as Rényi ε at α: every one of the T releases of a node seen directly
   // (local DP), or a trusted aggregator adding the same total noise to the sum (central DP).
-  const double local_mu2 = static_cast<double>(o.rounds) / (o.sigma * o.sigma);
-  j["local_dp"] = dp::gaussian_rdp(o.alpha, std::sqrt(local_mu2));
-  j["central_dp"] = dp::gaussian_rdp(o.alpha, std::sqrt(local_mu2 / static_cast<double>(w.num_nodes())));
+  j["local_dp"] = figure.local_dp;
+  j["central_dp"] = figure.central_dp;
   // The secure-summation column is Koskela-Kulkarni's K = 1 protocol: said, not silently dropped.
   j["secure_sum_omitted"] = nullptr;
-  if (!o.no_secure_sum && !with_secure_sum) {
-    const std::string why = fmt::format(
-        "the secure-sum columns are omitted: Koskela-Kulkarni secure summation is defined for "
-        "--gossip-steps 1, not {}",
-        o.gossip_steps);
-    j["secure_sum_omitted"] = why;
-    if (!o.output.quiet) std::cerr << "netdp: notice: " << why << "\n";
+  if (!figure.secure_sum_omitted.empty()) {
+    j["secure_sum_omitted"] = figure.secure_sum_omitted;
+    if (!o.output.quiet) std::cerr << "netdp: notice: " << figure.secure_sum_omitted << "\n";
   }
   j["by_distance"] = nlohmann::ordered_json::array();
   for (const accounting::MfComparisonRow& r : rows) {

@@ -34,3 +34,13 @@ string(FIND "${doc}" "${example}" at)
 if(at EQUAL -1)
   message(FATAL_ERROR "docs/accounting.md does not show examples/cpp/pairwise_account.cpp verbatim")
 endif()
+# The Python package is installed under the prefix (not into the system) and imports from there.
+if(PYTHON)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env PYTHONPATH=${WORK_DIR}/prefix/${PYTHON_DIR}
+                          ${PYTHON} -c "import netdp; print(netdp.__file__, netdp.account('ring:n=5', rounds=3).summary['pairs'])"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message(STATUS "python printed: ${out}")
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "^${WORK_DIR}/prefix/.* 20")
+    message(FATAL_ERROR "the installed Python package did not import from the prefix (${rc}): ${out} ${err}")
+  endif()
+endif()

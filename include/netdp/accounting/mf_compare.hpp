@@ -8,9 +8,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "netdp/accounting/mf_accountant.hpp"
+#include "netdp/accounting/pairwise.hpp"
 #include "netdp/gossip/gossip_matrix.hpp"
 
 namespace netdp::accounting {
@@ -46,5 +49,25 @@ std::vector<MfComparisonRow> compare_with_muffliato(const gossip::GossipMatrix& 
                                                     std::size_t gossip_steps, double alpha,
                                                     const MfOptions& options = {},
                                                     MuffliatoVariant variant = MuffliatoVariant::propagated);
+
+/// The whole Figure 2 table: compare_with_muffliato's rows, Koskela–Kulkarni's secure summation
+/// (Theorem 8, observer noise removed) beside them when K = 1, and the two baselines at the same
+/// noise, all as Rényi ε at α.
+struct FigureTwo {
+  std::vector<MfComparisonRow> rows;
+  /// Secure summation's min / mean / max per distance (empty when omitted).
+  std::vector<std::pair<std::uint32_t, Range>> secure_sum;
+  /// Why the secure-summation columns are omitted (empty when they are not): it is defined for
+  /// K = 1 only.
+  std::string secure_sum_omitted;
+  double local_dp = 0.0;    ///< each of the T releases of a node seen directly
+  double central_dp = 0.0;  ///< a trusted aggregator adding the same total noise to the sum
+};
+
+/// The table of `netdp compare` (sigma: ν/Δ of both accountants). with_secure_sum = false drops
+/// those columns without a note. Throws as compare_with_muffliato, and unless σ > 0.
+FigureTwo figure_two(const gossip::GossipMatrix& w, std::size_t rounds, std::size_t gossip_steps,
+                     double sigma, double alpha, MuffliatoVariant variant = MuffliatoVariant::propagated,
+                     bool with_secure_sum = true);
 
 }  // namespace netdp::accounting
