@@ -6,10 +6,11 @@ underscores), and results are numpy arrays and pandas frames. See docs/python.md
 """
 
 from . import gdp, plot
+from ._netdp import set_max_memory
 from .accounting import AccountResult, account, calibrate, compare
 from .factorization import factorize
 from .gossip import gossip_matrix, spectrum
 from .graphs import Graph, graph
 from .training import train
 
-__all__ = ["AccountResult", "Graph", "account", "calibrate", "compare", "factorize", "gdp", "gossip_matrix", "graph", "plot", "spectrum", "train"]
+__all__ = ["AccountResult", "Graph", "account", "calibrate", "compare", "factorize", "gdp", "gossip_matrix", "graph", "plot", "set_max_memory", "spectrum", "train"]

@@ -32,6 +32,7 @@
 #include "netdp/learn/train.hpp"
 #include "netdp/mf/factorize_request.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/memory.hpp"
 #include "train_config.hpp"  // the cli module's TOML reader, shared with `netdp train`
 
 namespace py = pybind11;
@@ -452,6 +453,23 @@ py::dict compare(const graph::Graph& g, const std::string& weights, std::size_t 
 PYBIND11_MODULE(_netdp, m) {
   using namespace netdp;
   m.doc() = "The compiled core of netdp; use the netdp package, which wraps it.";
+  // A run refused for its memory estimate is MemoryError (other refusals stay ValueError).
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const util::MemoryLimitError& e) {
+      PyErr_SetString(PyExc_MemoryError, e.what());
+    }
+  });
+  m.def(
+      "set_max_memory",
+      [](const std::optional<std::string>& size) {
+        util::set_memory_limit(size ? util::parse_memory_size(*size) : 0.0);
+      },
+      py::arg("size"),
+      "Refuse (MemoryError) any call whose memory estimate exceeds this, as --max-memory (e.g. '512M'); "
+      "None: the "
+      "machine's memory.");
 
   py::class_<graph::Graph>(m, "Graph", "An undirected simple graph (the library's graph::Graph).")
       .def_static("from_spec", &python::graph_from_spec, py::arg("spec"), py::arg("lcc") = false,

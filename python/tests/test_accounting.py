@@ -162,3 +162,13 @@ def test_compare_matches_the_command_line(cli, steps):
     assert got.attrs["local_dp"] == pytest.approx(expected["local_dp"], rel=1e-12)
     assert got.attrs["secure_sum_omitted"] == expected["secure_sum_omitted"]
     assert ("secure_sum_mean" in got.columns) == (steps == 1)
+
+
+def test_a_run_over_the_memory_limit_is_memory_error():
+    netdp.set_max_memory("1M")
+    try:
+        with pytest.raises(MemoryError, match="more than the --max-memory limit of"):
+            netdp.factorize(rounds=2000)
+    finally:
+        netdp.set_max_memory(None)
+    assert netdp.factorize(rounds=8)["loss"] > 0

@@ -81,10 +81,12 @@ void require_memory(double bytes, std::string_view what, std::string_view formul
   const double limit = memory_limit();
   if (limit <= 0.0) return;
   const bool from_option = g_memory_limit.load() > 0.0;
-  require(bytes <= limit, "{} needs about {} ({}), more than {}; {}{}", what, format_bytes(bytes), formula,
-          from_option ? fmt::format("the --max-memory limit of {}", format_bytes(limit))
-                      : fmt::format("the {} of this machine", format_bytes(limit)),
-          advice, from_option ? ", or raise --max-memory" : " (--max-memory sets another limit)");
+  if (bytes <= limit) return;
+  throw MemoryLimitError(
+      fmt::format("{} needs about {} ({}), more than {}; {}{}", what, format_bytes(bytes), formula,
+                  from_option ? fmt::format("the --max-memory limit of {}", format_bytes(limit))
+                              : fmt::format("the {} of this machine", format_bytes(limit)),
+                  advice, from_option ? ", or raise --max-memory" : " (--max-memory sets another limit)"));
 }
 
 }  // namespace netdp::util

@@ -4,6 +4,7 @@
 // std::bad_alloc. The limit is the machine's physical memory unless set (the CLI's --max-memory).
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -27,7 +28,14 @@ void set_memory_limit(double bytes);
 /// neither is known).
 double memory_limit();
 
-/// Throws std::invalid_argument when `bytes` exceeds memory_limit(): "<what> needs about <bytes>
+/// What require_memory throws: a std::invalid_argument (the command exits 2 on it, as on any bad
+/// input), told apart so that the Python bindings raise MemoryError.
+class MemoryLimitError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+/// Throws MemoryLimitError when `bytes` exceeds memory_limit(): "<what> needs about <bytes>
 /// (<formula>), more than the <limit> limit (...); <advice>". Does nothing when no limit is known.
 void require_memory(double bytes, std::string_view what, std::string_view formula, std::string_view advice);
 
