@@ -9,13 +9,18 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
+#include <exception>
 #include <filesystem>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "netdp/accounting/account_request.hpp"
@@ -46,6 +51,52 @@ py::array_t<T> owned_array(std::vector<T>&& values, std::vector<py::ssize_t> sha
   auto* heap = new std::vector<T>(std::move(values));
   const py::capsule owner(heap, [](void* p) { delete static_cast<std::vector<T>*>(p); });
   return py::array_t<T>(shape, heap->data(), owner);
+}
+
+/// Runs `work` (a callable that owns everything it touches and never touches Python) on a thread
+/// of its own, without the GIL, and waits for its result, checking for signals every 100 ms: Ctrl-C
+/// raises KeyboardInterrupt within that time, and the interrupted work finishes in the background,
+/// its result dropped (the library has no point to stop at). An exception of `work` is rethrown.
+template <class Result, class Work>
+Result run_interruptibly(Work work) {
+  struct State {
+    std::mutex mutex;
+    std::condition_variable finished;
+    bool done = false;
+    std::optional<Result> result;
+    std::exception_ptr error;
+  };
+  const auto state = std::make_shared<State>();
+  std::thread([state, work = std::move(work)]() mutable {
+    try {
+      state->result.emplace(work());
+    } catch (...) {
+      state->error = std::current_exception();
+    }
+    {
+      const std::lock_guard<std::mutex> lock(state->mutex);
+      state->done = true;
+    }
+    state->finished.notify_all();
+  }).detach();
+  bool interrupted = false;
+  {
+    const py::gil_scoped_release release;
+    std::unique_lock<std::mutex> lock(state->mutex);
+    while (
+        !state->finished.wait_for(lock, std::chrono::milliseconds(100), [&state] { return state->done; })) {
+      lock.unlock();
+      {
+        const py::gil_scoped_acquire acquire;
+        interrupted = PyErr_CheckSignals() != 0;
+      }
+      if (interrupted) break;
+      lock.lock();
+    }
+  }
+  if (interrupted) throw py::error_already_set();  // the KeyboardInterrupt PyErr_CheckSignals set
+  if (state->error) std::rethrow_exception(state->error);
+  return std::move(*state->result);
 }
 
 graph::Graph graph_from_spec(const std::string& spec, bool lcc, std::uint64_t seed) {
@@ -242,12 +293,11 @@ py::dict calibrate(const graph::Graph& g, const Setting& setting, const accounti
           setting.observers.size(), setting.targets.size());
   const accounting::Statistic statistic = accounting::parse_statistic(on);
   const Problem problem = make_problem(g, setting);
-  accounting::Calibration calibration;
-  {
-    const py::gil_scoped_release release;
-    const auto built = accounting::make_account(problem.protocol, problem.query, request);
-    calibration = accounting::calibrate_sigma(*built, statistic, target_epsilon, delta);
-  }
+  const accounting::Calibration calibration =
+      run_interruptibly<accounting::Calibration>([problem, request, statistic, target_epsilon, delta] {
+        const auto built = accounting::make_account(problem.protocol, problem.query, request);
+        return accounting::calibrate_sigma(*built, statistic, target_epsilon, delta);
+      });
   py::dict out;
   out["sigma"] = calibration.sigma;
   out["achieved_epsilon"] = calibration.achieved_epsilon;
@@ -260,33 +310,35 @@ py::dict calibrate(const graph::Graph& g, const Setting& setting, const accounti
 py::dict account(const graph::Graph& g, const Setting& setting, const accounting::AccountRequest& request,
                  double sigma, double delta) {
   check_sigma_delta(sigma, delta);
-  const Problem problem = make_problem(g, setting);
-  const accounting::Protocol& protocol = problem.protocol;
-  const accounting::PairQuery& query = problem.query;
-  const std::vector<graph::NodeId>& observers = setting.observers;
-  const std::vector<graph::NodeId>& targets = setting.targets;
-
+  struct Output {
+    std::unique_ptr<accounting::PairwiseAccount> built;
+    Columns columns;
+    accounting::PairwiseSummary summary;
+  };
   // The rows are streamed into the columns and the summary, observer block by block: the
   // account's rows are never all held as PairRow (an all-pairs run of 2048 nodes has 4.2 M).
-  std::unique_ptr<accounting::PairwiseAccount> built;
-  Columns columns;
-  accounting::PairwiseSummary summary;
-  {
-    const py::gil_scoped_release release;
-    built = accounting::make_account(protocol, query, request);
-    accounting::SummaryBuilder summarizing(built->pair_count());
-    columns.reserve(built->pair_count());
-    std::vector<accounting::PairRow> block;
-    built->stream_selected_rows(sigma, delta,
-                                query.colluders.empty() ? observers : std::vector<graph::NodeId>{}, targets,
-                                [&](std::span<const accounting::PairRow> rows) {
-                                  block.assign(rows.begin(), rows.end());
-                                  accounting::fill_distances(block, g, query);
-                                  summarizing.add(block);
-                                  columns.add(block);
-                                });
-    summary = summarizing.finish();
-  }
+  Output output =
+      run_interruptibly<Output>([g, problem = make_problem(g, setting), setting, request, sigma, delta] {
+        const accounting::PairQuery& query = problem.query;
+        Output out;
+        out.built = accounting::make_account(problem.protocol, query, request);
+        accounting::SummaryBuilder summarizing(out.built->pair_count());
+        out.columns.reserve(out.built->pair_count());
+        std::vector<accounting::PairRow> block;
+        out.built->stream_selected_rows(
+            sigma, delta, query.colluders.empty() ? setting.observers : std::vector<graph::NodeId>{},
+            setting.targets, [&](std::span<const accounting::PairRow> rows) {
+              block.assign(rows.begin(), rows.end());
+              accounting::fill_distances(block, g, query);
+              summarizing.add(block);
+              out.columns.add(block);
+            });
+        out.summary = summarizing.finish();
+        return out;
+      });
+  Columns& columns = output.columns;
+  const accounting::PairwiseSummary& summary = output.summary;
+  const std::unique_ptr<accounting::PairwiseAccount>& built = output.built;
   const auto n = static_cast<py::ssize_t>(columns.epsilon.size());
   py::dict out;
   out["observer"] = owned_array(std::move(columns.observer), {n});
@@ -322,11 +374,8 @@ py::dict train(const std::optional<std::string>& path, learn::FlatConfig given, 
   }
   learn::resolve_relative_paths(overrides, std::filesystem::current_path());
   for (auto& [key, value] : overrides) given[key] = std::move(value);
-  learn::TrainResult result;
-  {
-    const py::gil_scoped_release release;
-    result = learn::run_training(learn::parse_train_config(given));
-  }
+  const learn::TrainResult result = run_interruptibly<learn::TrainResult>(
+      [config = learn::parse_train_config(given)] { return learn::run_training(config); });
   const auto nan = std::numeric_limits<double>::quiet_NaN();
   std::vector<std::int64_t> round;
   std::vector<double> train_loss, test_loss, test_accuracy, average_loss, average_accuracy, consensus,
@@ -376,13 +425,11 @@ py::dict factorize(const mf::FactorizeRequest& request, const std::optional<grap
   mf::check_factorize_request(request);
   std::optional<gossip::GossipMatrix> w;
   if (g) w = gossip::make_gossip_matrix(*g, gossip::parse_weighting(weights));
-  mf::Factorization f;
-  {
-    const py::gil_scoped_release release;
+  mf::Factorization f = run_interruptibly<mf::Factorization>([request, w] {
     const DenseMatrix h = mf::workload_gram(request, w ? &*w : nullptr);
-    f = mf::factorize(request, h,
-                      mf::make_participation(request.rounds, request.participations, request.separation));
-  }
+    return mf::factorize(request, h,
+                         mf::make_participation(request.rounds, request.participations, request.separation));
+  });
   const bool certified = f.certificate_kind != mf::CertificateKind::none && std::isfinite(f.certificate);
   py::dict certificate;
   certificate["kind"] = mf::to_string(f.certificate_kind);
@@ -408,14 +455,13 @@ py::dict compare(const graph::Graph& g, const std::string& weights, std::size_t 
   require(variant == "propagated" || variant == "per-step",
           "--variant '{}' is not one of: propagated, per-step", variant);
   const gossip::GossipMatrix w = gossip::make_gossip_matrix(g, gossip::parse_weighting(weights));
-  accounting::FigureTwo figure;
-  {
-    const py::gil_scoped_release release;
-    figure = accounting::figure_two(w, rounds, gossip_steps, sigma, alpha,
-                                    variant == "propagated" ? accounting::MuffliatoVariant::propagated
-                                                            : accounting::MuffliatoVariant::per_step,
-                                    secure_sum);
-  }
+  const accounting::MuffliatoVariant muffliato = variant == "propagated"
+                                                     ? accounting::MuffliatoVariant::propagated
+                                                     : accounting::MuffliatoVariant::per_step;
+  const accounting::FigureTwo figure = run_interruptibly<accounting::FigureTwo>(
+      [w, rounds, gossip_steps, sigma, alpha, muffliato, secure_sum] {
+        return accounting::figure_two(w, rounds, gossip_steps, sigma, alpha, muffliato, secure_sum);
+      });
   py::list by_distance;
   for (const accounting::MfComparisonRow& r : figure.rows) {
     py::dict d;
