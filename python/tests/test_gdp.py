@@ -21,3 +21,17 @@ def test_epsilon_is_the_root_of_the_delta_curve_rounded_up(mu):
 def test_arrays_are_converted_element_by_element():
     mus = np.array([0.5, 1.0, 2.0])
     assert np.allclose(netdp.gdp.epsilon(mus, 1e-5), [netdp.gdp.epsilon(m, 1e-5) for m in mus])
+
+
+def test_rdp_conversions_agree_with_the_command_line(cli):
+    # `netdp dp --rdp` refines the order continuously on the Gaussian's curve; a tabulated curve
+    # is converted on its grid only, so it is never below the command's ε and close to it.
+    expected = cli("dp", "--mu", "1", "--delta", "1e-5", "--rdp")["rdp"]
+    orders = netdp.rdp.default_orders()
+    curve = [netdp.rdp.gaussian(a, 1.0) for a in orders]
+    assert curve[0] == pytest.approx(orders[0] / 2)
+    for method in ("improved", "mironov"):
+        eps, alpha = netdp.rdp.to_dp(orders, curve, 1e-5, method=method)
+        assert expected[method]["epsilon"] - 1e-12 <= eps <= 1.02 * expected[method]["epsilon"]
+        assert alpha in orders
+    assert netdp.rdp.to_dp(orders, curve, 1e-5)[0] >= netdp.gdp.epsilon(1.0, 1e-5)
