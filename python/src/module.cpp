@@ -363,14 +363,7 @@ py::dict account(const graph::Graph& g, const Setting& setting, const accounting
 /// flat, then overrides (relative paths from the working directory), as the command merges them.
 py::dict train(const std::optional<std::string>& path, learn::FlatConfig given, learn::FlatConfig overrides) {
   if (path) {
-    try {
-      given = cli::load_toml_config(*path);
-    } catch (const std::invalid_argument& e) {
-      // A missing file is FileNotFoundError (with the command's message); other errors stay ValueError.
-      if (std::filesystem::exists(*path)) throw;
-      PyErr_SetString(PyExc_FileNotFoundError, e.what());
-      throw py::error_already_set();
-    }
+    given = cli::load_toml_config(*path);
     learn::resolve_relative_paths(given, std::filesystem::absolute(*path).parent_path());
   }
   learn::resolve_relative_paths(overrides, std::filesystem::current_path());
@@ -500,12 +493,15 @@ py::dict compare(const graph::Graph& g, const std::string& weights, std::size_t 
 PYBIND11_MODULE(_netdp, m) {
   using namespace netdp;
   m.doc() = "The compiled core of netdp; use the netdp package, which wraps it.";
-  // A run refused for its memory estimate is MemoryError (other refusals stay ValueError).
+  // A run refused for its memory estimate is MemoryError, an input file that cannot be opened
+  // FileNotFoundError; other refusals stay ValueError.
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const util::MemoryLimitError& e) {
       PyErr_SetString(PyExc_MemoryError, e.what());
+    } catch (const FileError& e) {
+      PyErr_SetString(PyExc_FileNotFoundError, e.what());
     }
   });
   m.def(

@@ -56,3 +56,8 @@ def test_spec_graphs_and_gossip_matrices():
     assert (w != w.T).nnz == 0
     facts = netdp.spectrum(g, "metropolis")
     assert 0.0 < facts["spectral_gap"] < 1.0 and facts["symmetric"]
+
+
+def test_a_missing_file_is_file_not_found_with_the_commands_message():
+    with pytest.raises(FileNotFoundError, match="cannot open edge list file '/nonexistent/g.txt'"):
+        netdp.graph("edgelist:/nonexistent/g.txt")

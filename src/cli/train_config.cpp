@@ -88,7 +88,7 @@ learn::FlatConfig parse_toml_config(const std::string& text, const std::string& 
 
 learn::FlatConfig load_toml_config(const std::string& path) {
   std::ifstream in(path);
-  require(static_cast<bool>(in), "--config '{}': cannot open the file (missing or unreadable)", path);
+  require_readable(static_cast<bool>(in), "--config '{}': cannot open the file (missing or unreadable)", path);
   std::ostringstream text;
   text << in.rdbuf();
   return parse_toml_config(text.str(), path);

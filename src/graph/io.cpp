@@ -46,7 +46,7 @@ struct DroppedSelfLoops {
 
 std::ifstream open_input(const std::string& path, const char* what) {
   std::ifstream in(path);
-  require(static_cast<bool>(in), "cannot open {} file '{}' (missing or unreadable)", what, path);
+  require_readable(static_cast<bool>(in), "cannot open {} file '{}' (missing or unreadable)", what, path);
   return in;
 }
 

@@ -42,7 +42,7 @@ constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
 Dataset read_csv(const std::string& path, const CsvOptions& options) {
   require(!options.target_column.empty(), "read_csv({}): CsvOptions::target_column is required", path);
   std::ifstream in(path);
-  require(in.good(), "{}: cannot open", path);
+  require_readable(in.good(), "{}: cannot open (missing or unreadable)", path);
   util::TextLines lines(in, path);
   std::string line;
   require(lines.next(line), "{}: empty file (a header row is required)", path);

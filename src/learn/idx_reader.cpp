@@ -18,7 +18,7 @@ namespace {
 std::vector<unsigned char> read_all(const std::string& path) {
   require(std::filesystem::is_regular_file(path), "{}: no such file", path);
   gzFile file = gzopen(path.c_str(), "rb");
-  require(file != nullptr, "{}: cannot open", path);
+  require_readable(file != nullptr, "{}: cannot open (missing or unreadable)", path);
   std::vector<unsigned char> bytes;
   std::array<unsigned char, 1 << 16> buffer{};
   int got = 0;

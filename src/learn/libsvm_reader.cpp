@@ -23,7 +23,7 @@ struct Entry {
 
 Dataset read_libsvm(const std::string& path, Task task, std::size_t num_features) {
   std::ifstream in(path);
-  require(in.good(), "{}: cannot open", path);
+  require_readable(in.good(), "{}: cannot open (missing or unreadable)", path);
   util::TextLines lines(in, path);
   std::string line;
   std::vector<std::string> labels;

@@ -135,7 +135,7 @@ MatrixMarketData parse_matrix_market(std::istream& in, const std::string& source
 
 MatrixMarketData read_matrix_market(const std::string& path) {
   std::ifstream in(path);
-  require(static_cast<bool>(in), "cannot open Matrix Market file '{}'", path);
+  require_readable(static_cast<bool>(in), "cannot open Matrix Market file '{}' (missing or unreadable)", path);
   return parse_matrix_market(in, path);
 }
 

@@ -20,6 +20,20 @@ void require(bool condition, fmt::format_string<Args...> message, Args&&... args
   }
 }
 
+/// An input file that cannot be opened for reading (missing or unreadable): a
+/// std::invalid_argument (the command exits 2 on it), told apart so that the Python bindings raise
+/// FileNotFoundError.
+class FileError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+/// Throws FileError with a formatted message when the input file could not be opened.
+template <typename... Args>
+void require_readable(bool opened, fmt::format_string<Args...> message, Args&&... args) {
+  if (!opened) throw FileError(fmt::format(message, std::forward<Args>(args)...));
+}
+
 /// Throws unless `value` is finite and strictly positive.
 inline void require_positive(double value, const char* name) {
   require(std::isfinite(value) && value > 0.0, "{} must be a finite number > 0, got {}", name, value);
