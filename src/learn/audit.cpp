@@ -38,17 +38,15 @@ DenseMatrix identify(const LinearProtocol& protocol, bool noise) {
   return out;
 }
 
-DenseMatrix columns_of(const DenseMatrix& m, std::span<const Eigen::Index> columns) {
+template <class Index>
+DenseMatrix columns_of(const DenseMatrix& m, const std::vector<Index>& columns) {
   DenseMatrix out(m.rows(), static_cast<Eigen::Index>(columns.size()));
-  for (std::size_t j = 0; j < columns.size(); ++j) out.col(static_cast<Eigen::Index>(j)) = m.col(columns[j]);
+  for (std::size_t j = 0; j < columns.size(); ++j)
+    out.col(static_cast<Eigen::Index>(j)) = m.col(static_cast<Eigen::Index>(columns[j]));
   return out;
 }
 
-/// Whether the residual R leaves range(B′) (relative to the shifted part A_cols).
-bool leaves_range(const DenseMatrix& residual, const DenseMatrix& shifted) {
-  return residual.norm() > kRangeTolerance * std::max(shifted.norm(), 1e-300);
-}
-
+/// The senders v hears under w: the nonzero off-diagonal entries of row v.
 /// The attacker's direction D (T × r, rows of norm <= 1) maximising tr(Dᵀ K D).
 DenseMatrix worst_direction(const DenseMatrix& k, std::size_t release_dimension) {
   const Eigen::Index t = k.rows();
@@ -101,13 +99,12 @@ DenseMatrix worst_direction(const DenseMatrix& k, std::size_t release_dimension)
 
 }  // namespace
 
-void IdentifiedView::whiten(std::span<const std::size_t> columns, DenseMatrix& h,
-                            DenseMatrix& residual) const {
-  DenseMatrix a(inputs_map.rows(), static_cast<Eigen::Index>(columns.size()));
-  for (std::size_t j = 0; j < columns.size(); ++j)
-    a.col(static_cast<Eigen::Index>(j)) = inputs_map.col(static_cast<Eigen::Index>(columns[j]));
-  h = hidden_pinv * a;
-  residual = a - hidden_map * h;
+IdentifiedView::Whitened IdentifiedView::whiten(const DenseMatrix& a) const {
+  Whitened out;
+  out.h = hidden_pinv * a;
+  out.residual = a - hidden_map * out.h;
+  out.exposed = out.residual.norm() > kRangeTolerance * std::max(a.norm(), 1e-300);
+  return out;
 }
 
 IdentifiedView identify_view(const LinearProtocol& protocol) {
@@ -125,24 +122,18 @@ IdentifiedView identify_view(const LinearProtocol& protocol) {
   return out;
 }
 
-DenseMatrix worst_shift(const IdentifiedView& view, std::size_t inputs,
-                        const std::vector<std::vector<std::size_t>>& classes, double sensitivity,
-                        std::size_t release_dimension) {
+DenseMatrix worst_shift(const IdentifiedView& view, const std::vector<std::vector<std::size_t>>& classes,
+                        double sensitivity, std::size_t release_dimension) {
   DenseMatrix best_direction;
   const std::vector<std::size_t>* best_class = nullptr;
   double best_value = -1.0;
   bool best_exposed = false;
   for (const std::vector<std::size_t>& columns : classes) {
-    DenseMatrix h;
-    DenseMatrix residual;
-    view.whiten(columns, h, residual);
-    DenseMatrix a(view.inputs_map.rows(), static_cast<Eigen::Index>(columns.size()));
-    for (std::size_t j = 0; j < columns.size(); ++j)
-      a.col(static_cast<Eigen::Index>(j)) = view.inputs_map.col(static_cast<Eigen::Index>(columns[j]));
+    const IdentifiedView::Whitened w = view.whiten(columns_of(view.inputs_map, columns));
     // Where A_cols leaves range(B′) some change is seen without noise: aim at that part.
-    const bool exposed = leaves_range(residual, a);
+    const bool exposed = w.exposed;
     const DenseMatrix k =
-        exposed ? DenseMatrix(residual.transpose() * residual) : DenseMatrix(h.transpose() * h);
+        exposed ? DenseMatrix(w.residual.transpose() * w.residual) : DenseMatrix(w.h.transpose() * w.h);
     DenseMatrix direction = worst_direction(k, release_dimension);
     const double value = (direction.transpose() * k * direction).trace();
     if (best_class == nullptr || (exposed && !best_exposed) ||
@@ -153,7 +144,7 @@ DenseMatrix worst_shift(const IdentifiedView& view, std::size_t inputs,
       best_exposed = exposed;
     }
   }
-  DenseMatrix shift = DenseMatrix::Zero(static_cast<Eigen::Index>(inputs), best_direction.cols());
+  DenseMatrix shift = DenseMatrix::Zero(view.inputs_map.cols(), best_direction.cols());
   for (std::size_t s = 0; s < best_class->size(); ++s) {
     shift.row(static_cast<Eigen::Index>((*best_class)[s])) =
         sensitivity * best_direction.row(static_cast<Eigen::Index>(s));
@@ -169,10 +160,8 @@ AuditResult attack(const LinearProtocol& protocol, const IdentifiedView& view, c
   // Per release coordinate j: a_j = A δ_j, h_j = B′⁺ a_j, and c_j = (B′ᵀ)⁺ h_j (then s_j = h_jᵀ z′
   // + ‖h_j‖² under the shift), or, when a_j leaves range(B′), c_j = the residual (s_j noiseless).
   const DenseMatrix a = view.inputs_map * shift;
-  const DenseMatrix h = view.hidden_pinv * a;
-  const DenseMatrix residual = a - view.hidden_map * h;
-  const bool exposed = leaves_range(residual, a);
-  const DenseMatrix c = exposed ? residual : DenseMatrix(view.hidden_pinv.transpose() * h);
+  const IdentifiedView::Whitened w = view.whiten(a);
+  const DenseMatrix c = w.exposed ? w.residual : DenseMatrix(view.hidden_pinv.transpose() * w.h);
   // The known noise's part of the statistic, subtracted from it.
   const DenseMatrix known_weights = columns_of(view.noise_map, view.known).transpose() * c;
   const double separation = (c.transpose() * a).trace();
@@ -182,7 +171,7 @@ AuditResult attack(const LinearProtocol& protocol, const IdentifiedView& view, c
   result.messages = static_cast<std::size_t>(view.inputs_map.rows());
   result.dimension = static_cast<std::size_t>(r);
   result.threshold = separation / 2.0;
-  result.attack_mu = exposed ? std::numeric_limits<double>::infinity() : h.norm() / sigma;
+  result.attack_mu = w.exposed ? std::numeric_limits<double>::infinity() : w.h.norm() / sigma;
 
   // Batch b of input i (0: no shift, 1: shifted) draws its noise from (seed, i, b).
   // A batch holds kBatch protocol runs: kBatch / r trials of r release coordinates each.
@@ -240,15 +229,6 @@ AuditResult attack(const LinearProtocol& protocol, const IdentifiedView& view, c
   return result;
 }
 
-std::vector<graph::NodeId> neighbours_at(const SparseMatrix& w, graph::NodeId v) {
-  std::vector<graph::NodeId> out;
-  for (SparseMatrix::InnerIterator it(w, static_cast<Eigen::Index>(v)); it; ++it) {
-    if (it.col() != static_cast<Eigen::Index>(v) && it.value() != 0.0)
-      out.push_back(static_cast<graph::NodeId>(it.col()));
-  }
-  return out;
-}
-
 LinearProtocol injection_protocol(const gossip::Schedule& schedule, const Injections& spec) {
   const std::size_t n = schedule.num_nodes();
   require(spec.rounds >= 1 && spec.steps >= 1, "audit: rounds and gossip steps must be >= 1");
@@ -288,6 +268,25 @@ LinearProtocol injection_protocol(const gossip::Schedule& schedule, const Inject
   return protocol;
 }
 
+void use_local_noise(Injections& spec, std::size_t n, std::size_t count, const Attackers& attackers) {
+  spec.noises = count * n;
+  spec.known_noises.clear();
+  for (std::size_t j = 0; j < count; ++j) {
+    for (const graph::NodeId v : attackers.nodes) spec.known_noises.push_back(j * n + v);
+  }
+  spec.add_noise = [n](std::size_t s, const DenseMatrix& z, DenseMatrix& state) {
+    state += z.middleRows(static_cast<Eigen::Index>(s * n), static_cast<Eigen::Index>(n));
+  };
+}
+
+AuditResult attack_worst_shift(const LinearProtocol& protocol,
+                               const std::vector<std::vector<std::size_t>>& classes, double sensitivity,
+                               std::size_t release_dimension, double sigma, const AuditOptions& options) {
+  const IdentifiedView view = identify_view(protocol);
+  const DenseMatrix shift = worst_shift(view, classes, sensitivity, release_dimension);
+  return attack(protocol, view, shift, sigma, options);
+}
+
 std::vector<std::size_t> target_steps(std::size_t n, std::size_t rounds, graph::NodeId target) {
   std::vector<std::size_t> out;
   for (std::size_t s = 0; s < rounds; ++s) out.push_back(s * n + target);
@@ -303,12 +302,22 @@ using audit_detail::Injections;
 using audit_detail::LinearProtocol;
 using audit_detail::Receive;
 
+/// The senders v hears under w: the nonzero off-diagonal entries of row v.
+std::vector<graph::NodeId> neighbours_at(const SparseMatrix& w, graph::NodeId v) {
+  std::vector<graph::NodeId> out;
+  for (SparseMatrix::InnerIterator it(w, static_cast<Eigen::Index>(v)); it; ++it) {
+    if (it.col() != static_cast<Eigen::Index>(v) && it.value() != 0.0)
+      out.push_back(static_cast<graph::NodeId>(it.col()));
+  }
+  return out;
+}
+
 /// The senders the attackers hear under w: neighbours_at of each (a sender heard by two members
 /// is listed twice; the repeated message adds nothing to the view).
 std::vector<graph::NodeId> senders_at(const SparseMatrix& w, const Attackers& attackers) {
   std::vector<graph::NodeId> out;
   for (const graph::NodeId v : attackers.nodes) {
-    const std::vector<graph::NodeId> heard = audit_detail::neighbours_at(w, v);
+    const std::vector<graph::NodeId> heard = neighbours_at(w, v);
     out.insert(out.end(), heard.begin(), heard.end());
   }
   return out;
@@ -399,19 +408,10 @@ AuditResult audit_linear_system(const gossip::Schedule& schedule, const Attacker
   }
   // The injection x_s + u_s: one noise coordinate s·n + i per node and round; the observers know
   // their own.
-  spec.noises = n * system.rounds;
-  for (std::size_t s = 0; s < system.rounds; ++s) {
-    for (const graph::NodeId v : observer.nodes) spec.known_noises.push_back(s * n + v);
-  }
-  spec.add_noise = [n](std::size_t s, const DenseMatrix& z, DenseMatrix& state) {
-    state += z.middleRows(static_cast<Eigen::Index>(s * n), static_cast<Eigen::Index>(n));
-  };
-  const LinearProtocol protocol = audit_detail::injection_protocol(schedule, spec);
-  const audit_detail::IdentifiedView view = audit_detail::identify_view(protocol);
-  const DenseMatrix shift =
-      audit_detail::worst_shift(view, protocol.inputs, {audit_detail::target_steps(n, system.rounds, target)},
-                                sensitivity, release_dimension);
-  return audit_detail::attack(protocol, view, shift, sigma, options);
+  audit_detail::use_local_noise(spec, n, system.rounds, observer);
+  return audit_detail::attack_worst_shift(audit_detail::injection_protocol(schedule, spec),
+                                          {audit_detail::target_steps(n, system.rounds, target)}, sensitivity,
+                                          release_dimension, sigma, options);
 }
 
 AuditResult audit_muffliato_gd(const gossip::Schedule& schedule, const Attackers& observer,
@@ -428,19 +428,10 @@ AuditResult audit_muffliato_gd(const gossip::Schedule& schedule, const Attackers
   spec.first_power = 0;
   spec.rows = neighbours_per_round(schedule, observer);
   if (schedule.is_fixed()) spec.rows.resize(1);
-  spec.noises = n * gradient_steps;
-  for (std::size_t s = 0; s < gradient_steps; ++s) {
-    for (const graph::NodeId v : observer.nodes) spec.known_noises.push_back(s * n + v);
-  }
-  spec.add_noise = [n](std::size_t s, const DenseMatrix& z, DenseMatrix& state) {
-    state += z.middleRows(static_cast<Eigen::Index>(s * n), static_cast<Eigen::Index>(n));
-  };
-  const LinearProtocol protocol = audit_detail::injection_protocol(schedule, spec);
-  const audit_detail::IdentifiedView view = audit_detail::identify_view(protocol);
-  const DenseMatrix shift = audit_detail::worst_shift(view, protocol.inputs,
-                                                      {audit_detail::target_steps(n, gradient_steps, target)},
-                                                      sensitivity, release_dimension);
-  return audit_detail::attack(protocol, view, shift, sigma, options);
+  audit_detail::use_local_noise(spec, n, gradient_steps, observer);
+  return audit_detail::attack_worst_shift(audit_detail::injection_protocol(schedule, spec),
+                                          {audit_detail::target_steps(n, gradient_steps, target)},
+                                          sensitivity, release_dimension, sigma, options);
 }
 
 }  // namespace netdp::learn

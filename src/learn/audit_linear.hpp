@@ -42,8 +42,15 @@ struct IdentifiedView {
   DenseMatrix hidden_pinv;           ///< B′⁺ (hidden × messages)
   std::vector<Eigen::Index> known;   ///< the noise coordinates the attackers know
 
-  /// H = B′⁺ A_cols and the residual R = A_cols − B′ H for the given input columns.
-  void whiten(std::span<const std::size_t> columns, DenseMatrix& h, DenseMatrix& residual) const;
+  /// The part `a` (messages × k) of the view that a change of the inputs moves, whitened:
+  /// H = B′⁺ a, the residual R = a − B′ H, and whether R leaves range(B′) (then that part of the
+  /// change is seen without noise).
+  struct Whitened {
+    DenseMatrix h;
+    DenseMatrix residual;
+    bool exposed = false;
+  };
+  Whitened whiten(const DenseMatrix& a) const;
 };
 
 IdentifiedView identify_view(const LinearProtocol& protocol);
@@ -52,13 +59,18 @@ IdentifiedView identify_view(const LinearProtocol& protocol);
 /// change (one class for every-round participation), the direction D (rows of norm <= 1, r
 /// columns) maximising tr(Dᵀ K D), K = HᵀH of the class's inputs (or RᵀR when the view is not
 /// private there). Returns the shift (inputs × r), Δ·D on the class's coordinates.
-DenseMatrix worst_shift(const IdentifiedView& view, std::size_t inputs,
-                        const std::vector<std::vector<std::size_t>>& classes, double sensitivity,
-                        std::size_t release_dimension);
+DenseMatrix worst_shift(const IdentifiedView& view, const std::vector<std::vector<std::size_t>>& classes,
+                        double sensitivity, std::size_t release_dimension);
 
 /// Runs the test of `shift` on trials of both inputs.
 AuditResult attack(const LinearProtocol& protocol, const IdentifiedView& view, const DenseMatrix& shift,
                    double sigma, const AuditOptions& options);
+
+/// identify_view, worst_shift over the target's `classes` of inputs, then attack: the audit of a
+/// protocol whose attacker chooses the target's change.
+AuditResult attack_worst_shift(const LinearProtocol& protocol,
+                               const std::vector<std::vector<std::size_t>>& classes, double sensitivity,
+                               std::size_t release_dimension, double sigma, const AuditOptions& options);
 
 /// Gossip with an injection every round (the Koskela–Kulkarni dynamics and the MF paper's
 /// Algorithm 1): ψ += G_s + ζ_s at the start of round s (G_s: inputs s·n..s·n+n−1), then `steps`
@@ -80,10 +92,11 @@ struct Injections {
 /// The protocol of an injection spec (checks rounds, steps >= 1, the first power and the schedule's length).
 LinearProtocol injection_protocol(const gossip::Schedule& schedule, const Injections& spec);
 
+/// Independent local noise: `count` blocks of n coordinates (j·n + v drawn, and known, by node v),
+/// block s added at round s. Sets spec.noises, known_noises (the attackers') and add_noise.
+void use_local_noise(Injections& spec, std::size_t n, std::size_t count, const Attackers& attackers);
+
 /// The target's inputs s·n + target, s = 0..rounds−1.
 std::vector<std::size_t> target_steps(std::size_t n, std::size_t rounds, graph::NodeId target);
-
-/// The senders v hears under w: the nonzero off-diagonal entries of row v.
-std::vector<graph::NodeId> neighbours_at(const SparseMatrix& w, graph::NodeId v);
 
 }  // namespace netdp::learn::audit_detail

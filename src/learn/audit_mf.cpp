@@ -50,32 +50,23 @@ audit_detail::Injections gossip_algorithm(const gossip::GossipMatrix& w, const A
   out.steps = spec.algorithm.gossip_steps;
   out.first_power = 0;
   out.rows = {observed_senders(w.graph(), spec.trust, attackers)};
-  // Local noise: coordinate s·n + v, drawn and known by v.
-  const auto own_local = [&](std::size_t count) {
-    out.noises = count * n;
-    for (std::size_t j = 0; j < count; ++j) {
-      for (const graph::NodeId v : attackers.nodes) out.known_noises.push_back(j * n + v);
-    }
-  };
   switch (spec.algorithm.algorithm) {
     case MfAlgorithm::dp_d_sgd:
     case MfAlgorithm::muffliato_sgd:  // ζ_s = z_s (A.2, A.4)
-      own_local(rounds);
-      out.add_noise = [ni](std::size_t s, const DenseMatrix& z, DenseMatrix& state) {
-        state += z.middleRows(static_cast<Eigen::Index>(s) * ni, ni);
-      };
+      audit_detail::use_local_noise(out, n, rounds, attackers);
       break;
-    case MfAlgorithm::antipgd:  // ζ_s = z_s − z_{s−1} (A.3)
-      own_local(rounds);
-      out.add_noise = [ni](std::size_t s, const DenseMatrix& z, DenseMatrix& state) {
-        state += z.middleRows(static_cast<Eigen::Index>(s) * ni, ni);
+    case MfAlgorithm::antipgd: {  // ζ_s = z_s − z_{s−1} (A.3)
+      audit_detail::use_local_noise(out, n, rounds, attackers);
+      out.add_noise = [ni, local = out.add_noise](std::size_t s, const DenseMatrix& z, DenseMatrix& state) {
+        local(s, z, state);
         if (s > 0) state -= z.middleRows(static_cast<Eigen::Index>(s - 1) * ni, ni);
       };
       break;
+    }
     case MfAlgorithm::decor: {  // ζ_{s,i} = z_{s,i} + κ Σ_e ±s_{s,e}, + for the edge's lower end (A.5)
       require(spec.algorithm.decor_secret_scale > 0.0, "audit: the DECOR secret scale must be > 0, got {}",
               spec.algorithm.decor_secret_scale);
-      own_local(rounds);
+      audit_detail::use_local_noise(out, n, rounds, attackers);
       const auto edges = std::make_shared<const std::vector<graph::Edge>>(w.graph().edges());
       const std::size_t local = out.noises;
       out.noises += edges->size() * rounds;
@@ -86,8 +77,9 @@ audit_detail::Injections gossip_algorithm(const gossip::GossipMatrix& w, const A
         }
       }
       const double scale = spec.algorithm.decor_secret_scale;
-      out.add_noise = [ni, edges, local, scale](std::size_t s, const DenseMatrix& z, DenseMatrix& state) {
-        state += z.middleRows(static_cast<Eigen::Index>(s) * ni, ni);
+      out.add_noise = [own = out.add_noise, edges, local, scale](std::size_t s, const DenseMatrix& z,
+                                                                 DenseMatrix& state) {
+        own(s, z, state);
         for (std::size_t e = 0; e < edges->size(); ++e) {
           const auto secret = z.row(static_cast<Eigen::Index>(local + s * edges->size() + e));
           state.row(static_cast<Eigen::Index>((*edges)[e].u)) += scale * secret;
@@ -211,7 +203,6 @@ AuditResult audit_mf(const gossip::GossipMatrix& w, const Attackers& attackers, 
       spec.algorithm.algorithm == MfAlgorithm::zip_dl
           ? zip_dl_protocol(w, attackers, spec)
           : audit_detail::injection_protocol(schedule, gossip_algorithm(w, attackers, spec));
-  const audit_detail::IdentifiedView view = audit_detail::identify_view(protocol);
   // The classes of steps the target may change in (one class: every step).
   std::vector<std::vector<std::size_t>> classes;
   for (const std::vector<std::size_t>& steps :
@@ -219,9 +210,7 @@ AuditResult audit_mf(const gossip::GossipMatrix& w, const Attackers& attackers, 
     classes.emplace_back();
     for (const std::size_t s : steps) classes.back().push_back(s * n + target);
   }
-  const DenseMatrix shift =
-      audit_detail::worst_shift(view, protocol.inputs, classes, sensitivity, release_dimension);
-  return audit_detail::attack(protocol, view, shift, sigma, options);
+  return audit_detail::attack_worst_shift(protocol, classes, sensitivity, release_dimension, sigma, options);
 }
 
 }  // namespace netdp::learn
