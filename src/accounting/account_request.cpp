@@ -68,6 +68,19 @@ void check_request(const AccountRequest& r) {
   }
 }
 
+LinearSystemOptions linear_system_options(const AccountRequest& r) {
+  LinearSystemOptions options;
+  options.view = parse_linear_system_view(r.view);
+  options.first_power = r.first_power;
+  options.gossip_steps = r.gossip_steps;
+  options.keep_observer_noise = r.keep_observer_noise;
+  return options;
+}
+
+RandomWalkView random_walk_view(const AccountRequest& r) {
+  return r.sender_known ? RandomWalkView::sender_known : RandomWalkView::anonymous_sender;
+}
+
 AssessOptions release_options(const AccountRequest& r) {
   return {util::parse_enum(kSignSearchNames, r.sign_search, "--sign-search"),
           parse_release_dimension(r.release_dimension, "--release-dimension")};
@@ -115,18 +128,12 @@ std::unique_ptr<PairwiseAccount> make_account(const Protocol& protocol, const Pa
       options.contributions = contribution_cap(r.contributions);
     }
     options.tail_share = r.tail_share;
-    options.view = r.sender_known ? RandomWalkView::sender_known : RandomWalkView::anonymous_sender;
+    options.view = random_walk_view(r);
     options.progress = progress;
     return random_walk_account(protocol, query, options);
   }
-  if (r.method == "linear-system") {
-    LinearSystemOptions options;
-    options.view = parse_linear_system_view(r.view);
-    options.first_power = r.first_power;
-    options.gossip_steps = r.gossip_steps;
-    options.keep_observer_noise = r.keep_observer_noise;
-    return linear_system_account(protocol, query, options, release_options(r), progress);
-  }
+  if (r.method == "linear-system")
+    return linear_system_account(protocol, query, linear_system_options(r), release_options(r), progress);
   MfOptions options;
   options.assess = release_options(r);
   options.participation = mf_participation(r);

@@ -42,25 +42,24 @@ struct AuditOptions {
   OutputOptions output;
 };
 
-accounting::LinearSystemOptions linear_system_options(const AuditOptions& o) {
-  const accounting::AccountRequest& r = o.accountant.request;
-  accounting::LinearSystemOptions options;
-  options.view = accounting::parse_linear_system_view(r.view);
-  options.first_power = r.first_power;
-  options.gossip_steps = r.gossip_steps;
-  options.rounds = o.rounds;
+/// The claim audited: the pair's row of the account `netdp account` builds from the same request
+/// (for scalar releases the exact sign maximum, for vectors the certified SDP value), and what
+/// the account says its values are (`upper-bound`, `exact-joint-view` or `paper-formula`).
+struct Claim {
+  accounting::PairRow row;
+  std::string bound;
+};
+
+/// The simulated linear-system protocol's options: the claim's, over the audit's rounds.
+accounting::LinearSystemOptions linear_system_options(std::size_t rounds,
+                                                      const accounting::AccountRequest& r) {
+  accounting::LinearSystemOptions options = accounting::linear_system_options(r);
+  options.rounds = rounds;
   return options;
 }
 
-accounting::RandomWalkView walk_view(const AuditOptions& o) {
-  return o.accountant.request.sender_known ? accounting::RandomWalkView::sender_known
-                                           : accounting::RandomWalkView::anonymous_sender;
-}
-
-/// The accountant's claim for the pair: its row's μ and ε, from the same request `netdp account`
-/// builds (for scalar releases the exact sign maximum, for vectors the certified SDP value).
-accounting::PairRow claimed_row(const AuditOptions& o, const accounting::Protocol& protocol,
-                                const learn::Attackers& attackers, graph::NodeId target) {
+Claim claimed_row(const AuditOptions& o, const accounting::Protocol& protocol,
+                  const learn::Attackers& attackers, graph::NodeId target) {
   accounting::PairQuery query;
   if (o.colluders.empty()) {
     if (!attackers.nodes.empty()) query.observer = attackers.nodes.front();
@@ -73,10 +72,11 @@ accounting::PairRow claimed_row(const AuditOptions& o, const accounting::Protoco
   if (accounting::release_options(request).release_dimension == 1) request.sign_search = "auto";
   const std::unique_ptr<accounting::PairwiseAccount> account =
       accounting::make_account(protocol, query, request);
-  accounting::PairRow row;
+  Claim claim;
   account->stream_rows(o.sigma, o.delta,
-                       [&row](std::span<const accounting::PairRow> rows) { row = rows.front(); });
-  return row;
+                       [&claim](std::span<const accounting::PairRow> rows) { claim.row = rows.front(); });
+  claim.bound = account->bound();
+  return claim;
 }
 
 learn::MfAuditSpec mf_spec(const AuditOptions& o) {
@@ -151,7 +151,8 @@ void run_audit(const AuditOptions& o) {
   const NodeNames names(w.graph());
   const accounting::Protocol protocol =
       make_protocol(w, o.network, o.schedule, o.rounds, o.output.seed, o.sensitivity);
-  const accounting::PairRow claim = claimed_row(o, protocol, attackers, target);
+  const Claim claimed = claimed_row(o, protocol, attackers, target);
+  const accounting::PairRow& claim = claimed.row;
 
   ProgressReporter progress = ProgressReporter::for_stderr(o.output.quiet, "netdp audit");
   const std::size_t calibration =
@@ -174,8 +175,9 @@ void run_audit(const AuditOptions& o) {
           : accounting::protocol_schedule(protocol, o.rounds * req.gossip_steps);
   const std::optional<graph::NodeId> walk_start = resolve_node(w.graph(), o.walk_start, "walk-start");
   const learn::AuditResult r =
-      req.method == "random-walk" ? learn::audit_random_walk(w, attackers, target, o.sigma, o.sensitivity,
-                                                             o.rounds, walk_start, walk_view(o), audit)
+      req.method == "random-walk"
+          ? learn::audit_random_walk(w, attackers, target, o.sigma, o.sensitivity, o.rounds, walk_start,
+                                     accounting::random_walk_view(req), audit)
       : req.method == "muffliato" && req.gradient_steps > 0
           ? learn::audit_muffliato_gd(schedule, attackers, target, o.sigma, o.sensitivity, req.gradient_steps,
                                       o.rounds, dimension, audit)
@@ -183,7 +185,7 @@ void run_audit(const AuditOptions& o) {
           ? learn::audit_muffliato(schedule, attackers, target, o.sigma, o.sensitivity, audit)
       : req.method == "linear-system"
           ? learn::audit_linear_system(schedule, attackers, target, o.sigma, o.sensitivity,
-                                       linear_system_options(o), dimension, audit)
+                                       linear_system_options(o.rounds, req), dimension, audit)
           : learn::audit_mf(w, attackers, target, o.sigma, o.sensitivity, mf_spec(o), dimension, audit);
   progress.finish();
 
@@ -208,9 +210,7 @@ void run_audit(const AuditOptions& o) {
     j["colluders"] = std::move(members);
   }
   j["target"] = names.json(target);
-  const bool paper_claim =
-      req.bound == "paper" || (req.method == "random-walk" && req.contributions == "expected");
-  j["bound"] = paper_claim ? "paper-formula" : req.method == "muffliato" ? "exact-joint-view" : "upper-bound";
+  j["bound"] = claimed.bound;
   if (req.method == "mf") {
     j["algorithm"] = req.algorithm;
     j["trust"] = req.trust;

@@ -52,6 +52,11 @@ std::unique_ptr<PairwiseAccount> make_account(const Protocol& protocol, const Pa
                                               const AccountRequest& request,
                                               const ProgressCallback& progress = {});
 
+/// The linear-system view of `view`, `first_power`, `gossip_steps`, `keep_observer_noise` (rounds
+/// are the protocol's, set by the accountant).
+LinearSystemOptions linear_system_options(const AccountRequest& request);
+/// The random walk's view: Appendix B.1's with `sender_known`, else eq. (7)'s anonymous sender.
+RandomWalkView random_walk_view(const AccountRequest& request);
 /// `sign_search` and `release_dimension`, parsed.
 AssessOptions release_options(const AccountRequest& request);
 /// The MF algorithm of `algorithm`, `gossip_steps` and `correlation`.
