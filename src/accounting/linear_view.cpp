@@ -184,13 +184,13 @@ void fill_privacy(PairSensitivity& pair, double noise_std, double delta) {
 PairSensitivity assess_sensitivity(const TargetGram& gram, const AssessOptions& options) {
   const DenseMatrix& k = gram.K;
   require(k.rows() == k.cols(), "K must be square, got {} x {}", k.rows(), k.cols());
+  PairSensitivity pair;
+  pair.rank = gram.rank;
+  pair.range_residual = gram.range_residual;
+  pair.condition = gram.condition;
+  pair.warnings = gram.warnings;
   if (gram.range_residual > kResidualWarning) {
     // The target's change leaves range(B): it is read without noise, whatever K says.
-    PairSensitivity pair;
-    pair.rank = gram.rank;
-    pair.range_residual = gram.range_residual;
-    pair.condition = gram.condition;
-    pair.warnings = gram.warnings;
     pair.sensitivity_squared_ones = pair.sensitivity_squared_sum_abs = pair.sensitivity_squared_certified =
         std::numeric_limits<double>::infinity();
     pair.sensitivity = pair.mu = std::numeric_limits<double>::infinity();
@@ -202,12 +202,6 @@ PairSensitivity assess_sensitivity(const TargetGram& gram, const AssessOptions& 
   require(k.size() == 0 || asym <= kSymmetryTolerance * scale,
           "K must be symmetric: max |K_ij - K_ji| = {:.3e} exceeds {:.0e} * max|K_ij| = {:.3e}", asym,
           kSymmetryTolerance, kSymmetryTolerance * scale);
-
-  PairSensitivity pair;
-  pair.rank = gram.rank;
-  pair.range_residual = gram.range_residual;
-  pair.condition = gram.condition;
-  pair.warnings = gram.warnings;
   pair.sensitivity_squared_ones = k.sum();
   pair.sensitivity_squared_sum_abs = k.cwiseAbs().sum();
 
