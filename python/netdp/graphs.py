@@ -57,6 +57,8 @@ class Graph:
         import scipy.sparse as sp
 
         a = sp.coo_matrix(adjacency)
+        if not np.all(np.isfinite(a.data)):
+            raise ValueError("the adjacency matrix has a non-finite entry (NaN or infinity)")
         if a.shape[0] != a.shape[1]:
             raise ValueError(f"the adjacency matrix must be square, got {a.shape}")
         if (abs(a - a.T) > 0).nnz:

@@ -280,15 +280,14 @@ Problem make_problem(const graph::Graph& g, const Setting& s) {
   return out;
 }
 
-void check_sigma_delta(double sigma, double delta) {
-  require(std::isfinite(sigma) && sigma > 0.0, "sigma must be a finite number > 0, got {}", sigma);
+void check_delta(double delta) {
   require(delta > 0.0 && delta < 1.0, "delta must be in (0, 1), got {}", delta);
 }
 
 /// calibrate_sigma on the account of one query (every pair, or one observer and/or target).
 py::dict calibrate(const graph::Graph& g, const Setting& setting, const accounting::AccountRequest& request,
                    double target_epsilon, double delta, const std::string& on) {
-  check_sigma_delta(1.0, delta);
+  check_delta(delta);
   require(setting.observers.size() <= 1 && setting.targets.size() <= 1,
           "calibrate takes one observer and one target at most (or every pair), got {} and {}",
           setting.observers.size(), setting.targets.size());
@@ -310,7 +309,8 @@ py::dict calibrate(const graph::Graph& g, const Setting& setting, const accounti
 
 py::dict account(const graph::Graph& g, const Setting& setting, const accounting::AccountRequest& request,
                  double sigma, double delta) {
-  check_sigma_delta(sigma, delta);
+  require(std::isfinite(sigma) && sigma > 0.0, "sigma must be a finite number > 0, got {}", sigma);
+  check_delta(delta);
   struct Output {
     std::unique_ptr<accounting::PairwiseAccount> built;
     Columns columns;

@@ -43,6 +43,8 @@ def test_scipy_and_edges_build_the_same_graph():
     assert from_scipy.edges().tolist() == from_edges.edges().tolist()
     with pytest.raises(ValueError, match="symmetric"):
         netdp.Graph.from_scipy(np.triu(np.ones((3, 3)), 1))
+    with pytest.raises(ValueError, match="non-finite entry"):
+        netdp.Graph.from_scipy([[0.0, np.nan], [np.nan, 0.0]])
     with pytest.raises(ValueError, match="endpoint outside 0..2"):
         netdp.Graph.from_edges(np.array([[0, 3]]), num_nodes=3)
 
