@@ -1,6 +1,6 @@
 """Pairwise accounts: every accountant of ``netdp account``, by the same option names."""
 
-
+import functools
 
 import numpy as np
 
@@ -142,20 +142,23 @@ class AccountResult:
         return [self.graph.labels[v] for v in self._target_nodes]
 
     def _matrix(self, field):
-        rows = {v: i for i, v in enumerate(self._observer_nodes)}
-        cols = {v: j for j, v in enumerate(self._target_nodes)}
-        out = np.full((len(rows), len(cols)), np.nan)
-        r = np.array([rows[v] for v in self.rows["observer"]], dtype=np.int64)
-        c = np.array([cols[v] for v in self.rows["target"]], dtype=np.int64)
-        out[r, c] = self.rows[field]
+        """One row per observer, one column per target, filled from the rows (vectorized: an
+        all-pairs account of 2048 nodes has 4.2 M rows)."""
+        n = self.graph.num_nodes
+        row_of = np.full(n, -1, dtype=np.int64)
+        row_of[np.asarray(self._observer_nodes, dtype=np.int64)] = np.arange(len(self._observer_nodes))
+        column_of = np.full(n, -1, dtype=np.int64)
+        column_of[np.asarray(self._target_nodes, dtype=np.int64)] = np.arange(len(self._target_nodes))
+        out = np.full((len(self._observer_nodes), len(self._target_nodes)), np.nan)
+        out[row_of[self.rows["observer"]], column_of[self.rows["target"]]] = self.rows[field]
         return out
 
-    @property
+    @functools.cached_property
     def mu(self):
         """μ-GDP per (observer, target); NaN for the random walk (an RDP bound) and off-pairs."""
         return self._matrix("mu")
 
-    @property
+    @functools.cached_property
     def epsilon(self):
         """ε at δ per (observer, target), rounded up."""
         return self._matrix("epsilon")
