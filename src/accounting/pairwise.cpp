@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -133,13 +134,16 @@ std::vector<PairRow> PairwiseAccount::rows(double sigma, double delta,
                                            std::span<const graph::NodeId> observers,
                                            std::span<const graph::NodeId> targets) const {
   std::vector<PairRow> out;
-  stream_selected_rows(sigma, delta, observers, targets,
-                       [&out](std::span<const PairRow> block) { out.insert(out.end(), block.begin(), block.end()); });
+  stream_selected_rows(sigma, delta, observers, targets, [&out](std::span<const PairRow> block) {
+    out.insert(out.end(), block.begin(), block.end());
+  });
   return out;
 }
 
-void PairwiseAccount::stream_selected_rows(double sigma, double delta, std::span<const graph::NodeId> observers,
-                                           std::span<const graph::NodeId> targets, const RowSink& sink) const {
+void PairwiseAccount::stream_selected_rows(double sigma, double delta,
+                                           std::span<const graph::NodeId> observers,
+                                           std::span<const graph::NodeId> targets,
+                                           const RowSink& sink) const {
   const auto selected = [](std::span<const graph::NodeId> set, graph::NodeId node) {
     return set.empty() || std::find(set.begin(), set.end(), node) != set.end();
   };
@@ -495,40 +499,67 @@ namespace {
 class BinnedMean {
  public:
   BinnedMean(const std::vector<double>& unit_mus, double sensitivity) : sensitivity_(sensitivity) {
-    std::vector<long> bins;
+    std::vector<std::pair<long, double>> binned;  // (bin, position in it)
     for (const double u : unit_mus) {
-      if (u > 0.0) bins.push_back(bin_of(u));
+      if (u > 0.0) binned.push_back(bin_of(u));
     }
-    std::sort(bins.begin(), bins.end());
-    for (std::size_t i = 0; i < bins.size();) {
-      std::size_t j = i;
-      while (j < bins.size() && bins[j] == bins[i]) ++j;
-      bins_.emplace_back(bins[i], static_cast<double>(j - i));
-      i = j;
+    std::sort(binned.begin(), binned.end());
+    for (std::size_t i = 0; i < binned.size();) {
+      Bin bin{binned[i].first, 0.0, 0.0};
+      for (; i < binned.size() && binned[i].first == bin.index; ++i) {
+        bin.pairs += 1.0;
+        bin.positions += binned[i].second;
+      }
+      bins_.push_back(bin);
     }
     pairs_ = static_cast<double>(unit_mus.size());
   }
-  double upper(double sigma, double delta) const { return mean(sigma, delta, 0); }
-  double lower(double sigma, double delta) const { return mean(sigma, delta, -1); }
+  double upper(double sigma, double delta) const {
+    return mean(sigma, delta,
+                [](const Bin& bin, const auto& epsilon_at) { return bin.pairs * epsilon_at(bin.index); });
+  }
+  double lower(double sigma, double delta) const {
+    return mean(sigma, delta,
+                [](const Bin& bin, const auto& epsilon_at) { return bin.pairs * epsilon_at(bin.index - 1); });
+  }
+  /// Each pair's ε interpolated linearly in log μ between its bin's ends: not a bound, but within
+  /// the bracket and second order in the bin width, where the bounds are first order.
+  double interpolated(double sigma, double delta) const {
+    return mean(sigma, delta, [](const Bin& bin, const auto& epsilon_at) {
+      const double bottom = epsilon_at(bin.index - 1);
+      return bin.pairs * bottom + bin.positions * (epsilon_at(bin.index) - bottom);
+    });
+  }
 
  private:
-  static double grid(long b) { return std::exp(static_cast<double>(b) * std::log1p(kStep)); }
-  /// b with grid(b − 1) <= u <= grid(b) as computed.
-  static long bin_of(double u) {
-    auto b = static_cast<long>(std::ceil(std::log(u) / std::log1p(kStep)));
+  struct Bin {
+    long index = 0;
+    double pairs = 0.0;
+    double positions = 0.0;  ///< Σ (log u − log g_{b−1}) / log r over its pairs, each in [0, 1]
+  };
+  static double log_ratio() { return std::log1p(kStep); }
+  static double grid(long b) { return std::exp(static_cast<double>(b) * log_ratio()); }
+  /// b with grid(b − 1) <= u <= grid(b) as computed, and where u lies in it on the log scale.
+  static std::pair<long, double> bin_of(double u) {
+    auto b = static_cast<long>(std::ceil(std::log(u) / log_ratio()));
     while (grid(b) < u) ++b;
     while (grid(b - 1) > u) --b;
-    return b;
+    const double position = std::log(u) / log_ratio() - static_cast<double>(b - 1);
+    return {b, std::clamp(position, 0.0, 1.0)};
   }
-  double mean(double sigma, double delta, long shift) const {
+  /// Σ over bins of part(bin, ε at grid point b) / pairs.
+  template <class Part>
+  double mean(double sigma, double delta, const Part& part) const {
     std::vector<double> values(bins_.size());
     util::ParallelErrors errors;
 #pragma omp parallel for schedule(dynamic, 64)
     for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(bins_.size()); ++i) {
       errors.run(static_cast<std::int64_t>(i), [&] {
-        const auto& [b, count] = bins_[static_cast<std::size_t>(i)];
-        values[static_cast<std::size_t>(i)] =
-            count * detail::gdp_epsilon_or_zero(grid(b + shift) * sensitivity_ / sigma, delta);
+        const Bin& bin = bins_[static_cast<std::size_t>(i)];
+        const auto epsilon_at = [&](long b) {
+          return detail::gdp_epsilon_or_zero(grid(b) * sensitivity_ / sigma, delta);
+        };
+        values[static_cast<std::size_t>(i)] = part(bin, epsilon_at);
       });
     }
     errors.rethrow();
@@ -539,8 +570,39 @@ class BinnedMean {
   static constexpr double kStep = 0x1.0p-8;
   double sensitivity_;
   double pairs_ = 0.0;
-  std::vector<std::pair<long, double>> bins_;  ///< (bin, pairs in it)
+  std::vector<Bin> bins_;
 };
+
+/// The mean over pairs of ε(u_i·Δ/σ, δ), converted as the account converts it (rounded up), and its
+/// derivative in σ: dε_i/dσ = −ε'(μ_i)·μ_i/σ with ε' = dp::gdp_epsilon_slope. Summed in pair
+/// order, so the result does not depend on the thread count.
+struct MeanAndSlope {
+  double mean = 0.0;
+  double slope = 0.0;
+};
+MeanAndSlope mean_and_slope(std::span<const double> unit_mus, double sensitivity, double sigma,
+                            double delta) {
+  const std::size_t n = unit_mus.size();
+  std::vector<double> mus(n);
+  std::vector<double> epsilons(n);
+  for (std::size_t i = 0; i < n; ++i) mus[i] = unit_mus[i] * (sensitivity / sigma);
+  detail::gdp_epsilons_rounded_up(mus, delta, epsilons);
+  std::vector<double> slopes(n);
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(n); ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    slopes[k] =
+        mus[k] > 0.0 && std::isfinite(mus[k]) ? dp::gdp_epsilon_slope(mus[k], epsilons[k]) * mus[k] : 0.0;
+  }
+  MeanAndSlope result;
+  for (std::size_t i = 0; i < n; ++i) {
+    result.mean += epsilons[i];
+    result.slope += slopes[i];
+  }
+  result.mean /= static_cast<double>(n);
+  result.slope /= -static_cast<double>(n) * sigma;
+  return result;
+}
 
 /// The smallest σ (to relative `tolerance`) at which `met(σ)` holds, for a statistic of ε that
 /// decreases in σ: a bracket [lo, hi] with met(hi) and not met(lo) from `start` by halving / doubling
@@ -576,14 +638,38 @@ double smallest_sigma_meeting(const Met& met, double start, double tolerance,
   return hi;
 }
 
+/// One Newton step on the exact mean M(σ) from the root of the interpolated binned mean in
+/// [lower_sigma, upper_sigma] (found on the bins alone): the error after it is about the square of
+/// that root's (M is smooth, near c/σ), mostly within the calibration's tolerance.
+struct NewtonStep {
+  double sigma = 0.0;  ///< after the step
+  double slope = 0.0;  ///< M' where the step was taken
+};
+NewtonStep newton_mean_step(const BinnedMean& binned, std::span<const double> unit_mus, double sensitivity,
+                            double target_epsilon, double delta, double lower_sigma, double upper_sigma) {
+  double lo = std::min(lower_sigma, upper_sigma);
+  double hi = upper_sigma;
+  for (int step = 0; step < 14 && hi > lo; ++step) {  // 0.4 % down to ~10⁻⁶
+    const double mid = std::sqrt(lo * hi);
+    (binned.interpolated(mid, delta) <= target_epsilon ? hi : lo) = mid;
+  }
+  const double sigma = std::sqrt(lo * hi);
+  const MeanAndSlope m = mean_and_slope(unit_mus, sensitivity, sigma, delta);
+  const double next = m.slope < 0.0 ? sigma - (m.mean - target_epsilon) / m.slope : sigma;
+  return {std::isfinite(next) && next > 0.0 ? next : sigma, m.slope};
+}
+
 /// calibrate_sigma's σ and achieved ε (into `result`) for the mean of a Gaussian account. The binned
-/// bounds locate σ* within a factor 1 + 2⁻⁸ cheaply (lower <= mean <= upper); exact evaluations
-/// (`stat`) then close the bracket by secant steps, keeping the statistic at hi <= the target.
+/// bounds locate σ* within a factor 1 + 2⁻⁸ cheaply (lower <= mean <= upper); a Newton step on the
+/// exact mean then lands within the tolerance, and two exact evaluations (`stat`) just inside it on
+/// either side prove the bracket (a probe on the wrong side moves the guess by the same slope).
+/// Should they not, secant steps close the bracket, keeping the statistic at hi <= the target.
 template <class Stat>
 void calibrate_gaussian_mean(const PairwiseAccount& account, double target_epsilon, double delta,
                              const CalibrationOptions& options, const Stat& stat, Calibration& result) {
   const std::string name(statistic_name(Statistic::mean));
-  const BinnedMean binned(account.unit_mus(), account.sensitivity());
+  const std::vector<double> unit_mus = account.unit_mus();
+  const BinnedMean binned(unit_mus, account.sensitivity());
   const double start = account.sensitivity() * account.max_unit_mu() / dp::gdp_mu_for(target_epsilon, delta);
   require(start > 0.0, "calibration to ε = {}: no pair leaks (every μ is 0), so every σ meets it",
           target_epsilon);
@@ -594,6 +680,28 @@ void calibrate_gaussian_mean(const PairwiseAccount& account, double target_epsil
   const double lower_sigma =
       smallest_sigma_meeting([&](double s) { return binned.lower(s, delta) <= target_epsilon; }, upper_sigma,
                              fine, options, target_epsilon, name);
+  const NewtonStep newton = newton_mean_step(binned, unit_mus, account.sensitivity(), target_epsilon, delta,
+                                             lower_sigma, upper_sigma);
+  ++result.evaluations;
+  if (options.progress) options.progress(result.evaluations);
+  const double half_width = 0.45 * options.relative_tolerance;
+  double guess = newton.sigma;
+  for (int attempt = 0; attempt < 3 && newton.slope < 0.0; ++attempt) {
+    const double probe_hi = guess * (1.0 + half_width);
+    const double stat_probe_hi = stat(probe_hi);
+    if (stat_probe_hi > target_epsilon) {
+      guess = probe_hi - (stat_probe_hi - target_epsilon) / newton.slope;
+      continue;
+    }
+    const double probe_lo = guess * (1.0 - half_width);
+    const double stat_probe_lo = stat(probe_lo);
+    if (stat_probe_lo > target_epsilon) {
+      result.sigma = probe_hi;
+      result.achieved_epsilon = stat_probe_hi;
+      return;
+    }
+    guess = probe_lo - (stat_probe_lo - target_epsilon) / newton.slope;
+  }
   double stat_hi = stat(upper_sigma);
   for (int step = 0; stat_hi > target_epsilon; ++step) {  // rounding may leave the mean a hair above
     require(step < 48, "calibration to ε = {}: σ = {} does not meet it", target_epsilon, upper_sigma);
@@ -672,7 +780,9 @@ Calibration calibrate_sigma(const PairwiseAccount& account, Statistic statistic,
             target_epsilon);
     // μ = unit μ · Δ/σ, and ε(δ) grows with μ: the worst pair meets the target exactly at
     // σ = Δ · max unit μ / μ(target); gdp_mu_for returns the conservative (lower) μ.
-    hi = account.sensitivity() * max_mu / dp::gdp_mu_for(target_epsilon, delta);
+    // ε is computed at μ rounded up to 40 bits (gdp_epsilons_rounded_up): the factor 1 + 2⁻³⁹ leaves
+    // room for that rounding, so the first σ meets the target unless gdp_mu_for's root is off.
+    hi = account.sensitivity() * max_mu / dp::gdp_mu_for(target_epsilon, delta) * (1.0 + 0x1.0p-39);
     if (statistic != Statistic::mean) {
       // Floating point, and ε computed at μ rounded up to 40 bits (gdp_epsilons_rounded_up), may
       // leave ε a hair above the target: step σ up by doubling relative amounts until it is met.

@@ -246,6 +246,14 @@ double gdp_epsilon(double mu, double delta) {
   return root.solve_cold();
 }
 
+double gdp_epsilon_slope(double mu, double epsilon) {
+  require(std::isfinite(mu) && mu > 0.0, "μ must be a finite number > 0, got {}", mu);
+  require(std::isfinite(epsilon) && epsilon >= 0.0, "ε must be a finite number >= 0, got {}", epsilon);
+  if (epsilon == 0.0) return 0.0;
+  const double b = epsilon / mu + mu / 2.0;
+  return std::sqrt(2.0 / std::numbers::pi) / erfcx(b / std::numbers::sqrt2);
+}
+
 double gdp_epsilon(double mu, double delta, double guess) {
   require_positive(mu, "mu");
   detail::require_delta(delta);

@@ -8,6 +8,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <stdexcept>
 #include <vector>
 
@@ -216,6 +217,31 @@ TEST(GdpEpsilon, IncreasesInMuAndDecreasesInDelta) {
     EXPECT_LT(epsilon, previous);
     previous = epsilon;
   }
+}
+
+TEST(GdpEpsilonSlope, IsTheDerivativeOfTheRootInMu) {
+  // Against a central difference of the root, and against the implicit derivative as written,
+  // φ(a) / (e^ε Φ(−b)), with std::erfc (fine where nothing underflows).
+  const auto pdf = [](double x) { return std::exp(-0.5 * x * x) / std::sqrt(2.0 * std::numbers::pi); };
+  const auto cdf = [](double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); };
+  for (const double delta : {1e-3, 1e-5, 1e-9}) {
+    for (double mu = 0.02; mu < 12.0; mu *= 1.9) {
+      const double epsilon = gdp_epsilon(mu, delta);
+      if (epsilon == 0.0) continue;
+      const double slope = gdp_epsilon_slope(mu, epsilon);
+      const double h = 1e-5 * mu;
+      const double difference = (gdp_epsilon(mu + h, delta) - gdp_epsilon(mu - h, delta)) / (2.0 * h);
+      expect_relative(slope, difference, 1e-5);
+      const double a = epsilon / mu - mu / 2.0;
+      const double b = epsilon / mu + mu / 2.0;
+      expect_relative(slope, pdf(a) / (std::exp(epsilon) * cdf(-b)), 1e-9);
+    }
+  }
+  EXPECT_EQ(gdp_epsilon_slope(0.01, 0.0), 0.0);
+  EXPECT_GT(gdp_epsilon_slope(1e3, 5e5), 0.0);  // far beyond exp's range: still finite
+  EXPECT_TRUE(std::isfinite(gdp_epsilon_slope(1e3, 5e5)));
+  EXPECT_THROW(gdp_epsilon_slope(0.0, 1.0), std::invalid_argument);
+  EXPECT_THROW(gdp_epsilon_slope(1.0, kNaN), std::invalid_argument);
 }
 
 TEST(GdpMuFor, InvertsEpsilonAndIsConservative) {

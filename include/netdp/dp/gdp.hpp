@@ -29,6 +29,13 @@ double gdp_epsilon(double mu, double delta);
 /// (or with none: NaN) it is the search from scratch.
 double gdp_epsilon(double mu, double delta, double guess);
 
+/// dε/dμ along δ(ε, μ) = delta, at a point (mu, epsilon) of that curve (epsilon = gdp_epsilon(mu,
+/// delta) > 0): the implicit derivative −(∂δ/∂μ)/(∂δ/∂ε) = φ(a) / (e^ε Φ(−b)) with a = ε/μ − μ/2,
+/// b = ε/μ + μ/2, which is the inverse Mills ratio φ(b)/Φ(−b) since e^ε φ(b) = φ(a); evaluated as
+/// √(2/π) / erfcx(b/√2), without underflow. 0 at epsilon = 0 (where δ(0) <= delta, ε stays 0).
+/// Requires μ > 0 finite, epsilon >= 0 finite.
+double gdp_epsilon_slope(double mu, double epsilon);
+
 /// The largest μ with δ_μ(epsilon) <= delta (inverse of gdp_delta in μ; δ is
 /// increasing in μ). Returns the conservative (lower) end of the final
 /// bracket. Requires epsilon >= 0 finite, delta in (0, 1).
