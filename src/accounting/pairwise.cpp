@@ -58,11 +58,113 @@ std::uint64_t rounded_up_bits(double mu) {
   return (bits & kLowBits) == 0 ? bits : (bits | kLowBits) + 1;
 }
 
+/// The distinct keys of a list with few of them, by open addressing in a fixed table of
+/// kCapacity slots (key 0 marks a free slot: rounded bits of a μ > 0 are never 0). A symmetric
+/// graph's chunk (a hypercube has d + 1 values) then needs no sort of every pair.
+class FewDistinct {
+ public:
+  static constexpr std::size_t kCapacity = 4096;  // a power of two
+  static constexpr std::size_t kMaxDistinct = kCapacity / 4;
+  /// False (and the set unusable) once more than kMaxDistinct keys were seen.
+  bool insert(std::uint64_t key) { return slot_of(key) != kFull; }
+  /// The slot holding `key`, which was inserted.
+  std::size_t find(std::uint64_t key) const {
+    std::size_t slot = hash(key);
+    while (keys_[slot] != key) slot = (slot + 1) & (kCapacity - 1);
+    return slot;
+  }
+  std::uint64_t key(std::size_t slot) const { return keys_[slot]; }
+  /// The occupied slots, ordered by their keys.
+  std::vector<std::size_t> slots_by_key() const {
+    std::vector<std::size_t> slots;
+    for (std::size_t slot = 0; slot < kCapacity; ++slot)
+      if (keys_[slot] != 0) slots.push_back(slot);
+    std::sort(slots.begin(), slots.end(), [&](std::size_t a, std::size_t b) { return keys_[a] < keys_[b]; });
+    return slots;
+  }
+
+ private:
+  static constexpr std::size_t kFull = ~std::size_t{0};
+  static std::size_t hash(std::uint64_t key) {
+    return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> 52);  // the top 12 bits
+  }
+  std::size_t slot_of(std::uint64_t key) {
+    std::size_t slot = hash(key);
+    while (keys_[slot] != 0 && keys_[slot] != key) slot = (slot + 1) & (kCapacity - 1);
+    if (keys_[slot] == 0) {
+      if (++size_ > kMaxDistinct) return kFull;
+      keys_[slot] = key;
+    }
+    return slot;
+  }
+  std::vector<std::uint64_t> keys_ = std::vector<std::uint64_t>(kCapacity, 0);
+  std::size_t size_ = 0;
+};
+
+/// The roots ε(μ_d, δ) of distinct values in increasing order, in runs of kRootRun: each root after a
+/// run's third starts from the previous three extrapolated by their quadratic (one δ evaluation,
+/// mostly, instead of about ten). The runs do not depend on the thread count, so neither do the values.
+std::vector<double> increasing_roots(std::span<const double> distinct_mus, double delta) {
+  constexpr std::size_t kRootRun = 256;
+  const std::size_t distinct = distinct_mus.size();
+  const std::size_t runs = (distinct + kRootRun - 1) / kRootRun;
+  std::vector<double> roots(distinct);
+  util::ParallelErrors errors;
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::ptrdiff_t r = 0; r < static_cast<std::ptrdiff_t>(runs); ++r) {
+    errors.run(static_cast<std::int64_t>(r), [&] {
+      const std::size_t begin = static_cast<std::size_t>(r) * kRootRun;
+      const std::size_t end = std::min(distinct, begin + kRootRun);
+      std::array<double, 3> mu_before{};  // the last three values and roots, oldest first
+      std::array<double, 3> epsilon_before{};
+      for (std::size_t d = begin; d < end; ++d) {
+        const double mu = distinct_mus[d];
+        double guess = std::numeric_limits<double>::quiet_NaN();
+        if (d >= begin + 3) {
+          // Newton's divided differences through the three previous (μ, ε).
+          const auto& [m0, m1, m2] = mu_before;
+          const auto& [e0, e1, e2] = epsilon_before;
+          const double slope = (e2 - e1) / (m2 - m1);
+          const double curvature = (slope - (e1 - e0) / (m1 - m0)) / (m2 - m0);
+          guess = e2 + (mu - m2) * (slope + curvature * (mu - m1));
+        }
+        roots[d] = dp::gdp_epsilon(mu, delta, guess);
+        mu_before = {mu_before[1], mu_before[2], mu};
+        epsilon_before = {epsilon_before[1], epsilon_before[2], roots[d]};
+      }
+    });
+  }
+  errors.rethrow();
+  return roots;
+}
+
+/// gdp_epsilons_rounded_up when at most FewDistinct::kMaxDistinct rounded values occur: false (and
+/// `out` partly written) otherwise.
+bool few_distinct_epsilons(std::span<const double> mus, double delta, std::span<double> out) {
+  FewDistinct set;
+  for (const double mu : mus) {
+    if (mu > 0.0 && std::isfinite(mu) && !set.insert(rounded_up_bits(mu))) return false;
+  }
+  const std::vector<std::size_t> slots = set.slots_by_key();
+  std::vector<double> distinct(slots.size());
+  for (std::size_t d = 0; d < slots.size(); ++d) distinct[d] = std::bit_cast<double>(set.key(slots[d]));
+  const std::vector<double> roots = increasing_roots(distinct, delta);
+  std::vector<double> root_in_slot(FewDistinct::kCapacity);
+  for (std::size_t d = 0; d < slots.size(); ++d) root_in_slot[slots[d]] = roots[d];
+  for (std::size_t i = 0; i < mus.size(); ++i) {
+    const double mu = mus[i];
+    out[i] = mu > 0.0 && std::isfinite(mu) ? root_in_slot[set.find(rounded_up_bits(mu))]
+                                           : gdp_epsilon_or_zero(mu, delta);
+  }
+  return true;
+}
+
 }  // namespace
 
 void gdp_epsilons_rounded_up(std::span<const double> mus, double delta, std::span<double> out) {
   require(out.size() == mus.size(), "gdp_epsilons_rounded_up: {} outputs for {} values", out.size(),
           mus.size());
+  if (few_distinct_epsilons(mus, delta, out)) return;
   // (rounded bits, position) of every finite μ > 0, sorted: equal values side by side, increasing.
   std::vector<std::pair<std::uint64_t, std::size_t>> keyed;
   keyed.reserve(mus.size());
@@ -76,42 +178,20 @@ void gdp_epsilons_rounded_up(std::span<const double> mus, double delta, std::spa
   }
   std::sort(keyed.begin(), keyed.end());
   std::vector<std::size_t> first;  // where each distinct value starts in `keyed`
-  for (std::size_t k = 0; k < keyed.size(); ++k)
-    if (k == 0 || keyed[k].first != keyed[k - 1].first) first.push_back(k);
-  first.push_back(keyed.size());
-  // The distinct values in increasing order, in runs of kRootRun: each root after a run's third
-  // starts from the previous three extrapolated by their quadratic (one δ evaluation, mostly,
-  // instead of about ten). The runs do not depend on the thread count, so neither do the values.
-  constexpr std::size_t kRootRun = 256;
-  const std::size_t distinct = first.size() - 1;
-  const std::size_t runs = (distinct + kRootRun - 1) / kRootRun;
-  util::ParallelErrors errors;
-#pragma omp parallel for schedule(dynamic, 1)
-  for (std::ptrdiff_t r = 0; r < static_cast<std::ptrdiff_t>(runs); ++r) {
-    errors.run(static_cast<std::int64_t>(r), [&] {
-      const std::size_t begin = static_cast<std::size_t>(r) * kRootRun;
-      const std::size_t end = std::min(distinct, begin + kRootRun);
-      std::array<double, 3> mu_before{};  // the last three values and roots, oldest first
-      std::array<double, 3> epsilon_before{};
-      for (std::size_t d = begin; d < end; ++d) {
-        const double mu = std::bit_cast<double>(keyed[first[d]].first);
-        double guess = std::numeric_limits<double>::quiet_NaN();
-        if (d >= begin + 3) {
-          // Newton's divided differences through the three previous (μ, ε).
-          const auto& [m0, m1, m2] = mu_before;
-          const auto& [e0, e1, e2] = epsilon_before;
-          const double slope = (e2 - e1) / (m2 - m1);
-          const double curvature = (slope - (e1 - e0) / (m1 - m0)) / (m2 - m0);
-          guess = e2 + (mu - m2) * (slope + curvature * (mu - m1));
-        }
-        const double epsilon = dp::gdp_epsilon(mu, delta, guess);
-        for (std::size_t k = first[d]; k < first[d + 1]; ++k) out[keyed[k].second] = epsilon;
-        mu_before = {mu_before[1], mu_before[2], mu};
-        epsilon_before = {epsilon_before[1], epsilon_before[2], epsilon};
-      }
-    });
+  std::vector<double> distinct;
+  for (std::size_t k = 0; k < keyed.size(); ++k) {
+    if (k == 0 || keyed[k].first != keyed[k - 1].first) {
+      first.push_back(k);
+      distinct.push_back(std::bit_cast<double>(keyed[k].first));
+    }
   }
-  errors.rethrow();
+  first.push_back(keyed.size());
+  const std::vector<double> roots = increasing_roots(distinct, delta);
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t d = 0; d < static_cast<std::ptrdiff_t>(distinct.size()); ++d) {
+    const auto slot = static_cast<std::size_t>(d);
+    for (std::size_t k = first[slot]; k < first[slot + 1]; ++k) out[keyed[k].second] = roots[slot];
+  }
 }
 
 }  // namespace detail

@@ -7,8 +7,10 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <array>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -485,6 +487,40 @@ INSTANTIATE_TEST_SUITE_P(
 
 namespace netdp::accounting {
 namespace {
+
+TEST(PairwiseAccount, FewDistinctValuesGiveTheSameRoundedUpRoots) {
+  // 12 values over 2·10⁴ pairs (a hypercube's distances: every chunk has at most 12 distinct μ,
+  // found without sorting the pairs), and the same 12 among 3,000 others (sorted): both give each
+  // μ a valid ε within 1e-11 of the root, and equal μ equal ε within each account.
+  const std::array<double, 12> values{0.0, 1e-4, 3e-3, 0.02, 0.1, 0.33, 0.7, 1.0, 2.5, 6.0, 14.0, 40.0};
+  std::vector<UnitPair> few;
+  std::vector<UnitPair> many;
+  for (std::size_t i = 0; i < 20000; ++i) {
+    const auto observer = static_cast<graph::NodeId>(i / 200);
+    const auto target = static_cast<graph::NodeId>(200 + i % 200);
+    const double mu = values[(i * 7) % values.size()];
+    few.push_back({observer, target, mu, mu, {}});
+    const double other = i % 2 == 0 ? mu : 1e-3 * std::pow(1e4, static_cast<double>(i % 3000) / 3000.0);
+    many.push_back({observer, target, other, other, {}});
+  }
+  GaussianPairwiseAccount::Info info;
+  info.method = "test";
+  for (const std::vector<UnitPair>* pairs : {&few, &many}) {
+    const GaussianPairwiseAccount account(*pairs, info);
+    const std::vector<PairRow> rows = account.rows(1.0, 1e-6);
+    ASSERT_EQ(rows.size(), pairs->size());
+    std::map<double, double> epsilon_of;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const double mu = (*pairs)[i].unit_mu;
+      const auto [it, inserted] = epsilon_of.emplace(mu, rows[i].epsilon);
+      ASSERT_EQ(it->second, rows[i].epsilon) << mu;
+      if (!inserted) continue;
+      const double reference = mu > 0.0 ? dp::gdp_epsilon(mu, 1e-6) : 0.0;
+      EXPECT_GE(rows[i].epsilon, reference * (1.0 - 1e-13)) << mu;
+      EXPECT_LE(rows[i].epsilon, reference * (1.0 + 1e-11)) << mu;
+    }
+  }
+}
 
 TEST(PairwiseAccount, GaussianEpsilonIsRoundedUpAndOneRootPerDistinctValue) {
   // All 2·10⁵ pairs of 448 nodes; μ log-uniform over [1e-3, 30], every value on two consecutive
