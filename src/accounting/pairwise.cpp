@@ -65,12 +65,15 @@ class FewDistinct {
  public:
   static constexpr std::size_t kCapacity = 4096;  // a power of two
   static constexpr std::size_t kMaxDistinct = kCapacity / 4;
-  /// False (and the set unusable) once more than kMaxDistinct keys were seen.
-  bool insert(std::uint64_t key) { return slot_of(key) != kFull; }
-  /// The slot holding `key`, which was inserted.
-  std::size_t find(std::uint64_t key) const {
+  static constexpr std::size_t kFull = ~std::size_t{0};
+  /// The slot holding `key` (inserted if new), or kFull once more than kMaxDistinct keys were seen.
+  std::size_t insert(std::uint64_t key) {
     std::size_t slot = hash(key);
-    while (keys_[slot] != key) slot = (slot + 1) & (kCapacity - 1);
+    while (keys_[slot] != 0 && keys_[slot] != key) slot = (slot + 1) & (kCapacity - 1);
+    if (keys_[slot] == 0) {
+      if (++size_ > kMaxDistinct) return kFull;
+      keys_[slot] = key;
+    }
     return slot;
   }
   std::uint64_t key(std::size_t slot) const { return keys_[slot]; }
@@ -84,18 +87,8 @@ class FewDistinct {
   }
 
  private:
-  static constexpr std::size_t kFull = ~std::size_t{0};
   static std::size_t hash(std::uint64_t key) {
     return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> 52);  // the top 12 bits
-  }
-  std::size_t slot_of(std::uint64_t key) {
-    std::size_t slot = hash(key);
-    while (keys_[slot] != 0 && keys_[slot] != key) slot = (slot + 1) & (kCapacity - 1);
-    if (keys_[slot] == 0) {
-      if (++size_ > kMaxDistinct) return kFull;
-      keys_[slot] = key;
-    }
-    return slot;
   }
   std::vector<std::uint64_t> keys_ = std::vector<std::uint64_t>(kCapacity, 0);
   std::size_t size_ = 0;
@@ -142,8 +135,15 @@ std::vector<double> increasing_roots(std::span<const double> distinct_mus, doubl
 /// `out` partly written) otherwise.
 bool few_distinct_epsilons(std::span<const double> mus, double delta, std::span<double> out) {
   FewDistinct set;
-  for (const double mu : mus) {
-    if (mu > 0.0 && std::isfinite(mu) && !set.insert(rounded_up_bits(mu))) return false;
+  constexpr std::uint16_t kNoRoot = FewDistinct::kCapacity;  // μ <= 0 or not finite: converted directly
+  static_assert(FewDistinct::kCapacity < std::numeric_limits<std::uint16_t>::max());
+  std::vector<std::uint16_t> slot_of_pair(mus.size(), kNoRoot);
+  for (std::size_t i = 0; i < mus.size(); ++i) {
+    const double mu = mus[i];
+    if (!(mu > 0.0 && std::isfinite(mu))) continue;
+    const std::size_t slot = set.insert(rounded_up_bits(mu));
+    if (slot == FewDistinct::kFull) return false;
+    slot_of_pair[i] = static_cast<std::uint16_t>(slot);
   }
   const std::vector<std::size_t> slots = set.slots_by_key();
   std::vector<double> distinct(slots.size());
@@ -152,9 +152,7 @@ bool few_distinct_epsilons(std::span<const double> mus, double delta, std::span<
   std::vector<double> root_in_slot(FewDistinct::kCapacity);
   for (std::size_t d = 0; d < slots.size(); ++d) root_in_slot[slots[d]] = roots[d];
   for (std::size_t i = 0; i < mus.size(); ++i) {
-    const double mu = mus[i];
-    out[i] = mu > 0.0 && std::isfinite(mu) ? root_in_slot[set.find(rounded_up_bits(mu))]
-                                           : gdp_epsilon_or_zero(mu, delta);
+    out[i] = slot_of_pair[i] == kNoRoot ? gdp_epsilon_or_zero(mus[i], delta) : root_in_slot[slot_of_pair[i]];
   }
   return true;
 }
