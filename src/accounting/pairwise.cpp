@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "netdp/dp/gdp.hpp"
+#include "netdp/dp/gdp_table.hpp"
 #include "netdp/dp/rdp.hpp"
 #include "netdp/util/check.hpp"
 #include "netdp/util/parallel_errors.hpp"
@@ -108,23 +109,8 @@ std::vector<double> increasing_roots(std::span<const double> distinct_mus, doubl
     errors.run(static_cast<std::int64_t>(r), [&] {
       const std::size_t begin = static_cast<std::size_t>(r) * kRootRun;
       const std::size_t end = std::min(distinct, begin + kRootRun);
-      std::array<double, 3> mu_before{};  // the last three values and roots, oldest first
-      std::array<double, 3> epsilon_before{};
-      for (std::size_t d = begin; d < end; ++d) {
-        const double mu = distinct_mus[d];
-        double guess = std::numeric_limits<double>::quiet_NaN();
-        if (d >= begin + 3) {
-          // Newton's divided differences through the three previous (μ, ε).
-          const auto& [m0, m1, m2] = mu_before;
-          const auto& [e0, e1, e2] = epsilon_before;
-          const double slope = (e2 - e1) / (m2 - m1);
-          const double curvature = (slope - (e1 - e0) / (m1 - m0)) / (m2 - m0);
-          guess = e2 + (mu - m2) * (slope + curvature * (mu - m1));
-        }
-        roots[d] = dp::gdp_epsilon(mu, delta, guess);
-        mu_before = {mu_before[1], mu_before[2], mu};
-        epsilon_before = {epsilon_before[1], epsilon_before[2], roots[d]};
-      }
+      dp::gdp_epsilons_increasing(distinct_mus.subspan(begin, end - begin), delta,
+                                  std::span<double>(roots).subspan(begin, end - begin));
     });
   }
   errors.rethrow();
@@ -133,6 +119,10 @@ std::vector<double> increasing_roots(std::span<const double> distinct_mus, doubl
 
 /// gdp_epsilons_rounded_up when at most FewDistinct::kMaxDistinct rounded values occur: false (and
 /// `out` partly written) otherwise.
+/// gdp_epsilons_rounded_up through the shared table from this many values on (fewer are solved one
+/// by one: a page of the table costs about a thousand roots).
+constexpr std::size_t kTableFrom = std::size_t{1} << 14;
+
 bool few_distinct_epsilons(std::span<const double> mus, double delta, std::span<double> out) {
   FewDistinct set;
   constexpr std::uint16_t kNoRoot = FewDistinct::kCapacity;  // μ <= 0 or not finite: converted directly
@@ -163,33 +153,21 @@ void gdp_epsilons_rounded_up(std::span<const double> mus, double delta, std::spa
   require(out.size() == mus.size(), "gdp_epsilons_rounded_up: {} outputs for {} values", out.size(),
           mus.size());
   if (few_distinct_epsilons(mus, delta, out)) return;
-  // (rounded bits, position) of every finite μ > 0, sorted: equal values side by side, increasing.
-  std::vector<std::pair<std::uint64_t, std::size_t>> keyed;
-  keyed.reserve(mus.size());
-  for (std::size_t i = 0; i < mus.size(); ++i) {
-    const double mu = mus[i];
-    if (mu > 0.0 && std::isfinite(mu)) {
-      keyed.emplace_back(rounded_up_bits(mu), i);
-    } else {
-      out[i] = gdp_epsilon_or_zero(mu, delta);
-    }
+  const bool from_table = mus.size() >= kTableFrom;
+  const auto table = from_table ? dp::shared_gdp_epsilon_table(delta) : nullptr;
+  util::ParallelErrors errors;
+#pragma omp parallel for schedule(static, 4096)
+  for (std::ptrdiff_t k = 0; k < static_cast<std::ptrdiff_t>(mus.size()); ++k) {
+    errors.run(k, [&] {
+      const double mu = mus[static_cast<std::size_t>(k)];
+      const bool convertible = mu >= 0.0 && std::isfinite(mu);
+      out[static_cast<std::size_t>(k)] =
+          convertible && from_table ? table->epsilon(mu)
+          : convertible && mu > 0.0 ? dp::gdp_epsilon(std::bit_cast<double>(rounded_up_bits(mu)), delta)
+                                    : gdp_epsilon_or_zero(mu, delta);
+    });
   }
-  std::sort(keyed.begin(), keyed.end());
-  std::vector<std::size_t> first;  // where each distinct value starts in `keyed`
-  std::vector<double> distinct;
-  for (std::size_t k = 0; k < keyed.size(); ++k) {
-    if (k == 0 || keyed[k].first != keyed[k - 1].first) {
-      first.push_back(k);
-      distinct.push_back(std::bit_cast<double>(keyed[k].first));
-    }
-  }
-  first.push_back(keyed.size());
-  const std::vector<double> roots = increasing_roots(distinct, delta);
-#pragma omp parallel for schedule(static)
-  for (std::ptrdiff_t d = 0; d < static_cast<std::ptrdiff_t>(distinct.size()); ++d) {
-    const auto slot = static_cast<std::size_t>(d);
-    for (std::size_t k = first[slot]; k < first[slot + 1]; ++k) out[keyed[k].second] = roots[slot];
-  }
+  errors.rethrow();
 }
 
 }  // namespace detail
@@ -858,12 +836,14 @@ Calibration calibrate_sigma(const PairwiseAccount& account, Statistic statistic,
             target_epsilon);
     // μ = unit μ · Δ/σ, and ε(δ) grows with μ: the worst pair meets the target exactly at
     // σ = Δ · max unit μ / μ(target); gdp_mu_for returns the conservative (lower) μ.
-    // ε is computed at μ rounded up to 40 bits (gdp_epsilons_rounded_up): the factor 1 + 2⁻³⁹ leaves
-    // room for that rounding, so the first σ meets the target unless gdp_mu_for's root is off.
-    hi = account.sensitivity() * max_mu / dp::gdp_mu_for(target_epsilon, delta) * (1.0 + 0x1.0p-39);
+    // Each ε is up to 1e-10 relative above the root at μ (gdp_epsilons_rounded_up). ε is convex and 0
+    // at μ = 0, so ε/μ increases and lowering μ by a factor 1 − x lowers ε by at least x·ε: the factor
+    // 1 + 2⁻³² (2.3e-10) on σ leaves room for that, so the first σ meets the target unless
+    // gdp_mu_for's root is off.
+    hi = account.sensitivity() * max_mu / dp::gdp_mu_for(target_epsilon, delta) * (1.0 + 0x1.0p-32);
     if (statistic != Statistic::mean) {
-      // Floating point, and ε computed at μ rounded up to 40 bits (gdp_epsilons_rounded_up), may
-      // leave ε a hair above the target: step σ up by doubling relative amounts until it is met.
+      // Floating point may still leave ε a hair above the target: step σ up by doubling relative
+      // amounts until it is met.
       for (int step = 0; !met(hi); ++step) {
         require(step < 48, "calibration to ε = {}: the closed form σ = {} does not meet it", target_epsilon,
                 hi);

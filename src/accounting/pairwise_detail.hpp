@@ -32,13 +32,15 @@ void require_evaluation(double sigma, double delta);
 /// ε(δ) of μ-GDP (dp::gdp_epsilon, rounded up); μ = 0 leaks nothing: 0.
 double gdp_epsilon_or_zero(double mu, double delta);
 
-/// out[i] >= gdp_epsilon_or_zero(mus[i], delta) for every i: each finite μ > 0 is rounded up to
-/// 40 significant bits (relative 2⁻⁴⁰ ≈ 9.1e-13; ε increases with μ, so ε at the rounded value is
-/// an upper bound, above the exact root by ε'(μ)·μ·2⁻⁴⁰ at most) and the root is solved once per
-/// distinct rounded value, in parallel. Symmetric graphs (a hypercube has d + 1 distances) then
-/// convert a handful of values instead of every pair. The distinct values are solved in increasing
-/// order, each root starting from its neighbours' (dp::gdp_epsilon with a guess), in fixed runs:
-/// the result does not depend on the thread count. Non-finite μ are converted directly.
+/// out[i] >= gdp_epsilon_or_zero(mus[i], delta) for every i, never below the exact root:
+/// - when at most 1,024 distinct values occur after rounding each μ up to 40 significant bits
+///   (a symmetric graph: a hypercube has d + 1 distances), the root at each rounded value (ε increases
+///   with μ, so it is an upper bound, above the exact root by ε'(μ)·μ·2⁻⁴⁰ at most), solved once per
+///   value in increasing order, each root starting from its neighbours' in fixed runs;
+/// - otherwise, from 2¹⁴ values on, dp::GdpEpsilonTable (shared by the process for this δ; within
+///   its kTolerance = 1e-10 relative of the exact root);
+/// - otherwise the root at each rounded value.
+/// The result does not depend on the thread count. Non-finite μ are converted directly (an error).
 void gdp_epsilons_rounded_up(std::span<const double> mus, double delta, std::span<double> out);
 
 }  // namespace netdp::accounting::detail

@@ -246,12 +246,36 @@ double gdp_epsilon(double mu, double delta) {
   return root.solve_cold();
 }
 
+void gdp_epsilons_increasing(std::span<const double> mus, double delta, std::span<double> out) {
+  require(out.size() == mus.size(), "gdp_epsilons_increasing: {} outputs for {} values", out.size(),
+          mus.size());
+  std::array<double, 3> mu_before{};  // the last three values and roots, oldest first
+  std::array<double, 3> epsilon_before{};
+  for (std::size_t d = 0; d < mus.size(); ++d) {
+    const double mu = mus[d];
+    require(d == 0 || mu >= mus[d - 1], "gdp_epsilons_increasing: μ = {} after {}", mu, mus[d - 1]);
+    double guess = std::numeric_limits<double>::quiet_NaN();
+    if (d >= 3 && mu_before[0] < mu_before[1] && mu_before[1] < mu_before[2]) {
+      // Newton's divided differences through the three previous (μ, ε).
+      const auto& [m0, m1, m2] = mu_before;
+      const auto& [e0, e1, e2] = epsilon_before;
+      const double slope = (e2 - e1) / (m2 - m1);
+      const double curvature = (slope - (e1 - e0) / (m1 - m0)) / (m2 - m0);
+      guess = e2 + (mu - m2) * (slope + curvature * (mu - m1));
+    }
+    out[d] = d > 0 && mu == mus[d - 1] ? out[d - 1] : gdp_epsilon(mu, delta, guess);
+    if (d == 0 || mu != mus[d - 1]) {
+      mu_before = {mu_before[1], mu_before[2], mu};
+      epsilon_before = {epsilon_before[1], epsilon_before[2], out[d]};
+    }
+  }
+}
+
 double gdp_epsilon_slope(double mu, double epsilon) {
   require(std::isfinite(mu) && mu > 0.0, "μ must be a finite number > 0, got {}", mu);
   require(std::isfinite(epsilon) && epsilon >= 0.0, "ε must be a finite number >= 0, got {}", epsilon);
   if (epsilon == 0.0) return 0.0;
-  const double b = epsilon / mu + mu / 2.0;
-  return std::sqrt(2.0 / std::numbers::pi) / erfcx(b / std::numbers::sqrt2);
+  return inverse_mills_ratio(epsilon / mu + mu / 2.0);
 }
 
 double gdp_epsilon(double mu, double delta, double guess) {

@@ -38,6 +38,11 @@ double erfcx(double x) {
   return std::exp(hi) * (1.0 + lo) * std::erfc(x);
 }
 
+double inverse_mills_ratio(double b) {
+  require(b >= 0.0, "inverse_mills_ratio: b must be >= 0 (not NaN), got {}", b);
+  return std::sqrt(2.0 / std::numbers::pi) / erfcx(b / std::numbers::sqrt2);
+}
+
 namespace detail {
 
 double exp_neg_half_square(double z) {

@@ -244,6 +244,33 @@ TEST(GdpEpsilonSlope, IsTheDerivativeOfTheRootInMu) {
   EXPECT_THROW(gdp_epsilon_slope(1.0, kNaN), std::invalid_argument);
 }
 
+// The conversion table relies on it: ε'(μ) = λ(b) with λ the inverse Mills ratio and b = ε/μ + μ/2
+// increasing along δ(ε, μ) = δ (docs/dp.md), so second differences of the root are >= 0.
+TEST(GdpEpsilon, IsConvexInMu) {
+  for (const double delta : {1e-10, 1e-5, 1e-2, 0.3}) {
+    double before2 = 0.0;
+    double before1 = 0.0;
+    std::size_t concave = 0;
+    // A geometric grid of μ from 1e-11 to 100, across the μ where ε leaves 0 (near δ√(2π) for small δ).
+    const auto grid = [](int k) { return 1e-11 * std::pow(1e13, k / 2000.0); };
+    for (int k = 0; k <= 2000; ++k) {
+      const double mu = grid(k);
+      const double e = gdp_epsilon(mu, delta);
+      if (k >= 2) {
+        const double mu_1 = grid(k - 1);
+        const double mu_2 = grid(k - 2);
+        const double slope_right = (e - before1) / (mu - mu_1);
+        const double slope_left = (before1 - before2) / (mu_1 - mu_2);
+        // the roots are within ~1e-12 relative: allow that much noise in the slopes
+        if (slope_right < slope_left - 1e-9 * (std::abs(slope_left) + e / mu)) ++concave;
+      }
+      before2 = before1;
+      before1 = e;
+    }
+    EXPECT_EQ(concave, 0u) << "δ = " << delta;
+  }
+}
+
 TEST(GdpMuFor, InvertsEpsilonAndIsConservative) {
   // The reference pairs of GdpEpsilon.ReferenceValues, read backwards.
   expect_relative(gdp_mu_for(4.3771780957, 1e-5), 1.0, 1e-9);

@@ -15,4 +15,8 @@ double log_normal_cdf(double x);
 /// erfcx(x) = exp(x²) erfc(x) for x >= 0 (no overflow; ≈ 1/(x√π) for large x). Throws for x < 0 or NaN.
 double erfcx(double x);
 
+/// φ(b)/Φ(−b) = √(2/π)/erfcx(b/√2), the inverse Mills ratio, for b >= 0: increasing in b (≈ b for
+/// large b). Throws for b < 0 or NaN.
+double inverse_mills_ratio(double b);
+
 }  // namespace netdp::dp
