@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <bitset>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -29,11 +30,11 @@ double up(double x) { return std::nextafter(x, std::numeric_limits<double>::infi
 
 }  // namespace
 
-/// The roots at the starts of kPageCells cells and of the next page, and each cell's slope bound
-/// (NaN: the cell converts exactly).
+/// The roots at the starts of kPageCells cells and of the next page, and which cells convert exactly.
 struct GdpEpsilonTable::Page {
   std::array<double, kPageCells + 1> roots{};
-  std::array<double, kPageCells> slopes{};
+  std::bitset<kPageCells> solved;
+  bool on_chord(std::size_t j) const { return roots[j + 1] > 0.0 && !solved[j]; }
 };
 
 GdpEpsilonTable::GdpEpsilonTable(double delta)
@@ -42,19 +43,37 @@ GdpEpsilonTable::GdpEpsilonTable(double delta)
   for (std::size_t p = 0; p < kPages; ++p) pages_[p].store(nullptr, std::memory_order_relaxed);
 }
 
+namespace {
+
+/// Every page below the μ where ε leaves 0 (ε = 0 on all its cells) is this one.
+const GdpEpsilonTable::Page& zero_page() {
+  static const GdpEpsilonTable::Page zero{};
+  return zero;
+}
+
+}  // namespace
+
 GdpEpsilonTable::~GdpEpsilonTable() {
-  for (std::size_t p = 0; p < kPages; ++p) delete pages_[p].load(std::memory_order_relaxed);
+  for (std::size_t p = 0; p < kPages; ++p) {
+    const Page* page = pages_[p].load(std::memory_order_relaxed);
+    if (page != &zero_page()) delete page;
+  }
 }
 
 const GdpEpsilonTable::Page& GdpEpsilonTable::page(std::size_t index) const {
   if (const Page* built = pages_[index].load(std::memory_order_acquire)) return *built;
-  auto fresh = std::make_unique<Page>();
   const std::uint64_t first_cell = std::uint64_t{index} << kPageBits;
   std::array<double, kPageCells + 1> starts{};
   for (std::size_t j = 0; j <= kPageCells; ++j) starts[j] = cell_start(first_cell + j);
   // A page below the μ where ε leaves 0 (its last root 0) is all 0; the cell start 0 has ε = 0.
   const double last = gdp_epsilon(starts[kPageCells], delta_);
-  if (last > 0.0) {
+  if (last == 0.0) {
+    const Page* expected = nullptr;
+    pages_[index].compare_exchange_strong(expected, &zero_page(), std::memory_order_acq_rel);
+    return zero_page();
+  }
+  auto fresh = std::make_unique<Page>();
+  {
     // The next page computes its first root from scratch too, so both hold the same boundary root.
     const std::size_t first = starts[0] > 0.0 ? 0 : 1;
     gdp_epsilons_increasing(std::span<const double>(starts).subspan(first, kPageCells - first), delta_,
@@ -74,7 +93,7 @@ const GdpEpsilonTable::Page& GdpEpsilonTable::page(std::size_t index) const {
                            inverse_mills_ratio(r0 / starts[j] + starts[j] / 2.0)) /
                           4.0;
     const bool within = r0 > 0.0 && excess <= (kTolerance - 1e-12) * r0;
-    fresh->slopes[j] = within ? (r1 - r0) / width : std::numeric_limits<double>::quiet_NaN();
+    fresh->solved[j] = !within;
   }
   const Page* expected = nullptr;
   if (pages_[index].compare_exchange_strong(expected, fresh.get(), std::memory_order_acq_rel)) {
@@ -91,11 +110,12 @@ double GdpEpsilonTable::epsilon(double mu) const {
   const std::size_t j = cell & (kPageCells - 1);
   const double r1 = p.roots[j + 1];
   if (r1 == 0.0) return 0.0;
-  const double slope = p.slopes[j];
-  if (std::isnan(slope)) return gdp_epsilon(mu, delta_, p.roots[j] > 0.0 ? p.roots[j] : r1);
-  // μ − μ_k is exact (same binade). The rounding of the slope, the product and the sum is below
-  // 3·2⁻⁵³ of the result: raised by 2⁻⁴⁹ and one ulp, it stays above the chord.
-  const double chord = p.roots[j] + (mu - cell_start(cell)) * slope;
+  if (p.solved[j]) return gdp_epsilon(mu, delta_, p.roots[j] > 0.0 ? p.roots[j] : r1);
+  // μ − μ_k and the cell's width are exact (same binade). The rounding of the slope, the product and
+  // the sum is below 3·2⁻⁵³ of the result: raised by 2⁻⁴⁹ and one ulp, it stays above the chord.
+  const double start = cell_start(cell);
+  const double slope = (r1 - p.roots[j]) / (cell_start(cell + 1) - start);
+  const double chord = p.roots[j] + (mu - start) * slope;
   return std::min(r1, up(chord * (1.0 + 0x1.0p-49)));
 }
 
@@ -105,7 +125,7 @@ bool GdpEpsilonTable::on_chord(double mu) const {
   const std::uint64_t cell = std::bit_cast<std::uint64_t>(mu) >> kCellShift;
   const Page& p = page(static_cast<std::size_t>(cell >> kPageBits));
   const std::size_t j = cell & (kPageCells - 1);
-  return p.roots[j + 1] > 0.0 && !std::isnan(p.slopes[j]);
+  return p.on_chord(j);
 }
 
 void GdpEpsilonTable::epsilons(std::span<const double> mus, std::span<double> out) const {

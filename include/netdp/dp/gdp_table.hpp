@@ -32,6 +32,8 @@ class GdpEpsilonTable {
   GdpEpsilonTable(const GdpEpsilonTable&) = delete;
   GdpEpsilonTable& operator=(const GdpEpsilonTable&) = delete;
 
+  struct Page;  ///< the roots and chord slopes of 1,024 cells
+
   double delta() const { return delta_; }
   /// An upper bound on the smallest ε with δ_μ(ε) <= δ, within kTolerance of it; 0 for μ = 0.
   /// Requires μ >= 0 finite. Thread-safe.
@@ -42,7 +44,6 @@ class GdpEpsilonTable {
   void epsilons(std::span<const double> mus, std::span<double> out) const;
 
  private:
-  struct Page;
   const Page& page(std::size_t index) const;
   double delta_;
   std::unique_ptr<std::atomic<const Page*>[]> pages_;
