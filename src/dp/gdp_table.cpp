@@ -65,14 +65,21 @@ const GdpEpsilonTable::Page& GdpEpsilonTable::page(std::size_t index) const {
   const std::uint64_t first_cell = std::uint64_t{index} << kPageBits;
   std::array<double, kPageCells + 1> starts{};
   for (std::size_t j = 0; j <= kPageCells; ++j) starts[j] = cell_start(first_cell + j);
-  // A page below the μ where ε leaves 0 (its last root 0) is all 0; the cell start 0 has ε = 0.
-  const double last = gdp_epsilon(starts[kPageCells], delta_);
+  const double last = std::isfinite(starts[kPageCells]) ? gdp_epsilon(starts[kPageCells], delta_)
+                                                        : std::numeric_limits<double>::infinity();
   if (last == 0.0) {
+    // A page below the μ where ε leaves 0 (its last root 0) is all 0; the cell start 0 has ε = 0.
     const Page* expected = nullptr;
     pages_[index].compare_exchange_strong(expected, &zero_page(), std::memory_order_acq_rel);
     return zero_page();
   }
   auto fresh = std::make_unique<Page>();
+  if (!std::isfinite(last)) {
+    // The top of the doubles (the page ends at +inf, or ε overflows there): every μ solved alone.
+    fresh->roots.fill(std::numeric_limits<double>::infinity());
+    fresh->solved.set();
+    return install(index, std::move(fresh));
+  }
   {
     // The next page computes its first root from scratch too, so both hold the same boundary root.
     const std::size_t first = starts[0] > 0.0 ? 0 : 1;
@@ -95,6 +102,10 @@ const GdpEpsilonTable::Page& GdpEpsilonTable::page(std::size_t index) const {
     const bool within = r0 > 0.0 && excess <= (kTolerance - 1e-12) * r0;
     fresh->solved[j] = !within;
   }
+  return install(index, std::move(fresh));
+}
+
+const GdpEpsilonTable::Page& GdpEpsilonTable::install(std::size_t index, std::unique_ptr<Page> fresh) const {
   const Page* expected = nullptr;
   if (pages_[index].compare_exchange_strong(expected, fresh.get(), std::memory_order_acq_rel)) {
     return *fresh.release();

@@ -119,6 +119,35 @@ TEST(GdpEpsilonTable, SharedTableIsOnePerDelta) {
   EXPECT_DOUBLE_EQ(a->delta(), 1e-5);
 }
 
+// Where ε overflows (μ beyond about 1e154) the root-finder refuses μ, and so does the table, with the
+// same error; the last page of the doubles (it ends at +inf) is solved value by value.
+TEST(GdpEpsilonTable, TheTopOfTheDoublesIsSolvedLikeTheRootFinder) {
+  const GdpEpsilonTable table(1e-5);
+  for (const double mu : {1e200, 1e300, std::numeric_limits<double>::max()}) {
+    bool table_threw = false;
+    bool root_threw = false;
+    double from_table = 0.0;
+    double root = 0.0;
+    try {
+      from_table = table.epsilon(mu);
+    } catch (const std::invalid_argument&) {
+      table_threw = true;
+    }
+    try {
+      root = gdp_epsilon(mu, 1e-5);
+    } catch (const std::invalid_argument&) {
+      root_threw = true;
+    }
+    EXPECT_EQ(table_threw, root_threw) << mu;
+    if (!root_threw) {
+      EXPECT_EQ(from_table, root) << mu;
+    }
+    if (!table_threw) {
+      EXPECT_FALSE(table.on_chord(mu)) << mu;
+    }
+  }
+}
+
 TEST(GdpEpsilonTable, BadInputNamesTheValue) {
   EXPECT_THROW(GdpEpsilonTable(0.0), std::invalid_argument);
   EXPECT_THROW(GdpEpsilonTable(1.0), std::invalid_argument);

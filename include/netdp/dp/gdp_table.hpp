@@ -45,6 +45,8 @@ class GdpEpsilonTable {
 
  private:
   const Page& page(std::size_t index) const;
+  /// Publishes a built page unless another thread did first; the page in the table.
+  const Page& install(std::size_t index, std::unique_ptr<Page> fresh) const;
   double delta_;
   std::unique_ptr<std::atomic<const Page*>[]> pages_;
   mutable std::mutex build_;
