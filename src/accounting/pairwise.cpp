@@ -117,12 +117,12 @@ std::vector<double> increasing_roots(std::span<const double> distinct_mus, doubl
   return roots;
 }
 
-/// gdp_epsilons_rounded_up when at most FewDistinct::kMaxDistinct rounded values occur: false (and
-/// `out` partly written) otherwise.
 /// gdp_epsilons_rounded_up through the shared table from this many values on (fewer are solved one
 /// by one: a page of the table costs about a thousand roots).
 constexpr std::size_t kTableFrom = std::size_t{1} << 14;
 
+/// gdp_epsilons_rounded_up when at most FewDistinct::kMaxDistinct rounded values occur: false (and
+/// `out` partly written) otherwise.
 bool few_distinct_epsilons(std::span<const double> mus, double delta, std::span<double> out) {
   FewDistinct set;
   constexpr std::uint16_t kNoRoot = FewDistinct::kCapacity;  // μ <= 0 or not finite: converted directly
