@@ -117,13 +117,10 @@ std::vector<double> increasing_roots(std::span<const double> distinct_mus, doubl
   return roots;
 }
 
-/// gdp_epsilons_rounded_up through the shared table from this many values on (fewer are solved one
-/// by one: a page of the table costs about a thousand roots).
-constexpr std::size_t kTableFrom = std::size_t{1} << 14;
-
 /// gdp_epsilons_rounded_up when at most FewDistinct::kMaxDistinct rounded values occur: false (and
 /// `out` partly written) otherwise.
-bool few_distinct_epsilons(std::span<const double> mus, double delta, std::span<double> out) {
+bool few_distinct_epsilons(std::span<const double> mus, double delta, std::span<double> out,
+                           const dp::GdpEpsilonTable* table) {
   FewDistinct set;
   constexpr std::uint16_t kNoRoot = FewDistinct::kCapacity;  // μ <= 0 or not finite: converted directly
   static_assert(FewDistinct::kCapacity < std::numeric_limits<std::uint16_t>::max());
@@ -138,7 +135,12 @@ bool few_distinct_epsilons(std::span<const double> mus, double delta, std::span<
   const std::vector<std::size_t> slots = set.slots_by_key();
   std::vector<double> distinct(slots.size());
   for (std::size_t d = 0; d < slots.size(); ++d) distinct[d] = std::bit_cast<double>(set.key(slots[d]));
-  const std::vector<double> roots = increasing_roots(distinct, delta);
+  std::vector<double> roots(distinct.size());
+  if (table != nullptr) {
+    table->epsilons(distinct, roots);
+  } else {
+    roots = increasing_roots(distinct, delta);
+  }
   std::vector<double> root_in_slot(FewDistinct::kCapacity);
   for (std::size_t d = 0; d < slots.size(); ++d) root_in_slot[slots[d]] = roots[d];
   for (std::size_t i = 0; i < mus.size(); ++i) {
@@ -149,22 +151,31 @@ bool few_distinct_epsilons(std::span<const double> mus, double delta, std::span<
 
 }  // namespace
 
-void gdp_epsilons_rounded_up(std::span<const double> mus, double delta, std::span<double> out) {
+std::shared_ptr<const dp::GdpEpsilonTable> conversion_table(std::size_t values, double delta) {
+  // From this many values on the table pays: one of its pages costs about a thousand roots.
+  constexpr std::size_t kTableFrom = std::size_t{1} << 14;
+  return values >= kTableFrom ? dp::shared_gdp_epsilon_table(delta) : nullptr;
+}
+
+void gdp_epsilons_rounded_up(std::span<const double> mus, double delta, std::span<double> out,
+                             const dp::GdpEpsilonTable* table) {
   require(out.size() == mus.size(), "gdp_epsilons_rounded_up: {} outputs for {} values", out.size(),
           mus.size());
-  if (few_distinct_epsilons(mus, delta, out)) return;
-  const bool from_table = mus.size() >= kTableFrom;
-  const auto table = from_table ? dp::shared_gdp_epsilon_table(delta) : nullptr;
+  require(table == nullptr || table->delta() == delta, "gdp_epsilons_rounded_up: a table for δ = {}, not {}",
+          table == nullptr ? delta : table->delta(), delta);
+  if (few_distinct_epsilons(mus, delta, out, table)) return;
   util::ParallelErrors errors;
 #pragma omp parallel for schedule(static, 4096)
   for (std::ptrdiff_t k = 0; k < static_cast<std::ptrdiff_t>(mus.size()); ++k) {
     errors.run(k, [&] {
       const double mu = mus[static_cast<std::size_t>(k)];
-      const bool convertible = mu >= 0.0 && std::isfinite(mu);
+      if (!(mu > 0.0 && std::isfinite(mu))) {
+        out[static_cast<std::size_t>(k)] = gdp_epsilon_or_zero(mu, delta);
+        return;
+      }
+      const double rounded = std::bit_cast<double>(rounded_up_bits(mu));
       out[static_cast<std::size_t>(k)] =
-          convertible && from_table ? table->epsilon(mu)
-          : convertible && mu > 0.0 ? dp::gdp_epsilon(std::bit_cast<double>(rounded_up_bits(mu)), delta)
-                                    : gdp_epsilon_or_zero(mu, delta);
+          table != nullptr ? table->epsilon(rounded) : dp::gdp_epsilon(rounded, delta);
     });
   }
   errors.rethrow();
@@ -378,6 +389,7 @@ void GaussianPairwiseAccount::for_each_chunk(double sigma, double delta, const C
   // parallel loops then run on that thread alone: its sorting is serial, and would leave the other
   // cores waiting), then handed to `chunk` in order.
   const auto width = static_cast<std::size_t>(std::max(1, omp_get_max_threads()));
+  const auto table = detail::conversion_table(first_pair_.back(), delta);
   std::vector<std::vector<double>> mus(width);
   std::vector<std::vector<double>> epsilons(width);
   for (std::size_t group = 0; group < ranges.size(); group += width) {
@@ -393,7 +405,7 @@ void GaussianPairwiseAccount::for_each_chunk(double sigma, double delta, const C
         epsilons[slot].resize(mus[slot].size());
         for_each_pair(begin, end,
                       [&](const PairView& p) { mus[slot][p.index - offset] = p.reported * scale; });
-        detail::gdp_epsilons_rounded_up(mus[slot], delta, epsilons[slot]);
+        detail::gdp_epsilons_rounded_up(mus[slot], delta, epsilons[slot], table.get());
       });
     }
     errors.rethrow();
@@ -642,7 +654,7 @@ MeanAndSlope mean_and_slope(std::span<const double> unit_mus, double sensitivity
   std::vector<double> mus(n);
   std::vector<double> epsilons(n);
   for (std::size_t i = 0; i < n; ++i) mus[i] = unit_mus[i] * (sensitivity / sigma);
-  detail::gdp_epsilons_rounded_up(mus, delta, epsilons);
+  detail::gdp_epsilons_rounded_up(mus, delta, epsilons, detail::conversion_table(n, delta).get());
   std::vector<double> slopes(n);
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(n); ++i) {

@@ -3,11 +3,13 @@
 // (σ, δ) checks, ε of μ-GDP with μ = 0 allowed, and the hand-off of rows in observer blocks.
 
 #include <cstddef>
+#include <memory>
 #include <span>
 #include <string_view>
 #include <vector>
 
 #include "netdp/accounting/pairwise.hpp"
+#include "netdp/dp/gdp_table.hpp"
 
 namespace netdp::accounting::detail {
 
@@ -32,15 +34,20 @@ void require_evaluation(double sigma, double delta);
 /// ε(δ) of μ-GDP (dp::gdp_epsilon, rounded up); μ = 0 leaks nothing: 0.
 double gdp_epsilon_or_zero(double mu, double delta);
 
-/// out[i] >= gdp_epsilon_or_zero(mus[i], delta) for every i, never below the exact root:
-/// - when at most 1,024 distinct values occur after rounding each μ up to 40 significant bits
-///   (a symmetric graph: a hypercube has d + 1 distances), the root at each rounded value (ε increases
-///   with μ, so it is an upper bound, above the exact root by ε'(μ)·μ·2⁻⁴⁰ at most), solved once per
-///   value in increasing order, each root starting from its neighbours' in fixed runs;
-/// - otherwise, from 2¹⁴ values on, dp::GdpEpsilonTable (shared by the process for this δ; within
-///   its kTolerance = 1e-10 relative of the exact root);
-/// - otherwise the root at each rounded value.
-/// The result does not depend on the thread count. Non-finite μ are converted directly (an error).
-void gdp_epsilons_rounded_up(std::span<const double> mus, double delta, std::span<double> out);
+/// The conversion table of an account of `values` pairs at δ: the process's shared table from 2¹⁴
+/// values on, none below (a page of the table costs about a thousand roots).
+std::shared_ptr<const dp::GdpEpsilonTable> conversion_table(std::size_t values, double delta);
+
+/// out[i] >= gdp_epsilon_or_zero(mus[i], delta) for every i, never below the exact root: each
+/// finite μ > 0 is rounded up to 40 significant bits (ε increases with μ, so ε there is an upper
+/// bound) and converted by `table` (within its 1e-10 of the root) or, without one, by the
+/// root-finder (within ~1e-12). Equal μ give equal ε, whichever chunk of an account they fall in,
+/// as long as the account passes one table (conversion_table) or none to every chunk. When at most
+/// 1,024 distinct rounded values occur (a symmetric graph: a hypercube has d + 1 distances) they are
+/// found by hashing and converted once each, without the table in increasing order from their
+/// neighbours' roots in fixed runs. The result does not depend on the thread count. Non-finite μ
+/// are converted directly (an error).
+void gdp_epsilons_rounded_up(std::span<const double> mus, double delta, std::span<double> out,
+                             const dp::GdpEpsilonTable* table);
 
 }  // namespace netdp::accounting::detail

@@ -530,6 +530,33 @@ TEST(PairwiseAccount, FewDistinctValuesGiveTheSameRoundedUpRoots) {
   }
 }
 
+TEST(PairwiseAccount, EqualMuGiveEqualEpsilonAcrossChunksWithFewAndManyDistinctValues) {
+  // 400 observers × 200 targets: the first chunk (whole observers, 2¹⁵ pairs or more) has 12
+  // distinct μ, the later ones the same 12 among thousands of others; every μ gets one ε.
+  const std::array<double, 12> values{0.0, 1e-4, 3e-3, 0.02, 0.1, 0.33, 0.7, 1.0, 2.5, 6.0, 14.0, 40.0};
+  std::vector<UnitPair> pairs;
+  for (std::size_t i = 0; i < 80000; ++i) {
+    const auto observer = static_cast<graph::NodeId>(i / 200);
+    const auto target = static_cast<graph::NodeId>(400 + i % 200);
+    const double other = 1e-3 * std::pow(1e4, static_cast<double>(i % 5000) / 5000.0);
+    const double mu = observer < 200 || i % 2 == 0 ? values[(i * 7) % values.size()] : other;
+    pairs.push_back({observer, target, mu, mu, {}});
+  }
+  GaussianPairwiseAccount::Info info;
+  info.method = "test";
+  const GaussianPairwiseAccount account(pairs, info);
+  const std::vector<PairRow> rows = account.rows(1.0, 1e-6);
+  ASSERT_EQ(rows.size(), pairs.size());
+  std::map<double, double> epsilon_of;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto [it, inserted] = epsilon_of.emplace(pairs[i].unit_mu, rows[i].epsilon);
+    ASSERT_EQ(it->second, rows[i].epsilon) << pairs[i].unit_mu;
+    if (inserted && pairs[i].unit_mu > 0.0) {
+      EXPECT_LE(dp::gdp_delta(pairs[i].unit_mu, rows[i].epsilon), 1e-6 * (1.0 + 1e-9)) << pairs[i].unit_mu;
+    }
+  }
+}
+
 TEST(PairwiseAccount, GaussianEpsilonIsRoundedUpAndOneRootPerDistinctValue) {
   // All 2·10⁵ pairs of 448 nodes; μ log-uniform over [1e-3, 30], every value on two consecutive
   // pairs, and the last 1,000 pairs at one value (a symmetric graph's few distances): each ε is a
