@@ -151,10 +151,20 @@ bool few_distinct_epsilons(std::span<const double> mus, double delta, std::span<
 
 }  // namespace
 
-std::shared_ptr<const dp::GdpEpsilonTable> conversion_table(std::size_t values, double delta) {
-  // From this many values on the table pays: one of its pages costs about a thousand roots.
-  constexpr std::size_t kTableFrom = std::size_t{1} << 14;
-  return values >= kTableFrom ? dp::shared_gdp_epsilon_table(delta) : nullptr;
+void TablePages::add(double unit_mu) {
+  if (!(unit_mu > 0.0 && std::isfinite(unit_mu))) return;
+  const std::size_t page = dp::GdpEpsilonTable::page_of(unit_mu);
+  bits_[page / 64] |= std::uint64_t{1} << (page % 64);
+}
+
+bool TablePages::pays(std::size_t values) const {
+  std::size_t pages = 0;
+  for (const std::uint64_t word : bits_) pages += static_cast<std::size_t>(std::popcount(word));
+  return pages * (dp::GdpEpsilonTable::kPageCells + 1) <= values;
+}
+
+std::shared_ptr<const dp::GdpEpsilonTable> conversion_table(bool pays, double delta) {
+  return pays ? dp::shared_gdp_epsilon_table(delta) : nullptr;
 }
 
 void gdp_epsilons_rounded_up(std::span<const double> mus, double delta, std::span<double> out,
@@ -262,6 +272,7 @@ void require_valid_unit_mu(double reported, double uncapped, graph::NodeId obser
 GaussianPairwiseAccount::GaussianPairwiseAccount(std::span<const UnitPair> pairs, Info info)
     : info_(std::move(info)) {
   require_info();
+  detail::TablePages pages;
   // The columns (observers, in order of appearance) and rows (distinct targets, increasing).
   for (std::size_t k = 0; k < pairs.size(); ++k) {
     const UnitPair& p = pairs[k];
@@ -277,7 +288,9 @@ GaussianPairwiseAccount::GaussianPairwiseAccount(std::span<const UnitPair> pairs
     grid_.targets.push_back(p.target);
     require_valid_unit_mu(p.unit_mu, p.uncapped_unit_mu, p.observer, p.target);
     max_unit_mu_ = std::max(max_unit_mu_, p.unit_mu);
+    pages.add(p.unit_mu);
   }
+  table_pays_ = pages.pays(pairs.size());
   if (!pairs.empty()) first_pair_.push_back(pairs.size());
   std::sort(grid_.targets.begin(), grid_.targets.end());
   grid_.targets.erase(std::unique(grid_.targets.begin(), grid_.targets.end()), grid_.targets.end());
@@ -324,6 +337,7 @@ GaussianPairwiseAccount::GaussianPairwiseAccount(UnitMuGrid grid, Info info)
           "unit μ grid: the reported values or caps do not match {} targets and {} observers", rows, cols);
   for (const double cap : grid_.caps) require(cap >= 0.0, "unit μ grid: a cap must be >= 0, got {}", cap);
   first_pair_.assign(static_cast<std::size_t>(cols) + 1, 0);
+  detail::TablePages pages;
   for (Eigen::Index i = 0; i < cols; ++i) {
     std::size_t count = 0;
     for (Eigen::Index j = 0; j < rows; ++j) {
@@ -333,10 +347,12 @@ GaussianPairwiseAccount::GaussianPairwiseAccount(UnitMuGrid grid, Info info)
       require_valid_unit_mu(reported, uncapped, grid_.observers[static_cast<std::size_t>(i)],
                             grid_.targets[static_cast<std::size_t>(j)]);
       max_unit_mu_ = std::max(max_unit_mu_, reported);
+      pages.add(reported);
       ++count;
     }
     first_pair_[static_cast<std::size_t>(i) + 1] = first_pair_[static_cast<std::size_t>(i)] + count;
   }
+  table_pays_ = pages.pays(pair_count());
   require(grid_.sensitivity.empty() || grid_.sensitivity.size() == pair_count(),
           "unit μ grid: {} sensitivity fields for {} pairs", grid_.sensitivity.size(), pair_count());
 }
@@ -389,7 +405,7 @@ void GaussianPairwiseAccount::for_each_chunk(double sigma, double delta, const C
   // parallel loops then run on that thread alone: its sorting is serial, and would leave the other
   // cores waiting), then handed to `chunk` in order.
   const auto width = static_cast<std::size_t>(std::max(1, omp_get_max_threads()));
-  const auto table = detail::conversion_table(first_pair_.back(), delta);
+  const auto table = detail::conversion_table(table_pays_, delta);
   std::vector<std::vector<double>> mus(width);
   std::vector<std::vector<double>> epsilons(width);
   for (std::size_t group = 0; group < ranges.size(); group += width) {
@@ -654,7 +670,9 @@ MeanAndSlope mean_and_slope(std::span<const double> unit_mus, double sensitivity
   std::vector<double> mus(n);
   std::vector<double> epsilons(n);
   for (std::size_t i = 0; i < n; ++i) mus[i] = unit_mus[i] * (sensitivity / sigma);
-  detail::gdp_epsilons_rounded_up(mus, delta, epsilons, detail::conversion_table(n, delta).get());
+  detail::TablePages pages;  // as the account decides, on the same unit μ
+  for (const double u : unit_mus) pages.add(u);
+  detail::gdp_epsilons_rounded_up(mus, delta, epsilons, detail::conversion_table(pages.pays(n), delta).get());
   std::vector<double> slopes(n);
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(n); ++i) {

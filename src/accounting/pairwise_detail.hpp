@@ -34,15 +34,26 @@ void require_evaluation(double sigma, double delta);
 /// ε(δ) of μ-GDP (dp::gdp_epsilon, rounded up); μ = 0 leaks nothing: 0.
 double gdp_epsilon_or_zero(double mu, double delta);
 
-/// The conversion table of an account of `values` pairs at δ: the process's shared table from 2¹⁴
-/// values on, none below (a page of the table costs about a thousand roots).
-std::shared_ptr<const dp::GdpEpsilonTable> conversion_table(std::size_t values, double delta);
+/// Whether an account's conversions go through dp::GdpEpsilonTable: a page of the table costs about
+/// a thousand roots, a conversion without it about one root a value, so the table pays when the
+/// values outnumber the roots of the pages they touch (counted on the unit μ, every page as full).
+class TablePages {
+ public:
+  void add(double unit_mu);
+  bool pays(std::size_t values) const;
+
+ private:
+  std::vector<std::uint64_t> bits_ = std::vector<std::uint64_t>((dp::GdpEpsilonTable::kPageCount + 63) / 64);
+};
+
+/// The process's shared table for δ when `pays`, none otherwise.
+std::shared_ptr<const dp::GdpEpsilonTable> conversion_table(bool pays, double delta);
 
 /// out[i] >= gdp_epsilon_or_zero(mus[i], delta) for every i, never below the exact root: each
 /// finite μ > 0 is rounded up to 40 significant bits (ε increases with μ, so ε there is an upper
 /// bound) and converted by `table` (within its 1e-10 of the root) or, without one, by the
 /// root-finder (within ~1e-12). Equal μ give equal ε, whichever chunk of an account they fall in,
-/// as long as the account passes one table (conversion_table) or none to every chunk. When at most
+/// as long as the account passes the same table (conversion_table) or none to every chunk. When at most
 /// 1,024 distinct rounded values occur (a symmetric graph: a hypercube has d + 1 distances) they are
 /// found by hashing and converted once each, without the table in increasing order from their
 /// neighbours' roots in fixed runs. The result does not depend on the thread count. Non-finite μ

@@ -19,10 +19,12 @@ namespace netdp::dp {
 namespace {
 
 constexpr int kCellShift = 52 - GdpEpsilonTable::kCellBits;  // a cell: the bits above this
-constexpr int kPageBits = 10;                                // 1,024 cells a page
-constexpr std::size_t kPageCells = std::size_t{1} << kPageBits;
+constexpr int kPageBits = 10;
+constexpr std::size_t kPageCells = GdpEpsilonTable::kPageCells;
+static_assert(kPageCells == std::size_t{1} << kPageBits);
 // Pages of every finite double >= 0 (the sign bit is 0): the exponent field stays below 2047.
-constexpr std::size_t kPages = (std::uint64_t{0x7FF} << (52 - kCellShift - kPageBits));
+constexpr std::size_t kPages = GdpEpsilonTable::kPageCount;
+static_assert(kPages == std::uint64_t{0x7FF} << (52 - kCellShift - kPageBits));
 
 double cell_start(std::uint64_t cell) { return std::bit_cast<double>(cell << kCellShift); }
 
@@ -36,6 +38,10 @@ struct GdpEpsilonTable::Page {
   std::bitset<kPageCells> solved;
   bool on_chord(std::size_t j) const { return roots[j + 1] > 0.0 && !solved[j]; }
 };
+
+std::size_t GdpEpsilonTable::page_of(double mu) {
+  return static_cast<std::size_t>(std::bit_cast<std::uint64_t>(mu) >> (kCellShift + kPageBits));
+}
 
 GdpEpsilonTable::GdpEpsilonTable(double delta)
     : delta_(delta), pages_(std::make_unique<std::atomic<const Page*>[]>(kPages)) {

@@ -280,6 +280,8 @@ class GaussianPairwiseAccount final : public PairwiseAccount {
   /// first_pair_[i]: the stream index of column i's first pair; first_pair_[columns] = pair count.
   std::vector<std::size_t> first_pair_{0};
   double max_unit_mu_ = 0.0;
+  /// Whether its ε are read off dp::GdpEpsilonTable (detail::TablePages, decided on the unit μ).
+  bool table_pays_ = false;
   Info info_;
 };
 

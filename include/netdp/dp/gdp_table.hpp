@@ -26,6 +26,13 @@ class GdpEpsilonTable {
   /// The largest relative excess of a table value over the exact root, checked cell by cell.
   static constexpr double kTolerance = 1e-10;
 
+  /// Cells per page: a page is built at once, about this many roots plus one.
+  static constexpr std::size_t kPageCells = 1024;
+  /// Pages of the finite doubles >= 0.
+  static constexpr std::size_t kPageCount = std::size_t{0x7FF} << (52 - (52 - kCellBits) - 10);
+  /// The page holding μ (finite, >= 0).
+  static std::size_t page_of(double mu);
+
   /// Requires δ in (0, 1), a normal number.
   explicit GdpEpsilonTable(double delta);
   ~GdpEpsilonTable();
