@@ -174,21 +174,48 @@ void gdp_epsilons_rounded_up(std::span<const double> mus, double delta, std::spa
   require(table == nullptr || table->delta() == delta, "gdp_epsilons_rounded_up: a table for δ = {}, not {}",
           table == nullptr ? delta : table->delta(), delta);
   if (few_distinct_epsilons(mus, delta, out, table)) return;
-  util::ParallelErrors errors;
+  if (table != nullptr) {
+    util::ParallelErrors errors;
 #pragma omp parallel for schedule(static, 4096)
-  for (std::ptrdiff_t k = 0; k < static_cast<std::ptrdiff_t>(mus.size()); ++k) {
-    errors.run(k, [&] {
-      const double mu = mus[static_cast<std::size_t>(k)];
-      if (!(mu > 0.0 && std::isfinite(mu))) {
-        out[static_cast<std::size_t>(k)] = gdp_epsilon_or_zero(mu, delta);
-        return;
-      }
-      const double rounded = std::bit_cast<double>(rounded_up_bits(mu));
-      out[static_cast<std::size_t>(k)] =
-          table != nullptr ? table->epsilon(rounded) : dp::gdp_epsilon(rounded, delta);
-    });
+    for (std::ptrdiff_t k = 0; k < static_cast<std::ptrdiff_t>(mus.size()); ++k) {
+      errors.run(k, [&] {
+        const double mu = mus[static_cast<std::size_t>(k)];
+        out[static_cast<std::size_t>(k)] = mu > 0.0 && std::isfinite(mu)
+                                               ? table->epsilon(std::bit_cast<double>(rounded_up_bits(mu)))
+                                               : gdp_epsilon_or_zero(mu, delta);
+      });
+    }
+    errors.rethrow();
+    return;
   }
-  errors.rethrow();
+  // (rounded bits, position) of every finite μ > 0, sorted: equal values side by side, increasing,
+  // so each distinct value is solved once, from its neighbours' roots.
+  std::vector<std::pair<std::uint64_t, std::size_t>> keyed;
+  keyed.reserve(mus.size());
+  for (std::size_t i = 0; i < mus.size(); ++i) {
+    const double mu = mus[i];
+    if (mu > 0.0 && std::isfinite(mu)) {
+      keyed.emplace_back(rounded_up_bits(mu), i);
+    } else {
+      out[i] = gdp_epsilon_or_zero(mu, delta);
+    }
+  }
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<std::size_t> first;  // where each distinct value starts in `keyed`
+  std::vector<double> distinct;
+  for (std::size_t k = 0; k < keyed.size(); ++k) {
+    if (k == 0 || keyed[k].first != keyed[k - 1].first) {
+      first.push_back(k);
+      distinct.push_back(std::bit_cast<double>(keyed[k].first));
+    }
+  }
+  first.push_back(keyed.size());
+  const std::vector<double> roots = increasing_roots(distinct, delta);
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t d = 0; d < static_cast<std::ptrdiff_t>(distinct.size()); ++d) {
+    const auto slot = static_cast<std::size_t>(d);
+    for (std::size_t k = first[slot]; k < first[slot + 1]; ++k) out[keyed[k].second] = roots[slot];
+  }
 }
 
 }  // namespace detail
