@@ -253,7 +253,7 @@ void gdp_epsilons_increasing(std::span<const double> mus, double delta, std::spa
   std::array<double, 3> epsilon_before{};
   for (std::size_t d = 0; d < mus.size(); ++d) {
     const double mu = mus[d];
-    require(d == 0 || mu >= mus[d - 1], "gdp_epsilons_increasing: μ = {} after {}", mu, mus[d - 1]);
+    if (d > 0) require(mu >= mus[d - 1], "gdp_epsilons_increasing: μ = {} after {}", mu, mus[d - 1]);
     double guess = std::numeric_limits<double>::quiet_NaN();
     if (d >= 3 && mu_before[0] < mu_before[1] && mu_before[1] < mu_before[2]) {
       // Newton's divided differences through the three previous (μ, ε).
