@@ -7,7 +7,9 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <mutex>
 #include <utility>
+#include <vector>
 
 #include "netdp/dp/gdp.hpp"
 #include "netdp/dp/normal.hpp"
@@ -19,12 +21,9 @@ namespace netdp::dp {
 namespace {
 
 constexpr int kCellShift = 52 - GdpEpsilonTable::kCellBits;  // a cell: the bits above this
-constexpr int kPageBits = 10;
+constexpr int kPageBits = GdpEpsilonTable::kPageBits;
 constexpr std::size_t kPageCells = GdpEpsilonTable::kPageCells;
-static_assert(kPageCells == std::size_t{1} << kPageBits);
-// Pages of every finite double >= 0 (the sign bit is 0): the exponent field stays below 2047.
 constexpr std::size_t kPages = GdpEpsilonTable::kPageCount;
-static_assert(kPages == std::uint64_t{0x7FF} << (52 - kCellShift - kPageBits));
 
 double cell_start(std::uint64_t cell) { return std::bit_cast<double>(cell << kCellShift); }
 
@@ -119,12 +118,15 @@ const GdpEpsilonTable::Page& GdpEpsilonTable::install(std::size_t index, std::un
   return *expected;  // another thread built the same page first
 }
 
-double GdpEpsilonTable::epsilon(double mu) const {
+GdpEpsilonTable::Location GdpEpsilonTable::locate(double mu) const {
   require(std::isfinite(mu) && mu >= 0.0, "μ must be a finite number >= 0, got {}", mu);
-  if (mu == 0.0) return 0.0;
   const std::uint64_t cell = std::bit_cast<std::uint64_t>(mu) >> kCellShift;
-  const Page& p = page(static_cast<std::size_t>(cell >> kPageBits));
-  const std::size_t j = cell & (kPageCells - 1);
+  return {cell, page(static_cast<std::size_t>(cell >> kPageBits)), cell & (kPageCells - 1)};
+}
+
+double GdpEpsilonTable::epsilon(double mu) const {
+  if (mu == 0.0) return 0.0;
+  const auto [cell, p, j] = locate(mu);
   const double r1 = p.roots[j + 1];
   if (r1 == 0.0) return 0.0;
   if (p.solved[j]) return gdp_epsilon(mu, delta_, p.roots[j] > 0.0 ? p.roots[j] : r1);
@@ -137,12 +139,9 @@ double GdpEpsilonTable::epsilon(double mu) const {
 }
 
 bool GdpEpsilonTable::on_chord(double mu) const {
-  require(std::isfinite(mu) && mu >= 0.0, "μ must be a finite number >= 0, got {}", mu);
   if (mu == 0.0) return false;
-  const std::uint64_t cell = std::bit_cast<std::uint64_t>(mu) >> kCellShift;
-  const Page& p = page(static_cast<std::size_t>(cell >> kPageBits));
-  const std::size_t j = cell & (kPageCells - 1);
-  return p.on_chord(j);
+  const Location at = locate(mu);
+  return at.page.on_chord(at.index);
 }
 
 void GdpEpsilonTable::epsilons(std::span<const double> mus, std::span<double> out) const {

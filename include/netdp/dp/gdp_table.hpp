@@ -13,10 +13,10 @@
 // where ε leaves 0, and μ in the hundreds) converts each of its μ exactly instead. Pages of 1,024
 // cells are built on first use, from any thread.
 #include <atomic>
+#include <cstddef>
+#include <cstdint>
 #include <memory>
-#include <mutex>
 #include <span>
-#include <vector>
 
 namespace netdp::dp {
 
@@ -26,10 +26,11 @@ class GdpEpsilonTable {
   /// The largest relative excess of a table value over the exact root, checked cell by cell.
   static constexpr double kTolerance = 1e-10;
 
-  /// Cells per page: a page is built at once, about this many roots plus one.
-  static constexpr std::size_t kPageCells = 1024;
-  /// Pages of the finite doubles >= 0.
-  static constexpr std::size_t kPageCount = std::size_t{0x7FF} << (52 - (52 - kCellBits) - 10);
+  /// Cells per page (2^kPageBits): a page is built at once, this many roots plus one.
+  static constexpr int kPageBits = 10;
+  static constexpr std::size_t kPageCells = std::size_t{1} << kPageBits;
+  /// Pages of the finite doubles >= 0: 2047 exponents (the sign bit is 0), 2^(kCellBits − kPageBits) each.
+  static constexpr std::size_t kPageCount = std::size_t{0x7FF} << (kCellBits - kPageBits);
   /// The page holding μ (finite, >= 0).
   static std::size_t page_of(double mu);
 
@@ -39,7 +40,7 @@ class GdpEpsilonTable {
   GdpEpsilonTable(const GdpEpsilonTable&) = delete;
   GdpEpsilonTable& operator=(const GdpEpsilonTable&) = delete;
 
-  struct Page;  ///< the roots and chord slopes of 1,024 cells
+  struct Page;  ///< the roots at the starts of kPageCells cells, and which cells are solved exactly
 
   double delta() const { return delta_; }
   /// An upper bound on the smallest ε with δ_μ(ε) <= δ, within kTolerance of it; 0 for μ = 0.
@@ -52,11 +53,18 @@ class GdpEpsilonTable {
 
  private:
   const Page& page(std::size_t index) const;
+  /// Where μ >= 0 finite (checked) lies: its cell (the bits above the cell's), that cell's page and
+  /// its index there.
+  struct Location {
+    std::uint64_t cell;
+    const Page& page;
+    std::size_t index;
+  };
+  Location locate(double mu) const;
   /// Publishes a built page unless another thread did first; the page in the table.
   const Page& install(std::size_t index, std::unique_ptr<Page> fresh) const;
   double delta_;
   std::unique_ptr<std::atomic<const Page*>[]> pages_;
-  mutable std::mutex build_;
 };
 
 /// The table of `delta`, shared by every caller in the process (the few most recent δ are kept).
