@@ -151,6 +151,9 @@ TEST(GdpEpsilonTable, TheTopOfTheDoublesIsSolvedLikeTheRootFinder) {
 TEST(GdpEpsilonTable, BadInputNamesTheValue) {
   EXPECT_THROW(GdpEpsilonTable(0.0), std::invalid_argument);
   EXPECT_THROW(GdpEpsilonTable(1.0), std::invalid_argument);
+  EXPECT_THROW(GdpEpsilonTable(std::nan("")), std::invalid_argument);
+  EXPECT_THROW(shared_gdp_epsilon_table(-1e-5), std::invalid_argument);
+  EXPECT_THROW(shared_gdp_epsilon_table(std::nan("")), std::invalid_argument);
   const GdpEpsilonTable table(1e-5);
   EXPECT_THROW(table.epsilon(-1.0), std::invalid_argument);
   EXPECT_THROW(table.epsilon(std::numeric_limits<double>::infinity()), std::invalid_argument);

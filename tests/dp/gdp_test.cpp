@@ -333,6 +333,15 @@ TEST(GdpInputs, BadValuesThrowNamingTheValue) {
   EXPECT_THROW(gdp_sigma_for(1.0, 1e-5, 0.0), std::invalid_argument);
   EXPECT_THROW(compose_gdp(std::vector<double>{1.0, kNaN}), std::invalid_argument);
   EXPECT_THROW(compose_gdp(std::vector<double>{-1.0}), std::invalid_argument);
+  std::vector<double> out(2);
+  EXPECT_NE(message_of([&] {
+              gdp_epsilons_increasing(std::vector<double>{1.0, 0.5}, 1e-5, out);
+            }).find("0.5"),
+            std::string::npos);
+  EXPECT_THROW(gdp_epsilons_increasing(std::vector<double>{1.0, kNaN}, 1e-5, out), std::invalid_argument);
+  EXPECT_THROW(gdp_epsilons_increasing(std::vector<double>{kNaN, 1.0}, 1e-5, out), std::invalid_argument);
+  EXPECT_THROW(gdp_epsilons_increasing(std::vector<double>{1.0}, 1e-5, out), std::invalid_argument);
+  EXPECT_THROW(gdp_epsilons_increasing(std::vector<double>{1.0, 2.0}, 0.0, out), std::invalid_argument);
 }
 
 }  // namespace

@@ -58,6 +58,20 @@ TEST(NormalCdf, RejectsNaN) {
   EXPECT_THROW(log_normal_cdf(nan), std::invalid_argument);
   EXPECT_THROW(erfcx(nan), std::invalid_argument);
   EXPECT_THROW(erfcx(-1.0), std::invalid_argument);
+  EXPECT_THROW(inverse_mills_ratio(nan), std::invalid_argument);
+  EXPECT_THROW(inverse_mills_ratio(-0.5), std::invalid_argument);
+}
+
+TEST(InverseMillsRatio, IsPhiOverUpperTailAndIncreases) {
+  double before = 0.0;
+  for (double b = 0.0; b < 30.0; b += 0.25) {
+    const double literal =
+        std::exp(-b * b / 2.0) / std::sqrt(2.0 * M_PI) / (0.5 * std::erfc(b / std::sqrt(2.0)));
+    EXPECT_NEAR(inverse_mills_ratio(b), literal, 1e-12 * literal) << "b = " << b;
+    EXPECT_GT(inverse_mills_ratio(b), before);
+    EXPECT_GT(inverse_mills_ratio(b), b);  // λ(b) > b
+    before = inverse_mills_ratio(b);
+  }
 }
 
 }  // namespace

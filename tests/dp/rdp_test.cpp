@@ -187,9 +187,11 @@ TEST(RdpSigmaFor, MatchesMironovClosedFormAndIsConservative) {
     const double exact = 3.0 / (root_rho * std::sqrt(2.0));
     SCOPED_TRACE(testing::Message() << "target = " << target);
     EXPECT_NEAR(sigma, exact, 1e-9 * exact);
-    EXPECT_LE(rdp_to_dp(gaussian_rdp_curve(3.0 / sigma), delta, RdpConversionMethod::mironov).epsilon, target);
+    EXPECT_LE(rdp_to_dp(gaussian_rdp_curve(3.0 / sigma), delta, RdpConversionMethod::mironov).epsilon,
+              target);
     EXPECT_GT(
-        rdp_to_dp(gaussian_rdp_curve(3.0 / (sigma * (1.0 - 1e-10))), delta, RdpConversionMethod::mironov).epsilon,
+        rdp_to_dp(gaussian_rdp_curve(3.0 / (sigma * (1.0 - 1e-10))), delta, RdpConversionMethod::mironov)
+            .epsilon,
         target);
   }
   // The improved conversion needs less noise; exact GDP calibration needs less still.
