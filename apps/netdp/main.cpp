@@ -1,4 +1,52 @@
 // The netdp command: parses arguments and hands over to the cli module.
+#include <cstdlib>
+#include <string>
+
 #include "netdp/cli/app.hpp"
 
-int main(int argc, char** argv) { return netdp::cli::run(argc, argv); }
+#if defined(__linux__) && defined(__GLIBC__)
+#include <unistd.h>
+#endif
+
+namespace {
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kSanitized = true;  // the sanitizer's allocator replaces glibc's
+#else
+constexpr bool kSanitized = false;
+#endif
+
+/// An all-pairs run allocates its large buffers (observer × target grids, eigenvectors, walk
+/// states) and touches each page once; on a virtual machine a 4 KB page fault costs microseconds,
+/// a third of a whole hypercube run (docs/performance.md, "Page faults"). glibc backs its
+/// allocations with transparent huge pages when the tunable glibc.malloc.hugetlb=1 is set, and
+/// reads tunables only at process start, so the command starts itself again once with it set.
+/// NETDP_HUGE_PAGES=0, or a GLIBC_TUNABLES that already names glibc.malloc.hugetlb, leaves the
+/// process as it is; so does a failed exec.
+void restart_with_huge_pages([[maybe_unused]] char** argv) {
+#if defined(__linux__) && defined(__GLIBC__)
+  if (kSanitized) return;
+  const char* opt_out = std::getenv("NETDP_HUGE_PAGES");
+  if (opt_out != nullptr && std::string(opt_out) == "0") return;
+  const char* current = std::getenv("GLIBC_TUNABLES");
+  const bool had_tunables = current != nullptr;
+  const std::string before = had_tunables ? current : "";
+  if (before.find("glibc.malloc.hugetlb") != std::string::npos) return;
+  const std::string tunables = before + (had_tunables ? ":" : "") + "glibc.malloc.hugetlb=1";
+  if (setenv("GLIBC_TUNABLES", tunables.c_str(), 1) != 0) return;
+  execv("/proc/self/exe", argv);
+  // Only reached when the exec failed: run as is, with the environment as it was.
+  if (had_tunables) {
+    setenv("GLIBC_TUNABLES", before.c_str(), 1);
+  } else {
+    unsetenv("GLIBC_TUNABLES");
+  }
+#endif
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  restart_with_huge_pages(argv);
+  return netdp::cli::run(argc, argv);
+}
