@@ -1,5 +1,6 @@
 # netdp: one entry point for set-up, build, run and test (idempotent).
 #   make run    install dependencies (apt, once), build Release, run the main job
+#   make python the same set-up, then the Python module (import netdp) into build/release/python
 #   make test   same set-up, then every test: Release (warnings as errors) and ASan+UBSan
 #   make fuzz   libFuzzer on every reader and parser (clang), FUZZ_SECONDS each (default 600)
 SHELL := /bin/bash
@@ -18,7 +19,7 @@ FUZZ_SECONDS ?= 600
 FUZZ_TARGETS := edge_list csv_graph matrix_market toml_config data_files graph_spec schedule_spec train_overrides
 FUZZ_PACKAGES := clang libclang-rt-14-dev libomp-dev
 
-.PHONY: deps build run test test-release test-asan bench fuzz format clean
+.PHONY: deps build python run test test-release test-asan bench fuzz format clean
 .DEFAULT_GOAL := run
 
 .deps-installed: Makefile
@@ -36,8 +37,12 @@ deps: .deps-installed
 $(BUILD)/CMakeCache.txt: .deps-installed
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
 
+# Only what the main job runs: the netdp command and its libraries.
 build: $(BUILD)/CMakeCache.txt
-	cmake --build $(BUILD) -j $(JOBS) --target netdp_app netdp_python
+	cmake --build $(BUILD) -j $(JOBS) --target netdp_app
+
+python: build
+	cmake --build $(BUILD) -j $(JOBS) --target netdp_python
 
 # The main job: pairwise privacy on Zachary's karate club under the two gossip
 # accountants (Muffliato gossip averaging, random-walk DP-SGD), as distance tables.

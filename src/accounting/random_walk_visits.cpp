@@ -106,6 +106,36 @@ NETDP_MULTIVERSION NETDP_CONTRACT void taboo_step(const int* outer, const int* i
   }
 }
 
+/// The range of the entrywise ratios now/before of each lane, over the entries where either is
+/// nonzero (the lanes side by side, without branches, so that the loop vectorises): high and low
+/// take the largest and smallest ratio, broken becomes > 0 when an entry of either is zero or
+/// subnormal while the other is not zero.
+NETDP_MULTIVERSION void ratio_ranges(const double* now, const double* before, std::size_t n, double* high,
+                                     double* low, double* broken) {
+  constexpr double kNormal = std::numeric_limits<double>::min();
+  std::array<double, kLanes> hi;  // in registers: the outputs may alias nothing, but the compiler
+  std::array<double, kLanes> lo;  // cannot know that of pointers
+  std::array<double, kLanes> bad;
+  std::copy_n(high, kLanes, hi.begin());
+  std::copy_n(low, kLanes, lo.begin());
+  std::copy_n(broken, kLanes, bad.begin());
+  for (std::size_t x = 0; x < n; ++x) {
+    for (std::size_t b = 0; b < kLanes; ++b) {
+      const double a = now[x * kLanes + b];
+      const double p = before[x * kLanes + b];
+      const bool both_zero = a == 0.0 && p == 0.0;
+      const bool normal = a >= kNormal && p >= kNormal;
+      bad[b] = std::max(bad[b], both_zero || normal ? 0.0 : 1.0);
+      const double ratio = a / (normal ? p : 1.0);
+      hi[b] = std::max(hi[b], both_zero ? hi[b] : ratio);
+      lo[b] = std::min(lo[b], both_zero ? lo[b] : ratio);
+    }
+  }
+  std::copy_n(hi.begin(), kLanes, high);
+  std::copy_n(lo.begin(), kLanes, low);
+  std::copy_n(bad.begin(), kLanes, broken);
+}
+
 /// Whether each lane of the taboo state has settled into its quasi-stationary shape: `now` = a_s and
 /// `before` = a_{s−2} (two steps, so that a bipartite walk's alternating support compares like with
 /// like). Lane b gets c >= max_x a_s(x)/a_{s−2}(x), rounding included, when that ratio is within
@@ -114,25 +144,14 @@ NETDP_MULTIVERSION NETDP_CONTRACT void taboo_step(const int* outer, const int* i
 std::array<std::optional<double>, kLanes> settled_ratios(const std::vector<double>& now,
                                                          const std::vector<double>& before, std::size_t n,
                                                          double tolerance, double rounding) {
-  constexpr double kNormal = std::numeric_limits<double>::min();
   std::array<double, kLanes> high{};
   std::array<double, kLanes> low;
   low.fill(std::numeric_limits<double>::infinity());
-  std::array<bool, kLanes> broken{};
-  for (std::size_t x = 0; x < n; ++x) {
-    for (std::size_t b = 0; b < kLanes; ++b) {
-      const double a = now[x * kLanes + b];
-      const double p = before[x * kLanes + b];
-      if (a == 0.0 && p == 0.0) continue;
-      broken[b] = broken[b] || !(a >= kNormal && p >= kNormal);
-      const double ratio = a / p;
-      high[b] = std::max(high[b], ratio);
-      low[b] = std::min(low[b], ratio);
-    }
-  }
+  std::array<double, kLanes> broken{};  // > 0: a lane compared against a zero or subnormal entry
+  ratio_ranges(now.data(), before.data(), n, high.data(), low.data(), broken.data());
   std::array<std::optional<double>, kLanes> out;
   for (std::size_t b = 0; b < kLanes; ++b) {
-    if (broken[b]) continue;
+    if (broken[b] > 0.0) continue;
     if (high[b] == 0.0) {
       out[b] = 0.0;
     } else if (high[b] <= low[b] * (1.0 + tolerance)) {
@@ -210,6 +229,28 @@ std::vector<std::vector<double>> first_return_laws(const SparseMatrix& w, const 
   return g;
 }
 
+/// Blocks of values of z held in registers through horner_sums' steps.
+constexpr std::size_t kHornerBlock = 32;
+
+/// sums[i] = (…(never·z_i + g[steps−1])·z_i + …)·z_i + g[1] for each of the `count` values z_i:
+/// Horner's rule, a block of z at a time held in registers through all the steps (the products and
+/// sums in the same order as one value at a time, so the same bits at every vector width).
+NETDP_MULTIVERSION void horner_sums(const double* g, std::size_t steps, double never, const double* z,
+                                    double* sums, std::size_t count) {
+  for (std::size_t first = 0; first < count; first += kHornerBlock) {
+    const std::size_t width = std::min(kHornerBlock, count - first);
+    std::array<double, kHornerBlock> zs{};
+    std::array<double, kHornerBlock> acc;
+    acc.fill(never);
+    std::copy_n(z + first, width, zs.begin());
+    for (std::size_t s = steps; s-- > 1;) {
+      const double gs = g[s];
+      for (std::size_t b = 0; b < kHornerBlock; ++b) acc[b] = acc[b] * zs[b] + gs;
+    }
+    std::copy_n(acc.begin(), width, sums + first);
+  }
+}
+
 /// log E[e^{−θR}] = log(Σ_s g[s] e^{−θs} + never·e^{−θT}) for the law g of R with P(R >= T) = never,
 /// at each θ of `thetas`. Horner's rule in z = e^{−θ}, all θ side by side (independent chains that
 /// vectorise); where the sum comes near the underflow range (terms that flush to zero would lower
@@ -218,12 +259,8 @@ std::vector<double> log_mgfs(const std::vector<double>& g, double never, const s
   const std::size_t steps = g.size();
   std::vector<double> z(thetas.size());
   for (std::size_t i = 0; i < thetas.size(); ++i) z[i] = std::exp(-thetas[i]);
-  std::vector<double> sums(thetas.size(), never);
-  for (std::size_t s = steps; s-- > 1;) {
-    const double gs = g[s];
-#pragma omp simd
-    for (std::size_t i = 0; i < sums.size(); ++i) sums[i] = sums[i] * z[i] + gs;
-  }
+  std::vector<double> sums(thetas.size());
+  horner_sums(g.data(), steps, never, z.data(), sums.data(), z.size());
   std::vector<double> out(thetas.size());
   for (std::size_t i = 0; i < thetas.size(); ++i) {
     const double sum = sums[i] * z[i];
