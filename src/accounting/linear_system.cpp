@@ -8,13 +8,14 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
+#include <memory>
 #include <optional>
 
 #include "dense_kernels.hpp"
 #include "linear_system_detail.hpp"
 #include "netdp/accounting/sign_max.hpp"
 #include "netdp/dp/gdp.hpp"
+#include "netdp/dp/gdp_table.hpp"
 #include "netdp/gossip/gossip_matrix.hpp"
 #include "netdp/gossip/spectral.hpp"
 #include "netdp/util/check.hpp"
@@ -47,45 +48,18 @@ void validate_nodes(std::span<const graph::NodeId> nodes, std::size_t n, const c
   for (const auto v : nodes) require(v < n, "{} {} is not a node (num_nodes = {})", what, v, n);
 }
 
-/// ε(μ↑) on the grid μ_k = (1 + kEpsilonGridStep)^k, filled in once per grid point.
-constexpr double kEpsilonGridStep = 1e-4;
-
-long epsilon_grid_index(double mu) {
-  const double step = std::log1p(kEpsilonGridStep);
-  auto k = static_cast<long>(std::ceil(std::log(mu) / step));
-  while (std::exp(static_cast<double>(k) * step) < mu) ++k;
-  return k;
-}
-
-/// Sets ε of every pair of `results` from the table (extending it as needed).
-void fill_epsilon_from_table(std::vector<std::vector<PairResult>>& results, double delta, int threads,
-                             std::map<long, double>& table) {
-  std::vector<long> missing;
-  for (const auto& per_observer : results) {
-    for (const auto& r : per_observer) {
-      const double mu = r.pair.mu;
-      if (mu > 0.0 && std::isfinite(mu)) {
-        const long k = epsilon_grid_index(mu);
-        if (!table.contains(k)) missing.push_back(k);
-      }
-    }
-  }
-  std::sort(missing.begin(), missing.end());
-  missing.erase(std::unique(missing.begin(), missing.end()), missing.end());
-  std::vector<double> values(missing.size());
-  const double step = std::log1p(kEpsilonGridStep);
-#pragma omp parallel for schedule(dynamic, 64) num_threads(threads)
-  for (std::size_t k = 0; k < missing.size(); ++k) {
-    values[k] = dp::gdp_epsilon(std::exp(static_cast<double>(missing[k]) * step), delta);
-  }
-  for (std::size_t k = 0; k < missing.size(); ++k) table.emplace(missing[k], values[k]);
-  for (auto& per_observer : results) {
-    for (auto& r : per_observer) {
+/// Sets ε of every pair of `results` from the shared conversion table of δ (dp::GdpEpsilonTable:
+/// never below the exact root, within 1e-10 relative of it).
+void fill_epsilon_from_table(std::vector<std::vector<PairResult>>& results, double delta, int threads) {
+  const std::shared_ptr<const dp::GdpEpsilonTable> table = dp::shared_gdp_epsilon_table(delta);
+#pragma omp parallel for schedule(dynamic, 16) num_threads(threads)
+  for (std::size_t k = 0; k < results.size(); ++k) {
+    for (auto& r : results[k]) {
       const double mu = r.pair.mu;
       if (!std::isfinite(mu)) {
         r.pair.epsilon = std::numeric_limits<double>::infinity();
       } else {
-        r.pair.epsilon = mu > 0.0 ? table.at(epsilon_grid_index(mu)) : 0.0;
+        r.pair.epsilon = mu > 0.0 ? table->epsilon(mu) : 0.0;
       }
     }
   }
@@ -340,7 +314,6 @@ void account_pairs(const gossip::Schedule& schedule, std::span<const graph::Node
                                    r.num_nodes, r.rounds, threads),
                        "lower the rounds (--rounds) or the threads (--threads)");
   std::size_t done = 0;
-  std::map<long, double> epsilon_table;
 
   for (std::size_t block = 0; block < units; block += kBatchesPerBlock) {
     const std::size_t block_end = std::min(units, block + kBatchesPerBlock);
@@ -373,7 +346,7 @@ void account_pairs(const gossip::Schedule& schedule, std::span<const graph::Node
     }
     errors.rethrow();
     if (pairwise.epsilon_mode == EpsilonMode::table) {
-      fill_epsilon_from_table(results, pairwise.delta, threads, epsilon_table);
+      fill_epsilon_from_table(results, pairwise.delta, threads);
     }
     for (auto& per_observer : results) {
       sink(per_observer);
@@ -419,8 +392,7 @@ std::vector<PairResult> account_coalition(const gossip::Schedule& schedule,
   }
   if (pairwise.epsilon_mode == EpsilonMode::table) {
     std::vector<std::vector<PairResult>> wrapped{std::move(out)};
-    std::map<long, double> table;
-    fill_epsilon_from_table(wrapped, pairwise.delta, 1, table);
+    fill_epsilon_from_table(wrapped, pairwise.delta, 1);
     out = std::move(wrapped.front());
   }
   return out;

@@ -63,9 +63,9 @@ LinearView linear_system_view_literal(const gossip::Schedule& schedule,
                                       const LinearSystemOptions& options);
 
 /// ε(δ) per pair: `exact` runs dp::gdp_epsilon(μ, δ) for every pair (~16 µs
-/// each); `table` reports ε(μ↑) where μ↑ >= μ is the next point of the grid
-/// (1 + 1e-4)^k, computed once per grid point: an upper bound (ε grows with μ)
-/// at most ~2e-4 relative above the exact value, for all-pairs runs on large graphs.
+/// each); `table` reads it from the process's shared conversion table of δ
+/// (dp::GdpEpsilonTable: never below the exact root, within 1e-10 relative of
+/// it), for all-pairs runs on large graphs.
 enum class EpsilonMode { exact, table };
 
 /// Which fields the all-pairs path computes.
