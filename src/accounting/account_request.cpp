@@ -133,7 +133,8 @@ std::unique_ptr<PairwiseAccount> make_account(const Protocol& protocol, const Pa
     return random_walk_account(protocol, query, options);
   }
   if (r.method == "linear-system")
-    return linear_system_account(protocol, query, linear_system_options(r), release_options(r), progress);
+    return linear_system_account(protocol, query, linear_system_options(r), release_options(r), progress,
+                                 r.pair_fields);
   MfOptions options;
   options.assess = release_options(r);
   options.participation = mf_participation(r);

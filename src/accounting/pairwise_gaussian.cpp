@@ -291,7 +291,8 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_pairs_account(
 std::unique_ptr<GaussianPairwiseAccount> linear_system_account(const Protocol& protocol, const PairQuery& q,
                                                                LinearSystemOptions options,
                                                                AssessOptions release,
-                                                               const ProgressCallback& progress) {
+                                                               const ProgressCallback& progress,
+                                                               bool pair_fields) {
   detail::validate_query(protocol, q, "linear-system");
   options.rounds = protocol.rounds;
   const gossip::Schedule schedule = protocol_schedule(protocol, protocol.rounds * options.gossip_steps);
@@ -334,7 +335,7 @@ std::unique_ptr<GaussianPairwiseAccount> linear_system_account(const Protocol& p
       last_row = row;
       grid.uncapped(row, column) = p.uncapped_unit_mu;
       (*grid.reported)(row, column) = p.unit_mu;
-      grid.sensitivity.push_back(*p.sensitivity);
+      if (pair_fields) grid.sensitivity.push_back(*p.sensitivity);
       collect_warnings(result.pair, &protocol.network.graph(), warnings);
     }
   };

@@ -199,6 +199,9 @@ nlohmann::ordered_json parameters_json(const AccountOptions& o, const accounting
   return p;
 }
 
+/// Whether the output lists the pairs (JSON with its rows, CSV), not only what sums them up.
+bool prints_rows(const AccountOptions& o) { return (o.output.json && !o.summary_only) || o.csv; }
+
 void run_account(const AccountOptions& o) {
   const gossip::GossipMatrix w = load_gossip_matrix(o.network, o.output);
   const std::size_t n = w.num_nodes();
@@ -217,8 +220,10 @@ void run_account(const AccountOptions& o) {
   query.alpha = o.alpha;
   ProgressReporter progress = ProgressReporter::for_stderr(o.output.quiet, "netdp account");
   progress.phase(fmt::format("the {} accountant", o.accountant.request.method));
+  accounting::AccountRequest request = o.accountant.resolved();
+  request.pair_fields = prints_rows(o);  // a summary or a matrix needs each pair's μ only
   const std::unique_ptr<accounting::PairwiseAccount> account =
-      accounting::make_account(protocol, query, o.accountant.resolved(), progress.callback());
+      accounting::make_account(protocol, query, request, progress.callback());
 
   AccountReport report;
   report.method = o.accountant.request.method;

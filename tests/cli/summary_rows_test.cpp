@@ -314,6 +314,8 @@ INSTANTIATE_TEST_SUITE_P(
         std::vector<std::string>{"--graph", "ring:n=8", "--method", "linear-system", "--rounds", "5"},
         std::vector<std::string>{"--graph", "ring:n=7", "--method", "linear-system", "--rounds", "4",
                                  "--view", "plain", "--sigma", "0.5"},
+        std::vector<std::string>{"--graph", "ring:n=9", "--method", "linear-system", "--rounds", "4",
+                                 "--colluders", "0,4"},
         std::vector<std::string>{"--graph", "er:n=30,p=0.2,seed=3,connected=1", "--method", "mf", "--rounds",
                                  "8"},
         std::vector<std::string>{"--graph", "ring:n=8", "--method", "mf", "--rounds", "6", "--trust", "ldp"}),

@@ -41,6 +41,11 @@ struct AccountRequest {
   std::size_t participations = 0;      ///< k of (k, b)-cyclic participation (0: every round)
   std::size_t separation = 0;          ///< b
   DenseMatrix correlation;             ///< mf-d-sgd's C (a front end reads `--correlation`)
+  // every method
+  /// Keep each pair's fields beyond μ (the linear views' sensitivity fields, 88 bytes a pair) for
+  /// its row. A front end that prints no rows (a summary, a matrix of one field) sets false: the
+  /// rows then carry no `sensitivity`, and an all-pairs linear-system account holds its μ only.
+  bool pair_fields = true;
 };
 
 /// Checks that every option set applies to the method and holds a valid value; throws

@@ -336,10 +336,12 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_pairs_account(
 
 /// Koskela–Kulkarni linear-system views (Theorems 8, 9, 10) through the linear-view engine.
 /// `release`: the release dimension (default: a vector, the SDP value per pair) and, for scalar
-/// releases, the sign search (default none: Σ|K|).
+/// releases, the sign search (default none: Σ|K|). `pair_fields`: keep each pair's sensitivity
+/// fields for its row (AccountRequest::pair_fields).
 std::unique_ptr<GaussianPairwiseAccount> linear_system_account(
     const Protocol& protocol, const PairQuery& query, LinearSystemOptions options,
-    AssessOptions release = {SignSearch::none, kAnyReleaseDimension}, const ProgressCallback& progress = {});
+    AssessOptions release = {SignSearch::none, kAnyReleaseDimension}, const ProgressCallback& progress = {},
+    bool pair_fields = true);
 
 /// Matrix-factorization accounting (MF paper, Theorem 7) of `spec` under `trust`.
 std::unique_ptr<GaussianPairwiseAccount> mf_account(const Protocol& protocol, const PairQuery& query,
