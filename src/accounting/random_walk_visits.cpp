@@ -113,8 +113,10 @@ NETDP_MULTIVERSION NETDP_CONTRACT void taboo_step(const int* outer, const int* i
 NETDP_MULTIVERSION void ratio_ranges(const double* now, const double* before, std::size_t n, double* high,
                                      double* low, double* broken) {
   constexpr double kNormal = std::numeric_limits<double>::min();
-  std::array<double, kLanes> hi;  // in registers: the outputs may alias nothing, but the compiler
-  std::array<double, kLanes> lo;  // cannot know that of pointers
+  // Accumulated in locals (registers): through the pointers the compiler would have to assume that
+  // the outputs alias the inputs, and would not vectorise.
+  std::array<double, kLanes> hi;
+  std::array<double, kLanes> lo;
   std::array<double, kLanes> bad;
   std::copy_n(high, kLanes, hi.begin());
   std::copy_n(low, kLanes, lo.begin());
