@@ -1,5 +1,6 @@
 // The netdp command: parses arguments and hands over to the cli module.
 #include <cstdlib>
+#include <iostream>
 #include <string>
 
 #include "netdp/cli/app.hpp"
@@ -26,8 +27,8 @@ constexpr bool kSanitized = false;
 void restart_with_huge_pages([[maybe_unused]] char** argv) {
 #if defined(__linux__) && defined(__GLIBC__)
   if (kSanitized) return;
-  const char* opt_out = std::getenv("NETDP_HUGE_PAGES");
-  if (opt_out != nullptr && std::string(opt_out) == "0") return;
+  const char* setting = std::getenv("NETDP_HUGE_PAGES");
+  if (setting != nullptr && std::string(setting) == "0") return;
   const char* current = std::getenv("GLIBC_TUNABLES");
   const bool had_tunables = current != nullptr;
   const std::string before = had_tunables ? current : "";
@@ -46,7 +47,18 @@ void restart_with_huge_pages([[maybe_unused]] char** argv) {
 
 }  // namespace
 
+/// NETDP_HUGE_PAGES, when set, must be 0 (off) or 1 (on, the default): another value, e.g. "off",
+/// would otherwise be taken silently for on.
+bool huge_pages_setting_is_valid() {
+  const char* setting = std::getenv("NETDP_HUGE_PAGES");
+  if (setting == nullptr || std::string(setting) == "0" || std::string(setting) == "1") return true;
+  std::cerr << "netdp: error: NETDP_HUGE_PAGES must be 0 (off) or 1 (on, the default), got '" << setting
+            << "'\n";
+  return false;
+}
+
 int main(int argc, char** argv) {
+  if (!huge_pages_setting_is_valid()) return 2;
   restart_with_huge_pages(argv);
   return netdp::cli::run(argc, argv);
 }

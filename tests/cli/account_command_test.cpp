@@ -2,6 +2,7 @@
 // library, calibration, and clear errors (exit status 2) on bad input.
 #include <gtest/gtest.h>
 #include <omp.h>
+#include <sys/wait.h>
 
 #include <algorithm>
 #include <cmath>
