@@ -17,8 +17,6 @@
 
 namespace netdp::accounting {
 
-namespace detail = sign_max_detail;
-
 std::string_view to_string(SignMaxBound bound) {
   switch (bound) {
     case SignMaxBound::exact:
@@ -114,7 +112,8 @@ double evaluation_rounding(Eigen::Index m, double sum_abs) {
 SignMaxResult maximize_over_signs(const Eigen::Ref<const DenseMatrix>& k_in, const SignMaxOptions& options) {
   validate_options(options);
   // Work with K / 2^e (max|K / 2^e| in [1, 2)); results are scaled back at the end.
-  const detail::ScaledK scaled = detail::scaled_symmetric_part(k_in, options.symmetry_tolerance);
+  const sign_max_detail::ScaledK scaled =
+      sign_max_detail::scaled_symmetric_part(k_in, options.symmetry_tolerance);
   const DenseMatrix& k = scaled.k;
   const Eigen::Index m = k.rows();
   const double eps = std::numeric_limits<double>::epsilon();
@@ -125,21 +124,21 @@ SignMaxResult maximize_over_signs(const Eigen::Ref<const DenseMatrix>& k_in, con
   result.ones = k.sum();
   result.sum_abs = k.cwiseAbs().sum();
   const double max_abs = m > 0 ? k.cwiseAbs().maxCoeff() : 0.0;
-  const double rounding = detail::evaluation_rounding(m, result.sum_abs);
+  const double rounding = sign_max_detail::evaluation_rounding(m, result.sum_abs);
   const double min_gain = 1e-13 * result.sum_abs;
   util::Rng rng(options.seed);
   std::vector<UpperBound> uppers{{result.sum_abs + rounding, SignMaxBound::sum_abs}};
 
   // Lower bound: local search from c = 1, the sign-graph colouring, and further starts below.
   auto try_start = [&](Vector s) {
-    const double value = detail::improve_locally(k, s, options.two_flip, min_gain);
+    const double value = sign_max_detail::improve_locally(k, s, options.two_flip, min_gain);
     if (result.maximiser.size() == 0 || value > result.lower_bound) {
       result.lower_bound = value;
       result.maximiser = std::move(s);
     }
   };
   try_start(Vector::Ones(m));
-  try_start(detail::sign_graph_colouring(k));
+  try_start(sign_max_detail::sign_graph_colouring(k));
 
   const bool want_search = m > 0 && m <= options.exact_max_dim;
   // Extra to the vertex maximum so that it bounds the box maximum: m·max(0, −λ_min) (cᵀ(K + θI)c
@@ -148,7 +147,7 @@ SignMaxResult maximize_over_signs(const Eigen::Ref<const DenseMatrix>& k_in, con
   bool numerically_psd = false;
   if (m > 0 && (options.spectral || options.sdp || want_search)) {
     const Eigen::SelfAdjointEigenSolver<DenseMatrix> eigen(k);
-    const double margin = detail::eigenvalue_margin(k);
+    const double margin = sign_max_detail::eigenvalue_margin(k);
     const double lambda_min = eigen.eigenvalues()(0);
     const double lambda_max = eigen.eigenvalues()(m - 1);
     result.min_eigenvalue = lambda_min;
@@ -164,7 +163,7 @@ SignMaxResult maximize_over_signs(const Eigen::Ref<const DenseMatrix>& k_in, con
                       "bounds add m*|lambda_min|",
                       unscale(lambda_min), -options.psd_tolerance * unscale(max_abs)));
     }
-    try_start(detail::signs_of(eigen.eigenvectors().col(m - 1)));
+    try_start(sign_max_detail::signs_of(eigen.eigenvectors().col(m - 1)));
   }
   for (int start = 0; start < options.random_starts; ++start) {
     Vector s(m);
@@ -185,8 +184,8 @@ SignMaxResult maximize_over_signs(const Eigen::Ref<const DenseMatrix>& k_in, con
   bool proven = lower_meets_upper();
 
   auto run_search = [&](std::int64_t budget) {
-    const detail::SearchOutcome search =
-        detail::branch_and_bound(k, result.maximiser, result.lower_bound, budget);
+    const sign_max_detail::SearchOutcome search =
+        sign_max_detail::branch_and_bound(k, result.maximiser, result.lower_bound, budget);
     result.search_nodes += search.nodes;
     if (!search.completed) {
       result.warnings.push_back(fmt::format(
@@ -210,7 +209,8 @@ SignMaxResult maximize_over_signs(const Eigen::Ref<const DenseMatrix>& k_in, con
     const int rank = options.sdp_rank > 0
                          ? options.sdp_rank
                          : static_cast<int>(std::ceil(std::sqrt(2.0 * static_cast<double>(m)))) + 1;
-    const detail::SdpOutcome sdp = detail::sdp_dual_bound(k, rank, options.sdp_max_sweeps, rng);
+    const sign_max_detail::SdpOutcome sdp =
+        sign_max_detail::sdp_dual_bound(k, rank, options.sdp_max_sweeps, rng);
     result.sdp_bound = sdp.bound;
     uppers.push_back({sdp.bound, SignMaxBound::sdp});
     if (!sdp.converged) {
@@ -222,7 +222,7 @@ SignMaxResult maximize_over_signs(const Eigen::Ref<const DenseMatrix>& k_in, con
     for (int start = 0; start < std::max(options.random_starts, 1); ++start) {
       Vector direction(rank);
       for (int r = 0; r < rank; ++r) direction(r) = rng.standard_normal();
-      try_start(detail::signs_of(sdp.factor * direction));
+      try_start(sign_max_detail::signs_of(sdp.factor * direction));
     }
     proven = lower_meets_upper();
   }

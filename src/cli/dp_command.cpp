@@ -90,7 +90,7 @@ nlohmann::json calibrate(const DpOptions& o) {
   return result;
 }
 
-void print_human(std::ostream& out, const nlohmann::json& r) {
+void print_dp_result(std::ostream& out, const nlohmann::json& r) {
   const auto row = [&out](const char* name, double value) {
     out << fmt::format("{:<14}{:.12g}\n", name, value);
   };
@@ -138,7 +138,7 @@ void add_dp_command(CLI::App& app) {
   add_output_options(cmd, options->output);
   cmd->callback([options] {
     const nlohmann::json result = options->calibrate ? calibrate(*options) : convert(*options);
-    print_result(options->output, result, [&result](std::ostream& out) { print_human(out, result); });
+    print_result(options->output, result, [&result](std::ostream& out) { print_dp_result(out, result); });
   });
 }
 

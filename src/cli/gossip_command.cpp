@@ -141,7 +141,7 @@ nlohmann::json summarize(const gossip::GossipMatrix& w, const GossipOptions& opt
   return r;
 }
 
-void print_human(std::ostream& out, const nlohmann::json& r) {
+void print_gossip_result(std::ostream& out, const nlohmann::json& r) {
   const auto yes_no = [](const nlohmann::json& b) { return b.get<bool>() ? "yes" : "no"; };
   out << "nodes                      " << r["nodes"] << "\n"
       << "edges                      " << r["edges"] << "\n"
@@ -203,7 +203,7 @@ void add_gossip_command(CLI::App& app) {
       write_labels_file(options->out, NodeNames(w.graph()));
     }
     const nlohmann::json result = summarize(w, *options);
-    print_result(options->output, result, [&result](std::ostream& out) { print_human(out, result); });
+    print_result(options->output, result, [&result](std::ostream& out) { print_gossip_result(out, result); });
   });
 }
 

@@ -46,7 +46,7 @@ nlohmann::json summarize(const graph::Graph& g, bool with_labels) {
   return result;
 }
 
-void print_human(std::ostream& out, const nlohmann::json& r) {
+void print_graph_summary(std::ostream& out, const nlohmann::json& r) {
   out << "nodes        " << r["nodes"] << "\n"
       << "edges        " << r["edges"] << "\n"
       << "connected    " << (r["connected"].get<bool>() ? "yes" : "no") << "\n"
@@ -90,7 +90,7 @@ void add_graph_command(CLI::App& app) {
       write_text_file(options->out, text.str());
     }
     const nlohmann::json result = summarize(g, options->labels);
-    print_result(options->output, result, [&result](std::ostream& out) { print_human(out, result); });
+    print_result(options->output, result, [&result](std::ostream& out) { print_graph_summary(out, result); });
   });
 }
 

@@ -23,7 +23,7 @@ void require_probability(double p, const char* name) {
   require(std::isfinite(p) && p >= 0.0 && p <= 1.0, "{} must be a probability in [0, 1], got {}", name, p);
 }
 
-void require_node_count(std::size_t n, const char* what) {
+void require_sampled_node_count(std::size_t n, const char* what) {
   require(n >= 1, "{} needs n >= 1 nodes, got n = {}", what, n);
   require(n <= std::numeric_limits<NodeId>::max(), "{}: {} nodes exceed the limit of {}", what, n,
           std::numeric_limits<NodeId>::max());
@@ -89,7 +89,7 @@ void sample_rectangle(std::size_t rows, std::size_t row_offset, std::size_t cols
 }  // namespace
 
 Graph erdos_renyi(std::size_t n, double p, std::uint64_t seed, const ErdosRenyiOptions& options) {
-  require_node_count(n, "erdos_renyi");
+  require_sampled_node_count(n, "erdos_renyi");
   require_probability(p, "erdos_renyi: p");
   require(!options.connected || options.max_attempts >= 1, "erdos_renyi: max_attempts must be >= 1");
   const double pairs = static_cast<double>(n) * (static_cast<double>(n) - 1) / 2;
@@ -110,7 +110,7 @@ Graph erdos_renyi(std::size_t n, double p, std::uint64_t seed, const ErdosRenyiO
 }
 
 Graph random_geometric(std::size_t n, double radius, std::uint64_t seed) {
-  require_node_count(n, "random_geometric");
+  require_sampled_node_count(n, "random_geometric");
   require(std::isfinite(radius) && radius > 0.0, "random_geometric: radius must be finite and > 0, got {}",
           radius);
   const double pairs = static_cast<double>(n) * (static_cast<double>(n) - 1) / 2;
@@ -177,7 +177,7 @@ Graph barabasi_albert(std::size_t n, std::size_t m, std::uint64_t seed, std::siz
   require(m >= 1, "barabasi_albert: m (links per new node) must be >= 1, got {}", m);
   require(m <= m0, "barabasi_albert: m = {} must not exceed the seed core size m0 = {}", m, m0);
   require(m0 <= n, "barabasi_albert: the seed core size m0 = {} must not exceed n = {}", m0, n);
-  require_node_count(n, "barabasi_albert");
+  require_sampled_node_count(n, "barabasi_albert");
   detail::require_edge_budget(static_cast<double>(n),
                               static_cast<double>(m0) * (static_cast<double>(m0) - 1) / 2 +
                                   static_cast<double>(n - m0) * static_cast<double>(m),
@@ -227,7 +227,7 @@ Graph stochastic_block_model(const std::vector<std::size_t>& sizes, const std::v
     require(sizes[b] >= 1, "stochastic_block_model: block {} has size 0; sizes must be >= 1", b);
     offset[b + 1] = offset[b] + sizes[b];
   }
-  require_node_count(offset[k], "stochastic_block_model");
+  require_sampled_node_count(offset[k], "stochastic_block_model");
   for (const double p : p_upper) require_probability(p, "stochastic_block_model: p");
   double expected_edges = 0;
   for (std::size_t a = 0, index = 0; a < k; ++a) {
@@ -306,7 +306,7 @@ bool try_random_regular(std::size_t n, std::size_t d, Rng& rng, std::vector<Edge
 }  // namespace
 
 Graph random_regular(std::size_t n, std::size_t d, std::uint64_t seed, std::size_t max_attempts) {
-  require_node_count(n, "random_regular");
+  require_sampled_node_count(n, "random_regular");
   require(d < n, "random_regular: degree d = {} must be < n = {}", d, n);
   require((n * d) % 2 == 0, "random_regular: n * d = {} * {} must be even", n, d);
   require(max_attempts >= 1, "random_regular: max_attempts must be >= 1");

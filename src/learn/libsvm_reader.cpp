@@ -13,7 +13,7 @@
 namespace netdp::learn {
 namespace {
 
-struct Entry {
+struct SparseEntry {
   std::size_t row = 0;
   std::size_t column = 0;  ///< 0-based
   double value = 0.0;
@@ -28,7 +28,7 @@ Dataset read_libsvm(const std::string& path, Task task, std::size_t num_features
   std::string line;
   std::vector<std::string> labels;
   std::vector<std::size_t> line_of;
-  std::vector<Entry> entries;
+  std::vector<SparseEntry> entries;
   std::size_t max_index = 0;
   while (lines.next(line)) {
     const std::string_view content = std::string_view(line).substr(0, line.find('#'));
@@ -73,7 +73,7 @@ Dataset read_libsvm(const std::string& path, Task task, std::size_t num_features
       "renumber the features to remove unused large indices");
   Dataset data;
   data.features = DenseMatrix::Zero(static_cast<Eigen::Index>(labels.size()), static_cast<Eigen::Index>(dim));
-  for (const Entry& e : entries)
+  for (const SparseEntry& e : entries)
     data.features(static_cast<Eigen::Index>(e.row), static_cast<Eigen::Index>(e.column)) = e.value;
   for (std::size_t j = 1; j <= dim; ++j) data.feature_names.push_back(std::to_string(j));
   detail::assign_targets(data, labels, task, line_of, path);

@@ -11,7 +11,8 @@
 namespace netdp::mf {
 namespace {
 
-void check_arguments(const gossip::GossipMatrix& w, std::size_t rounds, std::size_t initial_power) {
+void check_local_gram_arguments(const gossip::GossipMatrix& w, std::size_t rounds,
+                                std::size_t initial_power) {
   require(rounds >= 1, "local_gram: rounds must be >= 1, got {}", rounds);
   require(initial_power <= 1, "local_gram: initial_power must be 0 or 1, got {}", initial_power);
   require(w.num_nodes() >= 1, "local_gram: W must have at least one node, got {}", w.num_nodes());
@@ -114,7 +115,7 @@ DenseMatrix local_gram(const gossip::GossipMatrix& w, std::size_t rounds, std::s
 
 DenseMatrix local_gram(const gossip::GossipMatrix& w, std::size_t rounds, std::size_t initial_power,
                        LocalGramMethod method) {
-  check_arguments(w, rounds, initial_power);
+  check_local_gram_arguments(w, rounds, initial_power);
   if (method == LocalGramMethod::dense_powers) return gram_dense_powers(w, rounds, initial_power);
   const gossip::SymmetryClass cls = gossip::symmetry_class(w);
   const bool small = w.num_nodes() <= gossip::kDenseEigenLimit;
@@ -130,7 +131,7 @@ DenseMatrix local_gram(const gossip::GossipMatrix& w, std::size_t rounds, std::s
 }
 
 DenseMatrix local_gram_literal(const gossip::GossipMatrix& w, std::size_t rounds, std::size_t initial_power) {
-  check_arguments(w, rounds, initial_power);
+  check_local_gram_arguments(w, rounds, initial_power);
   const auto n = static_cast<Eigen::Index>(w.num_nodes());
   const auto t_count = static_cast<Eigen::Index>(rounds);
   const std::size_t side = static_cast<std::size_t>(n) * rounds;

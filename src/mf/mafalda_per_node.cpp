@@ -15,7 +15,7 @@
 namespace netdp::mf {
 namespace {
 
-void check_arguments(const gossip::GossipMatrix& w, std::size_t rounds, std::size_t initial_power) {
+void check_per_node_arguments(const gossip::GossipMatrix& w, std::size_t rounds, std::size_t initial_power) {
   require(rounds >= 1, "local_gram_per_node: rounds must be >= 1, got {}", rounds);
   require(initial_power <= 1, "local_gram_per_node: initial_power must be 0 or 1, got {}", initial_power);
   require(rounds <= kLocalGramMaxRounds, "local_gram_per_node: rounds must be <= {}, got {}",
@@ -170,7 +170,7 @@ void check_grams(const std::vector<DenseMatrix>& h_per_node, const Participation
 
 std::vector<DenseMatrix> local_gram_per_node(const gossip::GossipMatrix& w, std::size_t rounds,
                                              std::size_t initial_power, LocalGramMethod method) {
-  check_arguments(w, rounds, initial_power);
+  check_per_node_arguments(w, rounds, initial_power);
   if (method == LocalGramMethod::dense_powers) return per_node_dense_powers(w, rounds, initial_power);
   const gossip::SymmetryClass cls = gossip::symmetry_class(w);
   const bool small = w.num_nodes() <= gossip::kDenseEigenLimit;
