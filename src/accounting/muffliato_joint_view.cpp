@@ -12,9 +12,11 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <mutex>
 #include <optional>
 #include <utility>
 
+#include "chebyshev_rows.hpp"
 #include "dense_kernels.hpp"
 #include "muffliato_propagation.hpp"
 #include "netdp/accounting/sign_max.hpp"
@@ -35,6 +37,9 @@ using Neighbours = std::vector<std::vector<NodeId>>;
 /// Entries of a view A′ with more messages than nodes kept for its deflation pass: 64 MiB.
 constexpr double kMaxViewEntries = 8.0 * 1024 * 1024;
 
+/// A view whose power basis leaves a margin above this is redone in the Chebyshev basis.
+constexpr double kChebyshevRetryMargin = 1e-6;
+
 /// Entries of the sender-power blocks kept per observer set (8 bytes each): 64 MiB.
 constexpr double kMaxPowerEntries = 8.0 * 1024 * 1024;
 
@@ -54,9 +59,17 @@ class ScheduleNeighbours {
   const Neighbours& at(std::size_t t) const { return steps_[steps_.size() == 1 ? 0 : t]; }
   bool symmetric_fixed() const { return symmetric_fixed_; }
 
+  /// The certified spectral interval of a fixed symmetric W, computed once, on first use.
+  const detail::SpectralInterval& interval(const SparseMatrix& w) const {
+    std::call_once(interval_once_, [&] { interval_ = detail::certified_spectral_interval(w); });
+    return interval_;
+  }
+
  private:
   std::vector<Neighbours> steps_;
   bool symmetric_fixed_ = false;
+  mutable std::once_flag interval_once_;
+  mutable detail::SpectralInterval interval_;
 };
 
 /// A message of the view: sender w's state (W_{0:time} y)_w.
@@ -92,23 +105,8 @@ struct SenderPowers {
   std::vector<DenseMatrix> blocks;
 };
 
-using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-
-/// next = Wᵀ x for a row-major block x (n × B): row j of W scatters into the rows of its columns.
-void propagate_transposed(const SparseMatrix& w, const RowMajorMatrix& x, RowMajorMatrix& next) {
-  next.setZero(x.rows(), x.cols());
-  const auto width = static_cast<std::size_t>(x.cols());
-  for (int j = 0; j < w.outerSize(); ++j) {
-    const double* from = x.data() + static_cast<std::size_t>(j) * width;
-    for (SparseMatrix::InnerIterator it(w, j); it; ++it) {
-      const double a = it.value();
-      if (a == 0.0) continue;
-      double* to = next.data() + static_cast<std::size_t>(it.col()) * width;
-#pragma omp simd
-      for (std::size_t c = 0; c < width; ++c) to[c] += a * from[c];
-    }
-  }
-}
+using detail::propagate_transposed;
+using detail::RowMajorMatrix;
 
 /// rows(first + k, ·) = x(·, columns[k])ᵀ for k < columns.size(), node by node (contiguous both ways).
 void copy_rows(const RowMajorMatrix& x, const std::vector<Index>& columns, Index first, DenseMatrix& rows) {
@@ -359,6 +357,34 @@ ObserverLeverage leverage_of_column_gram(DenseMatrix gram, std::size_t messages,
   return out;
 }
 
+/// The leverages from the Chebyshev basis of the same messages (chebyshev_rows.hpp). Its computed
+/// rows Ĉ differ from the exact basis C by at most E = ‖Ĉ − C‖_F (certified), which plays the part
+/// the depth term plays for the powers: the floor below which singular values are taken as 0, and
+/// from which the margin of the kept subspace follows (s = floor / (σ_r − floor), row_space.hpp), is
+/// ε (n + m + 2) ‖Ĉ‖_F + E.
+ObserverLeverage chebyshev_view_leverage(const SparseMatrix& w, const detail::SpectralInterval& interval,
+                                         const std::vector<Message>& messages,
+                                         const std::vector<NodeId>& observers, DenseMatrix* whitened) {
+  std::vector<detail::TimedSender> timed;
+  timed.reserve(messages.size());
+  for (const Message& m : messages) timed.push_back({m.time, m.sender});
+  detail::ChebyshevRows basis = detail::chebyshev_rows(w, interval, timed);
+  for (NodeId c : observers) basis.rows.col(static_cast<Index>(c)).setZero();
+  ObserverLeverage out;
+  const Index m = basis.rows.rows();
+  const Index n = basis.rows.cols();
+  out.messages = static_cast<std::size_t>(m);
+  out.leverage = Vector::Zero(n);
+  out.chebyshev = true;
+  if (whitened != nullptr) *whitened = DenseMatrix::Zero(0, n);
+  const Index structural_rank = detail::structural_rank(basis.rows);
+  const double norm = basis.rows.norm();
+  if (structural_rank == 0 || norm == 0.0) return out;
+  const double floor_factor = detail::rounding_floor_factor(n, m, 0) + basis.forward_error / norm;
+  return leverage_of_row_space(detail::row_space(basis.rows, std::nullopt, floor_factor, structural_rank),
+                               std::move(out), whitened);
+}
+
 /// Builds the view of `observers` and its leverages.
 ObserverLeverage observer_view_leverage(const gossip::Schedule& schedule, const ScheduleNeighbours& graphs,
                                         const std::vector<NodeId>& observers, MessageConvention convention,
@@ -397,6 +423,17 @@ ObserverLeverage observer_view_leverage(const gossip::Schedule& schedule, const 
   if (use_powers) gram = gram_from_powers(messages, powers, view, observers);
   for (NodeId c : observers) view.col(static_cast<Index>(c)).setZero();  // y_c is known
   ObserverLeverage out = leverage_of_view(view, std::move(gram), schedule.rounds(), whitened);
+  if (graphs.symmetric_fixed() && out.margin > kChebyshevRetryMargin) {
+    view.resize(0, 0);
+    DenseMatrix chebyshev_whitened;
+    ObserverLeverage retry =
+        chebyshev_view_leverage(schedule.at(0), graphs.interval(schedule.at(0)), messages, observers,
+                                whitened != nullptr ? &chebyshev_whitened : nullptr);
+    if (retry.margin < out.margin) {
+      out = std::move(retry);
+      if (whitened != nullptr) whitened->swap(chebyshev_whitened);
+    }
+  }
   for (NodeId c : observers) out.leverage[static_cast<Index>(c)] = 0.0;
   return out;
 }
@@ -465,6 +502,7 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
         local.rank_decisions += view.rank_decided && view.rank > 0 ? 1 : 0;
         local.no_gap += view.margin >= 1.0 ? 1 : 0;
         local.max_margin = std::max(local.max_margin, view.margin);
+        local.chebyshev += view.chebyshev ? 1 : 0;
         for (std::size_t j = 0; j < targets.size(); ++j) {
           const std::vector<NodeId>& set = targets[j];
           double value = 0.0;
@@ -492,6 +530,7 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
       totals.rank_decisions += local.rank_decisions;
       totals.no_gap += local.no_gap;
       totals.max_margin = std::max(totals.max_margin, local.max_margin);
+      totals.chebyshev += local.chebyshev;
     }
   }
   errors.rethrow();
@@ -512,7 +551,8 @@ std::vector<std::string> joint_view_warnings(const JointViewReport& report) {
   if (report.rank_decisions > 0) {
     out.push_back(fmt::format(
         "exact joint view: the messages of {} of {} observer sets are linearly dependent in floating point; "
-        "eigenvalues of their message Gram at or below eps*(n+m+2T+2)*tr(G) were taken as 0 and every "
+        "eigenvalues of their message Gram at or below eps*(n+m+2T+2)*tr(G) (for a view in the Chebyshev "
+        "basis, eps*(n+m+2)*tr(G) plus its certified forward error) were taken as 0 and every "
         "leverage was widened by the perturbation margin of the kept subspace (largest {:.3g})",
         report.rank_decisions, report.observer_sets, report.max_margin));
   }

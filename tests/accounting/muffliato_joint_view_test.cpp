@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <Eigen/SVD>
+#include <cmath>
 #include <random>
 #include <string>
 
@@ -179,6 +181,73 @@ TEST(MuffliatoJointView, DirectionsBelowTheGramsResolutionAreFound) {
       }
     }
   }
+}
+
+/// ℓ_u for every node from an orthonormal basis of the block Krylov space itself, built in long
+/// double by block Arnoldi (each new block W Q_t orthogonalised twice against all previous ones;
+/// new directions of norm below 1e-15 dropped): the space span{W^t e_w : t < T, w ∈ senders} that
+/// the powers span, without forming them. The observer's coordinate is then removed and the rest
+/// re-orthonormalised by an SVD.
+Vector krylov_reference_leverage(const DenseMatrix& w, const std::vector<graph::NodeId>& senders,
+                                 std::size_t rounds, graph::NodeId observer) {
+  using LongMatrix = Eigen::Matrix<long double, Eigen::Dynamic, Eigen::Dynamic>;
+  const Eigen::Index n = w.rows();
+  const LongMatrix wl = w.cast<long double>();
+  LongMatrix basis(n, 0);
+  LongMatrix block = LongMatrix::Zero(n, static_cast<Eigen::Index>(senders.size()));
+  for (std::size_t k = 0; k < senders.size(); ++k)
+    block(static_cast<Eigen::Index>(senders[k]), static_cast<Eigen::Index>(k)) = 1.0L;
+  for (std::size_t t = 0; t < rounds; ++t) {
+    LongMatrix kept(n, 0);
+    for (Eigen::Index j = 0; j < block.cols(); ++j) {
+      Eigen::Matrix<long double, Eigen::Dynamic, 1> x = block.col(j);
+      const long double scale = x.norm();
+      for (int twice = 0; twice < 2; ++twice) {
+        x -= basis * (basis.transpose() * x);
+        x -= kept * (kept.transpose() * x);
+      }
+      if (x.norm() <= 1e-15L * scale) continue;
+      kept.conservativeResize(n, kept.cols() + 1);
+      kept.col(kept.cols() - 1) = x / x.norm();
+    }
+    basis.conservativeResize(n, basis.cols() + kept.cols());
+    basis.rightCols(kept.cols()) = kept;
+    block = wl * kept;
+  }
+  LongMatrix restricted = basis;
+  restricted.row(static_cast<Eigen::Index>(observer)).setZero();
+  Eigen::JacobiSVD<LongMatrix> svd(restricted, Eigen::ComputeThinU);
+  Eigen::Index rank = 0;
+  const auto& s = svd.singularValues();
+  while (rank < s.size() && s(rank) > 1e-15L * s(0)) ++rank;
+  const LongMatrix u = svd.matrixU().leftCols(rank);
+  return u.rowwise().squaredNorm().cast<double>();
+}
+
+TEST(MuffliatoJointView, IllConditionedPowersAreResolvedInTheChebyshevBasis) {
+  // Ring of 200, T = 60, observer 0: the powers W^t e_1, W^t e_199 are a Krylov basis whose singular
+  // values fall smoothly to the rounding floor (no gap, every pair was at the local-DP cap). The
+  // Chebyshev basis of the same space resolves it with a small certified margin.
+  const int n = 200;
+  const DenseMatrix w = hamilton(n, ring_edges(n));
+  const gossip::Schedule schedule = gossip::Schedule::fixed(to_sparse(w), 60);
+  const ObserverLeverage fast = observer_leverage(schedule, {0});
+  EXPECT_TRUE(fast.chebyshev);
+  EXPECT_LT(fast.margin, 1e-3);
+  const Vector reference = krylov_reference_leverage(w, {1, static_cast<graph::NodeId>(n - 1)}, 60, 0);
+  std::size_t below_one = 0;
+  for (int u = 1; u < n; ++u) {
+    const double reported = std::min(1.0, std::pow(std::sqrt(fast.leverage(u)) + fast.margin, 2));
+    EXPECT_GE(reported, std::min(1.0, reference(u)) - 1e-9) << "target " << u;
+    EXPECT_NEAR(fast.leverage(u), reference(u), 1e-6) << "target " << u;
+    // Beyond ring distance T = 60 no message depends on the target: ℓ = 0 exactly, and the small
+    // margin keeps it there (the power basis put these pairs at the cap).
+    if (std::min(u, n - u) > 60) {
+      EXPECT_LT(reported, 1e-12) << "target " << u;
+      ++below_one;
+    }
+  }
+  EXPECT_EQ(below_one, 79u);  // ring distances 61..100 on one side, 61..99 on the other
 }
 
 TEST(MuffliatoJointView, ColludersPoolTheirMessagesAndKnowTheirOwnValues) {

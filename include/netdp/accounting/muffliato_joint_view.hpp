@@ -23,6 +23,12 @@
 // leverage gets the margin of the kept subspace's perturbation, s = E / (λ_r − E):
 // ℓ_reported = min(1, (sqrt(ℓ) + s)²). When no gap separates the kept eigenvalues from the
 // floor, s >= 1 and the pair falls back to the local-DP cap.
+//
+// Under a fixed symmetric W, a view whose power basis leaves s > 1e-6 is redone in a Chebyshev
+// basis of the same Krylov space (T_t(αW + βI) e_w, the spectrum of W certified inside an interval
+// mapped onto [−1, 1]): the same rows span, far better conditioned. The recurrence's certified
+// forward error E_C is added to the floor E, which bounds how far the computed rows are from exact
+// ones (E = ε_mach (n + m + 2) ‖Ĉ‖_F + E_C there). The basis with the smaller s is kept.
 
 #include <cstddef>
 #include <string>
@@ -44,6 +50,8 @@ struct JointViewReport {
   std::size_t no_gap = 0;
   /// Largest perturbation margin s over the observer sets.
   double max_margin = 0.0;
+  /// Observer sets whose leverages come from the Chebyshev basis.
+  std::size_t chebyshev = 0;
 };
 
 /// One observer set's exact view: every node's computed leverage ℓ_u (0 for members of the
@@ -53,6 +61,7 @@ struct ObserverLeverage {
   std::size_t rank = 0;       ///< numerical rank r of A′
   bool rank_decided = false;  ///< some eigenvalues of the Gram were taken as 0
   double margin = 0.0;        ///< s = E / (λ_r − E), capped at 1
+  bool chebyshev = false;     ///< the rows are the Chebyshev basis of the messages, not their powers
   Vector leverage;            ///< ℓ_u for every node u (before the margin)
 };
 

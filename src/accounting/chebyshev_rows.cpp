@@ -1,0 +1,205 @@
+#include "chebyshev_rows.hpp"
+
+#include <Spectra/MatOp/SparseSymMatProd.h>
+#include <Spectra/SymEigsSolver.h>
+
+#include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <optional>
+
+#include "netdp/util/check.hpp"
+
+namespace netdp::accounting::detail {
+namespace {
+
+using Index = Eigen::Index;
+
+constexpr double kUnitRoundoff = std::numeric_limits<double>::epsilon() / 2.0;
+
+/// γ_k = k u / (1 − k u) (Higham §3.1): the relative error of a k-term inner product.
+double inner_product_gamma(double k) { return k * kUnitRoundoff / (1.0 - k * kUnitRoundoff); }
+
+/// Largest n whose spectrum's lower end is verified by a dense Cholesky (8n² bytes, n³/3 flops).
+constexpr Index kDenseVerifyLimit = 6000;
+
+/// Below this n, the estimate of λ_min comes from a dense eigensolver instead of Lanczos.
+constexpr Index kDenseEstimateLimit = 400;
+
+/// An estimate of λ_min(W) (not a bound): Lanczos on the sparse W, or a dense solver.
+std::optional<double> estimate_smallest_eigenvalue(const SparseMatrix& w) {
+  const Index n = w.rows();
+  if (n <= kDenseEstimateLimit) {
+    const Eigen::SelfAdjointEigenSolver<DenseMatrix> solver(DenseMatrix(w), Eigen::EigenvaluesOnly);
+    if (solver.info() != Eigen::Success) return std::nullopt;
+    return solver.eigenvalues()(0);
+  }
+  Spectra::SparseSymMatProd<double, Eigen::Lower, Eigen::RowMajor> op(w);
+  Spectra::SymEigsSolver<Spectra::SparseSymMatProd<double, Eigen::Lower, Eigen::RowMajor>> solver(
+      op, 1, std::min<Index>(n, 40));
+  solver.init();
+  solver.compute(Spectra::SortRule::SmallestAlge, 5000, 1e-12);
+  if (solver.info() != Spectra::CompInfo::Successful) return std::nullopt;
+  return solver.eigenvalues()(0);
+}
+
+/// A proven lower bound on λ_min(W), when the dense Cholesky of W − aI succeeds for a just below
+/// the estimate: W − aI (formed with an error of at most u |W_ii − a| on the diagonal) + ΔA = R̂ᵀR̂
+/// with ‖ΔA‖₂ <= γ_{n+1} ‖R̂‖_F² (Higham Theorem 10.3), so λ_min(W) >= a − γ_{n+1} ‖R̂‖_F² − u max|W_ii − a|.
+/// Both terms are doubled against the rounding of their own evaluation and blocked orderings.
+std::optional<double> verified_lower_end(const SparseMatrix& w, double estimate, double scale) {
+  const Index n = w.rows();
+  for (const double relative_pad : {1e-8, 1e-6, 1e-4, 1e-2}) {
+    const double a = estimate - relative_pad * scale;
+    DenseMatrix shifted(w);
+    double diagonal_error = 0.0;
+    for (Index i = 0; i < n; ++i) {
+      shifted(i, i) -= a;
+      diagonal_error = std::max(diagonal_error, kUnitRoundoff * std::abs(shifted(i, i)));
+    }
+    const Eigen::LLT<DenseMatrix> llt(shifted);
+    if (llt.info() != Eigen::Success) continue;
+    const double factor_norm = llt.matrixLLT().triangularView<Eigen::Lower>().toDenseMatrix().squaredNorm();
+    if (!std::isfinite(factor_norm)) continue;
+    return a - 2.0 * (inner_product_gamma(static_cast<double>(n + 1)) * factor_norm + diagonal_error);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+void propagate_transposed(const SparseMatrix& w, const RowMajorMatrix& x, RowMajorMatrix& next) {
+  next.setZero(x.rows(), x.cols());
+  const auto width = static_cast<std::size_t>(x.cols());
+  for (int j = 0; j < w.outerSize(); ++j) {
+    const double* from = x.data() + static_cast<std::size_t>(j) * width;
+    for (SparseMatrix::InnerIterator it(w, j); it; ++it) {
+      const double a = it.value();
+      if (a == 0.0) continue;
+      double* to = next.data() + static_cast<std::size_t>(it.col()) * width;
+#pragma omp simd
+      for (std::size_t c = 0; c < width; ++c) to[c] += a * from[c];
+    }
+  }
+}
+
+SpectralInterval certified_spectral_interval(const SparseMatrix& w) {
+  const Index n = w.rows();
+  require(w.cols() == n && n >= 1, "the spectral interval needs a square, non-empty W, got {} x {}", n,
+          w.cols());
+  // Gershgorin's discs, each end rounded outwards by twice the error of its own sums.
+  SpectralInterval out{std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
+  for (Index j = 0; j < w.outerSize(); ++j) {
+    double diagonal = 0.0;
+    double off = 0.0;
+    double terms = 1.0;
+    for (SparseMatrix::InnerIterator it(w, j); it; ++it) {
+      if (it.row() == it.col()) {
+        diagonal = it.value();
+      } else {
+        off += std::abs(it.value());
+        terms += 1.0;
+      }
+    }
+    const double slack = 2.0 * inner_product_gamma(terms + 2.0) * (std::abs(diagonal) + off);
+    out.upper = std::max(out.upper, diagonal + off + slack);
+    out.lower = std::min(out.lower, diagonal - off - slack);
+  }
+  if (n > kDenseVerifyLimit) return out;
+  const std::optional<double> estimate = estimate_smallest_eigenvalue(w);
+  if (!estimate || !std::isfinite(*estimate)) return out;
+  const double scale = std::max({std::abs(out.upper), std::abs(out.lower), 1e-300});
+  if (const std::optional<double> verified = verified_lower_end(w, *estimate, scale))
+    out.lower = std::max(out.lower, *verified);
+  return out;
+}
+
+ChebyshevRows chebyshev_rows(const SparseMatrix& w, SpectralInterval interval,
+                             std::span<const TimedSender> messages) {
+  const Index n = w.rows();
+  ChebyshevRows out;
+  out.rows = DenseMatrix::Zero(static_cast<Index>(messages.size()), n);
+  if (messages.empty()) return out;
+  // The affine map x -> αx + β sends a slightly wider interval onto [−1, 1], so that the exact
+  // spectrum of αW + βI stays inside [−1, 1] whatever the rounding of α and β.
+  const double width =
+      std::max(interval.upper - interval.lower, 1e-6 * std::max(1.0, std::abs(interval.upper)));
+  const double lo = interval.lower - 1e-9 * width;
+  const double hi = interval.upper + 1e-9 * width;
+  const double alpha = 2.0 / (hi - lo);
+  const double beta = -(hi + lo) / (hi - lo);
+  require(alpha * interval.lower + beta >= -1.0 + 1e-12 && alpha * interval.upper + beta <= 1.0 - 1e-12,
+          "internal: the Chebyshev map of [{}, {}] leaves [-1, 1]", interval.lower, interval.upper);
+
+  std::vector<graph::NodeId> senders;
+  for (const TimedSender& m : messages) senders.push_back(m.sender);
+  std::sort(senders.begin(), senders.end());
+  senders.erase(std::unique(senders.begin(), senders.end()), senders.end());
+  const auto width_s = static_cast<Index>(senders.size());
+  const auto column_of = [&](graph::NodeId s) {
+    return std::lower_bound(senders.begin(), senders.end(), s) - senders.begin();
+  };
+  // γ for the local error of row i: |W| row i has nnz_i terms, then α·, β·, 2·, − (four more roundings).
+  std::vector<double> row_gamma(static_cast<std::size_t>(n));
+  for (Index j = 0; j < w.outerSize(); ++j) {
+    double nnz = 0.0;
+    for (SparseMatrix::InnerIterator it(w, j); it; ++it) nnz += 1.0;
+    row_gamma[static_cast<std::size_t>(j)] = inner_product_gamma(nnz + 4.0);
+  }
+  const SparseMatrix magnitudes = w.cwiseAbs();
+
+  RowMajorMatrix current = RowMajorMatrix::Zero(n, width_s);
+  for (Index j = 0; j < width_s; ++j)
+    current(static_cast<Index>(senders[static_cast<std::size_t>(j)]), j) = 1.0;
+  RowMajorMatrix previous = RowMajorMatrix::Zero(n, width_s);
+  RowMajorMatrix product;
+  RowMajorMatrix magnitude_product;
+  RowMajorMatrix absolute;
+  // Per column: the error bound of the current vector, and the running sum of the local bounds
+  // (E(t) = E(t − 1) + Σ_{j <= t} ‖δ_j‖ is Σ_j (t − j + 1) ‖δ_j‖).
+  std::vector<double> error(static_cast<std::size_t>(width_s), 0.0);
+  std::vector<double> local_sum(static_cast<std::size_t>(width_s), 0.0);
+  std::vector<double> local(static_cast<std::size_t>(width_s), 0.0);
+  double squared_error = 0.0;
+  std::size_t k = 0;
+  for (std::size_t time = 0;; ++time) {
+    for (; k < messages.size() && messages[k].time == time; ++k) {
+      const Index column = column_of(messages[k].sender);
+      const auto row = static_cast<Index>(k);
+      for (Index i = 0; i < n; ++i) out.rows(row, i) = current(i, column);
+      squared_error += error[static_cast<std::size_t>(column)] * error[static_cast<std::size_t>(column)];
+    }
+    if (k == messages.size()) break;
+    // x_{t+1} = c (α W x_t + β x_t) − x_{t−1}, c = 1 at the first step (T_1 = αW + βI), 2 after.
+    const double c = time == 0 ? 1.0 : 2.0;
+    const double keep = time == 0 ? 0.0 : 1.0;
+    propagate_transposed(w, current, product);
+    absolute = current.cwiseAbs();
+    propagate_transposed(magnitudes, absolute, magnitude_product);
+    std::fill(local.begin(), local.end(), 0.0);
+    for (Index i = 0; i < n; ++i) {
+      const double g = row_gamma[static_cast<std::size_t>(i)];
+      for (Index j = 0; j < width_s; ++j) {
+        const double next = c * (alpha * product(i, j) + beta * current(i, j)) - keep * previous(i, j);
+        const double bound =
+            g * (c * (std::abs(alpha) * magnitude_product(i, j) + std::abs(beta) * absolute(i, j)) +
+                 keep * std::abs(previous(i, j)));
+        local[static_cast<std::size_t>(j)] += bound * bound;
+        previous(i, j) = next;  // previous now holds x_{t+1}
+      }
+    }
+    previous.swap(current);
+    for (std::size_t j = 0; j < local.size(); ++j) {
+      local_sum[j] += std::sqrt(local[j]);
+      error[j] += local_sum[j];
+    }
+  }
+  // The bound's own evaluation rounds too: widen it by a little more than that.
+  out.forward_error = 1.01 * std::sqrt(squared_error);
+  return out;
+}
+
+}  // namespace netdp::accounting::detail

@@ -1,0 +1,145 @@
+// The Chebyshev basis of a Muffliato view: the certified spectral interval of W, the rows against a
+// long-double recurrence (the forward-error bound must hold), and their span against the powers'.
+
+#include "../../src/accounting/chebyshev_rows.hpp"
+
+#include <gtest/gtest.h>
+
+#include <Eigen/Eigenvalues>
+#include <Eigen/SVD>
+#include <cmath>
+#include <string>
+
+#include "accounting/muffliato_test_helpers.hpp"
+
+namespace netdp::accounting {
+namespace {
+
+using namespace testing;  // NOLINT: the helpers of this test suite
+using LongMatrix = Eigen::Matrix<long double, Eigen::Dynamic, Eigen::Dynamic>;
+
+struct SymmetricCase {
+  std::string name;
+  DenseMatrix w;
+};
+
+std::vector<SymmetricCase> symmetric_cases() {
+  std::vector<SymmetricCase> out;
+  out.push_back({"ring12_metropolis", metropolis(12, ring_edges(12))});
+  out.push_back({"hypercube4_hamilton", hamilton(16, hypercube_edges(4))});
+  out.push_back({"star9_hamilton", hamilton(9, star_edges(9))});
+  for (unsigned seed = 1; seed <= 3; ++seed)
+    out.push_back({"er40_" + std::to_string(seed), hamilton(40, random_connected_edges(40, 0.1, seed))});
+  out.push_back({"er500", hamilton(500, random_connected_edges(500, 0.01, 7))});  // Lanczos estimate
+  return out;
+}
+
+TEST(ChebyshevRows, SpectralIntervalContainsTheSpectrumAndIsTight) {
+  for (const SymmetricCase& c : symmetric_cases()) {
+    const detail::SpectralInterval interval = detail::certified_spectral_interval(to_sparse(c.w));
+    const Eigen::SelfAdjointEigenSolver<DenseMatrix> eig(c.w, Eigen::EigenvaluesOnly);
+    const Vector& lambda = eig.eigenvalues();
+    // The dense eigenvalues are themselves accurate only to about n ε ‖W‖.
+    const double solver_error = 1e-13;
+    EXPECT_LE(interval.lower, lambda(0) + solver_error) << c.name;
+    EXPECT_GE(interval.upper, lambda(lambda.size() - 1) - solver_error) << c.name;
+    // The lower end is verified just below the estimate, not at Gershgorin's −1.
+    EXPECT_GT(interval.lower, lambda(0) - 1e-6) << c.name;
+    EXPECT_LT(interval.upper, 1.0 + 1e-12) << c.name;
+  }
+}
+
+/// The same recurrence in long double, from the same map (α, β recomputed as chebyshev_rows does).
+LongMatrix long_double_rows(const DenseMatrix& w, detail::SpectralInterval interval,
+                            const std::vector<detail::TimedSender>& messages) {
+  const double width =
+      std::max(interval.upper - interval.lower, 1e-6 * std::max(1.0, std::abs(interval.upper)));
+  const double lo = interval.lower - 1e-9 * width;
+  const double hi = interval.upper + 1e-9 * width;
+  const auto alpha = static_cast<long double>(2.0 / (hi - lo));
+  const auto beta = static_cast<long double>(-(hi + lo) / (hi - lo));
+  const LongMatrix wl = w.cast<long double>();
+  const LongMatrix mapped = alpha * wl + beta * LongMatrix::Identity(w.rows(), w.cols());
+  LongMatrix out(static_cast<Eigen::Index>(messages.size()), w.cols());
+  for (std::size_t k = 0; k < messages.size(); ++k) {
+    Eigen::Matrix<long double, Eigen::Dynamic, 1> previous, current;
+    current = Eigen::Matrix<long double, Eigen::Dynamic, 1>::Zero(w.rows());
+    current(static_cast<Eigen::Index>(messages[k].sender)) = 1.0L;
+    for (std::size_t t = 0; t < messages[k].time; ++t) {
+      Eigen::Matrix<long double, Eigen::Dynamic, 1> next = (t == 0 ? 1.0L : 2.0L) * (mapped * current);
+      if (t > 0) next -= previous;
+      previous = current;
+      current = next;
+    }
+    out.row(static_cast<Eigen::Index>(k)) = current.transpose();
+  }
+  return out;
+}
+
+std::vector<detail::TimedSender> all_messages(const std::vector<graph::NodeId>& senders, std::size_t rounds) {
+  std::vector<detail::TimedSender> out;
+  for (std::size_t t = 0; t < rounds; ++t)
+    for (graph::NodeId s : senders) out.push_back({t, s});
+  return out;
+}
+
+TEST(ChebyshevRows, ForwardErrorBoundHoldsAgainstLongDouble) {
+  for (const SymmetricCase& c : symmetric_cases()) {
+    const auto n = static_cast<graph::NodeId>(c.w.rows());
+    const SparseMatrix w = to_sparse(c.w);
+    const detail::SpectralInterval interval = detail::certified_spectral_interval(w);
+    for (std::size_t rounds : {1u, 5u, 40u}) {
+      const auto messages = all_messages({0, n / 2, n - 1}, rounds);
+      const detail::ChebyshevRows rows = detail::chebyshev_rows(w, interval, messages);
+      const LongMatrix reference = long_double_rows(c.w, interval, messages);
+      const auto actual = static_cast<double>((rows.rows.cast<long double>() - reference).norm());
+      EXPECT_LE(actual, rows.forward_error) << c.name << " T = " << rounds;
+      // Every row of an exact Chebyshev basis on [−1, 1] has norm <= 1.
+      for (Eigen::Index r = 0; r < rows.rows.rows(); ++r)
+        EXPECT_LE(rows.rows.row(r).norm(), 1.0 + 1e-9) << c.name << " row " << r;
+      if (rounds == 1) {
+        EXPECT_EQ(rows.forward_error, 0.0) << c.name << ": T_0 = I is exact";
+      }
+      EXPECT_LT(rows.forward_error, 1e-9) << c.name << " T = " << rounds;
+    }
+  }
+}
+
+/// The projector on the row space of `a` (long-double SVD, singular values below 1e-13 · s_1 cut).
+LongMatrix row_projector(const LongMatrix& a) {
+  Eigen::JacobiSVD<LongMatrix> svd(a, Eigen::ComputeThinV);
+  const auto& s = svd.singularValues();
+  Eigen::Index rank = 0;
+  while (rank < s.size() && s(rank) > 1e-13L * s(0)) ++rank;
+  const LongMatrix v = svd.matrixV().leftCols(rank);
+  return v * v.transpose();
+}
+
+TEST(ChebyshevRows, SpanTheSameSpaceAsThePowers) {
+  // Well-conditioned views (few rounds), where the powers' row space is resolved exactly.
+  for (const SymmetricCase& c : symmetric_cases()) {
+    if (c.w.rows() > 40) continue;
+    const auto n = static_cast<graph::NodeId>(c.w.rows());
+    const auto messages = all_messages({0, n - 1}, 4);
+    const SparseMatrix w = to_sparse(c.w);
+    const detail::ChebyshevRows rows =
+        detail::chebyshev_rows(w, detail::certified_spectral_interval(w), messages);
+    LongMatrix powers(static_cast<Eigen::Index>(messages.size()), c.w.cols());
+    for (std::size_t k = 0; k < messages.size(); ++k) {
+      Eigen::Matrix<long double, Eigen::Dynamic, 1> x =
+          Eigen::Matrix<long double, Eigen::Dynamic, 1>::Zero(n);
+      x(static_cast<Eigen::Index>(messages[k].sender)) = 1.0L;
+      for (std::size_t t = 0; t < messages[k].time; ++t) x = c.w.cast<long double>() * x;
+      powers.row(static_cast<Eigen::Index>(k)) = x.transpose();
+    }
+    const LongMatrix difference = row_projector(powers) - row_projector(rows.rows.cast<long double>());
+    EXPECT_LT(static_cast<double>(difference.norm()), 1e-10) << c.name;
+  }
+}
+
+TEST(ChebyshevRows, RejectsAnEmptyMatrix) {
+  EXPECT_THROW(detail::certified_spectral_interval(SparseMatrix(0, 0)), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace netdp::accounting
