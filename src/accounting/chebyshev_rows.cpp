@@ -3,7 +3,6 @@
 #include <Spectra/MatOp/SparseSymMatProd.h>
 #include <Spectra/SymEigsSolver.h>
 
-#include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <array>
@@ -11,6 +10,7 @@
 #include <limits>
 #include <optional>
 
+#include "dense_kernels.hpp"
 #include "netdp/util/check.hpp"
 
 namespace netdp::accounting::detail {
@@ -54,15 +54,15 @@ std::optional<double> verified_lower_end(const SparseMatrix& w, double estimate,
   const Index n = w.rows();
   for (const double relative_pad : {1e-8, 1e-6, 1e-4, 1e-2}) {
     const double a = estimate - relative_pad * scale;
-    DenseMatrix shifted(w);
+    DenseMatrix shifted(w);  // the factorisation reads the lower triangle only
     double diagonal_error = 0.0;
     for (Index i = 0; i < n; ++i) {
       shifted(i, i) -= a;
       diagonal_error = std::max(diagonal_error, kUnitRoundoff * std::abs(shifted(i, i)));
     }
-    const Eigen::LLT<DenseMatrix> llt(shifted);
-    if (llt.info() != Eigen::Success) continue;
-    const double factor_norm = llt.matrixLLT().triangularView<Eigen::Lower>().toDenseMatrix().squaredNorm();
+    if (!cholesky_in_place(shifted)) continue;  // LAPACK's DPOTRF when available; R̂ᵀ in the lower triangle
+    double factor_norm = 0.0;
+    for (Index j = 0; j < n; ++j) factor_norm += shifted.col(j).tail(n - j).squaredNorm();
     if (!std::isfinite(factor_norm)) continue;
     return a - 2.0 * (inner_product_gamma(static_cast<double>(n + 1)) * factor_norm + diagonal_error);
   }
