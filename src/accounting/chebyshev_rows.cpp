@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "dense_kernels.hpp"
+#include "multiversion.hpp"
 #include "netdp/util/check.hpp"
 
 namespace netdp::accounting::detail {
@@ -67,6 +68,72 @@ std::optional<double> verified_lower_end(const SparseMatrix& w, double estimate,
     return a - 2.0 * (inner_product_gamma(static_cast<double>(n + 1)) * factor_norm + diagonal_error);
   }
   return std::nullopt;
+}
+
+/// s + e = a + b exactly (Knuth's TwoSum).
+inline void two_sum(double a, double b, double& s, double& e) {
+  s = a + b;
+  const double bb = s - a;
+  e = (a - (s - bb)) + (b - bb);
+}
+
+/// The local error of one step of the recurrence, measured: for every node i and column j,
+/// r = x_{t+1} − (c (α (W x_t)_i + β x_t,i) − keep x_{t−1,i}) evaluated in double-double (products
+/// split exactly by FMA, sums by TwoSum), so |δ| <= |r| (1 + 4u) + 8u γ_{k_i} M_i, where
+/// M_i = c (|α| (|W||x_t|)_i + |β| |x_t,i|) + keep |x_{t−1,i}| and the second term bounds the
+/// rounding of the double-double evaluation itself. Adds Σ_i bound² to local[j]. W in CSR form;
+/// the blocks row-major n × width. No NETDP_CONTRACT: a fused a·b − p would break the exact splits.
+NETDP_MULTIVERSION
+void measured_local_errors(const int* row_start, const int* columns, const double* values, std::size_t n,
+                           std::size_t width, const double* current, const double* previous,
+                           const double* next, double alpha, double beta, double c, double keep,
+                           const double* row_gamma, double* hi, double* lo, double* magnitude,
+                           double* local) {
+  for (std::size_t i = 0; i < n; ++i) {
+    std::fill(hi, hi + width, 0.0);
+    std::fill(lo, lo + width, 0.0);
+    std::fill(magnitude, magnitude + width, 0.0);
+    for (int e = row_start[i]; e < row_start[i + 1]; ++e) {
+      const double a = values[e];
+      const double* x = current + static_cast<std::size_t>(columns[e]) * width;
+      for (std::size_t j = 0; j < width; ++j) {
+        const double p = a * x[j];
+        const double p_error = std::fma(a, x[j], -p);
+        double sum = 0.0;
+        double sum_error = 0.0;
+        two_sum(hi[j], p, sum, sum_error);
+        hi[j] = sum;
+        lo[j] += sum_error + p_error;
+        magnitude[j] += std::abs(a) * std::abs(x[j]);
+      }
+    }
+    const std::size_t row = i * width;
+    const double g = row_gamma[i];
+    for (std::size_t j = 0; j < width; ++j) {
+      const double x = current[row + j];
+      const double before = previous[row + j];
+      const double scaled = alpha * hi[j];
+      double low = std::fma(alpha, hi[j], -scaled) + alpha * lo[j];
+      const double shift = beta * x;
+      low += std::fma(beta, x, -shift);
+      double head = 0.0;
+      double carry = 0.0;
+      two_sum(scaled, shift, head, carry);
+      low += carry;
+      head *= c;  // c is 1 or 2: exact
+      low *= c;
+      double exact_head = 0.0;
+      two_sum(head, -keep * before, exact_head, carry);
+      low += carry;
+      double difference = 0.0;
+      two_sum(next[row + j], -exact_head, difference, carry);
+      const double residual = difference + (carry - low);
+      const double m =
+          c * (std::abs(alpha) * magnitude[j] + std::abs(beta) * std::abs(x)) + keep * std::abs(before);
+      const double bound = std::abs(residual) * (1.0 + 4.0 * kUnitRoundoff) + 8.0 * kUnitRoundoff * g * m;
+      local[j] += bound * bound;
+    }
+  }
 }
 
 }  // namespace
@@ -142,27 +209,29 @@ ChebyshevRows chebyshev_rows(const SparseMatrix& w, SpectralInterval interval,
   const auto column_of = [&](graph::NodeId s) {
     return std::lower_bound(senders.begin(), senders.end(), s) - senders.begin();
   };
-  // γ for the local error of row i: |W| row i has nnz_i terms, then α·, β·, 2·, − (four more roundings).
+  // γ for the rounding of the double-double evaluation of row i: nnz_i terms and eight more operations.
   std::vector<double> row_gamma(static_cast<std::size_t>(n));
   for (Index j = 0; j < w.outerSize(); ++j) {
     double nnz = 0.0;
     for (SparseMatrix::InnerIterator it(w, j); it; ++it) nnz += 1.0;
-    row_gamma[static_cast<std::size_t>(j)] = inner_product_gamma(nnz + 4.0);
+    row_gamma[static_cast<std::size_t>(j)] = inner_product_gamma(nnz + 8.0);
   }
-  const SparseMatrix magnitudes = w.cwiseAbs();
+  SparseMatrix csr = w;  // row-major CSR for the measured local errors
+  csr.makeCompressed();
 
   RowMajorMatrix current = RowMajorMatrix::Zero(n, width_s);
   for (Index j = 0; j < width_s; ++j)
     current(static_cast<Index>(senders[static_cast<std::size_t>(j)]), j) = 1.0;
   RowMajorMatrix previous = RowMajorMatrix::Zero(n, width_s);
   RowMajorMatrix product;
-  RowMajorMatrix magnitude_product;
-  RowMajorMatrix absolute;
+  RowMajorMatrix next(n, width_s);
+  const auto block_width = static_cast<std::size_t>(width_s);
+  std::vector<double> sum_high(block_width), sum_low(block_width), magnitude(block_width);
   // Per column: the error bound of the current vector, and the running sum of the local bounds
   // (E(t) = E(t − 1) + Σ_{j <= t} ‖δ_j‖ is Σ_j (t − j + 1) ‖δ_j‖).
-  std::vector<double> error(static_cast<std::size_t>(width_s), 0.0);
-  std::vector<double> local_sum(static_cast<std::size_t>(width_s), 0.0);
-  std::vector<double> local(static_cast<std::size_t>(width_s), 0.0);
+  std::vector<double> error(block_width, 0.0);
+  std::vector<double> local_sum(block_width, 0.0);
+  std::vector<double> local(block_width, 0.0);
   double squared_error = 0.0;
   std::size_t k = 0;
   for (std::size_t time = 0;; ++time) {
@@ -177,22 +246,15 @@ ChebyshevRows chebyshev_rows(const SparseMatrix& w, SpectralInterval interval,
     const double c = time == 0 ? 1.0 : 2.0;
     const double keep = time == 0 ? 0.0 : 1.0;
     propagate_transposed(w, current, product);
-    absolute = current.cwiseAbs();
-    propagate_transposed(magnitudes, absolute, magnitude_product);
+    next = c * (alpha * product + beta * current) - keep * previous;
     std::fill(local.begin(), local.end(), 0.0);
-    for (Index i = 0; i < n; ++i) {
-      const double g = row_gamma[static_cast<std::size_t>(i)];
-      for (Index j = 0; j < width_s; ++j) {
-        const double next = c * (alpha * product(i, j) + beta * current(i, j)) - keep * previous(i, j);
-        const double bound =
-            g * (c * (std::abs(alpha) * magnitude_product(i, j) + std::abs(beta) * absolute(i, j)) +
-                 keep * std::abs(previous(i, j)));
-        local[static_cast<std::size_t>(j)] += bound * bound;
-        previous(i, j) = next;  // previous now holds x_{t+1}
-      }
-    }
-    previous.swap(current);
-    for (std::size_t j = 0; j < local.size(); ++j) {
+    measured_local_errors(csr.outerIndexPtr(), csr.innerIndexPtr(), csr.valuePtr(),
+                          static_cast<std::size_t>(n), block_width, current.data(), previous.data(),
+                          next.data(), alpha, beta, c, keep, row_gamma.data(), sum_high.data(),
+                          sum_low.data(), magnitude.data(), local.data());
+    previous.swap(current);  // previous = x_t
+    current.swap(next);      // current = x_{t+1}
+    for (std::size_t j = 0; j < block_width; ++j) {
       local_sum[j] += std::sqrt(local[j]);
       error[j] += local_sum[j];
     }

@@ -10,8 +10,9 @@
 // the same K, sender by sender, in exact arithmetic. With the spectrum of αW + βI inside [−1, 1]
 // every T_t is bounded by 1 on it, the basis is far better conditioned, and the three-term
 // recurrence's rounding error obeys e_t = Σ_{j ≤ t} U_{t−j}(αW + βI) δ_j (U the Chebyshev polynomials
-// of the second kind, |U_k| <= k + 1 on [−1, 1]), so ‖e_t‖ <= Σ_j (t − j + 1) ‖δ_j‖ with the local
-// errors δ_j bounded from the computed vectors (a running error analysis, Higham §3.3).
+// of the second kind, |U_k| <= k + 1 on [−1, 1]), so ‖e_t‖ <= Σ_j (t − j + 1) ‖δ_j‖. The local
+// errors δ_j are measured: the residual of each computed step, evaluated in double-double (exact
+// products by FMA, exact sums by TwoSum), plus a bound on the rounding of that evaluation.
 
 #include <Eigen/Core>
 #include <cstddef>

@@ -100,7 +100,11 @@ TEST(ChebyshevRows, ForwardErrorBoundHoldsAgainstLongDouble) {
       if (rounds == 1) {
         EXPECT_EQ(rows.forward_error, 0.0) << c.name << ": T_0 = I is exact";
       }
-      EXPECT_LT(rows.forward_error, 1e-9) << c.name << " T = " << rounds;
+      // The local errors are measured (double-double residuals), so the bound is not vacuous.
+      EXPECT_LT(rows.forward_error, 1e-11) << c.name << " T = " << rounds;
+      if (actual > 0.0) {
+        EXPECT_LT(rows.forward_error, 1000.0 * actual) << c.name << " T = " << rounds;
+      }
     }
   }
 }
