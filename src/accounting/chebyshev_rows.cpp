@@ -71,7 +71,7 @@ std::optional<double> verified_lower_end(const SparseMatrix& w, double estimate,
 }
 
 /// s + e = a + b exactly (Knuth's TwoSum).
-inline void two_sum(double a, double b, double& s, double& e) {
+NETDP_EXACT_ROUNDING inline void two_sum(double a, double b, double& s, double& e) {
   s = a + b;
   const double bb = s - a;
   e = (a - (s - bb)) + (b - bb);
@@ -82,13 +82,11 @@ inline void two_sum(double a, double b, double& s, double& e) {
 /// split exactly by FMA, sums by TwoSum), so |δ| <= |r| (1 + 4u) + 8u γ_{k_i} M_i, where
 /// M_i = c (|α| (|W||x_t|)_i + |β| |x_t,i|) + keep |x_{t−1,i}| and the second term bounds the
 /// rounding of the double-double evaluation itself. Adds Σ_i bound² to local[j]. W in CSR form;
-/// the blocks row-major n × width. No NETDP_CONTRACT: a fused a·b − p would break the exact splits.
-NETDP_MULTIVERSION
-void measured_local_errors(const int* row_start, const int* columns, const double* values, std::size_t n,
-                           std::size_t width, const double* current, const double* previous,
-                           const double* next, double alpha, double beta, double c, double keep,
-                           const double* row_gamma, double* hi, double* lo, double* magnitude,
-                           double* local) {
+/// the blocks row-major n × width. A fused a·b + s would break the exact splits: no contraction.
+NETDP_MULTIVERSION NETDP_EXACT_ROUNDING void measured_local_errors(
+    const int* row_start, const int* columns, const double* values, std::size_t n, std::size_t width,
+    const double* current, const double* previous, const double* next, double alpha, double beta, double c,
+    double keep, const double* row_gamma, double* hi, double* lo, double* magnitude, double* local) {
   for (std::size_t i = 0; i < n; ++i) {
     std::fill(hi, hi + width, 0.0);
     std::fill(lo, lo + width, 0.0);

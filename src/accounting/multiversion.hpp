@@ -15,3 +15,11 @@
 #else
 #define NETDP_CONTRACT
 #endif
+// NETDP_EXACT_ROUNDING keeps every operation rounded as written (no fused multiply-add the source
+// did not ask for), which error-free transformations (TwoSum, FMA-split products) rely on. It is
+// ISO C++'s default under -std=c++20; the attribute makes it independent of the flags.
+#if defined(__GNUC__) && !defined(__clang__)
+#define NETDP_EXACT_ROUNDING __attribute__((optimize("fp-contract=off")))
+#else
+#define NETDP_EXACT_ROUNDING
+#endif
