@@ -70,6 +70,14 @@ std::optional<double> verified_lower_end(const SparseMatrix& w, double estimate,
   return std::nullopt;
 }
 
+/// f with f·M bounding the rounding of measured_local_errors' evaluation for a row of k non-zeros:
+/// the TwoSum and FMA remainders of the k products sum to at most (k + 1) u (|W||x|)_i, and adding
+/// them up in double rounds by at most γ_{2k} of that; the seven operations after it add at most
+/// 10 (k + 3) u² M. So f = 1.01 u (γ_{2k} (k + 1) + 10 u (k + 3)), of order k² u².
+double evaluation_factor(double k) {
+  return 1.01 * kUnitRoundoff * (inner_product_gamma(2.0 * k) * (k + 1.0) + 10.0 * kUnitRoundoff * (k + 3.0));
+}
+
 /// s + e = a + b exactly (Knuth's TwoSum).
 NETDP_EXACT_ROUNDING inline void two_sum(double a, double b, double& s, double& e) {
   s = a + b;
@@ -79,14 +87,14 @@ NETDP_EXACT_ROUNDING inline void two_sum(double a, double b, double& s, double& 
 
 /// The local error of one step of the recurrence, measured: for every node i and column j,
 /// r = x_{t+1} − (c (α (W x_t)_i + β x_t,i) − keep x_{t−1,i}) evaluated in double-double (products
-/// split exactly by FMA, sums by TwoSum), so |δ| <= |r| (1 + 4u) + 8u γ_{k_i} M_i, where
-/// M_i = c (|α| (|W||x_t|)_i + |β| |x_t,i|) + keep |x_{t−1,i}| and the second term bounds the
-/// rounding of the double-double evaluation itself. Adds Σ_i bound² to local[j]. W in CSR form;
+/// split exactly by FMA, sums by TwoSum), so |δ| <= |r| (1 + 4u) + f_i M_i, where
+/// M_i = c (|α| (|W||x_t|)_i + |β| |x_t,i|) + keep |x_{t−1,i}| and f_i M_i (evaluation_factor) bounds
+/// the rounding of the double-double evaluation itself. Adds Σ_i bound² to local[j]. W in CSR form;
 /// the blocks row-major n × width. A fused a·b + s would break the exact splits: no contraction.
 NETDP_MULTIVERSION NETDP_EXACT_ROUNDING void measured_local_errors(
     const int* row_start, const int* columns, const double* values, std::size_t n, std::size_t width,
     const double* current, const double* previous, const double* next, double alpha, double beta, double c,
-    double keep, const double* row_gamma, double* hi, double* lo, double* magnitude, double* local) {
+    double keep, const double* row_factor, double* hi, double* lo, double* magnitude, double* local) {
   for (std::size_t i = 0; i < n; ++i) {
     std::fill(hi, hi + width, 0.0);
     std::fill(lo, lo + width, 0.0);
@@ -106,7 +114,7 @@ NETDP_MULTIVERSION NETDP_EXACT_ROUNDING void measured_local_errors(
       }
     }
     const std::size_t row = i * width;
-    const double g = row_gamma[i];
+    const double f = row_factor[i];
     for (std::size_t j = 0; j < width; ++j) {
       const double x = current[row + j];
       const double before = previous[row + j];
@@ -128,7 +136,7 @@ NETDP_MULTIVERSION NETDP_EXACT_ROUNDING void measured_local_errors(
       const double residual = difference + (carry - low);
       const double m =
           c * (std::abs(alpha) * magnitude[j] + std::abs(beta) * std::abs(x)) + keep * std::abs(before);
-      const double bound = std::abs(residual) * (1.0 + 4.0 * kUnitRoundoff) + 8.0 * kUnitRoundoff * g * m;
+      const double bound = std::abs(residual) * (1.0 + 4.0 * kUnitRoundoff) + f * m;
       local[j] += bound * bound;
     }
   }
@@ -207,12 +215,11 @@ ChebyshevRows chebyshev_rows(const SparseMatrix& w, SpectralInterval interval,
   const auto column_of = [&](graph::NodeId s) {
     return std::lower_bound(senders.begin(), senders.end(), s) - senders.begin();
   };
-  // γ for the rounding of the double-double evaluation of row i: nnz_i terms and eight more operations.
-  std::vector<double> row_gamma(static_cast<std::size_t>(n));
+  std::vector<double> row_factor(static_cast<std::size_t>(n));
   for (Index j = 0; j < w.outerSize(); ++j) {
     double nnz = 0.0;
     for (SparseMatrix::InnerIterator it(w, j); it; ++it) nnz += 1.0;
-    row_gamma[static_cast<std::size_t>(j)] = inner_product_gamma(nnz + 8.0);
+    row_factor[static_cast<std::size_t>(j)] = evaluation_factor(nnz);
   }
   SparseMatrix csr = w;  // row-major CSR for the measured local errors
   csr.makeCompressed();
@@ -248,7 +255,7 @@ ChebyshevRows chebyshev_rows(const SparseMatrix& w, SpectralInterval interval,
     std::fill(local.begin(), local.end(), 0.0);
     measured_local_errors(csr.outerIndexPtr(), csr.innerIndexPtr(), csr.valuePtr(),
                           static_cast<std::size_t>(n), block_width, current.data(), previous.data(),
-                          next.data(), alpha, beta, c, keep, row_gamma.data(), sum_high.data(),
+                          next.data(), alpha, beta, c, keep, row_factor.data(), sum_high.data(),
                           sum_low.data(), magnitude.data(), local.data());
     previous.swap(current);  // previous = x_t
     current.swap(next);      // current = x_{t+1}
