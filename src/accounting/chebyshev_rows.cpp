@@ -159,10 +159,17 @@ void propagate_transposed(const SparseMatrix& w, const RowMajorMatrix& x, RowMaj
   }
 }
 
+bool exactly_symmetric(const SparseMatrix& w) {
+  if (w.rows() != w.cols()) return false;
+  const SparseMatrix transposed = w.transpose();
+  return (w - transposed).cwiseAbs().sum() == 0.0;
+}
+
 SpectralInterval certified_spectral_interval(const SparseMatrix& w) {
   const Index n = w.rows();
   require(w.cols() == n && n >= 1, "the spectral interval needs a square, non-empty W, got {} x {}", n,
           w.cols());
+  require(exactly_symmetric(w), "the spectral interval needs a symmetric W (W = Wᵀ entry for entry)");
   // Gershgorin's discs, each end rounded outwards by twice the error of its own sums.
   SpectralInterval out{std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
   for (Index j = 0; j < w.outerSize(); ++j) {
@@ -204,11 +211,20 @@ ChebyshevRows chebyshev_rows(const SparseMatrix& w, SpectralInterval interval,
   const double hi = interval.upper + 1e-9 * width;
   const double alpha = 2.0 / (hi - lo);
   const double beta = -(hi + lo) / (hi - lo);
+  out.alpha = alpha;
+  out.beta = beta;
   require(alpha * interval.lower + beta >= -1.0 + 1e-12 && alpha * interval.upper + beta <= 1.0 - 1e-12,
           "internal: the Chebyshev map of [{}, {}] leaves [-1, 1]", interval.lower, interval.upper);
 
   std::vector<graph::NodeId> senders;
-  for (const TimedSender& m : messages) senders.push_back(m.sender);
+  for (std::size_t k = 0; k < messages.size(); ++k) {
+    require(messages[k].sender < static_cast<std::size_t>(n), "message {}: sender {} is not a node (n = {})",
+            k, messages[k].sender, n);
+    require(k == 0 || messages[k - 1].time <= messages[k].time,
+            "message {}: the messages must be sorted by time, got time {} after {}", k, messages[k].time,
+            k == 0 ? 0 : messages[k - 1].time);
+    senders.push_back(messages[k].sender);
+  }
   std::sort(senders.begin(), senders.end());
   senders.erase(std::unique(senders.begin(), senders.end()), senders.end());
   const auto width_s = static_cast<Index>(senders.size());
@@ -221,8 +237,13 @@ ChebyshevRows chebyshev_rows(const SparseMatrix& w, SpectralInterval interval,
     for (SparseMatrix::InnerIterator it(w, j); it; ++it) nnz += 1.0;
     row_factor[static_cast<std::size_t>(j)] = evaluation_factor(nnz);
   }
-  SparseMatrix csr = w;  // row-major CSR for the measured local errors
-  csr.makeCompressed();
+  // Row-major CSR for the measured local errors (a copy only when W has free space in its storage).
+  SparseMatrix compressed;
+  if (!w.isCompressed()) {
+    compressed = w;
+    compressed.makeCompressed();
+  }
+  const SparseMatrix& csr = w.isCompressed() ? w : compressed;
 
   RowMajorMatrix current = RowMajorMatrix::Zero(n, width_s);
   for (Index j = 0; j < width_s; ++j)

@@ -29,9 +29,12 @@ using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eig
 /// next = Wᵀ x for a row-major block x (n × B): row j of W scatters into the rows of its columns.
 void propagate_transposed(const SparseMatrix& w, const RowMajorMatrix& x, RowMajorMatrix& next);
 
-/// lower <= λ_min(W) and λ_max(W) <= upper for a symmetric W, proven: the upper end by Gershgorin
-/// (rounded up), the lower end by a Cholesky factorisation of W − aI that succeeds in floating point
-/// (Demmel's bound: λ_min(W − aI) >= −γ_{n+1} ‖R̂‖_F², Higham Theorem 10.3), a from a Lanczos estimate.
+/// Whether W = Wᵀ entry for entry (no tolerance: the Chebyshev bounds need a symmetric W).
+bool exactly_symmetric(const SparseMatrix& w);
+
+/// lower <= λ_min(W) and λ_max(W) <= upper for a symmetric W (throws otherwise), proven: the upper end by
+/// Gershgorin (rounded up), the lower end by a Cholesky factorisation of W − aI that succeeds in floating
+/// point (Demmel's bound: λ_min(W − aI) >= −γ_{n+1} ‖R̂‖_F², Higham Theorem 10.3), a from a Lanczos estimate.
 /// Falls back to Gershgorin's −upper when n is too large for a dense factorisation or the estimate
 /// cannot be verified.
 struct SpectralInterval {
@@ -46,13 +49,16 @@ struct TimedSender {
   graph::NodeId sender = 0;
 };
 
-/// The rows c_{t,w} of the messages (one row each, in the given order; sorted by time) and a bound
+/// The rows c_{t,w} of the messages (one row each, in the given order, which must be sorted by time;
+/// senders < n) and a bound
 /// on ‖Ĉ − C‖_F over them, where C is the exact Chebyshev basis of the affine map sending the
 /// interval onto [−1, 1]. Every row of C lies in the row space of the messages' powers W^t e_w, and
 /// the two span the same space.
 struct ChebyshevRows {
   DenseMatrix rows;            ///< m × n
   double forward_error = 0.0;  ///< >= ‖Ĉ − C‖_F (an upper bound on ‖Ĉ − C‖₂)
+  double alpha = 1.0;          ///< the map W -> αW + βI whose Chebyshev polynomials the rows are
+  double beta = 0.0;
 };
 ChebyshevRows chebyshev_rows(const SparseMatrix& w, SpectralInterval interval,
                              std::span<const TimedSender> messages);

@@ -50,11 +50,7 @@ class ScheduleNeighbours {
   explicit ScheduleNeighbours(const gossip::Schedule& schedule) {
     const std::size_t distinct = schedule.is_fixed() ? 1 : schedule.rounds();
     for (std::size_t t = 0; t < distinct; ++t) steps_.push_back(detail::step_neighbours(schedule.at(t)));
-    if (schedule.is_fixed()) {
-      const SparseMatrix& w = schedule.at(0);
-      const SparseMatrix transposed = w.transpose();
-      symmetric_fixed_ = (w - transposed).cwiseAbs().sum() == 0.0;
-    }
+    if (schedule.is_fixed()) symmetric_fixed_ = detail::exactly_symmetric(schedule.at(0));
   }
   const Neighbours& at(std::size_t t) const { return steps_[steps_.size() == 1 ? 0 : t]; }
   bool symmetric_fixed() const { return symmetric_fixed_; }

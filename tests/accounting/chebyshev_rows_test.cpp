@@ -49,15 +49,9 @@ TEST(ChebyshevRows, SpectralIntervalContainsTheSpectrumAndIsTight) {
   }
 }
 
-/// The same recurrence in long double, from the same map (α, β recomputed as chebyshev_rows does).
-LongMatrix long_double_rows(const DenseMatrix& w, detail::SpectralInterval interval,
+/// The same recurrence in long double, with the map W -> αW + βI that chebyshev_rows used.
+LongMatrix long_double_rows(const DenseMatrix& w, long double alpha, long double beta,
                             const std::vector<detail::TimedSender>& messages) {
-  const double width =
-      std::max(interval.upper - interval.lower, 1e-6 * std::max(1.0, std::abs(interval.upper)));
-  const double lo = interval.lower - 1e-9 * width;
-  const double hi = interval.upper + 1e-9 * width;
-  const auto alpha = static_cast<long double>(2.0 / (hi - lo));
-  const auto beta = static_cast<long double>(-(hi + lo) / (hi - lo));
   const LongMatrix wl = w.cast<long double>();
   const LongMatrix mapped = alpha * wl + beta * LongMatrix::Identity(w.rows(), w.cols());
   LongMatrix out(static_cast<Eigen::Index>(messages.size()), w.cols());
@@ -91,7 +85,10 @@ TEST(ChebyshevRows, ForwardErrorBoundHoldsAgainstLongDouble) {
     for (std::size_t rounds : {1u, 5u, 40u}) {
       const auto messages = all_messages({0, n / 2, n - 1}, rounds);
       const detail::ChebyshevRows rows = detail::chebyshev_rows(w, interval, messages);
-      const LongMatrix reference = long_double_rows(c.w, interval, messages);
+      // The map sends the certified interval into [−1, 1] (where |U_k| <= k + 1).
+      EXPECT_GE(static_cast<long double>(rows.alpha) * interval.lower + rows.beta, -1.0L) << c.name;
+      EXPECT_LE(static_cast<long double>(rows.alpha) * interval.upper + rows.beta, 1.0L) << c.name;
+      const LongMatrix reference = long_double_rows(c.w, rows.alpha, rows.beta, messages);
       const auto actual = static_cast<double>((rows.rows.cast<long double>() - reference).norm());
       EXPECT_LE(actual, rows.forward_error) << c.name << " T = " << rounds;
       // Every row of an exact Chebyshev basis on [−1, 1] has norm <= 1.
@@ -143,6 +140,23 @@ TEST(ChebyshevRows, SpanTheSameSpaceAsThePowers) {
 
 TEST(ChebyshevRows, RejectsAnEmptyMatrix) {
   EXPECT_THROW(detail::certified_spectral_interval(SparseMatrix(0, 0)), std::invalid_argument);
+}
+
+TEST(ChebyshevRows, RejectsANonSymmetricMatrix) {
+  DenseMatrix w = hamilton(6, ring_edges(6));
+  w(0, 1) += 0.125;  // row-stochastic no more, and W != Wᵀ
+  EXPECT_FALSE(detail::exactly_symmetric(to_sparse(w)));
+  EXPECT_TRUE(detail::exactly_symmetric(to_sparse(hamilton(6, ring_edges(6)))));
+  EXPECT_THROW(detail::certified_spectral_interval(to_sparse(w)), std::invalid_argument);
+}
+
+TEST(ChebyshevRows, RejectsUnsortedMessagesAndSendersOutsideTheGraph) {
+  const SparseMatrix w = to_sparse(hamilton(6, ring_edges(6)));
+  const detail::SpectralInterval interval = detail::certified_spectral_interval(w);
+  const std::vector<detail::TimedSender> unsorted{{2, 1}, {1, 1}};
+  EXPECT_THROW(detail::chebyshev_rows(w, interval, unsorted), std::invalid_argument);
+  const std::vector<detail::TimedSender> outside{{0, 6}};
+  EXPECT_THROW(detail::chebyshev_rows(w, interval, outside), std::invalid_argument);
 }
 
 }  // namespace

@@ -234,6 +234,10 @@ TEST(MuffliatoJointView, IllConditionedPowersAreResolvedInTheChebyshevBasis) {
   const ObserverLeverage fast = observer_leverage(schedule, {0});
   EXPECT_TRUE(fast.chebyshev);
   EXPECT_LT(fast.margin, 1e-3);
+  JointViewReport report;
+  muffliato_joint_view_losses(schedule, {{{0}}, {}}, unit_options(), &report);
+  EXPECT_EQ(report.chebyshev, 1u);
+  EXPECT_EQ(report.no_gap, 0u);
   const Vector reference = krylov_reference_leverage(w, {1, static_cast<graph::NodeId>(n - 1)}, 60, 0);
   std::size_t below_one = 0;
   for (int u = 1; u < n; ++u) {
