@@ -169,6 +169,11 @@ SpectralInterval certified_spectral_interval(const SparseMatrix& w) {
   const Index n = w.rows();
   require(w.cols() == n && n >= 1, "the spectral interval needs a square, non-empty W, got {} x {}", n,
           w.cols());
+  for (Index j = 0; j < w.outerSize(); ++j) {
+    for (SparseMatrix::InnerIterator it(w, j); it; ++it)
+      require(std::isfinite(it.value()), "the spectral interval needs finite entries, got W({}, {}) = {}",
+              it.row(), it.col(), it.value());
+  }
   require(exactly_symmetric(w), "the spectral interval needs a symmetric W (W = Wᵀ entry for entry)");
   // Gershgorin's discs, each end rounded outwards by twice the error of its own sums.
   SpectralInterval out{std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};

@@ -8,6 +8,7 @@
 #include <Eigen/Eigenvalues>
 #include <Eigen/SVD>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "accounting/muffliato_test_helpers.hpp"
@@ -147,6 +148,12 @@ TEST(ChebyshevRows, RejectsANonSymmetricMatrix) {
   w(0, 1) += 0.125;  // row-stochastic no more, and W != Wᵀ
   EXPECT_FALSE(detail::exactly_symmetric(to_sparse(w)));
   EXPECT_TRUE(detail::exactly_symmetric(to_sparse(hamilton(6, ring_edges(6)))));
+  EXPECT_THROW(detail::certified_spectral_interval(to_sparse(w)), std::invalid_argument);
+}
+
+TEST(ChebyshevRows, RejectsANonFiniteEntry) {
+  DenseMatrix w = hamilton(6, ring_edges(6));
+  w(2, 3) = w(3, 2) = std::numeric_limits<double>::quiet_NaN();
   EXPECT_THROW(detail::certified_spectral_interval(to_sparse(w)), std::invalid_argument);
 }
 
