@@ -147,7 +147,7 @@ PairResult make_result(std::span<const graph::NodeId> observers, graph::NodeId t
 }
 
 /// A view whose noise Gram is singular in floating point: K_u is the block of the projector on
-/// row(B) at u's columns (A_u = columns of B), from an orthonormal basis deflated below the Gram's
+/// row(B) at u's columns (A_u = columns of B), from an orthonormal basis completed below the Gram's
 /// resolution (row_space.hpp) and widened by its margin.
 void solve_dependent_view(const detail::Resolved& r, const detail::ViewRows& rows,
                           std::span<const graph::NodeId> observers, std::span<const graph::NodeId> excluded,

@@ -162,7 +162,7 @@ StructuredGrams mf_pndp_target_grams(const gossip::GossipMatrix& w, std::size_t 
     factor.resize(0, 0);
     // Dependent observations (common for K > 1): K_u is the block of the projector on the row
     // space of the observation matrix M at u's input columns, from an orthonormal basis of row(M)
-    // that is deflated below the Gram's resolution; the rank decision widens it by its margin.
+    // that is completed below the Gram's resolution; the rank decision widens it by its margin.
     const double entries = static_cast<double>(rows) * static_cast<double>(ni * t_steps);
     if (entries > kMaxObservationEntries) {
       out.subspace_margin = 1.0;

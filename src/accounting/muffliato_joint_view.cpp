@@ -34,7 +34,7 @@ using Index = Eigen::Index;
 using NodeSets = std::vector<std::vector<NodeId>>;
 using Neighbours = std::vector<std::vector<NodeId>>;
 
-/// Entries of a view A′ with more messages than nodes kept for its deflation pass: 64 MiB.
+/// Entries of a view A′ with more messages than nodes kept for its completion: 64 MiB.
 constexpr double kMaxViewEntries = 8.0 * 1024 * 1024;
 
 /// A view whose power basis leaves a margin above this is redone in the Chebyshev basis.
@@ -261,7 +261,7 @@ ObserverLeverage leverage_of_row_space(detail::RowSpace space, ObserverLeverage 
 /// ℓ for every node from the view A′ (observer columns already zero); also returns the whitened
 /// target columns Z (orthonormal rows spanning row(A′), r × n) for group maxima.
 ObserverLeverage leverage_of_view(const DenseMatrix& view, std::optional<DenseMatrix> known_gram,
-                                  std::size_t rounds, DenseMatrix* whitened) {
+                                  std::size_t rounds, DenseMatrix* whitened, double abandon_margin) {
   ObserverLeverage out;
   const Index m = view.rows();
   const Index n = view.cols();
@@ -275,7 +275,7 @@ ObserverLeverage leverage_of_view(const DenseMatrix& view, std::optional<DenseMa
   if (structural_rank == 0) return out;  // every message is a combination of the observers' own values
   return leverage_of_row_space(
       detail::row_space(view, std::move(known_gram), detail::rounding_floor_factor(n, m, rounds),
-                        structural_rank),
+                        structural_rank, abandon_margin),
       std::move(out), whitened);
 }
 
@@ -333,7 +333,7 @@ ObserverLeverage leverage_of_column_gram(DenseMatrix gram, std::size_t messages,
   for (Index i = 0; i < columns; ++i) z.col(nonzero[static_cast<std::size_t>(i)]) = basis.row(i).transpose();
   if (view != nullptr) {
     // The eigenvectors of H span the row space only to about κ(H)·ε; rows built from A′ itself,
-    // Λ_r^{-1} (A′V_r)ᵀ A′, span a subspace of it exactly (as in the row path), and deflation then
+    // Λ_r^{-1} (A′V_r)ᵀ A′, span a subspace of it exactly (as in the row path), and the completion then
     // looks only for directions that are really missing.
     DenseMatrix y = detail::product_transposed(*view, z);  // A′V_r (m × r)
     for (Index i = 0; i < rank; ++i) y.col(i) /= eig.values[columns - rank + i];
@@ -344,7 +344,7 @@ ObserverLeverage leverage_of_column_gram(DenseMatrix gram, std::size_t messages,
                                    std::min(m, columns), floor_factor, margin),
         std::move(out), whitened);
   }
-  // Without A′ the Gram's rank decision cannot be refined by deflation: a decided rank trusts nothing
+  // Without A′ the Gram's rank decision cannot be refined by the completion: a decided rank trusts nothing
   // (the local-DP cap), an undecided one is exact to the eigensolver's accuracy.
   out.margin =
       out.rank_decided ? 1.0 : floor_factor * std::sqrt(eig.values[columns - 1] / eig.values[columns - rank]);
@@ -389,7 +389,7 @@ ObserverLeverage observer_view_leverage(const gossip::Schedule& schedule, const 
   const std::size_t n = schedule.num_nodes();
   if (messages.size() > n) {
     // More messages than nodes: work with the n × n Gram of the columns. A′ is kept for the
-    // deflation pass when it fits, else streamed round by round.
+    // completion when it fits, else streamed round by round.
     ObserverLeverage out;
     if (static_cast<double>(messages.size()) * static_cast<double>(n) <= kMaxViewEntries) {
       DenseMatrix view = message_rows(schedule, messages);
@@ -418,8 +418,12 @@ ObserverLeverage observer_view_leverage(const gossip::Schedule& schedule, const 
   std::optional<DenseMatrix> gram;
   if (use_powers) gram = gram_from_powers(messages, powers, view, observers);
   for (NodeId c : observers) view.col(static_cast<Index>(c)).setZero();  // y_c is known
-  ObserverLeverage out = leverage_of_view(view, std::move(gram), schedule.rounds(), whitened);
-  if (graphs.symmetric_fixed() && out.margin > kChebyshevRetryMargin) {
+  // With a Chebyshev basis to try next, the powers are given up as soon as they cannot do better.
+  const bool retry_possible = graphs.symmetric_fixed();
+  ObserverLeverage out =
+      leverage_of_view(view, std::move(gram), schedule.rounds(), whitened,
+                       retry_possible ? kChebyshevRetryMargin : std::numeric_limits<double>::infinity());
+  if (retry_possible && out.margin > kChebyshevRetryMargin) {
     view.resize(0, 0);
     DenseMatrix chebyshev_whitened;
     ObserverLeverage retry =

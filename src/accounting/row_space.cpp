@@ -1,8 +1,11 @@
 #include "row_space.hpp"
 
 #include <Eigen/Eigenvalues>
+#include <Eigen/QR>
+#include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -15,28 +18,83 @@ namespace {
 
 using Index = Eigen::Index;
 
-/// Deflation passes beyond the Gram's resolution (each adds the directions the previous ones
-/// could not resolve; one is enough in every case measured).
-constexpr int kMaxDeflations = 3;
-
-/// Gaussian probes of the residual before a deflation pass (see residual_is_below).
+/// Gaussian probes of the residual in the first completion step (see sketch_residual); later
+/// steps take twice as many as the directions the step before added, up to kMaxProbes.
 constexpr Index kProbes = 16;
+constexpr Index kMaxProbes = 256;
 
 /// Halko, Martinsson & Tropp (2011), Lemma 4.1: for k standard Gaussian vectors ω_i,
 /// ‖R‖₂ <= 10·sqrt(2/π)·max_i ‖Rᵀω_i‖ except with probability 10^{−k}, whatever R's size.
 constexpr double kProbeFactor = 7.978845608028654;  // 10·sqrt(2/π)
 
-/// Whether R = A − A ZᵀZ (Z with orthonormal rows) has ‖R‖₂ <= `threshold`, from kProbes Gaussian
-/// left probes (false with probability <= 1e-16 when it has not). Each probe costs O((m + 2r) N)
-/// instead of the residual's 4mrN. Fixed seed: the result is deterministic.
-bool residual_is_below(const DenseMatrix& a, const DenseMatrix& z, double threshold) {
-  util::Rng rng(0x5eedf00dULL);
-  DenseMatrix probes(a.rows(), kProbes);
-  for (Index j = 0; j < kProbes; ++j)
-    for (Index i = 0; i < a.rows(); ++i) probes(i, j) = rng.standard_normal();
-  DenseMatrix rows = transposed_product(probes, a);  // ωᵀA (probes × N)
-  subtract_product(rows, product_transposed(rows, z), z);
-  return kProbeFactor * rows.rowwise().norm().maxCoeff() <= threshold;
+/// Y = Ωᵀ(A − A ZᵀZ) for `probes` Gaussian columns ω_i (Z with orthonormal rows): a sketch of the
+/// residual R that costs O(k(m + 2r)N) instead of R's 4mrN. Seeded by `step`: deterministic.
+DenseMatrix sketch_residual(const DenseMatrix& a, const DenseMatrix& z, Index probes, std::uint64_t step) {
+  util::Rng rng(0x5eedf00dULL + step);
+  DenseMatrix omega(a.rows(), probes);
+  for (Index j = 0; j < probes; ++j)
+    for (Index i = 0; i < a.rows(); ++i) omega(i, j) = rng.standard_normal();
+  DenseMatrix rows = transposed_product(omega, a);  // ΩᵀA (probes × N)
+  if (z.rows() > 0) subtract_product(rows, product_transposed(rows, z), z);
+  return rows;
+}
+
+/// Orthonormal rows spanning what the sketch `y` adds to span Z: a candidate subspace V, orthogonal to
+/// Z to working precision (y's rows taken off Z once more, a column-pivoted QR of yᵀ keeping the
+/// columns above its rounding, then off Z and orthonormal twice). Empty when nothing is left.
+DenseMatrix candidate_directions(DenseMatrix y, const DenseMatrix& z) {
+  if (z.rows() > 0) subtract_product(y, product_transposed(y, z), z);
+  const Eigen::ColPivHouseholderQR<DenseMatrix> qr(y.transpose());
+  const double largest = qr.matrixR().rows() > 0 ? std::abs(qr.matrixR()(0, 0)) : 0.0;
+  Index kept = 0;
+  const double resolution = std::numeric_limits<double>::epsilon() * static_cast<double>(y.cols()) * largest;
+  while (kept < std::min(y.rows(), y.cols()) && std::abs(qr.matrixR()(kept, kept)) > resolution) ++kept;
+  if (kept == 0) return DenseMatrix(0, y.cols());
+  DenseMatrix v = (qr.householderQ() * DenseMatrix::Identity(y.cols(), kept)).transpose();
+  for (int twice = 0; twice < 2; ++twice) {
+    if (z.rows() > 0) subtract_product(v, product_transposed(v, z), z);
+    if (!orthonormalize_rows(v)) return DenseMatrix(0, y.cols());
+  }
+  return v;
+}
+
+/// The directions of row(A) off span Z found on the candidates V, as orthonormal rows, and a lower bound
+/// on A's singular values along them. The SVD A Vᵀ = U Σ Xᵀ (A Vᵀ = R Vᵀ, as V ⊥ Z) picks the left
+/// vectors u with σ above the floor; each Rᵀu = (I − ZᵀZ) Aᵀu is a vector of row(A) off Z of norm >= σ
+/// (its part in span V alone has norm σ), so they are what is appended, never V itself (V need not lie
+/// in row(A)).
+struct FoundDirections {
+  DenseMatrix rows;
+  double smallest_singular = 0.0;
+};
+FoundDirections found_directions(const DenseMatrix& a, const DenseMatrix& z, const DenseMatrix& v,
+                                 double floor) {
+  FoundDirections out;
+  const Eigen::JacobiSVD<DenseMatrix> svd(product_transposed(a, v), Eigen::ComputeThinU);
+  Index kept = 0;
+  while (kept < svd.singularValues().size() && svd.singularValues()(kept) > floor) ++kept;
+  if (kept == 0) return out;
+  DenseMatrix rows = transposed_product(svd.matrixU().leftCols(kept), a);  // (Aᵀ U)ᵀ
+  for (int twice = 0; twice < 2; ++twice) {
+    if (z.rows() > 0) subtract_product(rows, product_transposed(rows, z), z);
+  }
+  // Singular values of the new rows from their Gram, before they are made orthonormal.
+  const Eigen::SelfAdjointEigenSolver<DenseMatrix> gram(product_transposed(rows, rows),
+                                                        Eigen::EigenvaluesOnly);
+  const double smallest = std::sqrt(std::max(gram.eigenvalues()(0), 0.0));
+  if (!(smallest > floor) || !orthonormalize_rows(rows)) return out;
+  out.smallest_singular = std::min(smallest, svd.singularValues()(kept - 1));
+  out.rows = std::move(rows);
+  return out;
+}
+
+/// What row_space returns when it gives up: no basis, no trust (the local-DP cap).
+RowSpace abandoned(Index columns) {
+  RowSpace out;
+  out.basis = DenseMatrix::Zero(0, columns);
+  out.rank_decided = true;
+  out.margin = 1.0;
+  return out;
 }
 
 }  // namespace
@@ -71,52 +129,54 @@ Index structural_rank(const DenseMatrix& a) {
 }
 
 RowSpace complete_row_space(const DenseMatrix& a, DenseMatrix z, double smallest_singular,
-                            Index structural_rank, double floor_factor, double margin) {
-  // The Gram resolves singular values only down to about sqrt(floor): deflate. The residual
-  // R = A − A ZᵀZ holds the directions it could not see, at their own scale; its Gram resolves
-  // them down to the floating-point floor of A itself, ε_f ‖A‖_F.
+                            Index structural_rank, double floor_factor, double margin,
+                            double abandon_margin) {
+  // The Gram resolves singular values only down to about sqrt(floor): complete the basis with the
+  // directions of the residual R = A − A ZᵀZ, which holds those at their own scale, down to the
+  // floating-point floor of A itself, ε_f ‖A‖_F. An adaptive randomized range finder (Halko,
+  // Martinsson & Tropp 2011, Algorithm 4.2) looks for them in sketches ΩᵀR, and found_directions
+  // appends the vectors of row(A) they reveal above the floor. It stops when a sketch certifies
+  // ‖R‖₂ below the floor (HMT Lemma 4.1: failure probability 10^{−k} for k probes), or when nothing
+  // above the floor is left to find; then ‖R‖_F, computed in full, bounds what was left out.
   RowSpace out;
   out.margin = margin;
-  const Index m = a.rows();
   const Index n = a.cols();
   Index rank = z.rows();
   const double residual_floor = floor_factor * a.norm();
-  for (int pass = 0; pass < kMaxDeflations && rank < structural_rank && out.margin < 1.0; ++pass) {
-    if (pass == 0 && residual_is_below(a, z, residual_floor)) break;
-    DenseMatrix residual = a;
-    subtract_product(residual, product_transposed(a, z), z);
-    if (residual.norm() <= residual_floor) break;  // nothing left above the floor
-    DenseMatrix residual_gram = lower_gram(residual);
-    const double residual_trace = residual_gram.diagonal().sum();
-    const double cut = std::max(floor_factor * residual_trace, residual_floor * residual_floor);
-    const SymmetricEigen more = symmetric_eigen(std::move(residual_gram));
-    Index added = 0;
-    while (added < m && more.values[m - 1 - added] > cut) ++added;
+  double residual_bound = 0.0;  // a bound on ‖A − A ZᵀZ‖₂ (0: not needed, the rank is structural)
+  Index probes = kProbes;
+  for (std::uint64_t step = 0; rank < structural_rank && out.margin < 1.0; ++step) {
+    // The margin is at least floor / smallest kept singular value, which only falls from here.
+    if (residual_floor > abandon_margin * smallest_singular) return abandoned(n);
+    const DenseMatrix y = sketch_residual(a, z, probes, step);
+    residual_bound = kProbeFactor * y.rowwise().norm().maxCoeff();
+    if (residual_bound <= residual_floor) break;  // certified: nothing left above the floor
+    const DenseMatrix v = candidate_directions(y, z);
+    FoundDirections found;
+    if (v.rows() > 0) found = found_directions(a, z, v, residual_floor);
+    const Index added = found.rows.rows();
     if (added == 0) {
-      out.margin = 1.0;  // a residual above the floor that no direction explains: trust nothing
+      // What the sketch sees is at or below the floor, but its bound is not: ‖R‖_F, computed
+      // in full, is the deterministic bound (and usually below the floor).
+      DenseMatrix residual = a;
+      subtract_product(residual, product_transposed(a, z), z);
+      residual_bound = std::min(residual_bound, residual.norm());
       break;
     }
-    DenseMatrix more_basis = more.vectors.rightCols(added);
-    for (Index i = 0; i < added; ++i) more_basis.col(i) /= std::sqrt(more.values[m - added + i]);
-    DenseMatrix z_more = transposed_product(more_basis, residual);
-    // Orthogonal to the rows already kept, then orthonormal (twice, for the rounding).
-    for (int twice = 0; twice < 2; ++twice) {
-      subtract_product(z_more, product_transposed(z_more, z), z);
-      if (!orthonormalize_rows(z_more)) out.margin = 1.0;
-    }
     DenseMatrix joined(rank + added, n);
-    joined << z, z_more;
+    joined << z, found.rows;
     z.swap(joined);
     rank += added;
-    smallest_singular = std::min(smallest_singular, std::sqrt(more.values[m - added]));
+    smallest_singular = std::min(smallest_singular, found.smallest_singular);
+    probes = std::min(kMaxProbes, std::max(kProbes, 2 * added));
   }
   // The projector of an orthonormal basis is accurate to about κ(A)·ε_f; a rank decision
   // (directions below the floor taken as 0) adds the perturbation of the kept subspace,
-  // sin θ <= floor / gap.
+  // sin θ <= E / gap, E the larger of the floor and the residual's certified bound.
   out.rank_decided = rank < structural_rank;
-  const double accuracy = residual_floor / smallest_singular;
-  const double gap =
-      out.rank_decided ? residual_floor / std::max(smallest_singular - residual_floor, 0.0) : 0.0;
+  const double floor = std::max(residual_floor, out.rank_decided ? residual_bound : 0.0);
+  const double accuracy = floor / smallest_singular;
+  const double gap = out.rank_decided ? floor / std::max(smallest_singular - floor, 0.0) : 0.0;
   out.margin = std::min(1.0, std::max({out.margin, accuracy, gap}));
   out.smallest_singular = smallest_singular;
   out.basis = std::move(z);
@@ -124,7 +184,7 @@ RowSpace complete_row_space(const DenseMatrix& a, DenseMatrix z, double smallest
 }
 
 RowSpace row_space(const DenseMatrix& a, std::optional<DenseMatrix> known_gram, double floor_factor,
-                   Index structural_rank) {
+                   Index structural_rank, double abandon_margin) {
   const Index m = a.rows();
   if (m == 0 || structural_rank == 0) {
     RowSpace out;
@@ -136,7 +196,7 @@ RowSpace row_space(const DenseMatrix& a, std::optional<DenseMatrix> known_gram, 
   // The rows a pivoted Cholesky of the Gram picks (largest remaining norm first, until the rest
   // is at the floor) span the resolved row space: Z = L⁻¹ A[p] has orthonormal rows up to
   // rounding, which one re-orthonormalisation (Cholesky of Z Zᵀ, as in CholeskyQR2) removes.
-  // The rows left out are checked, and what they add is found, by the deflation pass.
+  // The rows left out are checked, and what they add is found, by the completion.
   const PivotedCholesky chosen = pivoted_cholesky(gram, floor);
   const Index rank = chosen.rank;
   if (rank == 0) {
@@ -146,6 +206,9 @@ RowSpace row_space(const DenseMatrix& a, std::optional<DenseMatrix> known_gram, 
     out.margin = 1.0;  // nothing above the floor: no subspace can be trusted
     return out;
   }
+  // σ_min(L) <= min_i L_ii bounds the margin from below before any O(r² N) work.
+  if (floor_factor * std::sqrt(gram.diagonal().sum()) > abandon_margin * chosen.factor.diagonal().minCoeff())
+    return abandoned(a.cols());
   DenseMatrix z(rank, a.cols());
   for (Index j = 0; j < a.cols(); ++j)  // column by column: both matrices in storage order
     for (Index i = 0; i < rank; ++i) z(i, j) = a(chosen.pivots[static_cast<std::size_t>(i)], j);
@@ -157,7 +220,7 @@ RowSpace row_space(const DenseMatrix& a, std::optional<DenseMatrix> known_gram, 
                                                                     Eigen::EigenvaluesOnly)
                              .eigenvalues()(0),
                          0.0));
-  return complete_row_space(a, std::move(z), smallest, structural_rank, floor_factor, margin);
+  return complete_row_space(a, std::move(z), smallest, structural_rank, floor_factor, margin, abandon_margin);
 }
 
 DenseMatrix projector_block(const RowSpace& space, Index first, Index stride, Index count) {

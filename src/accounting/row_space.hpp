@@ -7,12 +7,13 @@
 // the Koskela–Kulkarni linear systems, PNDP DP-D-SGD and Muffliato-SGD) has A_u = columns of
 // B, so K_u = A_uᵀ (B Bᵀ)⁺ A_u is a block of the projector P on row(B): K_u = Z_uᵀ Z_u for
 // any orthonormal basis Z of row(B). The Gram B Bᵀ resolves singular values of B only down to
-// about sqrt(ε) σ_max; a deflation pass on the residual B − B ZᵀZ finds the directions below
-// that, down to the rounding of B itself. Singular values at or below that floor are taken as
+// about sqrt(ε) σ_max; a randomized range finder on the residual B − B ZᵀZ finds the directions
+// below that, down to the rounding of B itself. Singular values at or below that floor are taken as
 // 0 (a rank decision), and the computed projector P is widened by the perturbation margin s of
 // its subspace: ‖(P_exact − P) x‖ <= s ‖x‖, so xᵀP_exact x <= (sqrt(xᵀP x) + s ‖x‖)².
 
 #include <Eigen/Core>
+#include <limits>
 #include <optional>
 
 #include "netdp/util/types.hpp"
@@ -37,15 +38,20 @@ double rounding_floor_factor(Eigen::Index columns, Eigen::Index rows, std::size_
 Eigen::Index structural_rank(const DenseMatrix& a);
 
 /// The row space of `a`. `known_gram` (lower triangle of a aᵀ) is used when given;
-/// `structural_rank` bounds rank(a) in exact arithmetic (e.g. its non-zero columns).
+/// `structural_rank` bounds rank(a) in exact arithmetic (e.g. its non-zero columns). Gives up, with
+/// no basis and margin 1, as soon as the margin is certain to exceed `abandon_margin` (a caller with
+/// a better-conditioned basis of the same space to try next).
 RowSpace row_space(const DenseMatrix& a, std::optional<DenseMatrix> known_gram, double floor_factor,
-                   Eigen::Index structural_rank);
+                   Eigen::Index structural_rank,
+                   double abandon_margin = std::numeric_limits<double>::infinity());
 
 /// Finishes a row space from `z`, orthonormal rows spanning part of row(a) whose smallest
-/// singular value in `a` is `smallest_singular`: deflates the residual a − a zᵀz up to
-/// `structural_rank` and sets the margin. `margin` carries what the caller already lost (0 or 1).
+/// singular value in `a` is `smallest_singular`: appends the directions of the residual a − a zᵀz
+/// above the floor (up to `structural_rank`) and sets the margin. `margin` carries what the caller already
+/// lost (0 or 1).
 RowSpace complete_row_space(const DenseMatrix& a, DenseMatrix z, double smallest_singular,
-                            Eigen::Index structural_rank, double floor_factor, double margin);
+                            Eigen::Index structural_rank, double floor_factor, double margin,
+                            double abandon_margin = std::numeric_limits<double>::infinity());
 
 /// K = Z_Sᵀ Z_S for the basis columns S = {first + s·stride : s < count}: the block of the computed
 /// projector at those coordinates (a target's columns over its rounds).
