@@ -142,6 +142,26 @@ NETDP_MULTIVERSION NETDP_EXACT_ROUNDING void measured_local_errors(
   }
 }
 
+/// The lower triangle of C Cᵀ: G[(s,w),(t,w′)] = (T_{s+t}(W̃)_{ww′} + T_{|s−t|}(W̃)_{ww′}) / 2.
+DenseMatrix gram_from_blocks(std::span<const TimedSender> messages, const std::vector<graph::NodeId>& senders,
+                             const std::vector<DenseMatrix>& blocks) {
+  const auto m = static_cast<Index>(messages.size());
+  std::vector<Index> index(messages.size());
+  for (std::size_t k = 0; k < messages.size(); ++k)
+    index[k] = std::lower_bound(senders.begin(), senders.end(), messages[k].sender) - senders.begin();
+  DenseMatrix gram(m, m);
+  for (Index j = 0; j < m; ++j) {
+    const std::size_t tj = messages[static_cast<std::size_t>(j)].time;
+    const Index wj = index[static_cast<std::size_t>(j)];
+    for (Index i = j; i < m; ++i) {
+      const std::size_t ti = messages[static_cast<std::size_t>(i)].time;
+      const Index wi = index[static_cast<std::size_t>(i)];
+      gram(i, j) = 0.5 * (blocks[ti + tj](wi, wj) + blocks[ti > tj ? ti - tj : tj - ti](wi, wj));
+    }
+  }
+  return gram;
+}
+
 }  // namespace
 
 void propagate_transposed(const SparseMatrix& w, const RowMajorMatrix& x, RowMajorMatrix& next) {
@@ -202,8 +222,34 @@ SpectralInterval certified_spectral_interval(const SparseMatrix& w) {
   return out;
 }
 
+void sender_blocks(const RowMajorMatrix& current, const RowMajorMatrix& previous,
+                   const std::vector<graph::NodeId>& senders, std::size_t time, std::size_t last,
+                   SenderBasis basis, std::vector<DenseMatrix>& blocks) {
+  const auto s = static_cast<Index>(senders.size());
+  if (time <= last) {
+    DenseMatrix block(s, s);
+    for (Index i = 0; i < s; ++i)
+      block.row(i) = current.row(static_cast<Index>(senders[static_cast<std::size_t>(i)]));
+    blocks[time] = std::move(block);
+  }
+  if (2 * time <= last) return;
+  // x (n × |S| row-major) is xᵀ column-major: each product is one BLAS call.
+  const Eigen::Map<const DenseMatrix> x_t(current.data(), current.cols(), current.rows());
+  const Eigen::Map<const DenseMatrix> x_before(previous.data(), previous.cols(), previous.rows());
+  const bool chebyshev = basis == SenderBasis::chebyshev;
+  const double scale = chebyshev ? 2.0 : 1.0;
+  DenseMatrix square = DenseMatrix::Identity(s, s);  // − I (Chebyshev) or unused (beta 0)
+  multiply_into(square, scale, x_t, false, x_t, true, chebyshev ? -1.0 : 0.0);
+  blocks[2 * time] = std::move(square);
+  if (2 * time - 1 > last) {
+    DenseMatrix cross = blocks[1];  // − T_1 (Chebyshev) or unused (beta 0)
+    multiply_into(cross, scale, x_t, false, x_before, true, chebyshev ? -1.0 : 0.0);
+    blocks[2 * time - 1] = std::move(cross);
+  }
+}
+
 ChebyshevRows chebyshev_rows(const SparseMatrix& w, SpectralInterval interval,
-                             std::span<const TimedSender> messages) {
+                             std::span<const TimedSender> messages, bool with_gram) {
   const Index n = w.rows();
   ChebyshevRows out;
   out.rows = DenseMatrix::Zero(static_cast<Index>(messages.size()), n);
@@ -264,6 +310,10 @@ ChebyshevRows chebyshev_rows(const SparseMatrix& w, SpectralInterval interval,
   std::vector<double> local_sum(block_width, 0.0);
   std::vector<double> local(block_width, 0.0);
   double squared_error = 0.0;
+  const std::size_t last = messages.back().time;
+  // With the Gram: blocks[t](i, j) = T_t(W̃)_{s_i s_j} for t <= 2·last, read off the rows up to
+  // `last`, beyond it from T_{2a} = 2 T_a² − I and T_{2a−1} = 2 T_a T_{a−1} − T_1.
+  std::vector<DenseMatrix> blocks(with_gram ? 2 * last + 1 : 0);
   std::size_t k = 0;
   for (std::size_t time = 0;; ++time) {
     for (; k < messages.size() && messages[k].time == time; ++k) {
@@ -272,6 +322,7 @@ ChebyshevRows chebyshev_rows(const SparseMatrix& w, SpectralInterval interval,
       for (Index i = 0; i < n; ++i) out.rows(row, i) = current(i, column);
       squared_error += error[static_cast<std::size_t>(column)] * error[static_cast<std::size_t>(column)];
     }
+    if (with_gram) sender_blocks(current, previous, senders, time, last, SenderBasis::chebyshev, blocks);
     if (k == messages.size()) break;
     // x_{t+1} = c (α W x_t + β x_t) − x_{t−1}, c = 1 at the first step (T_1 = αW + βI), 2 after.
     const double c = time == 0 ? 1.0 : 2.0;
@@ -292,6 +343,7 @@ ChebyshevRows chebyshev_rows(const SparseMatrix& w, SpectralInterval interval,
   }
   // The bound's own evaluation rounds too: widen it by a little more than that.
   out.forward_error = 1.01 * std::sqrt(squared_error);
+  if (with_gram) out.gram = gram_from_blocks(messages, senders, blocks);
   return out;
 }
 

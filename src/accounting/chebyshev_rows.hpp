@@ -16,6 +16,7 @@
 
 #include <Eigen/Core>
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -28,6 +29,17 @@ using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eig
 
 /// next = Wᵀ x for a row-major block x (n × B): row j of W scatters into the rows of its columns.
 void propagate_transposed(const SparseMatrix& w, const RowMajorMatrix& x, RowMajorMatrix& next);
+
+/// The blocks between the senders S of a basis of polynomials in a symmetric W: P_t(i, j) = p_t(W)_{s_i s_j}
+/// with p_t = W^t (powers) or T_t(W̃) (Chebyshev), for t <= 2·last. Called at each step of the
+/// propagation with x_t = `current` and x_{t−1} = `previous` (n × |S|, row-major, columns e_s
+/// propagated): it reads blocks[t] off x_t while t <= last, and fills the blocks beyond `last` from
+/// the products of two propagated blocks, W^{2t} = (W^t)², W^{2t−1} = W^t W^{t−1}, or
+/// T_{2t} = 2T_t² − I, T_{2t−1} = 2T_t T_{t−1} − T_1 (so blocks[2t] = x_tᵀx_t, or 2x_tᵀx_t − I, ...).
+enum class SenderBasis { powers, chebyshev };
+void sender_blocks(const RowMajorMatrix& current, const RowMajorMatrix& previous,
+                   const std::vector<graph::NodeId>& senders, std::size_t time, std::size_t last,
+                   SenderBasis basis, std::vector<DenseMatrix>& blocks);
 
 /// Whether W = Wᵀ entry for entry (no tolerance: the Chebyshev bounds need a symmetric W).
 bool exactly_symmetric(const SparseMatrix& w);
@@ -59,8 +71,11 @@ struct ChebyshevRows {
   double forward_error = 0.0;  ///< >= ‖Ĉ − C‖_F (an upper bound on ‖Ĉ − C‖₂)
   double alpha = 1.0;          ///< the map W -> αW + βI whose Chebyshev polynomials the rows are
   double beta = 0.0;
+  /// With `with_gram`: the lower triangle of C Cᵀ from the product identity
+  /// T_s T_t = (T_{s+t} + T_{|s−t|}) / 2 between the senders (T(W̃) symmetric), with no m² n product.
+  std::optional<DenseMatrix> gram;
 };
 ChebyshevRows chebyshev_rows(const SparseMatrix& w, SpectralInterval interval,
-                             std::span<const TimedSender> messages);
+                             std::span<const TimedSender> messages, bool with_gram = false);
 
 }  // namespace netdp::accounting::detail

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <stdexcept>
 #include <utility>
+#include <vector>
 
 #include "netdp/util/check.hpp"
 
@@ -117,6 +118,31 @@ SymmetricEigen symmetric_eigen(DenseMatrix symmetric) {
   return result;
 }
 
+double smallest_eigenvalue(DenseMatrix symmetric) {
+  require(symmetric.rows() == symmetric.cols() && symmetric.rows() > 0,
+          "smallest_eigenvalue: matrix must be square and non-empty, got {} x {}", symmetric.rows(),
+          symmetric.cols());
+#if defined(NETDP_HAVE_LAPACKE)
+  const auto n = static_cast<lapack_int>(symmetric.rows());
+  lapack_int found = 0;
+  double value = 0.0;
+  double unused_vector = 0.0;
+  lapack_int unused_support[2] = {0, 0};
+  const lapack_int info = LAPACKE_dsyevr(LAPACK_COL_MAJOR, 'N', 'I', 'L', n, symmetric.data(), n, 0.0, 0.0, 1,
+                                         1, 0.0, &found, &value, &unused_vector, 1, unused_support);
+  if (info != 0 || found != 1) {
+    throw std::runtime_error(fmt::format("smallest_eigenvalue: LAPACK dsyevr failed (info = {})", info));
+  }
+  return value;
+#else
+  Eigen::SelfAdjointEigenSolver<DenseMatrix> solver(symmetric, Eigen::EigenvaluesOnly);
+  if (solver.info() != Eigen::Success) {
+    throw std::runtime_error("smallest_eigenvalue: Eigen SelfAdjointEigenSolver did not converge");
+  }
+  return solver.eigenvalues()(0);
+#endif
+}
+
 DenseMatrix spectral_reconstruction(const DenseMatrix& vectors, const Vector& f) {
   const Eigen::Index n = vectors.rows();
   DenseMatrix c = DenseMatrix::Zero(n, n);
@@ -176,6 +202,24 @@ void solve_lower_in_place(const DenseMatrix& lower, DenseMatrix& z) {
 PivotedCholesky pivoted_cholesky(const DenseMatrix& gram, double floor) {
   const Eigen::Index m = gram.rows();
   PivotedCholesky out;
+#if defined(NETDP_HAVE_LAPACKE)
+  // LAPACK's blocked DPSTRF: the same greedy pivots (largest remaining diagonal), the same stop
+  // (a pivot <= floor ends it), the trailing updates as SYRKs.
+  if (m > 0) {
+    DenseMatrix factor = gram;
+    std::vector<lapack_int> pivots(static_cast<std::size_t>(m));
+    std::vector<double> work(2 * static_cast<std::size_t>(m));
+    lapack_int rank = 0;
+    const auto r = static_cast<lapack_int>(m);
+    const lapack_int info = LAPACKE_dpstrf_work(LAPACK_COL_MAJOR, 'L', r, factor.data(), r, pivots.data(),
+                                                &rank, std::max(floor, 0.0), work.data());
+    require(info >= 0, "internal: DPSTRF rejected argument {}", -info);
+    out.rank = rank;
+    for (lapack_int k = 0; k < rank; ++k) out.pivots.push_back(pivots[static_cast<std::size_t>(k)] - 1);
+    out.factor = factor.topLeftCorner(rank, rank).triangularView<Eigen::Lower>();
+    return out;
+  }
+#endif
   std::vector<Eigen::Index> order(static_cast<std::size_t>(m));
   for (Eigen::Index i = 0; i < m; ++i) order[static_cast<std::size_t>(i)] = i;
   Vector remaining = gram.diagonal();  // diagonal of the Schur complement, by original row

@@ -20,6 +20,10 @@ struct SymmetricEigen {
 /// Eigendecomposition of a symmetric matrix given densely (only the lower triangle is read).
 SymmetricEigen symmetric_eigen(DenseMatrix symmetric);
 
+/// The smallest eigenvalue of a symmetric matrix given densely (lower triangle read; LAPACK dsyevr,
+/// eigenvalues only).
+double smallest_eigenvalue(DenseMatrix symmetric);
+
 /// Σ_k f_k U_k U_kᵀ over the columns k with f_k != 0 (symmetric result, both
 /// triangles filled). Computed as B₊B₊ᵀ − B₋B₋ᵀ with B± = U diag(sqrt(±f)),
 /// two symmetric rank-k updates (n³ flops in all, half a GEMM each).

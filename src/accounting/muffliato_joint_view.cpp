@@ -53,6 +53,8 @@ class ScheduleNeighbours {
     if (schedule.is_fixed()) symmetric_fixed_ = detail::exactly_symmetric(schedule.at(0));
   }
   const Neighbours& at(std::size_t t) const { return steps_[steps_.size() == 1 ? 0 : t]; }
+  std::size_t distinct_steps() const { return steps_.size(); }
+  const Neighbours& step(std::size_t k) const { return steps_[k]; }
   bool symmetric_fixed() const { return symmetric_fixed_; }
 
   /// The certified spectral interval of a fixed symmetric W, computed once, on first use.
@@ -93,6 +95,17 @@ std::vector<Message> received_messages(const ScheduleNeighbours& graphs, std::si
   std::sort(messages.begin(), messages.end());
   messages.erase(std::unique(messages.begin(), messages.end()), messages.end());
   return messages;
+}
+
+/// Whether the blocks of a polynomial in W between the senders, up to twice the last message time
+/// (|S|² (2 t_last + 1) entries), fit in kMaxPowerEntries.
+bool sender_blocks_fit(const std::vector<Message>& messages) {
+  if (messages.empty()) return false;
+  std::vector<NodeId> senders;
+  for (const Message& m : messages) senders.push_back(m.sender);
+  std::sort(senders.begin(), senders.end());
+  const auto distinct = static_cast<double>(std::unique(senders.begin(), senders.end()) - senders.begin());
+  return distinct * distinct * static_cast<double>(2 * messages.back().time + 1) <= kMaxPowerEntries;
 }
 
 /// Powers of a symmetric W between the senders: block k (|S| × |S|) holds (W^k)_{w, w'}.
@@ -144,7 +157,7 @@ void for_each_message_rows(const gossip::Schedule& schedule, const std::vector<M
     const SparseMatrix& w = schedule.at(0);
     const std::size_t last = messages.back().time;
     if (powers != nullptr) powers->blocks.resize(2 * last + 1);
-    DenseMatrix previous;  // x_{t−1}ᵀ, once 2t >= last
+    RowMajorMatrix previous = RowMajorMatrix::Zero(n, static_cast<Index>(senders.size()));  // x_{t−1}
     for (std::size_t time = 0;; ++time) {
       const std::size_t first = k;
       std::vector<Index> columns;
@@ -153,24 +166,12 @@ void for_each_message_rows(const gossip::Schedule& schedule, const std::vector<M
                           senders.begin());
       }
       if (!columns.empty()) sink(static_cast<Index>(first), x, columns);
-      if (powers != nullptr) {
-        DenseMatrix block(static_cast<Index>(senders.size()), static_cast<Index>(senders.size()));
-        for (std::size_t i = 0; i < senders.size(); ++i)
-          block.row(static_cast<Index>(i)) = x.row(static_cast<Index>(senders[i]));
-        powers->blocks[time] = std::move(block);
-        // Powers beyond the last message from the rows already propagated (W symmetric):
-        // (W^{a+b})_{s s'} = Σ_c (W^a)_{s c} (W^b)_{s' c}, i.e. P_{2t} = x_tᵀ x_t, P_{2t−1} = x_{t−1}ᵀ x_t.
-        if (2 * time >= last) {
-          // x (n × |S| row-major) is xᵀ column-major: P = xᵀ_a x_b by one BLAS product.
-          DenseMatrix current = Eigen::Map<const DenseMatrix>(x.data(), x.cols(), x.rows());
-          if (2 * time > last) powers->blocks[2 * time] = detail::product_transposed(current, current);
-          if (time >= 1 && 2 * time - 1 > last)
-            powers->blocks[2 * time - 1] = detail::product_transposed(previous, current);
-          previous.swap(current);
-        }
-      }
+      // Powers beyond the last message from the rows already propagated (W symmetric).
+      if (powers != nullptr)
+        detail::sender_blocks(x, previous, senders, time, last, detail::SenderBasis::powers, powers->blocks);
       if (time == last) break;
       propagate_transposed(w, x, next);
+      if (powers != nullptr) previous.swap(x);
       x.swap(next);
     }
     if (powers != nullptr) powers->senders = std::move(senders);
@@ -206,21 +207,45 @@ DenseMatrix message_rows(const gossip::Schedule& schedule, const std::vector<Mes
   return rows;
 }
 
-/// The lower triangle of A′ᵀA′ (n × n) accumulated round by round, never holding A′ (for views
-/// with more messages than nodes).
-DenseMatrix column_gram(const gossip::Schedule& schedule, const std::vector<Message>& messages,
-                        const std::vector<NodeId>& observers) {
-  const auto n = static_cast<Index>(schedule.num_nodes());
-  DenseMatrix gram = DenseMatrix::Zero(n, n);
-  DenseMatrix block;
-  for_each_message_rows(schedule, messages, nullptr,
-                        [&](Index /*first*/, const RowMajorMatrix& x, const std::vector<Index>& columns) {
-                          block.resize(static_cast<Index>(columns.size()), n);
-                          copy_rows(x, columns, 0, block);
-                          for (NodeId c : observers) block.col(static_cast<Index>(c)).setZero();
-                          detail::add_transposed_gram(gram, block);
-                        });
-  return gram;
+/// A view with more messages than nodes that is too large to keep. Without A′ the column Gram can
+/// only prove full column rank (then ℓ = 1 for every node the view reaches) or make a rank decision
+/// it cannot refine (then the local-DP cap for every node): so every node the view can reach is
+/// reported at ℓ = 1 directly, with no n × n Gram and no n³ eigensolver, and the others at 0. A node
+/// is reached when it lies within τ hops of a sender heard at time τ in the union of the schedule's
+/// communication graphs: a superset of A′'s non-zero columns that no cancellation or underflow of
+/// the computed rows can shrink.
+ObserverLeverage capped_view(const ScheduleNeighbours& graphs, std::size_t n,
+                             const std::vector<Message>& messages, const std::vector<NodeId>& observers) {
+  ObserverLeverage out;
+  out.messages = messages.size();
+  out.capped = true;
+  // budget[u] = max over messages (τ, w) of τ − dist(w, u), filled in decreasing order of budget.
+  std::vector<std::ptrdiff_t> budget(n, -1);
+  std::vector<std::vector<NodeId>> by_budget(messages.empty() ? 0 : messages.back().time + 1);
+  for (const Message& m : messages) {
+    if (static_cast<std::ptrdiff_t>(m.time) > budget[m.sender]) {
+      budget[m.sender] = static_cast<std::ptrdiff_t>(m.time);
+      by_budget[m.time].push_back(m.sender);
+    }
+  }
+  for (std::size_t b = by_budget.size(); b-- > 1;) {
+    for (NodeId u : by_budget[b]) {
+      if (budget[u] != static_cast<std::ptrdiff_t>(b)) continue;  // reached later with a larger budget
+      for (std::size_t step = 0; step < graphs.distinct_steps(); ++step) {
+        for (NodeId x : graphs.step(step)[u]) {
+          if (budget[x] < static_cast<std::ptrdiff_t>(b) - 1) {
+            budget[x] = static_cast<std::ptrdiff_t>(b) - 1;
+            by_budget[b - 1].push_back(x);
+          }
+        }
+      }
+    }
+  }
+  out.leverage = Vector::Zero(static_cast<Index>(n));
+  for (std::size_t u = 0; u < n; ++u) out.leverage[static_cast<Index>(u)] = budget[u] >= 0 ? 1.0 : 0.0;
+  for (NodeId c : observers) out.leverage[static_cast<Index>(c)] = 0.0;
+  out.rank = static_cast<std::size_t>((out.leverage.array() > 0.0).count());
+  return out;
 }
 
 /// The lower Gram A′A′ᵀ of a symmetric fixed W from its powers (no m² n product):
@@ -284,7 +309,7 @@ ObserverLeverage leverage_of_view(const DenseMatrix& view, std::optional<DenseMa
 /// floor (a shifted Cholesky succeeds), A′ has full column rank there and every such ℓ is exactly
 /// 1; otherwise an eigendecomposition of H, with the same floor and margin as the row path.
 ObserverLeverage leverage_of_column_gram(DenseMatrix gram, std::size_t messages, std::size_t rounds,
-                                         const DenseMatrix* view, DenseMatrix* whitened) {
+                                         const DenseMatrix& view, DenseMatrix* whitened) {
   ObserverLeverage out;
   const Index n = gram.rows();
   const auto m = static_cast<Index>(messages);
@@ -331,26 +356,17 @@ ObserverLeverage leverage_of_column_gram(DenseMatrix gram, std::size_t messages,
   const auto basis = eig.vectors.rightCols(rank);  // orthonormal to rounding
   DenseMatrix z = DenseMatrix::Zero(rank, n);
   for (Index i = 0; i < columns; ++i) z.col(nonzero[static_cast<std::size_t>(i)]) = basis.row(i).transpose();
-  if (view != nullptr) {
-    // The eigenvectors of H span the row space only to about κ(H)·ε; rows built from A′ itself,
-    // Λ_r^{-1} (A′V_r)ᵀ A′, span a subspace of it exactly (as in the row path), and the completion then
-    // looks only for directions that are really missing.
-    DenseMatrix y = detail::product_transposed(*view, z);  // A′V_r (m × r)
-    for (Index i = 0; i < rank; ++i) y.col(i) /= eig.values[columns - rank + i];
-    z = detail::transposed_product(y, *view);
-    const double margin = detail::orthonormalize_rows(z) ? 0.0 : 1.0;
-    return leverage_of_row_space(
-        detail::complete_row_space(*view, std::move(z), std::sqrt(eig.values[columns - rank]),
-                                   std::min(m, columns), floor_factor, margin),
-        std::move(out), whitened);
-  }
-  // Without A′ the Gram's rank decision cannot be refined by the completion: a decided rank trusts nothing
-  // (the local-DP cap), an undecided one is exact to the eigensolver's accuracy.
-  out.margin =
-      out.rank_decided ? 1.0 : floor_factor * std::sqrt(eig.values[columns - 1] / eig.values[columns - rank]);
-  out.leverage = z.colwise().squaredNorm().transpose();
-  if (whitened != nullptr) *whitened = std::move(z);
-  return out;
+  // The eigenvectors of H span the row space only to about κ(H)·ε; rows built from A′ itself,
+  // Λ_r^{-1} (A′V_r)ᵀ A′, span a subspace of it exactly (as in the row path), and the completion then
+  // looks only for directions that are really missing.
+  DenseMatrix y = detail::product_transposed(view, z);  // A′V_r (m × r)
+  for (Index i = 0; i < rank; ++i) y.col(i) /= eig.values[columns - rank + i];
+  z = detail::transposed_product(y, view);
+  const double margin = detail::orthonormalize_rows(z) ? 0.0 : 1.0;
+  return leverage_of_row_space(
+      detail::complete_row_space(view, std::move(z), std::sqrt(eig.values[columns - rank]),
+                                 std::min(m, columns), floor_factor, margin),
+      std::move(out), whitened);
 }
 
 /// The leverages from the Chebyshev basis of the same messages (chebyshev_rows.hpp). Its computed
@@ -364,7 +380,15 @@ ObserverLeverage chebyshev_view_leverage(const SparseMatrix& w, const detail::Sp
   std::vector<detail::TimedSender> timed;
   timed.reserve(messages.size());
   for (const Message& m : messages) timed.push_back({m.time, m.sender});
-  detail::ChebyshevRows basis = detail::chebyshev_rows(w, interval, timed);
+  detail::ChebyshevRows basis = detail::chebyshev_rows(w, interval, timed, sender_blocks_fit(messages));
+  std::optional<DenseMatrix> gram;
+  if (basis.gram) {  // the observers' columns are known: G′ = C Cᵀ − C_obs C_obsᵀ
+    DenseMatrix own(basis.rows.rows(), static_cast<Index>(observers.size()));
+    for (std::size_t c = 0; c < observers.size(); ++c)
+      own.col(static_cast<Index>(c)) = basis.rows.col(static_cast<Index>(observers[c]));
+    gram = std::move(*basis.gram);
+    *gram -= detail::lower_gram(own);
+  }
   for (NodeId c : observers) basis.rows.col(static_cast<Index>(c)).setZero();
   ObserverLeverage out;
   const Index m = basis.rows.rows();
@@ -377,7 +401,7 @@ ObserverLeverage chebyshev_view_leverage(const SparseMatrix& w, const detail::Sp
   const double norm = basis.rows.norm();
   if (structural_rank == 0 || norm == 0.0) return out;
   const double floor_factor = detail::rounding_floor_factor(n, m, 0) + basis.forward_error / norm;
-  return leverage_of_row_space(detail::row_space(basis.rows, std::nullopt, floor_factor, structural_rank),
+  return leverage_of_row_space(detail::row_space(basis.rows, std::move(gram), floor_factor, structural_rank),
                                std::move(out), whitened);
 }
 
@@ -388,31 +412,28 @@ ObserverLeverage observer_view_leverage(const gossip::Schedule& schedule, const 
   const std::vector<Message> messages = received_messages(graphs, schedule.rounds(), observers, convention);
   const std::size_t n = schedule.num_nodes();
   if (messages.size() > n) {
-    // More messages than nodes: work with the n × n Gram of the columns. A′ is kept for the
-    // completion when it fits, else streamed round by round.
-    ObserverLeverage out;
-    if (static_cast<double>(messages.size()) * static_cast<double>(n) <= kMaxViewEntries) {
-      DenseMatrix view = message_rows(schedule, messages);
-      for (NodeId c : observers) view.col(static_cast<Index>(c)).setZero();
-      DenseMatrix gram = DenseMatrix::Zero(static_cast<Index>(n), static_cast<Index>(n));
-      detail::add_transposed_gram(gram, view);
-      out = leverage_of_column_gram(std::move(gram), messages.size(), schedule.rounds(), &view, whitened);
-    } else {
-      out = leverage_of_column_gram(column_gram(schedule, messages, observers), messages.size(),
-                                    schedule.rounds(), nullptr, whitened);
+    // More messages than nodes: work with the n × n Gram of the columns, with A′ kept for the
+    // completion. A view too large to keep is reported at the cap where it reaches (capped_view).
+    if (static_cast<double>(messages.size()) * static_cast<double>(n) > kMaxViewEntries) {
+      ObserverLeverage out = capped_view(graphs, n, messages, observers);
+      if (whitened != nullptr) {  // ℓ = 1 on the reached nodes: the coordinate vectors span them
+        *whitened = DenseMatrix::Zero(static_cast<Index>(out.rank), static_cast<Index>(n));
+        for (Index u = 0, i = 0; u < static_cast<Index>(n); ++u)
+          if (out.leverage[u] > 0.0) (*whitened)(i++, u) = 1.0;
+      }
+      return out;
     }
+    DenseMatrix view = message_rows(schedule, messages);
+    for (NodeId c : observers) view.col(static_cast<Index>(c)).setZero();
+    DenseMatrix gram = DenseMatrix::Zero(static_cast<Index>(n), static_cast<Index>(n));
+    detail::add_transposed_gram(gram, view);
+    ObserverLeverage out =
+        leverage_of_column_gram(std::move(gram), messages.size(), schedule.rounds(), view, whitened);
     for (NodeId c : observers) out.leverage[static_cast<Index>(c)] = 0.0;
     return out;
   }
   // A symmetric fixed W gives the Gram from its powers between the senders, when they fit.
-  std::vector<NodeId> senders;
-  for (const Message& m : messages) senders.push_back(m.sender);
-  std::sort(senders.begin(), senders.end());
-  senders.erase(std::unique(senders.begin(), senders.end()), senders.end());
-  const bool use_powers = graphs.symmetric_fixed() && !messages.empty() &&
-                          static_cast<double>(senders.size()) * static_cast<double>(senders.size()) *
-                                  static_cast<double>(2 * messages.back().time + 1) <=
-                              kMaxPowerEntries;
+  const bool use_powers = graphs.symmetric_fixed() && sender_blocks_fit(messages);
   SenderPowers powers;
   DenseMatrix view = message_rows(schedule, messages, use_powers ? &powers : nullptr);
   std::optional<DenseMatrix> gram;
@@ -503,6 +524,7 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
         local.no_gap += view.margin >= 1.0 ? 1 : 0;
         local.max_margin = std::max(local.max_margin, view.margin);
         local.chebyshev += view.chebyshev ? 1 : 0;
+        local.capped_views += view.capped ? 1 : 0;
         for (std::size_t j = 0; j < targets.size(); ++j) {
           const std::vector<NodeId>& set = targets[j];
           double value = 0.0;
@@ -531,6 +553,7 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
       totals.no_gap += local.no_gap;
       totals.max_margin = std::max(totals.max_margin, local.max_margin);
       totals.chebyshev += local.chebyshev;
+      totals.capped_views += local.capped_views;
     }
   }
   errors.rethrow();
@@ -555,6 +578,13 @@ std::vector<std::string> joint_view_warnings(const JointViewReport& report) {
         "basis, eps*(n+m+2)*tr(G) plus its certified forward error) were taken as 0 and every "
         "leverage was widened by the perturbation margin of the kept subspace (largest {:.3g})",
         report.rank_decisions, report.observer_sets, report.max_margin));
+  }
+  if (report.capped_views > 0) {
+    out.push_back(fmt::format(
+        "exact joint view: {} of {} observer sets hear more messages than there are nodes and their view "
+        "(m x n above {:.0f} entries) is too large to resolve; every node they reach is reported at the "
+        "local-DP cap",
+        report.capped_views, report.observer_sets, kMaxViewEntries));
   }
   if (report.no_gap > 0) {
     out.push_back(

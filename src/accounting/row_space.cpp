@@ -79,9 +79,7 @@ FoundDirections found_directions(const DenseMatrix& a, const DenseMatrix& z, con
     if (z.rows() > 0) subtract_product(rows, product_transposed(rows, z), z);
   }
   // Singular values of the new rows from their Gram, before they are made orthonormal.
-  const Eigen::SelfAdjointEigenSolver<DenseMatrix> gram(product_transposed(rows, rows),
-                                                        Eigen::EigenvaluesOnly);
-  const double smallest = std::sqrt(std::max(gram.eigenvalues()(0), 0.0));
+  const double smallest = std::sqrt(std::max(smallest_eigenvalue(lower_gram(rows)), 0.0));
   if (!(smallest > floor) || !orthonormalize_rows(rows)) return out;
   out.smallest_singular = std::min(smallest, svd.singularValues()(kept - 1));
   out.rows = std::move(rows);
@@ -215,11 +213,7 @@ RowSpace row_space(const DenseMatrix& a, std::optional<DenseMatrix> known_gram, 
   solve_lower_in_place(chosen.factor, z);
   const double margin = orthonormalize_rows(z) ? 0.0 : 1.0;  // too far from orthonormal to trust
   // A[p] = L Z, so the kept rows' smallest singular value is L's (a lower bound on A's in span Z).
-  const double smallest =
-      std::sqrt(std::max(Eigen::SelfAdjointEigenSolver<DenseMatrix>(chosen.factor * chosen.factor.transpose(),
-                                                                    Eigen::EigenvaluesOnly)
-                             .eigenvalues()(0),
-                         0.0));
+  const double smallest = std::sqrt(std::max(smallest_eigenvalue(lower_gram(chosen.factor)), 0.0));
   return complete_row_space(a, std::move(z), smallest, structural_rank, floor_factor, margin, abandon_margin);
 }
 

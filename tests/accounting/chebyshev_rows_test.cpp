@@ -107,6 +107,29 @@ TEST(ChebyshevRows, ForwardErrorBoundHoldsAgainstLongDouble) {
   }
 }
 
+TEST(ChebyshevRows, GramFromTheProductIdentityEqualsTheRowsGram) {
+  // G[(s,w),(t,w′)] = (T_{s+t} + T_{|s−t|})_{ww′} / 2, against the long-double rows' own Gram; the
+  // senders' message times need not be the same (a gap, and one sender heard once).
+  for (const SymmetricCase& c : symmetric_cases()) {
+    const auto n = static_cast<graph::NodeId>(c.w.rows());
+    const SparseMatrix w = to_sparse(c.w);
+    const detail::SpectralInterval interval = detail::certified_spectral_interval(w);
+    for (std::size_t rounds : {1u, 2u, 7u, 30u}) {
+      auto messages = all_messages({0, n / 2}, rounds);
+      messages.push_back({rounds + 2, n - 1});
+      const detail::ChebyshevRows rows = detail::chebyshev_rows(w, interval, messages, true);
+      ASSERT_TRUE(rows.gram.has_value()) << c.name;
+      const LongMatrix reference = long_double_rows(c.w, rows.alpha, rows.beta, messages);
+      const LongMatrix exact = reference * reference.transpose();
+      for (Eigen::Index j = 0; j < exact.cols(); ++j)
+        for (Eigen::Index i = j; i < exact.rows(); ++i)
+          EXPECT_NEAR((*rows.gram)(i, j), static_cast<double>(exact(i, j)), 1e-12)
+              << c.name << " T = " << rounds << " entry " << i << ", " << j;
+    }
+    EXPECT_FALSE(detail::chebyshev_rows(w, interval, all_messages({0}, 3)).gram.has_value());
+  }
+}
+
 /// The projector on the row space of `a` (long-double SVD, singular values below 1e-13 · s_1 cut).
 LongMatrix row_projector(const LongMatrix& a) {
   Eigen::JacobiSVD<LongMatrix> svd(a, Eigen::ComputeThinV);

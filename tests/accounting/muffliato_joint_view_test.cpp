@@ -254,6 +254,35 @@ TEST(MuffliatoJointView, IllConditionedPowersAreResolvedInTheChebyshevBasis) {
   EXPECT_EQ(below_one, 79u);  // ring distances 61..100 on one side, 61..99 on the other
 }
 
+TEST(MuffliatoJointView, ViewTooLargeToKeepIsReportedAtTheCapWhereItReaches) {
+  // A star of 3000 nodes with a path of 5 nodes hanging off leaf 1. Over T = 2 rounds the centre
+  // hears all 2999 leaves twice: m = 5998 messages > n, and m·n is above the entries kept, so no
+  // Gram is formed. Every node it can reach gets ℓ = 1, here also the exact value: y_leaf is heard
+  // at t = 0, and (W y)_1 at t = 1 then gives y of the path's first node. The path's other nodes
+  // are out of reach (ℓ = 0, exactly).
+  const int leaves = 3000;
+  const int n = leaves + 5;
+  Edges edges = star_edges(leaves);
+  edges.emplace_back(1, leaves);
+  for (int k = leaves; k + 1 < n; ++k) edges.emplace_back(k, k + 1);
+  const gossip::Schedule schedule = gossip::Schedule::fixed(to_sparse(hamilton(n, edges)), 2);
+  const ObserverLeverage view = observer_leverage(schedule, {0});
+  EXPECT_TRUE(view.capped);
+  EXPECT_EQ(view.messages, 2u * (leaves - 1));
+  EXPECT_EQ(view.leverage(0), 0.0) << "the observer itself";
+  for (int u = 1; u <= leaves; ++u) EXPECT_EQ(view.leverage(u), 1.0) << u;
+  for (int u = leaves + 1; u < n; ++u) EXPECT_EQ(view.leverage(u), 0.0) << u;
+
+  JointViewReport report;
+  const MuffliatoLosses losses =
+      muffliato_joint_view_losses(schedule, {{{0}}, {{leaves}, {leaves + 1}}}, unit_options(), &report);
+  EXPECT_EQ(report.capped_views, 1u);
+  EXPECT_EQ(losses.capped_sum(0, 0), 1.0);
+  EXPECT_EQ(losses.capped_sum(0, 1), 0.0);
+  ASSERT_FALSE(losses.warnings().empty());
+  EXPECT_NE(losses.warnings().front().find("too large to resolve"), std::string::npos);
+}
+
 TEST(MuffliatoJointView, ColludersPoolTheirMessagesAndKnowTheirOwnValues) {
   for (const OracleCase& c : oracle_cases()) {
     const gossip::Schedule schedule = as_schedule(c.ws);

@@ -52,6 +52,9 @@ struct JointViewReport {
   double max_margin = 0.0;
   /// Observer sets whose leverages come from the Chebyshev basis.
   std::size_t chebyshev = 0;
+  /// Observer sets with more messages than nodes whose view is too large to keep: every node they
+  /// reach is reported at the local-DP cap.
+  std::size_t capped_views = 0;
 };
 
 /// One observer set's exact view: every node's computed leverage ℓ_u (0 for members of the
@@ -62,6 +65,7 @@ struct ObserverLeverage {
   bool rank_decided = false;  ///< some eigenvalues of the Gram were taken as 0
   double margin = 0.0;        ///< s = E / (λ_r − E), capped at 1
   bool chebyshev = false;     ///< the rows are the Chebyshev basis of the messages, not their powers
+  bool capped = false;        ///< too large to resolve: ℓ_u = 1 for every node the view reaches
   Vector leverage;            ///< ℓ_u for every node u (before the margin)
 };
 
