@@ -40,6 +40,10 @@ constexpr double kMaxViewEntries = 8.0 * 1024 * 1024;
 /// A view whose power basis leaves a margin above this is redone in the Chebyshev basis.
 constexpr double kChebyshevRetryMargin = 1e-6;
 
+/// A view whose margin s is certain to reach this is reported at the local-DP cap without finishing
+/// its row space: the widened values (√ℓ + s)² would be at least (√ℓ + 1/2)², most of the cap.
+constexpr double kCapMargin = 0.5;
+
 /// Entries of the sender-power blocks kept per observer set (8 bytes each): 64 MiB.
 constexpr double kMaxPowerEntries = 8.0 * 1024 * 1024;
 
@@ -365,7 +369,7 @@ ObserverLeverage leverage_of_column_gram(DenseMatrix gram, std::size_t messages,
   const double margin = detail::orthonormalize_rows(z) ? 0.0 : 1.0;
   return leverage_of_row_space(
       detail::complete_row_space(view, std::move(z), std::sqrt(eig.values[columns - rank]),
-                                 std::min(m, columns), floor_factor, margin),
+                                 std::min(m, columns), floor_factor, margin, kCapMargin),
       std::move(out), whitened);
 }
 
@@ -401,8 +405,9 @@ ObserverLeverage chebyshev_view_leverage(const SparseMatrix& w, const detail::Sp
   const double norm = basis.rows.norm();
   if (structural_rank == 0 || norm == 0.0) return out;
   const double floor_factor = detail::rounding_floor_factor(n, m, 0) + basis.forward_error / norm;
-  return leverage_of_row_space(detail::row_space(basis.rows, std::move(gram), floor_factor, structural_rank),
-                               std::move(out), whitened);
+  return leverage_of_row_space(
+      detail::row_space(basis.rows, std::move(gram), floor_factor, structural_rank, kCapMargin),
+      std::move(out), whitened);
 }
 
 /// Builds the view of `observers` and its leverages.
@@ -441,9 +446,8 @@ ObserverLeverage observer_view_leverage(const gossip::Schedule& schedule, const 
   for (NodeId c : observers) view.col(static_cast<Index>(c)).setZero();  // y_c is known
   // With a Chebyshev basis to try next, the powers are given up as soon as they cannot do better.
   const bool retry_possible = graphs.symmetric_fixed();
-  ObserverLeverage out =
-      leverage_of_view(view, std::move(gram), schedule.rounds(), whitened,
-                       retry_possible ? kChebyshevRetryMargin : std::numeric_limits<double>::infinity());
+  ObserverLeverage out = leverage_of_view(view, std::move(gram), schedule.rounds(), whitened,
+                                          retry_possible ? kChebyshevRetryMargin : kCapMargin);
   if (retry_possible && out.margin > kChebyshevRetryMargin) {
     view.resize(0, 0);
     DenseMatrix chebyshev_whitened;
