@@ -283,6 +283,8 @@ ObserverLeverage leverage_of_row_space(detail::RowSpace space, ObserverLeverage 
   out.rank_decided = space.rank_decided;
   out.margin = space.margin;
   if (space.rank() > 0) out.leverage = space.basis.colwise().squaredNorm().transpose();
+  // Given up (no basis, nothing trusted): any node may be determined; the margin caps them all.
+  if (space.rank() == 0 && space.margin >= 1.0) out.leverage.setOnes();
   if (whitened != nullptr) *whitened = std::move(space.basis);
   return out;
 }
