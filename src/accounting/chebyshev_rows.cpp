@@ -142,26 +142,6 @@ NETDP_MULTIVERSION NETDP_EXACT_ROUNDING void measured_local_errors(
   }
 }
 
-/// The lower triangle of C Cᵀ: G[(s,w),(t,w′)] = (T_{s+t}(W̃)_{ww′} + T_{|s−t|}(W̃)_{ww′}) / 2.
-DenseMatrix gram_from_blocks(std::span<const TimedSender> messages, const std::vector<graph::NodeId>& senders,
-                             const std::vector<DenseMatrix>& blocks) {
-  const auto m = static_cast<Index>(messages.size());
-  std::vector<Index> index(messages.size());
-  for (std::size_t k = 0; k < messages.size(); ++k)
-    index[k] = std::lower_bound(senders.begin(), senders.end(), messages[k].sender) - senders.begin();
-  DenseMatrix gram(m, m);
-  for (Index j = 0; j < m; ++j) {
-    const std::size_t tj = messages[static_cast<std::size_t>(j)].time;
-    const Index wj = index[static_cast<std::size_t>(j)];
-    for (Index i = j; i < m; ++i) {
-      const std::size_t ti = messages[static_cast<std::size_t>(i)].time;
-      const Index wi = index[static_cast<std::size_t>(i)];
-      gram(i, j) = 0.5 * (blocks[ti + tj](wi, wj) + blocks[ti > tj ? ti - tj : tj - ti](wi, wj));
-    }
-  }
-  return gram;
-}
-
 }  // namespace
 
 void propagate_transposed(const SparseMatrix& w, const RowMajorMatrix& x, RowMajorMatrix& next) {
@@ -246,6 +226,28 @@ void sender_blocks(const RowMajorMatrix& current, const RowMajorMatrix& previous
     multiply_into(cross, scale, x_t, false, x_before, true, chebyshev ? -1.0 : 0.0);
     blocks[2 * time - 1] = std::move(cross);
   }
+}
+
+DenseMatrix gram_from_sender_blocks(std::span<const TimedSender> messages,
+                                    const std::vector<graph::NodeId>& senders,
+                                    const std::vector<DenseMatrix>& blocks, SenderBasis basis) {
+  const auto m = static_cast<Index>(messages.size());
+  std::vector<Index> index(messages.size());
+  for (std::size_t k = 0; k < messages.size(); ++k)
+    index[k] = std::lower_bound(senders.begin(), senders.end(), messages[k].sender) - senders.begin();
+  const bool chebyshev = basis == SenderBasis::chebyshev;
+  DenseMatrix gram = DenseMatrix::Zero(m, m);
+  for (Index j = 0; j < m; ++j) {
+    const std::size_t tj = messages[static_cast<std::size_t>(j)].time;
+    const Index wj = index[static_cast<std::size_t>(j)];
+    for (Index i = j; i < m; ++i) {
+      const std::size_t ti = messages[static_cast<std::size_t>(i)].time;
+      const Index wi = index[static_cast<std::size_t>(i)];
+      const double sum = blocks[ti + tj](wi, wj);
+      gram(i, j) = chebyshev ? 0.5 * (sum + blocks[ti > tj ? ti - tj : tj - ti](wi, wj)) : sum;
+    }
+  }
+  return gram;
 }
 
 ChebyshevRows chebyshev_rows(const SparseMatrix& w, SpectralInterval interval,
@@ -343,7 +345,7 @@ ChebyshevRows chebyshev_rows(const SparseMatrix& w, SpectralInterval interval,
   }
   // The bound's own evaluation rounds too: widen it by a little more than that.
   out.forward_error = 1.01 * std::sqrt(squared_error);
-  if (with_gram) out.gram = gram_from_blocks(messages, senders, blocks);
+  if (with_gram) out.gram = gram_from_sender_blocks(messages, senders, blocks, SenderBasis::chebyshev);
   return out;
 }
 

@@ -61,6 +61,14 @@ struct TimedSender {
   graph::NodeId sender = 0;
 };
 
+/// The lower triangle of C Cᵀ for the full rows of `messages` in the basis `basis`, from the sender
+/// blocks that sender_blocks filled up to twice the last message time (`senders` sorted): with no
+/// m² n product, G[(s,w),(t,w′)] = (W^{s+t})_{ww′} for the powers, and
+/// (T_{s+t}(W̃)_{ww′} + T_{|s−t|}(W̃)_{ww′}) / 2 for Chebyshev (T_sT_t = (T_{s+t} + T_{|s−t|}) / 2).
+DenseMatrix gram_from_sender_blocks(std::span<const TimedSender> messages,
+                                    const std::vector<graph::NodeId>& senders,
+                                    const std::vector<DenseMatrix>& blocks, SenderBasis basis);
+
 /// The rows c_{t,w} of the messages (one row each, in the given order, which must be sorted by time;
 /// senders < n) and a bound
 /// on ‖Ĉ − C‖_F over them, where C is the exact Chebyshev basis of the affine map sending the

@@ -161,7 +161,8 @@ void for_each_message_rows(const gossip::Schedule& schedule, const std::vector<M
     const SparseMatrix& w = schedule.at(0);
     const std::size_t last = messages.back().time;
     if (powers != nullptr) powers->blocks.resize(2 * last + 1);
-    RowMajorMatrix previous = RowMajorMatrix::Zero(n, static_cast<Index>(senders.size()));  // x_{t−1}
+    RowMajorMatrix previous;  // x_{t−1}, for the powers beyond the last message
+    if (powers != nullptr) previous = RowMajorMatrix::Zero(n, static_cast<Index>(senders.size()));
     for (std::size_t time = 0;; ++time) {
       const std::size_t first = k;
       std::vector<Index> columns;
@@ -252,29 +253,22 @@ ObserverLeverage capped_view(const ScheduleNeighbours& graphs, std::size_t n,
   return out;
 }
 
-/// The lower Gram A′A′ᵀ of a symmetric fixed W from its powers (no m² n product):
-/// G[(τ,w),(σ,w′)] = (W^{τ+σ})_{w w′} − Σ_{c ∈ C} (W^τ)_{wc} (W^σ)_{w′c}, C the observers, whose columns
-/// `rows` still holds.
-DenseMatrix gram_from_powers(const std::vector<Message>& messages, const SenderPowers& powers,
-                             const DenseMatrix& rows, const std::vector<NodeId>& observers) {
-  const auto m = static_cast<Index>(messages.size());
-  std::vector<Index> index(messages.size());
-  for (std::size_t k = 0; k < messages.size(); ++k) {
-    index[k] = std::lower_bound(powers.senders.begin(), powers.senders.end(), messages[k].sender) -
-               powers.senders.begin();
-  }
-  DenseMatrix own(m, static_cast<Index>(observers.size()));
+/// The messages as the (time, sender) pairs of chebyshev_rows.hpp.
+std::vector<detail::TimedSender> timed_senders(const std::vector<Message>& messages) {
+  std::vector<detail::TimedSender> timed;
+  timed.reserve(messages.size());
+  for (const Message& m : messages) timed.push_back({m.time, m.sender});
+  return timed;
+}
+
+/// G′ = G − C_obs C_obsᵀ (lower triangles): the Gram of the full rows with the observers' columns,
+/// whose values they know, taken off; `rows` still holds those columns.
+void subtract_known_columns(DenseMatrix& gram, const DenseMatrix& rows,
+                            const std::vector<NodeId>& observers) {
+  DenseMatrix own(rows.rows(), static_cast<Index>(observers.size()));
   for (std::size_t c = 0; c < observers.size(); ++c)
     own.col(static_cast<Index>(c)) = rows.col(static_cast<Index>(observers[c]));
-  DenseMatrix gram = detail::lower_gram(own);
-  for (Index j = 0; j < m; ++j) {
-    for (Index i = j; i < m; ++i) {
-      const DenseMatrix& block = powers.blocks[messages[static_cast<std::size_t>(i)].time +
-                                               messages[static_cast<std::size_t>(j)].time];
-      gram(i, j) = block(index[static_cast<std::size_t>(i)], index[static_cast<std::size_t>(j)]) - gram(i, j);
-    }
-  }
-  return gram;
+  gram.triangularView<Eigen::Lower>() -= detail::lower_gram(own);
 }
 
 /// The leverages (and whitened rows) of a computed row space.
@@ -383,18 +377,10 @@ ObserverLeverage leverage_of_column_gram(DenseMatrix gram, std::size_t messages,
 ObserverLeverage chebyshev_view_leverage(const SparseMatrix& w, const detail::SpectralInterval& interval,
                                          const std::vector<Message>& messages,
                                          const std::vector<NodeId>& observers, DenseMatrix* whitened) {
-  std::vector<detail::TimedSender> timed;
-  timed.reserve(messages.size());
-  for (const Message& m : messages) timed.push_back({m.time, m.sender});
-  detail::ChebyshevRows basis = detail::chebyshev_rows(w, interval, timed, sender_blocks_fit(messages));
-  std::optional<DenseMatrix> gram;
-  if (basis.gram) {  // the observers' columns are known: G′ = C Cᵀ − C_obs C_obsᵀ
-    DenseMatrix own(basis.rows.rows(), static_cast<Index>(observers.size()));
-    for (std::size_t c = 0; c < observers.size(); ++c)
-      own.col(static_cast<Index>(c)) = basis.rows.col(static_cast<Index>(observers[c]));
-    gram = std::move(*basis.gram);
-    *gram -= detail::lower_gram(own);
-  }
+  detail::ChebyshevRows basis =
+      detail::chebyshev_rows(w, interval, timed_senders(messages), sender_blocks_fit(messages));
+  std::optional<DenseMatrix> gram = std::move(basis.gram);
+  if (gram) subtract_known_columns(*gram, basis.rows, observers);
   for (NodeId c : observers) basis.rows.col(static_cast<Index>(c)).setZero();
   ObserverLeverage out;
   const Index m = basis.rows.rows();
@@ -444,7 +430,11 @@ ObserverLeverage observer_view_leverage(const gossip::Schedule& schedule, const 
   SenderPowers powers;
   DenseMatrix view = message_rows(schedule, messages, use_powers ? &powers : nullptr);
   std::optional<DenseMatrix> gram;
-  if (use_powers) gram = gram_from_powers(messages, powers, view, observers);
+  if (use_powers) {
+    gram = detail::gram_from_sender_blocks(timed_senders(messages), powers.senders, powers.blocks,
+                                           detail::SenderBasis::powers);
+    subtract_known_columns(*gram, view, observers);
+  }
   for (NodeId c : observers) view.col(static_cast<Index>(c)).setZero();  // y_c is known
   // With a Chebyshev basis to try next, the powers are given up as soon as they cannot do better.
   const bool retry_possible = graphs.symmetric_fixed();

@@ -39,8 +39,9 @@ Eigen::Index structural_rank(const DenseMatrix& a);
 
 /// The row space of `a`. `known_gram` (lower triangle of a aᵀ) is used when given;
 /// `structural_rank` bounds rank(a) in exact arithmetic (e.g. its non-zero columns). Gives up, with
-/// no basis and margin 1, as soon as the margin is certain to exceed `abandon_margin` (a caller with
-/// a better-conditioned basis of the same space to try next).
+/// no basis and margin 1, as soon as the margin is certain to exceed `abandon_margin`: for a caller
+/// with a better-conditioned basis of the same space to try next, or one that reports such a view
+/// at the cap anyway.
 RowSpace row_space(const DenseMatrix& a, std::optional<DenseMatrix> known_gram, double floor_factor,
                    Eigen::Index structural_rank,
                    double abandon_margin = std::numeric_limits<double>::infinity());
