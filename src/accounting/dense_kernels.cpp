@@ -4,6 +4,7 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
+#include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -114,6 +115,30 @@ SymmetricEigen symmetric_eigen(DenseMatrix symmetric) {
   }
   result.values = solver.eigenvalues();
   result.vectors = solver.eigenvectors();
+#endif
+  return result;
+}
+
+ThinSvd thin_svd(DenseMatrix a) {
+  ThinSvd result;
+  const Eigen::Index k = std::min(a.rows(), a.cols());
+  if (k == 0) {
+    result.left = DenseMatrix::Zero(a.rows(), 0);
+    return result;
+  }
+#if defined(NETDP_HAVE_LAPACKE)
+  const auto m = static_cast<lapack_int>(a.rows());
+  const auto n = static_cast<lapack_int>(a.cols());
+  result.left.resize(a.rows(), k);
+  result.values.resize(k);
+  DenseMatrix right(k, a.cols());  // dgesdd forms the right vectors too with jobz = 'S'
+  const lapack_int info = LAPACKE_dgesdd(LAPACK_COL_MAJOR, 'S', m, n, a.data(), m, result.values.data(),
+                                         result.left.data(), m, right.data(), static_cast<lapack_int>(k));
+  if (info != 0) throw std::runtime_error(fmt::format("thin_svd: LAPACK dgesdd failed (info = {})", info));
+#else
+  const Eigen::BDCSVD<DenseMatrix> svd(a, Eigen::ComputeThinU);
+  result.left = svd.matrixU();
+  result.values = svd.singularValues();
 #endif
   return result;
 }

@@ -24,6 +24,16 @@ SymmetricEigen symmetric_eigen(DenseMatrix symmetric);
 /// eigenvalues only).
 double smallest_eigenvalue(DenseMatrix symmetric);
 
+/// a = U diag(values) Vᵀ, thin: U is m × min(m, n) with orthonormal columns, values descending.
+struct ThinSvd {
+  DenseMatrix left;
+  Vector values;
+};
+
+/// The thin SVD of any matrix, left singular vectors only (LAPACK dgesdd, divide and conquer;
+/// Eigen's BDCSVD without LAPACK).
+ThinSvd thin_svd(DenseMatrix a);
+
 /// Σ_k f_k U_k U_kᵀ over the columns k with f_k != 0 (symmetric result, both
 /// triangles filled). Computed as B₊B₊ᵀ − B₋B₋ᵀ with B± = U diag(sqrt(±f)),
 /// two symmetric rank-k updates (n³ flops in all, half a GEMM each).

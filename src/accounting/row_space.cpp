@@ -1,8 +1,5 @@
 #include "row_space.hpp"
 
-#include <Eigen/Eigenvalues>
-#include <Eigen/QR>
-#include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -39,30 +36,46 @@ DenseMatrix sketch_residual(const DenseMatrix& a, const DenseMatrix& z, Index pr
   return rows;
 }
 
-/// Orthonormal rows spanning what the sketch `y` adds to span Z: a candidate subspace V, orthogonal to
-/// Z to working precision (y's rows taken off Z once more, a column-pivoted QR of yᵀ keeping the
-/// columns above its rounding, then off Z and orthonormal twice). Empty when nothing is left.
+/// Orthonormal rows `rows` taken off span Z, then made orthonormal again by an SVD that keeps the
+/// directions with singular value above 1/2 (a direction that lost more than half its norm was
+/// mostly in span Z; the SVD, unlike a Cholesky of the Gram, never fails). Projected once, and once
+/// more only when a row lost more than 1 − 1/√2 of its norm ("twice is enough", Parlett, The
+/// Symmetric Eigenvalue Problem, §6.9): what one projection leaves in span Z is the rounding of the
+/// part it removed.
+DenseMatrix taken_off(DenseMatrix rows, const DenseMatrix& z) {
+  if (z.rows() > 0 && rows.rows() > 0) {
+    subtract_product(rows, product_transposed(rows, z), z);
+    if (rows.rowwise().norm().minCoeff() < std::sqrt(0.5))
+      subtract_product(rows, product_transposed(rows, z), z);
+  }
+  const ThinSvd svd = thin_svd(rows.transpose());
+  Index kept = 0;
+  while (kept < svd.values.size() && svd.values[kept] > 0.5) ++kept;
+  return svd.left.leftCols(kept).transpose();
+}
+
+/// Orthonormal rows spanning what the sketch `y` (already taken off Z once) adds to span Z: a
+/// candidate subspace V, orthogonal to Z to working precision (y taken off Z once more, the left
+/// singular vectors of yᵀ above its rounding, then taken_off). Empty when nothing is left.
+/// Candidates only steer the search: what is appended is decided by found_directions.
 DenseMatrix candidate_directions(DenseMatrix y, const DenseMatrix& z) {
   if (z.rows() > 0) subtract_product(y, product_transposed(y, z), z);
-  const Eigen::ColPivHouseholderQR<DenseMatrix> qr(y.transpose());
-  const double largest = qr.matrixR().rows() > 0 ? std::abs(qr.matrixR()(0, 0)) : 0.0;
-  Index kept = 0;
+  const ThinSvd svd = thin_svd(y.transpose());
+  const double largest = svd.values.size() > 0 ? svd.values[0] : 0.0;
   const double resolution = std::numeric_limits<double>::epsilon() * static_cast<double>(y.cols()) * largest;
-  while (kept < std::min(y.rows(), y.cols()) && std::abs(qr.matrixR()(kept, kept)) > resolution) ++kept;
+  Index kept = 0;
+  while (kept < svd.values.size() && svd.values[kept] > resolution) ++kept;
   if (kept == 0) return DenseMatrix(0, y.cols());
-  DenseMatrix v = (qr.householderQ() * DenseMatrix::Identity(y.cols(), kept)).transpose();
-  for (int twice = 0; twice < 2; ++twice) {
-    if (z.rows() > 0) subtract_product(v, product_transposed(v, z), z);
-    if (!orthonormalize_rows(v)) return DenseMatrix(0, y.cols());
-  }
-  return v;
+  return taken_off(svd.left.leftCols(kept).transpose(), z);
 }
 
 /// The directions of row(A) off span Z found on the candidates V, as orthonormal rows, and a lower bound
 /// on A's singular values along them. The SVD A Vᵀ = U Σ Xᵀ (A Vᵀ = R Vᵀ, as V ⊥ Z) picks the left
-/// vectors u with σ above the floor; each Rᵀu = (I − ZᵀZ) Aᵀu is a vector of row(A) off Z of norm >= σ
-/// (its part in span V alone has norm σ), so they are what is appended, never V itself (V need not lie
-/// in row(A)).
+/// vectors u with σ above the floor; the rows M = Uᵀ R = Uᵀ A (I − ZᵀZ) lie in row(A) off Z (V itself
+/// need not lie in row(A), so it is never appended). What is appended is the right singular vectors
+/// q_j of M = P S Qᵀ with s_j above the floor: for x in their span ‖R x‖ >= ‖Uᵀ R x‖ >= s_min ‖x‖, and
+/// s_j >= σ_j (M Xᵀ has the singular values σ). An SVD, not M's Gram, so that a batch whose singular
+/// values span more than half the digits of a double keeps its smallest ones.
 struct FoundDirections {
   DenseMatrix rows;
   double smallest_singular = 0.0;
@@ -70,19 +83,24 @@ struct FoundDirections {
 FoundDirections found_directions(const DenseMatrix& a, const DenseMatrix& z, const DenseMatrix& v,
                                  double floor) {
   FoundDirections out;
-  const Eigen::JacobiSVD<DenseMatrix> svd(product_transposed(a, v), Eigen::ComputeThinU);
+  const ThinSvd picked = thin_svd(product_transposed(a, v));
   Index kept = 0;
-  while (kept < svd.singularValues().size() && svd.singularValues()(kept) > floor) ++kept;
+  while (kept < picked.values.size() && picked.values[kept] > floor) ++kept;
   if (kept == 0) return out;
-  DenseMatrix rows = transposed_product(svd.matrixU().leftCols(kept), a);  // (Aᵀ U)ᵀ
+  DenseMatrix rows = transposed_product(picked.left.leftCols(kept), a);  // (Aᵀ U)ᵀ
   for (int twice = 0; twice < 2; ++twice) {
     if (z.rows() > 0) subtract_product(rows, product_transposed(rows, z), z);
   }
-  // Singular values of the new rows from their Gram, before they are made orthonormal.
-  const double smallest = std::sqrt(std::max(smallest_eigenvalue(lower_gram(rows)), 0.0));
-  if (!(smallest > floor) || !orthonormalize_rows(rows)) return out;
-  out.smallest_singular = std::min(smallest, svd.singularValues()(kept - 1));
-  out.rows = std::move(rows);
+  const ThinSvd spanned = thin_svd(rows.transpose());
+  Index appended = 0;
+  while (appended < spanned.values.size() && spanned.values[appended] > floor) ++appended;
+  if (appended == 0) return out;
+  // Each q_j = Mᵀp_j / s_j carries M's rounding in span Z magnified by s_max / s_j: taken off Z again
+  // (for x in the span of what is kept, R x is still R applied to a combination of the q_j).
+  DenseMatrix directions = taken_off(spanned.left.leftCols(appended).transpose(), z);
+  if (directions.rows() == 0) return out;
+  out.smallest_singular = std::min(spanned.values[appended - 1], picked.values[kept - 1]);
+  out.rows = std::move(directions);
   return out;
 }
 

@@ -5,7 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <Eigen/SVD>
 #include <stdexcept>
+
+#include "netdp/util/rng.hpp"
 
 namespace netdp::accounting::detail {
 namespace {
@@ -52,6 +55,33 @@ TEST(MultiplyInto, EmptyInnerDimensionScalesAndMismatchThrows) {
   EXPECT_EQ(c, DenseMatrix::Zero(3, 2));
   EXPECT_THROW(multiply_into(c, 1.0, DenseMatrix(3, 4), false, DenseMatrix(5, 2), false, 0.0),
                std::invalid_argument);
+}
+
+TEST(ThinSvd, TallWideAndRankDeficientMatchJacobi) {
+  util::Rng rng(5);
+  const auto gaussian = [&](Eigen::Index rows, Eigen::Index cols) {
+    DenseMatrix m(rows, cols);
+    for (Eigen::Index j = 0; j < cols; ++j)
+      for (Eigen::Index i = 0; i < rows; ++i) m(i, j) = rng.standard_normal();
+    return m;
+  };
+  // Tall, wide, and a 40 x 30 matrix of rank 7 (its 23 smallest singular values are zero).
+  for (const DenseMatrix& a :
+       {gaussian(50, 12), gaussian(9, 31), DenseMatrix(gaussian(40, 7) * gaussian(7, 30))}) {
+    const ThinSvd svd = thin_svd(a);
+    const Eigen::JacobiSVD<DenseMatrix> reference(a, Eigen::ComputeThinU);
+    const Eigen::Index k = std::min(a.rows(), a.cols());
+    ASSERT_EQ(svd.values.size(), k);
+    ASSERT_EQ(svd.left.rows(), a.rows());
+    ASSERT_EQ(svd.left.cols(), k);
+    const double scale = reference.singularValues()[0];
+    EXPECT_LE((svd.values - reference.singularValues()).cwiseAbs().maxCoeff(), 1e-13 * scale);
+    // The left vectors are orthonormal, and Uᵀ a has rows of norm σ_i (a = U Σ Vᵀ).
+    EXPECT_LE((svd.left.transpose() * svd.left - DenseMatrix::Identity(k, k)).cwiseAbs().maxCoeff(), 1e-13);
+    const Vector row_norms = (svd.left.transpose() * a).rowwise().norm();
+    EXPECT_LE((row_norms - svd.values).cwiseAbs().maxCoeff(), 1e-13 * scale);
+  }
+  EXPECT_EQ(thin_svd(DenseMatrix(0, 4)).values.size(), 0);
 }
 
 }  // namespace
