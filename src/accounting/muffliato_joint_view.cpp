@@ -44,6 +44,11 @@ constexpr double kChebyshevRetryMargin = 1e-6;
 /// its row space: the widened values (√ℓ + s)² would be at least (√ℓ + 1/2)², most of the cap.
 constexpr double kCapMargin = 0.5;
 
+/// Views of at least this many messages start in the Chebyshev basis when the power basis failed on
+/// the kProbes smallest of them (powers_resolve_on); smaller views always try the powers first.
+constexpr std::size_t kProbeMessages = 256;
+constexpr std::size_t kProbes = 2;
+
 /// Entries of the sender-power blocks kept per observer set (8 bytes each): 64 MiB.
 constexpr double kMaxPowerEntries = 8.0 * 1024 * 1024;
 
@@ -398,10 +403,37 @@ ObserverLeverage chebyshev_view_leverage(const SparseMatrix& w, const detail::Sp
       std::move(out), whitened);
 }
 
+/// The leverages from the powers of a fixed W (or the products of a time-varying schedule), given up
+/// as soon as the margin must exceed `abandon_margin`.
+ObserverLeverage power_view_leverage(const gossip::Schedule& schedule, const ScheduleNeighbours& graphs,
+                                     const std::vector<Message>& messages,
+                                     const std::vector<NodeId>& observers, DenseMatrix* whitened,
+                                     double abandon_margin) {
+  // A symmetric fixed W gives the Gram from its powers between the senders, when they fit.
+  const bool use_powers = graphs.symmetric_fixed() && sender_blocks_fit(messages);
+  SenderPowers powers;
+  DenseMatrix view = message_rows(schedule, messages, use_powers ? &powers : nullptr);
+  std::optional<DenseMatrix> gram;
+  if (use_powers) {
+    gram = detail::gram_from_sender_blocks(timed_senders(messages), powers.senders, powers.blocks,
+                                           detail::SenderBasis::powers);
+    subtract_known_columns(*gram, view, observers);
+  }
+  for (NodeId c : observers) view.col(static_cast<Index>(c)).setZero();  // y_c is known
+  return leverage_of_view(view, std::move(gram), schedule.rounds(), whitened, abandon_margin);
+}
+
+/// Whether a view of this many messages starts in the power basis. Under a fixed symmetric W the
+/// Chebyshev basis spans the same space; `powers_for_large_views` (powers_resolve_on) says whether
+/// the powers are worth trying first on views of kProbeMessages messages or more.
+bool starts_with_powers(const ScheduleNeighbours& graphs, std::size_t messages, bool powers_for_large_views) {
+  return !graphs.symmetric_fixed() || powers_for_large_views || messages < kProbeMessages;
+}
+
 /// Builds the view of `observers` and its leverages.
 ObserverLeverage observer_view_leverage(const gossip::Schedule& schedule, const ScheduleNeighbours& graphs,
                                         const std::vector<NodeId>& observers, MessageConvention convention,
-                                        DenseMatrix* whitened) {
+                                        DenseMatrix* whitened, bool powers_for_large_views = true) {
   const std::vector<Message> messages = received_messages(graphs, schedule.rounds(), observers, convention);
   const std::size_t n = schedule.num_nodes();
   if (messages.size() > n) {
@@ -425,34 +457,53 @@ ObserverLeverage observer_view_leverage(const gossip::Schedule& schedule, const 
     for (NodeId c : observers) out.leverage[static_cast<Index>(c)] = 0.0;
     return out;
   }
-  // A symmetric fixed W gives the Gram from its powers between the senders, when they fit.
-  const bool use_powers = graphs.symmetric_fixed() && sender_blocks_fit(messages);
-  SenderPowers powers;
-  DenseMatrix view = message_rows(schedule, messages, use_powers ? &powers : nullptr);
-  std::optional<DenseMatrix> gram;
-  if (use_powers) {
-    gram = detail::gram_from_sender_blocks(timed_senders(messages), powers.senders, powers.blocks,
-                                           detail::SenderBasis::powers);
-    subtract_known_columns(*gram, view, observers);
-  }
-  for (NodeId c : observers) view.col(static_cast<Index>(c)).setZero();  // y_c is known
-  // With a Chebyshev basis to try next, the powers are given up as soon as they cannot do better.
   const bool retry_possible = graphs.symmetric_fixed();
-  ObserverLeverage out = leverage_of_view(view, std::move(gram), schedule.rounds(), whitened,
-                                          retry_possible ? kChebyshevRetryMargin : kCapMargin);
+  ObserverLeverage out;
+  if (starts_with_powers(graphs, messages.size(), powers_for_large_views)) {
+    // With a Chebyshev basis to try next, the powers are given up as soon as they cannot do better.
+    out = power_view_leverage(schedule, graphs, messages, observers, whitened,
+                              retry_possible ? kChebyshevRetryMargin : kCapMargin);
+  } else {
+    out.margin = 1.0;  // not tried
+  }
   if (retry_possible && out.margin > kChebyshevRetryMargin) {
-    view.resize(0, 0);
     DenseMatrix chebyshev_whitened;
     ObserverLeverage retry =
         chebyshev_view_leverage(schedule.at(0), graphs.interval(schedule.at(0)), messages, observers,
                                 whitened != nullptr ? &chebyshev_whitened : nullptr);
-    if (retry.margin < out.margin) {
+    if (retry.margin < out.margin || out.leverage.size() == 0) {
       out = std::move(retry);
       if (whitened != nullptr) whitened->swap(chebyshev_whitened);
     }
   }
   for (NodeId c : observers) out.leverage[static_cast<Index>(c)] = 0.0;
   return out;
+}
+
+/// Whether the power basis resolves a view on this schedule, judged on probes: the two observer sets
+/// with the fewest messages at or above kProbeMessages that take the row path. Under a fixed
+/// symmetric W the power basis of a generic graph is ill-conditioned beyond a few rounds (its
+/// margin exceeds kChebyshevRetryMargin, and the view is redone in the Chebyshev basis); on graphs
+/// with few distinct eigenvalues, such as hypercubes, the powers stay exact and cheaper. Larger
+/// views only add rows of the same depth. True when there is nothing to decide.
+bool powers_resolve_on(const gossip::Schedule& schedule, const ScheduleNeighbours& graphs,
+                       const NodeSets& observers, MessageConvention convention) {
+  if (!graphs.symmetric_fixed()) return true;
+  std::vector<std::pair<std::size_t, std::size_t>> sizes;  // (messages, observer set)
+  for (std::size_t g = 0; g < observers.size(); ++g) {
+    const std::size_t m = received_messages(graphs, schedule.rounds(), observers[g], convention).size();
+    if (m >= kProbeMessages && m <= schedule.num_nodes()) sizes.emplace_back(m, g);
+  }
+  if (sizes.empty()) return true;
+  std::sort(sizes.begin(), sizes.end());
+  for (std::size_t p = 0; p < std::min<std::size_t>(kProbes, sizes.size()); ++p) {
+    const std::vector<NodeId>& probe = observers[sizes[p].second];
+    const auto messages = received_messages(graphs, schedule.rounds(), probe, convention);
+    if (power_view_leverage(schedule, graphs, messages, probe, nullptr, kChebyshevRetryMargin).margin <=
+        kChebyshevRetryMargin)
+      return true;
+  }
+  return false;
 }
 
 void validate(const gossip::Schedule& schedule, const MuffliatoOptions& options) {
@@ -506,6 +557,7 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
   util::ParallelErrors errors;
   std::size_t done = 0;
   const detail::SingleThreadedBlas single_threaded_blas;
+  totals.powers_on_large_views = powers_resolve_on(schedule, graphs, observers, options.messages);
 #pragma omp parallel
   {
     JointViewReport local;
@@ -513,8 +565,9 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
     for (std::size_t g = 0; g < observers.size(); ++g) {
       errors.run(static_cast<std::int64_t>(g), [&] {
         DenseMatrix whitened;
-        const ObserverLeverage view = observer_view_leverage(schedule, graphs, observers[g], options.messages,
-                                                             singletons ? nullptr : &whitened);
+        const ObserverLeverage view =
+            observer_view_leverage(schedule, graphs, observers[g], options.messages,
+                                   singletons ? nullptr : &whitened, totals.powers_on_large_views);
         local.max_messages = std::max(local.max_messages, view.messages);
         local.rank_decisions += view.rank_decided && view.rank > 0 ? 1 : 0;
         local.no_gap += view.margin >= 1.0 ? 1 : 0;

@@ -254,6 +254,39 @@ TEST(MuffliatoJointView, IllConditionedPowersAreResolvedInTheChebyshevBasis) {
   EXPECT_EQ(below_one, 79u);  // ring distances 61..100 on one side, 61..99 on the other
 }
 
+TEST(MuffliatoJointView, LargeViewsStartInTheChebyshevBasisWhereThePowersFailOnTheProbes) {
+  // Ring of 300, T = 130: every observer hears m = 260 messages (at least the probes' 256), and the
+  // power basis of a ring is ill-conditioned far below that depth. The probes fail, so large views
+  // skip the powers; the values are those of the single-observer path, which tries the powers
+  // first and then keeps the Chebyshev basis (up to rounding: BLAS runs single-threaded in the
+  // all-pairs loop).
+  const int n = 300;
+  const gossip::Schedule ring = gossip::Schedule::fixed(to_sparse(hamilton(n, ring_edges(n))), 130);
+  JointViewReport report;
+  const MuffliatoLosses losses =
+      muffliato_joint_view_losses(ring, {{{0}, {150}}, {}}, unit_options(), &report);
+  EXPECT_FALSE(report.powers_on_large_views);
+  EXPECT_EQ(report.chebyshev, 2u);
+  for (const graph::NodeId observer : {0, 150}) {
+    const ObserverLeverage single = observer_leverage(ring, {observer});
+    ASSERT_TRUE(single.chebyshev);
+    const std::size_t row = observer == 0 ? 0 : 1;
+    for (int u = 0; u < n; ++u) {
+      if (u == static_cast<int>(observer)) continue;
+      const double root = std::sqrt(std::max(single.leverage(u), 0.0)) + single.margin;
+      const double widened = std::min(1.0, root * root);
+      EXPECT_NEAR(losses.capped_sum(row, static_cast<std::size_t>(u)), widened, 1e-12)
+          << observer << " " << u;
+    }
+  }
+  // A hypercube (d = 9, few distinct eigenvalues) keeps exact dependencies with a clean gap: the
+  // powers resolve its probe (m = 9 · 30 = 270), and large views keep trying them first.
+  const gossip::Schedule cube = gossip::Schedule::fixed(to_sparse(hamilton(512, hypercube_edges(9))), 30);
+  muffliato_joint_view_losses(cube, {{{0}}, {{1}}}, unit_options(), &report);
+  EXPECT_TRUE(report.powers_on_large_views);
+  EXPECT_EQ(report.chebyshev, 0u);
+}
+
 TEST(MuffliatoJointView, ViewTooLargeToKeepIsReportedAtTheCapWhereItReaches) {
   // A star of 3000 nodes with a path of 5 nodes hanging off leaf 1. Over T = 2 rounds the centre
   // hears all 2999 leaves twice: m = 5998 messages > n, and m·n is above the entries kept, so no

@@ -55,6 +55,10 @@ struct JointViewReport {
   /// Observer sets with more messages than nodes whose view is too large to keep: every node they
   /// reach is reported at the local-DP cap.
   std::size_t capped_views = 0;
+  /// Whether views of 256 messages or more try the power basis first. Under a fixed symmetric W it is
+  /// false when the power basis failed on the two smallest such views (probes): they then start in
+  /// the Chebyshev basis, which spans the same space.
+  bool powers_on_large_views = true;
 };
 
 /// One observer set's exact view: every node's computed leverage ℓ_u (0 for members of the
