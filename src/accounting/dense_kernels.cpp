@@ -120,6 +120,7 @@ SymmetricEigen symmetric_eigen(DenseMatrix symmetric) {
 }
 
 ThinSvd thin_svd(DenseMatrix a) {
+  require(a.allFinite(), "thin_svd: the {} x {} matrix has a non-finite entry", a.rows(), a.cols());
   ThinSvd result;
   const Eigen::Index k = std::min(a.rows(), a.cols());
   if (k == 0) {
@@ -127,19 +128,27 @@ ThinSvd thin_svd(DenseMatrix a) {
     return result;
   }
 #if defined(NETDP_HAVE_LAPACKE)
+  // dgesdd's divide and conquer can fail to converge (info > 0) where the QR iteration of dgesvd
+  // does not; Jacobi, which always converges, is the last resort.
   const auto m = static_cast<lapack_int>(a.rows());
   const auto n = static_cast<lapack_int>(a.cols());
+  const auto kk = static_cast<lapack_int>(k);
   result.left.resize(a.rows(), k);
   result.values.resize(k);
-  DenseMatrix right(k, a.cols());  // dgesdd forms the right vectors too with jobz = 'S'
-  const lapack_int info = LAPACKE_dgesdd(LAPACK_COL_MAJOR, 'S', m, n, a.data(), m, result.values.data(),
-                                         result.left.data(), m, right.data(), static_cast<lapack_int>(k));
-  if (info != 0) throw std::runtime_error(fmt::format("thin_svd: LAPACK dgesdd failed (info = {})", info));
-#else
-  const Eigen::BDCSVD<DenseMatrix> svd(a, Eigen::ComputeThinU);
+  DenseMatrix right(k, a.cols());  // both drivers form the right vectors too with job 'S'
+  DenseMatrix copy = a;
+  if (LAPACKE_dgesdd(LAPACK_COL_MAJOR, 'S', m, n, copy.data(), m, result.values.data(), result.left.data(), m,
+                     right.data(), kk) == 0)
+    return result;
+  copy = a;
+  Vector superdiagonal(std::max<Eigen::Index>(k - 1, 1));
+  if (LAPACKE_dgesvd(LAPACK_COL_MAJOR, 'S', 'N', m, n, copy.data(), m, result.values.data(),
+                     result.left.data(), m, right.data(), kk, superdiagonal.data()) == 0)
+    return result;
+#endif
+  const Eigen::JacobiSVD<DenseMatrix> svd(a, Eigen::ComputeThinU);
   result.left = svd.matrixU();
   result.values = svd.singularValues();
-#endif
   return result;
 }
 

@@ -30,8 +30,9 @@ struct ThinSvd {
   Vector values;
 };
 
-/// The thin SVD of any matrix, left singular vectors only (LAPACK dgesdd, divide and conquer;
-/// Eigen's BDCSVD without LAPACK).
+/// The thin SVD of any matrix, left singular vectors only: LAPACK dgesdd (divide and conquer), then
+/// dgesvd (QR iteration) if it does not converge, then Eigen's JacobiSVD (always converges; also
+/// the only one without LAPACK).
 ThinSvd thin_svd(DenseMatrix a);
 
 /// Σ_k f_k U_k U_kᵀ over the columns k with f_k != 0 (symmetric result, both

@@ -485,7 +485,7 @@ ObserverLeverage observer_view_leverage(const gossip::Schedule& schedule, const 
 /// symmetric W the power basis of a generic graph is ill-conditioned beyond a few rounds (its
 /// margin exceeds kChebyshevRetryMargin, and the view is redone in the Chebyshev basis); on graphs
 /// with few distinct eigenvalues, such as hypercubes, the powers stay exact and cheaper. Larger
-/// views only add rows of the same depth. True when there is nothing to decide.
+/// views only add rows of the same depth. True when there are no more large views than probes.
 bool powers_resolve_on(const gossip::Schedule& schedule, const ScheduleNeighbours& graphs,
                        const NodeSets& observers, MessageConvention convention) {
   if (!graphs.symmetric_fixed()) return true;
@@ -494,9 +494,9 @@ bool powers_resolve_on(const gossip::Schedule& schedule, const ScheduleNeighbour
     const std::size_t m = received_messages(graphs, schedule.rounds(), observers[g], convention).size();
     if (m >= kProbeMessages && m <= schedule.num_nodes()) sizes.emplace_back(m, g);
   }
-  if (sizes.empty()) return true;
+  if (sizes.size() <= kProbes) return true;  // probing would cost what trying them all costs
   std::sort(sizes.begin(), sizes.end());
-  for (std::size_t p = 0; p < std::min<std::size_t>(kProbes, sizes.size()); ++p) {
+  for (std::size_t p = 0; p < kProbes; ++p) {
     const std::vector<NodeId>& probe = observers[sizes[p].second];
     const auto messages = received_messages(graphs, schedule.rounds(), probe, convention);
     if (power_view_leverage(schedule, graphs, messages, probe, nullptr, kChebyshevRetryMargin).margin <=

@@ -255,7 +255,7 @@ TEST(MuffliatoJointView, IllConditionedPowersAreResolvedInTheChebyshevBasis) {
 }
 
 TEST(MuffliatoJointView, LargeViewsStartInTheChebyshevBasisWhereThePowersFailOnTheProbes) {
-  // Ring of 300, T = 130: every observer hears m = 260 messages (at least the probes' 256), and the
+  // Ring of 300, T = 130: each of three observers hears m = 260 messages (at least 256), and the
   // power basis of a ring is ill-conditioned far below that depth. The probes fail, so large views
   // skip the powers; the values are those of the single-observer path, which tries the powers
   // first and then keeps the Chebyshev basis (up to rounding: BLAS runs single-threaded in the
@@ -263,14 +263,15 @@ TEST(MuffliatoJointView, LargeViewsStartInTheChebyshevBasisWhereThePowersFailOnT
   const int n = 300;
   const gossip::Schedule ring = gossip::Schedule::fixed(to_sparse(hamilton(n, ring_edges(n))), 130);
   JointViewReport report;
+  const std::vector<graph::NodeId> observers{0, 100, 150};
   const MuffliatoLosses losses =
-      muffliato_joint_view_losses(ring, {{{0}, {150}}, {}}, unit_options(), &report);
+      muffliato_joint_view_losses(ring, {{{0}, {100}, {150}}, {}}, unit_options(), &report);
   EXPECT_FALSE(report.powers_on_large_views);
-  EXPECT_EQ(report.chebyshev, 2u);
-  for (const graph::NodeId observer : {0, 150}) {
+  EXPECT_EQ(report.chebyshev, 3u);
+  for (std::size_t row = 0; row < observers.size(); ++row) {
+    const graph::NodeId observer = observers[row];
     const ObserverLeverage single = observer_leverage(ring, {observer});
     ASSERT_TRUE(single.chebyshev);
-    const std::size_t row = observer == 0 ? 0 : 1;
     for (int u = 0; u < n; ++u) {
       if (u == static_cast<int>(observer)) continue;
       const double root = std::sqrt(std::max(single.leverage(u), 0.0)) + single.margin;
@@ -280,9 +281,9 @@ TEST(MuffliatoJointView, LargeViewsStartInTheChebyshevBasisWhereThePowersFailOnT
     }
   }
   // A hypercube (d = 9, few distinct eigenvalues) keeps exact dependencies with a clean gap: the
-  // powers resolve its probe (m = 9 · 30 = 270), and large views keep trying them first.
+  // powers resolve its probes (m = 9 · 30 = 270), and large views keep trying them first.
   const gossip::Schedule cube = gossip::Schedule::fixed(to_sparse(hamilton(512, hypercube_edges(9))), 30);
-  muffliato_joint_view_losses(cube, {{{0}}, {{1}}}, unit_options(), &report);
+  muffliato_joint_view_losses(cube, {{{0}, {1}, {2}}, {{3}}}, unit_options(), &report);
   EXPECT_TRUE(report.powers_on_large_views);
   EXPECT_EQ(report.chebyshev, 0u);
 }
