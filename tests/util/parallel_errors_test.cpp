@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace netdp::util {
 namespace {
@@ -41,6 +42,30 @@ TEST(ParallelErrors, NothingToRethrowWhenEveryIterationSucceeds) {
   for (int i = 0; i < 10; ++i) errors.run(i, [&] { sum += i; });
   EXPECT_NO_THROW(errors.rethrow());
   EXPECT_EQ(sum, 45);
+}
+
+TEST(ParallelErrors, HigherIterationsAreSkippedAfterAFailureLowerOnesStillRun) {
+  ParallelErrors errors;
+  std::vector<std::int64_t> ran;
+  const auto step = [&](std::int64_t i, bool fails) {
+    errors.run(i, [&] {
+      ran.push_back(i);
+      if (fails) throw std::invalid_argument("iteration " + std::to_string(i) + " failed");
+    });
+  };
+  step(10, true);
+  step(11, false);  // skipped: its result would be thrown away
+  step(40, true);   // skipped too
+  step(3, false);   // lower: still runs
+  step(7, true);    // lower, and its error is the one to report
+  step(8, false);   // now above the lowest failure: skipped
+  EXPECT_EQ(ran, (std::vector<std::int64_t>{10, 3, 7}));
+  try {
+    errors.rethrow();
+    ADD_FAILURE() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "iteration 7 failed");
+  }
 }
 
 }  // namespace
