@@ -457,23 +457,25 @@ ObserverLeverage observer_view_leverage(const gossip::Schedule& schedule, const 
     for (NodeId c : observers) out.leverage[static_cast<Index>(c)] = 0.0;
     return out;
   }
-  const bool retry_possible = graphs.symmetric_fixed();
+  const bool chebyshev_possible = graphs.symmetric_fixed();
+  const auto chebyshev = [&](DenseMatrix* chebyshev_whitened) {
+    return chebyshev_view_leverage(schedule.at(0), graphs.interval(schedule.at(0)), messages, observers,
+                                   chebyshev_whitened);
+  };
   ObserverLeverage out;
-  if (starts_with_powers(graphs, messages.size(), powers_for_large_views)) {
+  if (!starts_with_powers(graphs, messages.size(), powers_for_large_views)) {
+    out = chebyshev(whitened);
+  } else {
     // With a Chebyshev basis to try next, the powers are given up as soon as they cannot do better.
     out = power_view_leverage(schedule, graphs, messages, observers, whitened,
-                              retry_possible ? kChebyshevRetryMargin : kCapMargin);
-  } else {
-    out.margin = 1.0;  // not tried
-  }
-  if (retry_possible && out.margin > kChebyshevRetryMargin) {
-    DenseMatrix chebyshev_whitened;
-    ObserverLeverage retry =
-        chebyshev_view_leverage(schedule.at(0), graphs.interval(schedule.at(0)), messages, observers,
-                                whitened != nullptr ? &chebyshev_whitened : nullptr);
-    if (retry.margin < out.margin || out.leverage.size() == 0) {
-      out = std::move(retry);
-      if (whitened != nullptr) whitened->swap(chebyshev_whitened);
+                              chebyshev_possible ? kChebyshevRetryMargin : kCapMargin);
+    if (chebyshev_possible && out.margin > kChebyshevRetryMargin) {
+      DenseMatrix chebyshev_whitened;
+      ObserverLeverage retry = chebyshev(whitened != nullptr ? &chebyshev_whitened : nullptr);
+      if (retry.margin < out.margin) {
+        out = std::move(retry);
+        if (whitened != nullptr) whitened->swap(chebyshev_whitened);
+      }
     }
   }
   for (NodeId c : observers) out.leverage[static_cast<Index>(c)] = 0.0;

@@ -24,6 +24,11 @@ constexpr Index kMaxProbes = 256;
 /// ‖R‖₂ <= 10·sqrt(2/π)·max_i ‖Rᵀω_i‖ except with probability 10^{−k}, whatever R's size.
 constexpr double kProbeFactor = 7.978845608028654;  // 10·sqrt(2/π)
 
+/// rows <- rows − (rows Zᵀ) Z: the rows taken off span Z once (Z with orthonormal rows).
+void project_off(DenseMatrix& rows, const DenseMatrix& z) {
+  if (z.rows() > 0 && rows.rows() > 0) subtract_product(rows, product_transposed(rows, z), z);
+}
+
 /// Y = Ωᵀ(A − A ZᵀZ) for `probes` Gaussian columns ω_i (Z with orthonormal rows): a sketch of the
 /// residual R that costs O(k(m + 2r)N) instead of R's 4mrN. Seeded by `step`: deterministic.
 DenseMatrix sketch_residual(const DenseMatrix& a, const DenseMatrix& z, Index probes, std::uint64_t step) {
@@ -32,7 +37,7 @@ DenseMatrix sketch_residual(const DenseMatrix& a, const DenseMatrix& z, Index pr
   for (Index j = 0; j < probes; ++j)
     for (Index i = 0; i < a.rows(); ++i) omega(i, j) = rng.standard_normal();
   DenseMatrix rows = transposed_product(omega, a);  // ΩᵀA (probes × N)
-  if (z.rows() > 0) subtract_product(rows, product_transposed(rows, z), z);
+  project_off(rows, z);
   return rows;
 }
 
@@ -43,11 +48,8 @@ DenseMatrix sketch_residual(const DenseMatrix& a, const DenseMatrix& z, Index pr
 /// Symmetric Eigenvalue Problem, §6.9): what one projection leaves in span Z is the rounding of the
 /// part it removed.
 DenseMatrix taken_off(DenseMatrix rows, const DenseMatrix& z) {
-  if (z.rows() > 0 && rows.rows() > 0) {
-    subtract_product(rows, product_transposed(rows, z), z);
-    if (rows.rowwise().norm().minCoeff() < std::sqrt(0.5))
-      subtract_product(rows, product_transposed(rows, z), z);
-  }
+  project_off(rows, z);
+  if (rows.rows() > 0 && rows.rowwise().norm().minCoeff() < std::sqrt(0.5)) project_off(rows, z);
   const ThinSvd svd = thin_svd(rows.transpose());
   Index kept = 0;
   while (kept < svd.values.size() && svd.values[kept] > 0.5) ++kept;
@@ -59,7 +61,7 @@ DenseMatrix taken_off(DenseMatrix rows, const DenseMatrix& z) {
 /// singular vectors of yᵀ above its rounding, then taken_off). Empty when nothing is left.
 /// Candidates only steer the search: what is appended is decided by found_directions.
 DenseMatrix candidate_directions(DenseMatrix y, const DenseMatrix& z) {
-  if (z.rows() > 0) subtract_product(y, product_transposed(y, z), z);
+  project_off(y, z);
   const ThinSvd svd = thin_svd(y.transpose());
   const double largest = svd.values.size() > 0 ? svd.values[0] : 0.0;
   const double resolution = std::numeric_limits<double>::epsilon() * static_cast<double>(y.cols()) * largest;
@@ -88,9 +90,7 @@ FoundDirections found_directions(const DenseMatrix& a, const DenseMatrix& z, con
   while (kept < picked.values.size() && picked.values[kept] > floor) ++kept;
   if (kept == 0) return out;
   DenseMatrix rows = transposed_product(picked.left.leftCols(kept), a);  // (Aᵀ U)ᵀ
-  for (int twice = 0; twice < 2; ++twice) {
-    if (z.rows() > 0) subtract_product(rows, product_transposed(rows, z), z);
-  }
+  for (int twice = 0; twice < 2; ++twice) project_off(rows, z);
   const ThinSvd spanned = thin_svd(rows.transpose());
   Index appended = 0;
   while (appended < spanned.values.size() && spanned.values[appended] > floor) ++appended;
@@ -175,7 +175,7 @@ RowSpace complete_row_space(const DenseMatrix& a, DenseMatrix z, double smallest
       // What the sketch sees is at or below the floor, but its bound is not: ‖R‖_F, computed
       // in full, is the deterministic bound (and usually below the floor).
       DenseMatrix residual = a;
-      subtract_product(residual, product_transposed(a, z), z);
+      project_off(residual, z);
       residual_bound = std::min(residual_bound, residual.norm());
       break;
     }
