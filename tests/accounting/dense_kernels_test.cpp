@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/SVD>
+#include <limits>
 #include <stdexcept>
+#include <string>
 
 #include "netdp/util/rng.hpp"
 
@@ -82,6 +84,23 @@ TEST(ThinSvd, TallWideAndRankDeficientMatchJacobi) {
     EXPECT_LE((row_norms - svd.values).cwiseAbs().maxCoeff(), 1e-13 * scale);
   }
   EXPECT_EQ(thin_svd(DenseMatrix(0, 4)).values.size(), 0);
+}
+
+TEST(ThinSvd, NonFiniteEntryIsRefusedByName) {
+  DenseMatrix a = DenseMatrix::Identity(3, 2);
+  a(2, 1) = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THROW(
+      {
+        try {
+          thin_svd(a);
+        } catch (const std::exception& e) {
+          EXPECT_NE(std::string(e.what()).find("non-finite"), std::string::npos) << e.what();
+          throw;
+        }
+      },
+      std::exception);
+  a(2, 1) = std::numeric_limits<double>::infinity();
+  EXPECT_THROW(thin_svd(a), std::exception);
 }
 
 }  // namespace
