@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "linear_system_detail.hpp"
@@ -41,22 +42,56 @@ void accumulate_outer(const double* cols, std::size_t m, std::size_t count, cons
   }
 }
 
-/// x[s][k][:] = Σ_o f(k, o) a(s, o)[:] over o in [s·shift, hi(k)], k in [lo(s), rank).
+/// Rows of F that chunk_project accumulates together: each row of A_u it loads serves kRowBlock
+/// independent sums (2·kRowBlock vector registers at AVX-512), instead of one chain of dependent
+/// multiply-adds that waits on the latency of the last.
+constexpr std::size_t kRowBlock = 4;
+
+static_assert(kChunk == 2 * kLanes, "a chunk of targets is two Lanes");
+
+/// x[s][k][:] = Σ_o f(k, o) a(s, o)[:] over o in [s·shift, hi(k)], k in [lo(s), rank), with hi(k) = k
+/// for a lower-triangular F (its entries above the diagonal are zero) and m − 1 otherwise. The rows
+/// a(s, o) are present from o = s·shift on. Every sum runs over o in increasing order, so the
+/// blocking of k changes no bit: a block runs o up to its last row's hi(k), and the zeros of F it
+/// meets on the way add exact zeros.
 NETDP_MULTIVERSION NETDP_CONTRACT void chunk_project(const double* f, std::size_t rank, std::size_t m,
                                                      bool lower, std::size_t injections, std::size_t shift,
                                                      const double* const* a_rows, double* x) {
   for (std::size_t s = 0; s < injections; ++s) {
     const std::size_t o_first = s * shift;
     const std::size_t k_first = lower ? o_first : 0;
+    const double* const* rows = a_rows + s * m;
     double* xs = x + s * rank * kChunk;
-    std::fill(xs, xs + rank * kChunk, 0.0);
-    for (std::size_t k = k_first; k < rank; ++k) {
+    std::fill(xs, xs + k_first * kChunk, 0.0);  // rows below lo(s); chunk_gram's tiles read them
+    std::size_t k = k_first;
+    for (; k + kRowBlock <= rank; k += kRowBlock) {
+      // Eight vectors of accumulators, spelled out so that they stay in registers.
+      Lanes a0l{}, a0h{}, a1l{}, a1h{}, a2l{}, a2h{}, a3l{}, a3h{};
+      const std::size_t o_last = lower ? std::min(k + kRowBlock, m) : m;
+      for (std::size_t o = o_first; o < o_last; ++o) {
+        Lanes lo;
+        Lanes hi;
+        std::memcpy(&lo, rows[o], sizeof(Lanes));
+        std::memcpy(&hi, rows[o] + kLanes, sizeof(Lanes));
+        const double* fo = f + o * rank + k;  // column-major rank x m: f(k .. k + 3, o)
+        a0l += fo[0] * lo;
+        a0h += fo[0] * hi;
+        a1l += fo[1] * lo;
+        a1h += fo[1] * hi;
+        a2l += fo[2] * lo;
+        a2h += fo[2] * hi;
+        a3l += fo[3] * lo;
+        a3h += fo[3] * hi;
+      }
+      const Lanes block[2 * kRowBlock] = {a0l, a0h, a1l, a1h, a2l, a2h, a3l, a3h};
+      std::memcpy(xs + k * kChunk, block, sizeof(block));
+    }
+    for (; k < rank; ++k) {
       std::array<double, kChunk> acc{};
       const std::size_t o_last = lower ? std::min(k + 1, m) : m;
       for (std::size_t o = o_first; o < o_last; ++o) {
-        const double* row = a_rows[s * m + o];
-        const double fk = f[o * rank + k];  // column-major rank x m
-        if (row == nullptr || fk == 0.0) continue;
+        const double* row = rows[o];
+        const double fk = f[o * rank + k];
         for (std::size_t j = 0; j < kChunk; ++j) acc[j] += fk * row[j];
       }
       std::copy(acc.begin(), acc.end(), xs + k * kChunk);
@@ -71,62 +106,66 @@ struct ChunkSummary {
   std::array<double, kChunk> min{};
 };
 
-/// K[s][t][:] = Σ_k x[s][k][:] x[t][k][:] for s <= t in 2 x 2 tiles (one row load
-/// per multiply-add); folds every entry into the summary (off-diagonal entries
-/// twice) and stores both triangles into gram when it is non-null. x holds
-/// injections + 1 blocks (the last one zero) so that tiles never run off the end.
+/// Blocks of a tile of chunk_gram: kTileRows × kTileCols entries K[s][t], each a pair of Lanes
+/// (16 vector sums, 12 loads for 16 multiply-adds per step).
+constexpr std::size_t kTileRows = 2;
+constexpr std::size_t kTileCols = 4;
+
+/// K[s][t][:] = Σ_k x[s][k][:] x[t][k][:] for s <= t in kTileRows × kTileCols tiles; folds every
+/// entry into the summary (off-diagonal entries twice) and stores both triangles into gram when it
+/// is non-null. x holds injections + kTileCols − 1 blocks (the last ones zero) so that tiles never
+/// run off the end.
 NETDP_MULTIVERSION NETDP_CONTRACT void chunk_gram(const double* x, std::size_t rank, bool lower,
                                                   std::size_t injections, std::size_t shift,
                                                   ChunkSummary& summary, double* gram) {
-  for (std::size_t j = 0; j < kChunk; ++j) {
-    summary.ones[j] = 0.0;
-    summary.sum_abs[j] = 0.0;
-    summary.min[j] = std::numeric_limits<double>::infinity();
-  }
+  // The summary as vectors (low and high half of the chunk); folded with vector operations.
+  Lanes ones[2] = {};
+  Lanes sum_abs[2] = {};
+  Lanes least[2];
+  for (Lanes& v : least)
+    for (std::size_t j = 0; j < kLanes; ++j) v[j] = std::numeric_limits<double>::infinity();
   const std::size_t block = rank * kChunk;
-  for (std::size_t s = 0; s < injections; s += 2) {
-    for (std::size_t t = s; t < injections; t += 2) {
-      std::array<double, kChunk> a00{}, a01{}, a10{}, a11{};
+  for (std::size_t s = 0; s < injections; s += kTileRows) {
+    for (std::size_t t = s; t < injections; t += kTileCols) {
+      Lanes acc[kTileRows][kTileCols][2] = {};  // entry (s + a, t + b); low and high half
       const std::size_t k_first = lower ? t * shift : 0;
-      const double* x0 = x + s * block;
-      const double* x1 = x + (s + 1) * block;
-      const double* y0 = x + t * block;
-      const double* y1 = x + (t + 1) * block;
       for (std::size_t k = k_first; k < rank; ++k) {
         const std::size_t off = k * kChunk;
-        for (std::size_t j = 0; j < kChunk; ++j) {
-          const double u0 = x0[off + j];
-          const double u1 = x1[off + j];
-          const double v0 = y0[off + j];
-          const double v1 = y1[off + j];
-          a00[j] += u0 * v0;
-          a01[j] += u0 * v1;
-          a10[j] += u1 * v0;
-          a11[j] += u1 * v1;
+        for (std::size_t h = 0; h < 2; ++h) {
+          Lanes u[kTileRows];
+          Lanes v[kTileCols];
+          for (std::size_t a = 0; a < kTileRows; ++a)
+            std::memcpy(&u[a], x + (s + a) * block + off + h * kLanes, sizeof(Lanes));
+          for (std::size_t b = 0; b < kTileCols; ++b)
+            std::memcpy(&v[b], x + (t + b) * block + off + h * kLanes, sizeof(Lanes));
+          for (std::size_t a = 0; a < kTileRows; ++a)
+            for (std::size_t b = 0; b < kTileCols; ++b) acc[a][b][h] += u[a] * v[b];
         }
       }
-      const std::array<std::size_t, 4> rs{s, s, s + 1, s + 1};
-      const std::array<std::size_t, 4> cs{t, t + 1, t, t + 1};
-      const std::array<const std::array<double, kChunk>*, 4> accs{&a00, &a01, &a10, &a11};
-      for (std::size_t e = 0; e < 4; ++e) {
-        const std::size_t r = rs[e];
-        const std::size_t c = cs[e];
-        // Each unordered pair once: skip the lower triangle and the padding block.
-        if (r > c || c >= injections) continue;
-        const double weight = r == c ? 1.0 : 2.0;
-        const auto& acc = *accs[e];
-        for (std::size_t j = 0; j < kChunk; ++j) {
-          summary.ones[j] += weight * acc[j];
-          summary.sum_abs[j] += weight * std::abs(acc[j]);
-          summary.min[j] = std::min(summary.min[j], acc[j]);
-        }
-        if (gram != nullptr) {
-          std::copy(acc.begin(), acc.end(), gram + (r * injections + c) * kChunk);
-          std::copy(acc.begin(), acc.end(), gram + (c * injections + r) * kChunk);
+      for (std::size_t a = 0; a < kTileRows; ++a) {
+        for (std::size_t b = 0; b < kTileCols; ++b) {
+          const std::size_t r = s + a;
+          const std::size_t c = t + b;
+          // Each unordered pair once: skip the lower triangle and the padding blocks.
+          if (r > c || c >= injections) continue;
+          const double weight = r == c ? 1.0 : 2.0;
+          for (std::size_t h = 0; h < 2; ++h) {
+            const Lanes entry = acc[a][b][h];
+            ones[h] += weight * entry;
+            sum_abs[h] += weight * (entry < 0.0 ? -entry : entry);
+            least[h] = entry < least[h] ? entry : least[h];  // std::min(least, entry)
+          }
+          if (gram != nullptr) {
+            std::memcpy(gram + (r * injections + c) * kChunk, acc[a][b], sizeof(acc[a][b]));
+            std::memcpy(gram + (c * injections + r) * kChunk, acc[a][b], sizeof(acc[a][b]));
+          }
         }
       }
     }
   }
+  std::memcpy(summary.ones.data(), ones, sizeof(ones));
+  std::memcpy(summary.sum_abs.data(), sum_abs, sizeof(sum_abs));
+  std::memcpy(summary.min.data(), least, sizeof(least));
 }
 
 std::vector<unsigned char> skip_mask(std::size_t n, std::span<const graph::NodeId> excluded) {
@@ -243,7 +282,8 @@ void target_grams(const ViewRows& rows, const Factor& factor, std::span<const gr
   const DenseMatrix f = factor.f;  // rank x m, column-major
   std::vector<double> gathered((rows.toeplitz ? m : t * m) * kChunk, 0.0);
   std::vector<const double*> a_rows(t * m, nullptr);
-  std::vector<double> x((t + 1) * std::max<std::size_t>(rank, 1) * kChunk, 0.0);  // + a zero block
+  // + zero blocks for the tiles of chunk_gram that reach past the last injection
+  std::vector<double> x((t + kTileCols - 1) * std::max<std::size_t>(rank, 1) * kChunk, 0.0);
   std::vector<double> gram_chunk(t * t * kChunk, 0.0);
   std::vector<double> gram(t * t, 0.0);
   ChunkSummary summary;

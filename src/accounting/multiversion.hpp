@@ -23,3 +23,17 @@
 #else
 #define NETDP_EXACT_ROUNDING
 #endif
+
+#include <cstddef>
+
+namespace netdp::accounting::detail {
+
+/// Eight doubles as one GCC vector: an AVX-512 register in the x86-64-v4 clone, two AVX2 ones in
+/// the v3 clone, four SSE2 ones in the baseline. Hot loops keep their sums in named Lanes so that
+/// the compiler holds them in registers (nested std::arrays were spilled to memory on every step).
+/// Loaded and stored with std::memcpy (no alignment assumed). Passed only inside one function:
+/// returning it by value would depend on the clone's ABI.
+inline constexpr std::size_t kLanes = 8;
+using Lanes = double __attribute__((vector_size(kLanes * sizeof(double))));
+
+}  // namespace netdp::accounting::detail
