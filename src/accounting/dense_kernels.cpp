@@ -95,26 +95,27 @@ bool spectral_backend_is_lapack() {
 #endif
 }
 
-SymmetricEigen symmetric_eigen(DenseMatrix symmetric) {
+SymmetricEigen symmetric_eigen(DenseMatrix symmetric, bool vectors) {
   require(symmetric.rows() == symmetric.cols(), "symmetric_eigen: matrix must be square, got {} x {}",
           symmetric.rows(), symmetric.cols());
   SymmetricEigen result;
 #if defined(NETDP_HAVE_LAPACKE)
   const auto n = static_cast<lapack_int>(symmetric.rows());
   result.values.resize(n);
-  const lapack_int info =
-      LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'L', n, symmetric.data(), n, result.values.data());
+  const lapack_int info = LAPACKE_dsyevd(LAPACK_COL_MAJOR, vectors ? 'V' : 'N', 'L', n, symmetric.data(),
+                                         std::max<lapack_int>(n, 1), result.values.data());
   if (info != 0) {
     throw std::runtime_error(fmt::format("symmetric_eigen: LAPACK dsyevd failed (info = {})", info));
   }
-  result.vectors = std::move(symmetric);
+  if (vectors) result.vectors = std::move(symmetric);
 #else
-  Eigen::SelfAdjointEigenSolver<DenseMatrix> solver(symmetric, Eigen::ComputeEigenvectors);
+  Eigen::SelfAdjointEigenSolver<DenseMatrix> solver(
+      symmetric, vectors ? Eigen::ComputeEigenvectors : Eigen::EigenvaluesOnly);
   if (solver.info() != Eigen::Success) {
     throw std::runtime_error("symmetric_eigen: Eigen SelfAdjointEigenSolver did not converge");
   }
   result.values = solver.eigenvalues();
-  result.vectors = solver.eigenvectors();
+  if (vectors) result.vectors = solver.eigenvectors();
 #endif
   return result;
 }

@@ -11,14 +11,17 @@
 
 namespace netdp::accounting::detail {
 
-/// W = U diag(values) Uᵀ, values ascending, U orthogonal (columns = eigenvectors).
+/// W = U diag(values) Uᵀ, values ascending, U orthogonal (columns = eigenvectors; empty when only
+/// the eigenvalues were asked for).
 struct SymmetricEigen {
   Vector values;
   DenseMatrix vectors;
 };
 
-/// Eigendecomposition of a symmetric matrix given densely (only the lower triangle is read).
-SymmetricEigen symmetric_eigen(DenseMatrix symmetric);
+/// Eigendecomposition of a symmetric matrix given densely (only the lower triangle is read):
+/// LAPACK dsyevd (blocked tridiagonalisation) where netdp is built with LAPACKE, Eigen's
+/// SelfAdjointEigenSolver otherwise. Without `vectors`, only the eigenvalues (dsterf).
+SymmetricEigen symmetric_eigen(DenseMatrix symmetric, bool vectors = true);
 
 /// The smallest eigenvalue of a symmetric matrix given densely (lower triangle read; LAPACK dsyevr,
 /// eigenvalues only).

@@ -233,8 +233,8 @@ Factor factor_noise_gram(const DenseMatrix& bbt, const RankOptions& options) {
   }
   if (!out.lower_triangular) {
     spectrum = noise_spectrum(bbt, options, true);
-    const Vector inv_sqrt = spectrum.eig.eigenvalues().tail(rank).cwiseSqrt().cwiseInverse();
-    out.f = inv_sqrt.asDiagonal() * spectrum.eig.eigenvectors().rightCols(rank).transpose();
+    const Vector inv_sqrt = spectrum.eig.values.tail(rank).cwiseSqrt().cwiseInverse();
+    out.f = inv_sqrt.asDiagonal() * spectrum.eig.vectors.rightCols(rank).transpose();
   }
   append_spectrum_warnings(spectrum, options, out.warnings);
   return out;

@@ -50,11 +50,11 @@ NETDP_MULTIVERSION NETDP_CONTRACT void multiply_block(const SparseMatrix& wt, co
     return;
   }
   for (std::size_t a = 0; a < n; ++a) {
-    double* o = out + a * width;
+    double* __restrict o = out + a * width;  // in and out are distinct blocks
     std::fill(o, o + width, 0.0);
     for (int k = outer[a]; k < outer[a + 1]; ++k) {
       const double v = value[k];
-      const double* x = in + static_cast<std::size_t>(inner[k]) * width;
+      const double* __restrict x = in + static_cast<std::size_t>(inner[k]) * width;
       for (std::size_t j = 0; j < width; ++j) o[j] += v * x[j];
     }
   }

@@ -28,9 +28,9 @@ NoiseSpectrum noise_spectrum(const DenseMatrix& gram, const RankOptions& options
   NoiseSpectrum out;
   out.size = gram.rows();
   const Eigen::Index m = out.size;
-  out.eig.compute(gram, eigenvectors ? Eigen::ComputeEigenvectors : Eigen::EigenvaluesOnly);
-  require(out.eig.info() == Eigen::Success, "eigendecomposition of B Bᵀ ({} x {}) failed", m, m);
-  const Vector& lambda = out.eig.eigenvalues();  // increasing
+  require(gram.allFinite(), "B Bᵀ ({} x {}) has a non-finite entry", m, m);
+  out.eig = symmetric_eigen(gram, eigenvectors);
+  const Vector& lambda = out.eig.values;  // increasing
   const double lambda_max = std::max(lambda(m - 1), 0.0);
   const double cut = options.rank_tolerance * lambda_max;
   Eigen::Index first_kept = m;
@@ -102,8 +102,8 @@ TargetGram target_gram_from_columns(const DenseMatrix& a_u, const DenseMatrix& b
   const detail::NoiseSpectrum spectrum = detail::noise_spectrum(b * b.transpose(), options);
   Eigen::Index rank = spectrum.rank;
   out.condition = spectrum.condition;
-  DenseMatrix q = spectrum.eig.eigenvectors().rightCols(rank);
-  Vector inv_sqrt = spectrum.eig.eigenvalues().tail(rank).cwiseSqrt().cwiseInverse();
+  DenseMatrix q = spectrum.eig.vectors.rightCols(rank);
+  Vector inv_sqrt = spectrum.eig.values.tail(rank).cwiseSqrt().cwiseInverse();
   if (rank < m) {
     // B Bᵀ resolves singular values of B only down to about sqrt(ε) σ_max, and a dropped one can
     // carry any share of the loss: decide the rank on B itself, at numpy's matrix_rank floor.

@@ -3,10 +3,10 @@
 // B Bᵀ shared by the literal engine (linear_view.cpp) and the structured
 // Koskela–Kulkarni path (linear_system_kernels.cpp).
 
-#include <Eigen/Eigenvalues>
 #include <string>
 #include <vector>
 
+#include "dense_kernels.hpp"
 #include "netdp/accounting/linear_view.hpp"
 
 namespace netdp::accounting::detail {
@@ -14,7 +14,7 @@ namespace netdp::accounting::detail {
 /// B Bᵀ = Q Λ Qᵀ with Λ increasing; the kept eigenpairs are the last `rank`
 /// (eigenvalues above rank_tolerance · λ_max and > 0), so (B Bᵀ)⁺ = Q_r Λ_r⁻¹ Q_rᵀ.
 struct NoiseSpectrum {
-  Eigen::SelfAdjointEigenSolver<DenseMatrix> eig;
+  SymmetricEigen eig;  ///< eig.vectors empty when only the eigenvalues were computed
   Eigen::Index size = 0;
   Eigen::Index rank = 0;
   double condition = 1.0;  ///< λ_max / smallest kept eigenvalue (1 when rank = 0)
