@@ -73,5 +73,11 @@ label="ego 1912 (LCC, 744 nodes) Muffliato --bound paper, T=20, one σ"
 needs_data "$label" && run "$label" "${ego[@]}" --sigma 1
 label="the same, calibrated: --target-epsilon 1 --calibrate-on mean"
 needs_data "$label" && run "$label" "${ego[@]}" --target-epsilon 1 --calibrate-on mean
+run "KK Fig. 3 accountant: ER(100, 0.2) closed-row, plain view, T=100, vector releases, --summary-only" \
+  account --graph er:n=100,p=0.2,seed=1,connected=1 --weights closed-row --method linear-system --view plain \
+  --rounds 100 --json --summary-only --quiet
+label="facebook_combined secure-sum (KK Theorem 8), T=50, scalar releases, --summary-only"
+needs_data "$label" && run "$label" account --graph "edgelist:$data/facebook_combined.txt" \
+  --method linear-system --rounds 50 --release-dimension 1 --json --summary-only --quiet
 echo
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
