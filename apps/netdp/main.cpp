@@ -53,8 +53,8 @@ void restart_with_huge_pages([[maybe_unused]] char** argv) {
 /// 9,900 times) and never frees a large block spent a fifth of its time in the kernel's page-fault
 /// path (docs/performance.md, "Freed memory kept"). So up to 8 MB of free memory stays at the top
 /// of each heap, and blocks below 4 MB come from the heaps; larger ones are mapped and unmapped on
-/// their own, so the large buffers of an all-pairs run are still returned (the peak memory is
-/// unchanged but for the secure-sum account of facebook_combined: 543 MB -> 618 MB).
+/// their own, so the large buffers of an all-pairs run are still returned (the peaks measured
+/// before and after are in the same section).
 void keep_freed_memory() {
 #if defined(__linux__) && defined(__GLIBC__)
   if (kSanitized) return;

@@ -98,6 +98,12 @@ bool spectral_backend_is_lapack() {
 SymmetricEigen symmetric_eigen(DenseMatrix symmetric, bool vectors) {
   require(symmetric.rows() == symmetric.cols(), "symmetric_eigen: matrix must be square, got {} x {}",
           symmetric.rows(), symmetric.cols());
+  // dsyevd does not check: a NaN can come back as eigenvalues with info = 0. Only the lower
+  // triangle is read (callers may leave the upper one unset), so only it is checked.
+  for (Eigen::Index j = 0; j < symmetric.cols(); ++j)
+    require(symmetric.col(j).tail(symmetric.rows() - j).allFinite(),
+            "symmetric_eigen: the {} x {} matrix has a non-finite entry in column {}", symmetric.rows(),
+            symmetric.cols(), j);
   SymmetricEigen result;
 #if defined(NETDP_HAVE_LAPACKE)
   const auto n = static_cast<lapack_int>(symmetric.rows());

@@ -20,7 +20,8 @@ struct SymmetricEigen {
 
 /// Eigendecomposition of a symmetric matrix given densely (only the lower triangle is read):
 /// LAPACK dsyevd (blocked tridiagonalisation) where netdp is built with LAPACKE, Eigen's
-/// SelfAdjointEigenSolver otherwise. Without `vectors`, only the eigenvalues (dsterf).
+/// SelfAdjointEigenSolver otherwise. Without `vectors`, only the eigenvalues (dsterf). A non-finite
+/// entry is refused by name.
 SymmetricEigen symmetric_eigen(DenseMatrix symmetric, bool vectors = true);
 
 /// The smallest eigenvalue of a symmetric matrix given densely (lower triangle read; LAPACK dsyevr,

@@ -28,7 +28,6 @@ NoiseSpectrum noise_spectrum(const DenseMatrix& gram, const RankOptions& options
   NoiseSpectrum out;
   out.size = gram.rows();
   const Eigen::Index m = out.size;
-  require(gram.allFinite(), "B Bᵀ ({} x {}) has a non-finite entry", m, m);
   out.eig = symmetric_eigen(gram, eigenvectors);
   const Vector& lambda = out.eig.values;  // increasing
   const double lambda_max = std::max(lambda(m - 1), 0.0);

@@ -103,5 +103,28 @@ TEST(ThinSvd, NonFiniteEntryIsRefusedByName) {
   EXPECT_THROW(thin_svd(a), std::exception);
 }
 
+TEST(SymmetricEigen, EigenvaluesOnlyMatchTheFullDecompositionAndNonFiniteIsRefused) {
+  const DenseMatrix b = (DenseMatrix(3, 3) << 4, 1, 0, 1, 3, -1, 0, -1, 2).finished();
+  const SymmetricEigen full = symmetric_eigen(b);
+  const SymmetricEigen values = symmetric_eigen(b, false);
+  EXPECT_EQ(values.vectors.size(), 0);
+  ASSERT_EQ(values.values.size(), 3);
+  for (Eigen::Index i = 0; i < 3; ++i) EXPECT_NEAR(values.values(i), full.values(i), 1e-13);
+  EXPECT_LT((full.vectors * full.values.asDiagonal() * full.vectors.transpose() - b).norm(), 1e-12);
+  DenseMatrix upper_unset = b;  // only the lower triangle is read
+  upper_unset(0, 1) = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_NEAR(symmetric_eigen(upper_unset, false).values(2), full.values(2), 1e-13);
+  DenseMatrix bad = b;
+  bad(1, 0) = std::numeric_limits<double>::quiet_NaN();
+  for (const bool vectors : {true, false}) {
+    try {
+      symmetric_eigen(bad, vectors);
+      ADD_FAILURE() << "no exception";
+    } catch (const std::exception& e) {
+      EXPECT_NE(std::string(e.what()).find("non-finite"), std::string::npos) << e.what();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace netdp::accounting::detail
