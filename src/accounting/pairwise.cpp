@@ -496,6 +496,32 @@ double GaussianPairwiseAccount::epsilon_statistic(Statistic statistic, double si
   return detail::statistic_value(epsilon, statistic);
 }
 
+PairwiseAccount::MeanAndSlope GaussianPairwiseAccount::epsilon_mean_and_slope(double sigma,
+                                                                              double delta) const {
+  RangeAccumulator epsilon;
+  util::CompensatedSum slope;
+  std::vector<double> slopes;
+  for_each_chunk(
+      sigma, delta,
+      [&](std::size_t, std::size_t, std::span<const double> mus, std::span<const double> epsilons) {
+        slopes.resize(mus.size());
+#pragma omp parallel for schedule(static)
+        for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(mus.size()); ++i) {
+          const auto k = static_cast<std::size_t>(i);
+          slopes[k] = mus[k] > 0.0 && std::isfinite(mus[k]) && epsilons[k] > 0.0
+                          ? dp::gdp_epsilon_slope(mus[k], epsilons[k]) * mus[k]
+                          : 0.0;
+        }
+        for (std::size_t k = 0; k < mus.size(); ++k) {
+          epsilon.add(epsilons[k]);
+          slope.add(slopes[k]);
+        }
+      });
+  if (epsilon.count() == 0) return {};
+  return {detail::statistic_value(epsilon, Statistic::mean),
+          -slope.value() / (static_cast<double>(epsilon.count()) * sigma)};
+}
+
 std::vector<UnitPair> GaussianPairwiseAccount::unit_pairs() const {
   std::vector<UnitPair> pairs(pair_count());
   for_each_pair(0, grid_.observers.size(), [&](const PairView& v) {
@@ -605,117 +631,108 @@ namespace {
 
 /// The mean over pairs of ε(u_i·Δ/σ, δ) bracketed cheaply: the unit μ binned on the geometric grid
 /// g_b = r^b, r = 1 + 2⁻⁸; `upper(σ)` converts each bin's top g_b >= u_i, `lower(σ)` its bottom
-/// g_{b−1} <= u_i, so lower <= the mean <= upper (ε increases with μ), at one conversion per
-/// occupied bin instead of one per pair.
+/// g_{b−1} <= u_i, so lower <= the mean <= upper (ε increases with μ), at one conversion per grid
+/// point next to an occupied bin instead of one per pair. The bins between the smallest and largest
+/// u are counted in place (at most about 3.7·10⁵ over all doubles), without sorting the pairs.
 class BinnedMean {
  public:
-  BinnedMean(const std::vector<double>& unit_mus, double sensitivity) : sensitivity_(sensitivity) {
-    std::vector<std::pair<long, double>> binned;  // (bin, position in it)
+  BinnedMean(std::span<const double> unit_mus, double sensitivity)
+      : sensitivity_(sensitivity), pairs_(static_cast<double>(unit_mus.size())) {
+    double smallest = std::numeric_limits<double>::infinity();
+    double largest = 0.0;
     for (const double u : unit_mus) {
-      if (u > 0.0) binned.push_back(bin_of(u));
-    }
-    std::sort(binned.begin(), binned.end());
-    for (std::size_t i = 0; i < binned.size();) {
-      Bin bin{binned[i].first, 0.0, 0.0};
-      for (; i < binned.size() && binned[i].first == bin.index; ++i) {
-        bin.pairs += 1.0;
-        bin.positions += binned[i].second;
+      if (u > 0.0) {
+        smallest = std::min(smallest, u);
+        largest = std::max(largest, u);
       }
-      bins_.push_back(bin);
     }
-    pairs_ = static_cast<double>(unit_mus.size());
+    if (largest == 0.0) return;
+    // Grid points from two below the smallest bin's estimate to two above the largest's.
+    first_ = estimate(smallest) - 2;
+    const long last = estimate(largest) + 2;
+    for (long b = first_; b <= last; ++b) grid_.push_back(grid(b));
+    std::vector<double> counts(grid_.size(), 0.0);
+    std::vector<double> positions(grid_.size(), 0.0);
+    for (const double u : unit_mus) {
+      if (!(u > 0.0)) continue;
+      const double scaled = std::log(u) / log_ratio();
+      auto b = static_cast<long>(std::ceil(scaled));
+      while (grid_at(b) < u) ++b;
+      while (grid_at(b - 1) > u) --b;
+      const auto slot =
+          static_cast<std::size_t>(std::clamp(b - first_, 1L, static_cast<long>(grid_.size()) - 1));
+      counts[slot] += 1.0;
+      positions[slot] += std::clamp(scaled - static_cast<double>(b - 1), 0.0, 1.0);
+    }
+    // The occupied bins, and the grid points at their ends (increasing, each once).
+    for (std::size_t slot = 1; slot < grid_.size(); ++slot) {
+      if (counts[slot] == 0.0) continue;
+      if (points_.empty() || points_.back() != slot - 1) points_.push_back(slot - 1);
+      points_.push_back(slot);
+      bins_.push_back({points_.size() - 2, counts[slot], positions[slot]});
+    }
   }
   double upper(double sigma, double delta) const {
-    return mean(sigma, delta,
-                [](const Bin& bin, const auto& epsilon_at) { return bin.pairs * epsilon_at(bin.index); });
+    const std::vector<double> e = point_epsilons(sigma, delta);
+    return mean([&](const Bin& bin) { return bin.pairs * e[bin.bottom + 1]; });
   }
   double lower(double sigma, double delta) const {
-    return mean(sigma, delta,
-                [](const Bin& bin, const auto& epsilon_at) { return bin.pairs * epsilon_at(bin.index - 1); });
+    const std::vector<double> e = point_epsilons(sigma, delta);
+    return mean([&](const Bin& bin) { return bin.pairs * e[bin.bottom]; });
   }
   /// Each pair's ε interpolated linearly in log μ between its bin's ends: not a bound, but within
   /// the bracket and second order in the bin width, where the bounds are first order.
   double interpolated(double sigma, double delta) const {
-    return mean(sigma, delta, [](const Bin& bin, const auto& epsilon_at) {
-      const double bottom = epsilon_at(bin.index - 1);
-      return bin.pairs * bottom + bin.positions * (epsilon_at(bin.index) - bottom);
+    const std::vector<double> e = point_epsilons(sigma, delta);
+    return mean([&](const Bin& bin) {
+      return bin.pairs * e[bin.bottom] + bin.positions * (e[bin.bottom + 1] - e[bin.bottom]);
     });
   }
 
  private:
   struct Bin {
-    long index = 0;
+    std::size_t bottom = 0;  ///< points_[bottom] is the bin's bottom g_{b−1}, points_[bottom + 1] its top
     double pairs = 0.0;
     double positions = 0.0;  ///< Σ (log u − log g_{b−1}) / log r over its pairs, each in [0, 1]
   };
   static double log_ratio() { return std::log1p(kStep); }
   static double grid(long b) { return std::exp(static_cast<double>(b) * log_ratio()); }
-  /// b with grid(b − 1) <= u <= grid(b) as computed, and where u lies in it on the log scale.
-  static std::pair<long, double> bin_of(double u) {
-    auto b = static_cast<long>(std::ceil(std::log(u) / log_ratio()));
-    while (grid(b) < u) ++b;
-    while (grid(b - 1) > u) --b;
-    const double position = std::log(u) / log_ratio() - static_cast<double>(b - 1);
-    return {b, std::clamp(position, 0.0, 1.0)};
+  static long estimate(double u) { return static_cast<long>(std::ceil(std::log(u) / log_ratio())); }
+  /// grid(b), from the table where it has it.
+  double grid_at(long b) const {
+    const long slot = b - first_;
+    return slot >= 0 && slot < static_cast<long>(grid_.size()) ? grid_[static_cast<std::size_t>(slot)]
+                                                               : grid(b);
   }
-  /// Σ over bins of part(bin, ε at grid point b) / pairs.
-  template <class Part>
-  double mean(double sigma, double delta, const Part& part) const {
-    std::vector<double> values(bins_.size());
-    util::ParallelErrors errors;
-#pragma omp parallel for schedule(dynamic, 64)
-    for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(bins_.size()); ++i) {
-      errors.run(static_cast<std::int64_t>(i), [&] {
-        const Bin& bin = bins_[static_cast<std::size_t>(i)];
-        const auto epsilon_at = [&](long b) {
-          return detail::gdp_epsilon_or_zero(grid(b) * sensitivity_ / sigma, delta);
-        };
-        values[static_cast<std::size_t>(i)] = part(bin, epsilon_at);
-      });
+  /// ε at every grid point next to an occupied bin (increasing μ: each root starts from its
+  /// neighbours').
+  std::vector<double> point_epsilons(double sigma, double delta) const {
+    std::vector<double> mus(points_.size());
+    bool finite = true;
+    for (std::size_t i = 0; i < points_.size(); ++i) {
+      mus[i] = grid_[points_[i]] * sensitivity_ / sigma;
+      finite = finite && std::isfinite(mus[i]) && mus[i] > 0.0;
     }
-    errors.rethrow();
+    if (finite) return detail::increasing_roots(mus, delta);
+    std::vector<double> out(mus.size());
+    for (std::size_t i = 0; i < mus.size(); ++i) out[i] = detail::gdp_epsilon_or_zero(mus[i], delta);
+    return out;
+  }
+  /// Σ over bins of part(bin) / pairs, in bin order.
+  template <class Part>
+  double mean(const Part& part) const {
     double sum = 0.0;
-    for (const double v : values) sum += v;
+    for (const Bin& bin : bins_) sum += part(bin);
     return sum / pairs_;
   }
   static constexpr double kStep = 0x1.0p-8;
   double sensitivity_;
-  double pairs_ = 0.0;
+  double pairs_;
+  long first_ = 0;                   ///< the grid index of grid_[0]
+  std::vector<double> grid_;         ///< g_b for b = first_, first_ + 1, ...
+  std::vector<std::size_t> points_;  ///< slots of grid_ at the ends of occupied bins, increasing
   std::vector<Bin> bins_;
 };
-
-/// The mean over pairs of ε(u_i·Δ/σ, δ), converted as the account converts it (rounded up), and its
-/// derivative in σ: dε_i/dσ = −ε'(μ_i)·μ_i/σ with ε' = dp::gdp_epsilon_slope. Summed in pair
-/// order, so the result does not depend on the thread count.
-struct MeanAndSlope {
-  double mean = 0.0;
-  double slope = 0.0;
-};
-MeanAndSlope mean_and_slope(std::span<const double> unit_mus, double sensitivity, double sigma,
-                            double delta) {
-  const std::size_t n = unit_mus.size();
-  std::vector<double> mus(n);
-  std::vector<double> epsilons(n);
-  for (std::size_t i = 0; i < n; ++i) mus[i] = unit_mus[i] * (sensitivity / sigma);
-  detail::TablePages pages;  // as the account decides, on the same unit μ
-  for (const double u : unit_mus) pages.add(u);
-  detail::gdp_epsilons_rounded_up(mus, delta, epsilons, detail::conversion_table(pages.pays(n), delta).get());
-  std::vector<double> slopes(n);
-#pragma omp parallel for schedule(static)
-  for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(n); ++i) {
-    const auto k = static_cast<std::size_t>(i);
-    slopes[k] =
-        mus[k] > 0.0 && std::isfinite(mus[k]) ? dp::gdp_epsilon_slope(mus[k], epsilons[k]) * mus[k] : 0.0;
-  }
-  MeanAndSlope result;
-  for (std::size_t i = 0; i < n; ++i) {
-    result.mean += epsilons[i];
-    result.slope += slopes[i];
-  }
-  result.mean /= static_cast<double>(n);
-  result.slope /= -static_cast<double>(n) * sigma;
-  return result;
-}
 
 /// The smallest σ (to relative `tolerance`) at which `met(σ)` holds, for a statistic of ε that
 /// decreases in σ: a bracket [lo, hi] with met(hi) and not met(lo) from `start` by halving / doubling
@@ -758,8 +775,8 @@ struct NewtonStep {
   double sigma = 0.0;  ///< after the step
   double slope = 0.0;  ///< M' where the step was taken
 };
-NewtonStep newton_mean_step(const BinnedMean& binned, std::span<const double> unit_mus, double sensitivity,
-                            double target_epsilon, double delta, double lower_sigma, double upper_sigma) {
+NewtonStep newton_mean_step(const BinnedMean& binned, const PairwiseAccount& account, double target_epsilon,
+                            double delta, double lower_sigma, double upper_sigma) {
   double lo = std::min(lower_sigma, upper_sigma);
   double hi = upper_sigma;
   for (int step = 0; step < 14 && hi > lo; ++step) {  // 0.4 % down to ~10⁻⁶
@@ -767,7 +784,7 @@ NewtonStep newton_mean_step(const BinnedMean& binned, std::span<const double> un
     (binned.interpolated(mid, delta) <= target_epsilon ? hi : lo) = mid;
   }
   const double sigma = std::sqrt(lo * hi);
-  const MeanAndSlope m = mean_and_slope(unit_mus, sensitivity, sigma, delta);
+  const PairwiseAccount::MeanAndSlope m = account.epsilon_mean_and_slope(sigma, delta);
   const double next = m.slope < 0.0 ? sigma - (m.mean - target_epsilon) / m.slope : sigma;
   return {std::isfinite(next) && next > 0.0 ? next : sigma, m.slope};
 }
@@ -781,8 +798,7 @@ template <class Stat>
 void calibrate_gaussian_mean(const PairwiseAccount& account, double target_epsilon, double delta,
                              const CalibrationOptions& options, const Stat& stat, Calibration& result) {
   const std::string name(statistic_name(Statistic::mean));
-  const std::vector<double> unit_mus = account.unit_mus();
-  const BinnedMean binned(unit_mus, account.sensitivity());
+  const BinnedMean binned(account.unit_mus(), account.sensitivity());
   const double start = account.sensitivity() * account.max_unit_mu() / dp::gdp_mu_for(target_epsilon, delta);
   require(start > 0.0, "calibration to ε = {}: no pair leaks (every μ is 0), so every σ meets it",
           target_epsilon);
@@ -793,8 +809,8 @@ void calibrate_gaussian_mean(const PairwiseAccount& account, double target_epsil
   const double lower_sigma =
       smallest_sigma_meeting([&](double s) { return binned.lower(s, delta) <= target_epsilon; }, upper_sigma,
                              fine, options, target_epsilon, name);
-  const NewtonStep newton = newton_mean_step(binned, unit_mus, account.sensitivity(), target_epsilon, delta,
-                                             lower_sigma, upper_sigma);
+  const NewtonStep newton =
+      newton_mean_step(binned, account, target_epsilon, delta, lower_sigma, upper_sigma);
   ++result.evaluations;
   if (options.progress) options.progress(result.evaluations);
   const double half_width = 0.45 * options.relative_tolerance;

@@ -652,5 +652,30 @@ TEST(PairwiseAccount, MeanCalibrationIsTheSmallestSigmaFromAFewExactEvaluations)
   }
 }
 
+TEST(PairwiseAccount, MeanAndSlopeAreTheMeanStatisticAndItsDerivative) {
+  // The slope Σ −ε'(μ_i)·μ_i/σ / pairs against a central difference of the mean; the mean itself is
+  // the statistic, to the bit. Some pairs leak nothing (μ = 0): ε = 0 and slope 0 there.
+  std::vector<UnitPair> pairs;
+  for (std::size_t i = 0; i < 400; ++i) {
+    const double mu = i % 9 == 0 ? 0.0 : 1e-2 * std::pow(1e3, static_cast<double>((i * 211) % 400) / 399.0);
+    pairs.push_back(
+        {static_cast<graph::NodeId>(i / 20), static_cast<graph::NodeId>(i % 20 + 100), mu, mu, {}});
+  }
+  GaussianPairwiseAccount::Info info;
+  info.method = "test";
+  info.sensitivity = 1.5;
+  const GaussianPairwiseAccount account(pairs, info);
+  for (const double sigma : {0.7, 3.0, 40.0}) {
+    const PairwiseAccount::MeanAndSlope m = account.epsilon_mean_and_slope(sigma, 1e-6);
+    EXPECT_EQ(m.mean, epsilon_statistic(account, Statistic::mean, sigma, 1e-6)) << sigma;
+    const double h = 1e-5 * sigma;
+    const double difference = (epsilon_statistic(account, Statistic::mean, sigma + h, 1e-6) -
+                               epsilon_statistic(account, Statistic::mean, sigma - h, 1e-6)) /
+                              (2.0 * h);
+    EXPECT_LT(m.slope, 0.0) << sigma;
+    EXPECT_NEAR(m.slope, difference, 1e-5 * std::abs(difference)) << sigma;
+  }
+}
+
 }  // namespace
 }  // namespace netdp::accounting

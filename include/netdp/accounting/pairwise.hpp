@@ -164,6 +164,15 @@ class PairwiseAccount {
   /// Gaussian accounts: every pair's reported unit μ (μ = unit μ · Δ / σ), in row order; empty
   /// otherwise.
   virtual std::vector<double> unit_mus() const { return {}; }
+  /// The mean ε of the pairs at (σ, δ), equal to epsilon_statistic(mean, σ, δ), and its derivative
+  /// in σ.
+  struct MeanAndSlope {
+    double mean = 0.0;
+    double slope = 0.0;  ///< d mean / dσ (not rounded: it only steers a search)
+  };
+  /// Gaussian accounts: the mean and its slope Σ dε_i/dσ / pairs, dε_i/dσ = −ε'(μ_i)·μ_i/σ
+  /// (dp::gdp_epsilon_slope), from one conversion of the pairs; {0, 0} otherwise.
+  virtual MeanAndSlope epsilon_mean_and_slope(double /*sigma*/, double /*delta*/) const { return {}; }
 
   /// The Rényi curve ε(α) of one pair of the account at noise σ (Gaussian: αμ²/2; random walk:
   /// Theorem 3 at every order, capped, for the count bound at δ). Throws unless (observer, target)
@@ -245,6 +254,7 @@ class GaussianPairwiseAccount final : public PairwiseAccount {
                          double delta) const override;
   double max_unit_mu() const override { return max_unit_mu_; }
   std::vector<double> unit_mus() const override;
+  MeanAndSlope epsilon_mean_and_slope(double sigma, double delta) const override;
 
   /// Every pair, in stream order (a copy: for small accounts, such as training's).
   std::vector<UnitPair> unit_pairs() const;
