@@ -628,21 +628,35 @@ TEST(PairwiseAccount, GaussianEpsilonIsRoundedUpAndOneRootPerDistinctValue) {
 namespace netdp::accounting {
 namespace {
 
+/// `count` pairs, `per_observer` to each observer, with unit μ spread geometrically from `smallest`
+/// over `decades` in a scrambled order (`stride` coprime to count); every `zero_every`-th pair
+/// leaks nothing (0: none).
+GaussianPairwiseAccount spread_account(std::size_t count, std::size_t per_observer, double smallest,
+                                       double decades, std::size_t stride, std::size_t zero_every,
+                                       double sensitivity) {
+  std::vector<UnitPair> pairs;
+  for (std::size_t i = 0; i < count; ++i) {
+    const double spread = static_cast<double>((i * stride) % count) / static_cast<double>(count - 1);
+    const double mu =
+        zero_every > 0 && i % zero_every == 0 ? 0.0 : smallest * std::pow(10.0, decades * spread);
+    pairs.push_back({static_cast<graph::NodeId>(i / per_observer),
+                     static_cast<graph::NodeId>(i % per_observer + 100),
+                     mu,
+                     mu,
+                     {}});
+  }
+  GaussianPairwiseAccount::Info info;
+  info.method = "test";
+  info.sensitivity = sensitivity;
+  return GaussianPairwiseAccount(pairs, info);
+}
+
 TEST(PairwiseAccount, MeanCalibrationIsTheSmallestSigmaFromAFewExactEvaluations) {
   // 3,000 pairs with unit μ spread over four decades: the binned bounds bracket σ* within 0.4 %,
   // their middle much closer; one Newton step on the exact mean lands within the tolerance, and two
   // exact evaluations prove it: the σ returned meets the target and σ·(1 − 2·10⁻⁹) does not, so it
   // is the smallest to the tolerance.
-  std::vector<UnitPair> pairs;
-  for (std::size_t i = 0; i < 3000; ++i) {
-    const double mu = 1e-3 * std::pow(1e4, static_cast<double>((i * 7919) % 3000) / 2999.0);
-    pairs.push_back(
-        {static_cast<graph::NodeId>(i / 50), static_cast<graph::NodeId>(i % 50 + 100), mu, mu, {}});
-  }
-  GaussianPairwiseAccount::Info info;
-  info.method = "test";
-  info.sensitivity = 2.0;
-  const GaussianPairwiseAccount account(pairs, info);
+  const GaussianPairwiseAccount account = spread_account(3000, 50, 1e-3, 4.0, 7919, 0, 2.0);
   for (const double target : {0.3, 1.0, 8.0}) {
     const Calibration c = calibrate_sigma(account, Statistic::mean, target, 1e-6);
     EXPECT_LE(epsilon_statistic(account, Statistic::mean, c.sigma, 1e-6), target);
@@ -655,16 +669,7 @@ TEST(PairwiseAccount, MeanCalibrationIsTheSmallestSigmaFromAFewExactEvaluations)
 TEST(PairwiseAccount, MeanAndSlopeAreTheMeanStatisticAndItsDerivative) {
   // The slope Σ −ε'(μ_i)·μ_i/σ / pairs against a central difference of the mean; the mean itself is
   // the statistic, to the bit. Some pairs leak nothing (μ = 0): ε = 0 and slope 0 there.
-  std::vector<UnitPair> pairs;
-  for (std::size_t i = 0; i < 400; ++i) {
-    const double mu = i % 9 == 0 ? 0.0 : 1e-2 * std::pow(1e3, static_cast<double>((i * 211) % 400) / 399.0);
-    pairs.push_back(
-        {static_cast<graph::NodeId>(i / 20), static_cast<graph::NodeId>(i % 20 + 100), mu, mu, {}});
-  }
-  GaussianPairwiseAccount::Info info;
-  info.method = "test";
-  info.sensitivity = 1.5;
-  const GaussianPairwiseAccount account(pairs, info);
+  const GaussianPairwiseAccount account = spread_account(400, 20, 1e-2, 3.0, 211, 9, 1.5);
   for (const double sigma : {0.7, 3.0, 40.0}) {
     const PairwiseAccount::MeanAndSlope m = account.epsilon_mean_and_slope(sigma, 1e-6);
     EXPECT_EQ(m.mean, epsilon_statistic(account, Statistic::mean, sigma, 1e-6)) << sigma;
