@@ -481,7 +481,8 @@ void GaussianPairwiseAccount::stream_rows(double sigma, double delta, const RowS
           row.uncapped_rdp_epsilon = dp::gaussian_rdp(alpha, uncapped);
           row.capped = uncapped > mus[k];
           row.epsilon = epsilons[k];
-          if (!grid_.sensitivity.empty()) row.sensitivity = grid_.sensitivity[p.index];
+          if (!grid_.sensitivity.empty())
+            row.sensitivity = std::make_shared<const SensitivityFields>(grid_.sensitivity[p.index]);
         });
         if (!rows.empty()) sink(rows);
       });

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <optional>
 
 #include "netdp/dp/gdp.hpp"
@@ -136,14 +137,23 @@ void SummaryBuilder::add(std::span<const PairRow> rows) {
 
 namespace {
 
-// The q-quantile of the values (the smallest value with at least a fraction q at or below it), by
-// selection in place: the values are reordered, not copied.
-double quantile(std::vector<double>& values, double q) {
-  const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(values.size())));
-  const auto nth =
-      values.begin() + static_cast<std::ptrdiff_t>(std::min(values.size() - 1, rank == 0 ? 0 : rank - 1));
-  std::nth_element(values.begin(), nth, values.end());
-  return *nth;
+// The q-quantiles of the values for increasing q (the smallest value with at least a fraction q at
+// or below it), by selection in place: the values are reordered, not copied. Each selection leaves
+// the larger values after its position, so the next one searches only those.
+std::vector<double> increasing_quantiles(std::vector<double>& values, std::initializer_list<double> qs) {
+  std::vector<double> out;
+  auto from = values.begin();
+  for (const double q : qs) {
+    const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(values.size())));
+    const auto nth =
+        values.begin() + static_cast<std::ptrdiff_t>(std::min(values.size() - 1, rank == 0 ? 0 : rank - 1));
+    if (nth >= from) {
+      std::nth_element(from, nth, values.end());
+      from = nth + 1;
+    }
+    out.push_back(*nth);
+  }
+  return out;
 }
 
 }  // namespace
@@ -155,9 +165,10 @@ PairwiseSummary SummaryBuilder::finish(std::span<const ObserverDetail> details) 
   s.condition_failed_pairs = total_.condition_failed;
   if (total_.overall.count() > 0) {
     s.epsilon = total_.overall.range();
-    s.epsilon_median = quantile(epsilons_, 0.5);
-    s.epsilon_p90 = quantile(epsilons_, 0.9);
-    s.epsilon_p99 = quantile(epsilons_, 0.99);
+    const std::vector<double> q = increasing_quantiles(epsilons_, {0.5, 0.9, 0.99});
+    s.epsilon_median = q[0];
+    s.epsilon_p90 = q[1];
+    s.epsilon_p99 = q[2];
   }
   if (total_.overall_mu.count() > 0) s.mu_max = total_.overall_mu.range().max;
   const auto mu_ranges = total_.mu_by_distance.ranges();

@@ -95,7 +95,9 @@ struct PairRow {
   std::optional<double> mu;  ///< μ-GDP (empty when the bound is not Gaussian)
   double epsilon = 0.0;      ///< ε at δ, rounded up
   bool capped = false;       ///< the local-DP cap set the reported value
-  std::optional<SensitivityFields> sensitivity;
+  /// The linear-system accountant's sensitivity fields (when rows are printed); shared, so that a
+  /// row stays small (an all-pairs stream passes millions of rows).
+  std::shared_ptr<const SensitivityFields> sensitivity;
   std::optional<double> contributions;  ///< random walk: N_u
   std::optional<bool> condition_ok;     ///< random walk: σ² >= 2α(α−1)Δ²
 };
