@@ -329,9 +329,7 @@ py::dict account(const graph::Graph& g, const Setting& setting, const accounting
         out.built->stream_selected_rows(
             sigma, delta, query.colluders.empty() ? setting.observers : std::vector<graph::NodeId>{},
             setting.targets, [&](std::span<const accounting::PairRow> rows) {
-              block.assign(rows.begin(), rows.end());
-              accounting::fill_distances(block, g, query);
-              summarizing.add(block);
+              summarizing.add_with_distances(rows, block, &g, query);
               out.columns.add(block);
             });
         out.summary = summarizing.finish();

@@ -25,36 +25,51 @@ std::vector<std::size_t> observer_block_starts(std::span<const PairRow> rows) {
   return starts;
 }
 
-void fill_distances(std::span<PairRow> rows, const graph::Graph& g, const PairQuery& query) {
-  // Distances from a set of nodes: the nearest member of the set.
-  const auto nearest = [&g](const std::vector<graph::NodeId>& set) {
-    std::vector<std::uint32_t> best;
-    for (graph::NodeId member : set) {
+namespace {
+
+/// Where each row's hop distance comes from: a BFS from its observer, one per observer block, or,
+/// for a coalition or a group, one BFS from each member of the set, kept for every row.
+class HopSource {
+ public:
+  HopSource(const graph::Graph& g, const PairQuery& query)
+      : g_(g), group_(!query.group.empty()), by_set_(group_ || !query.colluders.empty()) {
+    if (!by_set_) return;
+    for (const graph::NodeId member : group_ ? query.group : query.colluders) {
       const std::vector<std::uint32_t> d = graph::bfs_distances(g, member);
-      if (best.empty()) best = d;
-      for (std::size_t v = 0; v < d.size(); ++v) best[v] = std::min(best[v], d[v]);
+      if (from_set_.empty()) from_set_ = d;
+      for (std::size_t v = 0; v < d.size(); ++v) from_set_[v] = std::min(from_set_[v], d[v]);
     }
-    return best;
-  };
-  const auto set_hops = [](PairRow& row, std::uint32_t hops) {
-    row.distance = hops == graph::kUnreachable ? std::nullopt : std::optional<std::uint32_t>(hops);
-  };
-  if (!query.group.empty() || !query.colluders.empty()) {
-    const bool group = !query.group.empty();
-    const std::vector<std::uint32_t> from_set = nearest(group ? query.group : query.colluders);
-    for (PairRow& row : rows) set_hops(row, from_set[group ? row.observer : row.target]);
-    return;
   }
+  /// Sets the distance of the rows of one observer block.
+  void fill(std::span<PairRow> block) const {
+    if (block.empty()) return;
+    const std::vector<std::uint32_t> own =
+        by_set_ ? std::vector<std::uint32_t>{} : graph::bfs_distances(g_, block.front().observer);
+    for (PairRow& row : block) {
+      const std::uint32_t hops = by_set_ ? from_set_[group_ ? row.observer : row.target] : own[row.target];
+      row.distance = hops == graph::kUnreachable ? std::nullopt : std::optional<std::uint32_t>(hops);
+    }
+  }
+
+ private:
+  const graph::Graph& g_;
+  bool group_;
+  bool by_set_;
+  std::vector<std::uint32_t> from_set_;
+};
+
+}  // namespace
+
+void fill_distances(std::span<PairRow> rows, const graph::Graph& g, const PairQuery& query) {
+  const HopSource hops(g, query);
   const std::vector<std::size_t> starts = observer_block_starts(rows);
   const auto blocks = static_cast<std::ptrdiff_t>(starts.size() - 1);
   util::ParallelErrors errors;
 #pragma omp parallel for schedule(dynamic, 1) if (blocks > 1)
   for (std::ptrdiff_t b = 0; b < blocks; ++b) {
     errors.run(static_cast<std::int64_t>(b), [&] {
-      const std::size_t begin = starts[static_cast<std::size_t>(b)];
-      const auto block = rows.subspan(begin, starts[static_cast<std::size_t>(b) + 1] - begin);
-      const std::vector<std::uint32_t> dist = graph::bfs_distances(g, block.front().observer);
-      for (PairRow& row : block) set_hops(row, dist[row.target]);
+      const auto begin = starts[static_cast<std::size_t>(b)];
+      hops.fill(rows.subspan(begin, starts[static_cast<std::size_t>(b) + 1] - begin));
     });
   }
   errors.rethrow();
@@ -104,6 +119,24 @@ void SummaryBuilder::Part::merge(const Part& other) {
 }
 
 void SummaryBuilder::add(std::span<const PairRow> rows) {
+  add_blocks(rows, [&](std::size_t begin, std::size_t end) { return rows.subspan(begin, end - begin); });
+}
+
+void SummaryBuilder::add_with_distances(std::span<const PairRow> rows, std::vector<PairRow>& copy,
+                                        const graph::Graph* g, const PairQuery& query) {
+  copy.resize(rows.size());
+  const std::optional<HopSource> hops = g ? std::optional<HopSource>(std::in_place, *g, query) : std::nullopt;
+  add_blocks(rows, [&](std::size_t begin, std::size_t end) {
+    const std::span<PairRow> block = std::span<PairRow>(copy).subspan(begin, end - begin);
+    std::copy(rows.begin() + static_cast<std::ptrdiff_t>(begin),
+              rows.begin() + static_cast<std::ptrdiff_t>(end), block.begin());
+    if (hops) hops->fill(block);
+    return std::span<const PairRow>(block);
+  });
+}
+
+template <class Block>
+void SummaryBuilder::add_blocks(std::span<const PairRow> rows, const Block& block_of) {
   const std::vector<std::size_t> starts = observer_block_starts(rows);
   const std::size_t blocks = starts.size() - 1;
   std::vector<Part> parts(blocks);
@@ -114,16 +147,18 @@ void SummaryBuilder::add(std::span<const PairRow> rows) {
 #pragma omp parallel for schedule(dynamic, 1) if (blocks > 1)
   for (std::ptrdiff_t b = 0; b < static_cast<std::ptrdiff_t>(blocks); ++b) {
     errors.run(static_cast<std::int64_t>(b), [&] {
-      const auto block = static_cast<std::size_t>(b);
+      const auto index = static_cast<std::size_t>(b);
+      const std::span<const PairRow> block = block_of(starts[index], starts[index + 1]);
       Part part;  // on this thread's stack: neighbouring blocks do not share cache lines
       RangeAccumulator observer;
-      for (std::size_t k = starts[block]; k < starts[block + 1]; ++k) {
-        part.add(rows[k]);
-        observer.add(rows[k].epsilon);
-        epsilons_[base + k] = rows[k].epsilon;
+      double* epsilons = epsilons_.data() + base + starts[index];
+      for (std::size_t k = 0; k < block.size(); ++k) {
+        part.add(block[k]);
+        observer.add(block[k].epsilon);
+        epsilons[k] = block[k].epsilon;
       }
-      parts[block] = std::move(part);
-      observers[block] = observer;
+      parts[index] = std::move(part);
+      observers[index] = observer;
     });
   }
   errors.rethrow();

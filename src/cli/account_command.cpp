@@ -273,9 +273,7 @@ void run_account(const AccountOptions& o) {
     std::size_t done = 0;
     account->stream_rows(report.sigma, o.delta, [&](std::span<const accounting::PairRow> rows) {
       progress.update(done += rows.size());
-      block.assign(rows.begin(), rows.end());
-      if (distances) accounting::fill_distances(block, w.graph(), query);
-      summary.add(block);
+      summary.add_with_distances(rows, block, distances ? &w.graph() : nullptr, query);
       writer.write(block);
       matrix.add(block);
     });

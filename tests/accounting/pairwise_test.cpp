@@ -381,6 +381,61 @@ TEST(PairwiseSummary, GroupsByDistanceAndCountsTheCap) {
   EXPECT_NEAR(central_dp_baseline(*account, 5, 1.0, 1e-5).mu, 1.0 / std::sqrt(5.0), 1e-15);
 }
 
+TEST(PairwiseSummary, OnePassEqualsCopyingFillingDistancesAndAdding) {
+  // add_with_distances on two chunks (split at an observer boundary) against the steps it fuses,
+  // for every observer, for a coalition (distances from its nearest member), a group, and without
+  // a graph (no distances).
+  const Protocol protocol = protocol_on("er:n=24,p=0.2,seed=5,connected=1", 6);
+  const graph::Graph& g = protocol.network.graph();
+  PairQuery coalition;
+  coalition.colluders = {1, 2};
+  PairQuery group;
+  group.group = {3, 7};
+  for (const PairQuery& query : {PairQuery{}, coalition, group}) {
+    const auto account = muffliato_account(protocol, query, MuffliatoOptions{});
+    const std::vector<PairRow> rows = account->rows(1.5, 1e-5);
+    std::size_t split = rows.size() / 2;
+    while (split < rows.size() && split > 0 && rows[split].observer == rows[split - 1].observer) ++split;
+    for (const graph::Graph* graph : {&g, static_cast<const graph::Graph*>(nullptr)}) {
+      std::vector<PairRow> expected = rows;
+      if (graph) fill_distances(expected, *graph, query);
+      SummaryBuilder stepwise(rows.size());
+      SummaryBuilder fused(rows.size());
+      std::vector<PairRow> copy;
+      std::vector<PairRow> copied;
+      for (const auto& [begin, end] : {std::pair{std::size_t{0}, split}, std::pair{split, rows.size()}}) {
+        stepwise.add(std::span<const PairRow>(expected).subspan(begin, end - begin));
+        fused.add_with_distances(std::span<const PairRow>(rows).subspan(begin, end - begin), copy, graph,
+                                 query);
+        copied.insert(copied.end(), copy.begin(), copy.end());
+      }
+      ASSERT_EQ(copied.size(), expected.size());
+      for (std::size_t i = 0; i < copied.size(); ++i) {
+        EXPECT_EQ(copied[i].observer, expected[i].observer);
+        EXPECT_EQ(copied[i].target, expected[i].target);
+        EXPECT_EQ(copied[i].distance, expected[i].distance) << i;
+        EXPECT_EQ(copied[i].epsilon, expected[i].epsilon);
+      }
+      const PairwiseSummary a = stepwise.finish();
+      const PairwiseSummary b = fused.finish();
+      EXPECT_EQ(a.pairs, b.pairs);
+      EXPECT_EQ(a.epsilon->mean, b.epsilon->mean);
+      EXPECT_EQ(a.epsilon_median, b.epsilon_median);
+      EXPECT_EQ(a.epsilon_p99, b.epsilon_p99);
+      ASSERT_EQ(a.by_distance.size(), b.by_distance.size());
+      for (std::size_t d = 0; d < a.by_distance.size(); ++d) {
+        EXPECT_EQ(a.by_distance[d].distance, b.by_distance[d].distance);
+        EXPECT_EQ(a.by_distance[d].epsilon.count, b.by_distance[d].epsilon.count);
+        EXPECT_EQ(a.by_distance[d].epsilon.mean, b.by_distance[d].epsilon.mean);
+      }
+      EXPECT_EQ(a.by_distance.size() > 1, graph != nullptr);  // distances group the pairs
+      ASSERT_EQ(a.per_observer.size(), b.per_observer.size());
+      for (std::size_t v = 0; v < a.per_observer.size(); ++v)
+        EXPECT_EQ(a.per_observer[v].epsilon_mean, b.per_observer[v].epsilon_mean);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace netdp::accounting
 

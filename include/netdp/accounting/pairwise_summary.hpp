@@ -78,6 +78,12 @@ class SummaryBuilder {
   /// A builder for about `expected_rows` rows (room for their ε is taken once, not grown).
   explicit SummaryBuilder(std::size_t expected_rows = 0) { epsilons_.reserve(expected_rows); }
   void add(std::span<const PairRow> rows);
+  /// The consumer's pass over one chunk of a stream: `rows` copied into `copy` (resized to them),
+  /// each copy given its hop distance in `g` as fill_distances gives it (no graph: none), and
+  /// added. One observer block per thread, copied, measured and summarised while it is in that
+  /// core's cache; the same summary and rows as copying, fill_distances and add().
+  void add_with_distances(std::span<const PairRow> rows, std::vector<PairRow>& copy, const graph::Graph* g,
+                          const PairQuery& query);
   /// The summary of every row added; `details` (Muffliato's T_v) are attached to their observers.
   /// The quantiles are selected in place among the stored ε (no copy), which reorders them.
   PairwiseSummary finish(std::span<const ObserverDetail> details = {});
@@ -96,6 +102,10 @@ class SummaryBuilder {
     void add(const PairRow& row);
     void merge(const Part& other);
   };
+  /// Summarises the observer blocks of `rows` in parallel: block_of(begin, end) gives the rows of
+  /// block [begin, end) to summarise (the rows themselves, or a prepared copy of them).
+  template <class Block>
+  void add_blocks(std::span<const PairRow> rows, const Block& block_of);
   Part total_;
   std::vector<RangeAccumulator> by_observer_;  ///< index = observer
   std::vector<double> epsilons_;               ///< for the quantiles
