@@ -30,10 +30,9 @@ int main() {
 
   // Every pair at that σ, in chunks of whole observer blocks, into a summary by hop distance.
   accounting::SummaryBuilder summary;
+  std::vector<accounting::PairRow> rows;  // each chunk's rows, with their hop distances
   account->stream_rows(c.sigma, 1e-5, [&](std::span<const accounting::PairRow> block) {
-    std::vector<accounting::PairRow> rows(block.begin(), block.end());
-    accounting::fill_distances(rows, protocol.network.graph(), {});
-    summary.add(rows);
+    summary.add_with_distances(block, rows, &protocol.network.graph(), {});
   });
   const accounting::PairwiseSummary s = summary.finish();
   for (const accounting::DistanceSummary& d : s.by_distance) {
