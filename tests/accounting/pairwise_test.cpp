@@ -721,6 +721,24 @@ TEST(PairwiseAccount, MeanCalibrationIsTheSmallestSigmaFromAFewExactEvaluations)
   }
 }
 
+TEST(PairwiseAccount, MeanCalibrationBinsUnitMuOverThreeHundredDecades) {
+  // The binned bracket counts its bins in place between the smallest and the largest unit μ: here
+  // about 1.8·10⁵ bins from 10⁻³⁰⁰ to 50, most of them empty; the result is still the smallest σ.
+  const std::vector<double> unit_mus = {1e-300, 3e-160, 1e-5, 0.3, 2.0, 50.0, 0.0};
+  std::vector<UnitPair> pairs;
+  for (std::size_t i = 0; i < unit_mus.size(); ++i)
+    pairs.push_back({0, static_cast<graph::NodeId>(i + 1), unit_mus[i], unit_mus[i], {}});
+  GaussianPairwiseAccount::Info info;
+  info.method = "test";
+  const GaussianPairwiseAccount account(pairs, info);
+  for (const double target : {0.05, 0.5, 3.0}) {
+    const Calibration c = calibrate_sigma(account, Statistic::mean, target, 1e-6);
+    EXPECT_LE(c.achieved_epsilon, target);
+    EXPECT_EQ(c.achieved_epsilon, epsilon_statistic(account, Statistic::mean, c.sigma, 1e-6));
+    EXPECT_GT(epsilon_statistic(account, Statistic::mean, c.sigma * (1.0 - 2e-9), 1e-6), target) << target;
+  }
+}
+
 TEST(PairwiseAccount, MeanAndSlopeAreTheMeanStatisticAndItsDerivative) {
   // The slope Σ −ε'(μ_i)·μ_i/σ / pairs against a central difference of the mean; the mean itself is
   // the statistic, to the bit. Some pairs leak nothing (μ = 0): ε = 0 and slope 0 there.
