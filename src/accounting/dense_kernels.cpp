@@ -95,15 +95,24 @@ bool spectral_backend_is_lapack() {
 #endif
 }
 
+namespace {
+
+/// Throws (naming `where`) unless the lower triangle of a square matrix is finite. LAPACK's
+/// symmetric eigensolvers do not check: a NaN can come back as eigenvalues with info = 0. Only the
+/// lower triangle is read (callers may leave the upper one unset), so only it is checked.
+void require_finite_lower(const DenseMatrix& symmetric, const char* where) {
+  for (Eigen::Index j = 0; j < symmetric.cols(); ++j)
+    require(symmetric.col(j).tail(symmetric.rows() - j).allFinite(),
+            "{}: the {} x {} matrix has a non-finite entry in column {}", where, symmetric.rows(),
+            symmetric.cols(), j);
+}
+
+}  // namespace
+
 SymmetricEigen symmetric_eigen(DenseMatrix symmetric, bool vectors) {
   require(symmetric.rows() == symmetric.cols(), "symmetric_eigen: matrix must be square, got {} x {}",
           symmetric.rows(), symmetric.cols());
-  // dsyevd does not check: a NaN can come back as eigenvalues with info = 0. Only the lower
-  // triangle is read (callers may leave the upper one unset), so only it is checked.
-  for (Eigen::Index j = 0; j < symmetric.cols(); ++j)
-    require(symmetric.col(j).tail(symmetric.rows() - j).allFinite(),
-            "symmetric_eigen: the {} x {} matrix has a non-finite entry in column {}", symmetric.rows(),
-            symmetric.cols(), j);
+  require_finite_lower(symmetric, "symmetric_eigen");
   SymmetricEigen result;
 #if defined(NETDP_HAVE_LAPACKE)
   const auto n = static_cast<lapack_int>(symmetric.rows());
@@ -163,6 +172,7 @@ double smallest_eigenvalue(DenseMatrix symmetric) {
   require(symmetric.rows() == symmetric.cols() && symmetric.rows() > 0,
           "smallest_eigenvalue: matrix must be square and non-empty, got {} x {}", symmetric.rows(),
           symmetric.cols());
+  require_finite_lower(symmetric, "smallest_eigenvalue");
 #if defined(NETDP_HAVE_LAPACKE)
   const auto n = static_cast<lapack_int>(symmetric.rows());
   lapack_int found = 0;

@@ -25,7 +25,7 @@ struct SymmetricEigen {
 SymmetricEigen symmetric_eigen(DenseMatrix symmetric, bool vectors = true);
 
 /// The smallest eigenvalue of a symmetric matrix given densely (lower triangle read; LAPACK dsyevr,
-/// eigenvalues only).
+/// eigenvalues only). A non-finite entry is refused by name.
 double smallest_eigenvalue(DenseMatrix symmetric);
 
 /// a = U diag(values) Vᵀ, thin: U is m × min(m, n) with orthonormal columns, values descending.

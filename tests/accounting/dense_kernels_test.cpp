@@ -124,6 +124,17 @@ TEST(SymmetricEigen, EigenvaluesOnlyMatchTheFullDecompositionAndNonFiniteIsRefus
       EXPECT_NE(std::string(e.what()).find("non-finite"), std::string::npos) << e.what();
     }
   }
+  // The smallest eigenvalue alone (dsyevr) reads the same triangle and refuses the same NaN.
+  EXPECT_NEAR(smallest_eigenvalue(upper_unset), full.values(0), 1e-13);
+  try {
+    smallest_eigenvalue(bad);
+    ADD_FAILURE() << "no exception";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "smallest_eigenvalue: the 3 x 3 matrix has a non-finite entry in column 0"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace
