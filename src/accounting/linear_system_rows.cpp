@@ -3,11 +3,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 #include "linear_system_detail.hpp"
-#include "multiversion.hpp"
 #include "netdp/util/check.hpp"
+#include "sparse_block.hpp"
 
 namespace netdp::accounting::detail {
 namespace {
@@ -18,46 +17,12 @@ SparseMatrix transposed_row_major(const SparseMatrix& w) {
   return t;
 }
 
-/// out = wt * in for a node-major block (n rows of `width` values): column j
-/// of the block is multiplied exactly as a sparse matrix–vector product, so the
-/// result for one column does not depend on the others (batch independence).
-/// A block of kBatch columns (every batch but a last short one) keeps its row's sums in two
-/// vector registers.
-constexpr std::size_t kBatch = 2 * kLanes;
-
-NETDP_MULTIVERSION NETDP_CONTRACT void multiply_block(const SparseMatrix& wt, const double* in, double* out,
-                                                      std::size_t width) {
-  const auto n = static_cast<std::size_t>(wt.rows());
-  const int* outer = wt.outerIndexPtr();
-  const int* inner = wt.innerIndexPtr();
-  const double* value = wt.valuePtr();
-  if (width == kBatch) {
-    for (std::size_t a = 0; a < n; ++a) {
-      Lanes low{};
-      Lanes high{};
-      for (int k = outer[a]; k < outer[a + 1]; ++k) {
-        const double* x = in + static_cast<std::size_t>(inner[k]) * kBatch;
-        Lanes xl;
-        Lanes xh;
-        std::memcpy(&xl, x, sizeof(Lanes));
-        std::memcpy(&xh, x + kLanes, sizeof(Lanes));
-        low += value[k] * xl;
-        high += value[k] * xh;
-      }
-      std::memcpy(out + a * kBatch, &low, sizeof(Lanes));
-      std::memcpy(out + a * kBatch + kLanes, &high, sizeof(Lanes));
-    }
-    return;
-  }
-  for (std::size_t a = 0; a < n; ++a) {
-    double* __restrict o = out + a * width;  // in and out are distinct blocks
-    std::fill(o, o + width, 0.0);
-    for (int k = outer[a]; k < outer[a + 1]; ++k) {
-      const double v = value[k];
-      const double* __restrict x = in + static_cast<std::size_t>(inner[k]) * width;
-      for (std::size_t j = 0; j < width; ++j) o[j] += v * x[j];
-    }
-  }
+/// out = wt * in for a node-major block (n rows of `width` values): column j of the block is
+/// multiplied exactly as a sparse matrix–vector product, so the result for one column does not depend
+/// on the others (batch independence).
+void multiply_block(const SparseMatrix& wt, const double* in, double* out, std::size_t width) {
+  csr_times_block(wt.outerIndexPtr(), wt.innerIndexPtr(), wt.valuePtr(), static_cast<std::size_t>(wt.rows()),
+                  in, width, out);
 }
 
 /// Node-major blocks P_d (n x w), d = 0..count-1: column j of P_d is (e_{nodes[j]}ᵀ W^{d+p})ᵀ.

@@ -1,7 +1,8 @@
 // Muffliato Theorem 1 / 12 / 13 fast path (see muffliato.hpp and
 // docs/accounting-muffliato.md). Two passes over blocks of columns of W_{0:t}:
 //   pass 1: every column, to get each message's noise norm N_t(w, observers);
-//   pass 2: the target columns, to add (W_{0:t})²_{w,u} / N_t(w, observers).
+//   pass 2: the target columns, to add (W_{0:t})²_{w,u} / N_t(w, observers), one observer set's
+//           messages at a time.
 // Both propagate with the sparse W_t only; blocks run in parallel (OpenMP).
 
 #include "netdp/accounting/muffliato.hpp"
@@ -42,6 +43,25 @@ struct MessagePlan {
   std::vector<std::size_t> base;
   std::size_t total = 0;
 };
+
+/// The messages of one round by observer: those of observer set g are message[start[g] ..
+/// start[g + 1]), in the round's (sender) order.
+struct ObserverOrder {
+  std::vector<std::size_t> start;
+  std::vector<std::uint32_t> message;
+};
+
+ObserverOrder by_observer(const RoundMessages& round, std::size_t num_observers) {
+  ObserverOrder order;
+  order.start.assign(num_observers + 1, 0);
+  for (const std::uint32_t g : round.observer) ++order.start[g + 1];
+  std::partial_sum(order.start.begin(), order.start.end(), order.start.begin());
+  order.message.resize(round.observer.size());
+  std::vector<std::size_t> next(order.start.begin(), order.start.end() - 1);
+  for (std::size_t m = 0; m < round.observer.size(); ++m)
+    order.message[next[round.observer[m]]++] = static_cast<std::uint32_t>(m);
+  return order;
+}
 
 /// Messages of a round along its communication graph (detail::step_neighbours).
 RoundMessages round_messages(const std::vector<std::vector<NodeId>>& neighbours,
@@ -218,9 +238,14 @@ double group_numerator(const double* row, std::size_t width, GroupSensitivity ru
   return s * s;
 }
 
-/// Pass 2: S(g, j) for every observer set g and target set j.
+/// 1 / N for each noise norm N > 0, and 0 (the message is skipped) for N = 0, in place.
+void invert_norms(std::vector<double>& norms) {
+  for (double& norm : norms) norm = norm > 0.0 ? 1.0 / norm : 0.0;
+}
+
+/// Pass 2: S(g, j) for every observer set g and target set j, from scales = 1 / N (invert_norms).
 DenseMatrix theorem1_sums(std::size_t n, const detail::SchedulePlan& steps, const MessagePlan& plan,
-                          const std::vector<double>& norms, std::size_t num_observers,
+                          const std::vector<double>& scales, std::size_t num_observers,
                           const NodeSets& targets, const MuffliatoOptions& options, std::size_t width,
                           Progress& progress) {
   const bool all_singletons =
@@ -242,6 +267,8 @@ DenseMatrix theorem1_sums(std::size_t n, const detail::SchedulePlan& steps, cons
   }
   DenseMatrix sums =
       DenseMatrix::Zero(static_cast<Eigen::Index>(num_observers), static_cast<Eigen::Index>(targets.size()));
+  std::vector<ObserverOrder> orders;
+  for (const RoundMessages& round : plan.lists) orders.push_back(by_observer(round, num_observers));
   util::ParallelErrors errors;
 #pragma omp parallel
   {
@@ -261,17 +288,24 @@ DenseMatrix theorem1_sums(std::size_t n, const detail::SchedulePlan& steps, cons
         std::fill(out.begin(), out.end(), 0.0);
         run_rounds(*block, steps, options.messages, [&](std::size_t t, const detail::ColumnBlock& state) {
           const RoundMessages& round = plan.lists[plan.list_of[t]];
-          const double* norm = norms.data() + plan.base[t];
-          for (std::size_t m = 0; m < round.sender.size(); ++m) {
-            // A zero norm means the message carries nothing but the observers' own values.
-            if (!(norm[m] > 0.0)) continue;
-            const double* row = state.row(round.sender[m]);
-            double* target = out.data() + round.observer[m] * columns;
-            if (all_singletons) {
-              detail::accumulate_capped_ratio(row, 1.0 / norm[m], target, columns);
-            } else {
-              *target += group_numerator(row, state.width(), options.group_sensitivity) / norm[m];
+          // A zero scale (zero norm) means the message carries nothing but the observers' own values.
+          const double* scale = scales.data() + plan.base[t];
+          if (all_singletons) {
+            const ObserverOrder& order = orders[plan.list_of[t]];
+            for (std::size_t g = 0; g < num_observers; ++g) {
+              const std::size_t begin = order.start[g];
+              if (begin == order.start[g + 1]) continue;
+              detail::accumulate_capped_ratios(state.row(0), columns, order.message.data() + begin,
+                                               order.start[g + 1] - begin, round.sender.data(), scale,
+                                               out.data() + g * columns);
             }
+            return;
+          }
+          for (std::size_t m = 0; m < round.sender.size(); ++m) {
+            if (!(scale[m] > 0.0)) continue;
+            const double* row = state.row(round.sender[m]);
+            out[round.observer[m]] +=
+                group_numerator(row, state.width(), options.group_sensitivity) * scale[m];
           }
         });
         for (std::size_t c = 0; c < columns; ++c) {
@@ -327,9 +361,10 @@ MuffliatoLosses muffliato_theorem1_losses(const gossip::Schedule& schedule, cons
   const std::size_t pass2_blocks = all_singletons ? (targets.size() + width - 1) / width : targets.size();
   Progress progress(options, pass1_blocks + pass2_blocks);
 
-  const std::vector<double> norms = noise_norms(n, steps, plan, observers, options, width, progress);
+  std::vector<double> scales = noise_norms(n, steps, plan, observers, options, width, progress);
+  invert_norms(scales);
   DenseMatrix sums =
-      theorem1_sums(n, steps, plan, norms, observers.size(), targets, options, width, progress);
+      theorem1_sums(n, steps, plan, scales, observers.size(), targets, options, width, progress);
   detail::zero_undefined(sums, observers, targets, n);
 
   std::vector<double> caps;

@@ -2,35 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 
+#include "multiversion.hpp"
 #include "netdp/util/check.hpp"
-
-// The kernels are compiled for AVX-512, AVX2 and baseline x86-64 and chosen at
-// run time (the project builds without -march=native).
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
-#define NETDP_MULTIVERSION __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define NETDP_MULTIVERSION
-#endif
+#include "sparse_block.hpp"
 
 namespace netdp::accounting::detail {
-
-namespace {
-
-/// out = Σ_k values[k] · block_row(cols[k]) over one sparse row.
-NETDP_MULTIVERSION void sparse_row_times_block(const int* cols, const double* values, std::size_t count,
-                                               const double* block, std::size_t width, double* out) {
-  std::fill(out, out + width, 0.0);
-  for (std::size_t k = 0; k < count; ++k) {
-    const double a = values[k];
-    const double* x = block + static_cast<std::size_t>(cols[k]) * width;
-#pragma omp simd
-    for (std::size_t j = 0; j < width; ++j) out[j] += a * x[j];
-  }
-}
-
-}  // namespace
 
 StepPlan plan_step(const SparseMatrix& w) {
   StepPlan plan;
@@ -52,7 +31,7 @@ StepPlan plan_step(const SparseMatrix& w) {
       plan.cols.push_back(it.col());
       plan.values.push_back(it.value());
     }
-    plan.row_start.push_back(plan.cols.size());
+    plan.row_start.push_back(static_cast<int>(plan.cols.size()));
   }
   plan.all_active = plan.rows.size() == static_cast<std::size_t>(n);
   return plan;
@@ -78,15 +57,10 @@ void ColumnBlock::reset(std::span<const graph::NodeId> columns) {
 
 void ColumnBlock::apply(const StepPlan& step) {
   const std::size_t active = step.rows.size();
-  for (std::size_t k = 0; k < active; ++k) {
-    const std::size_t begin = step.row_start[k];
-    const std::size_t count = step.row_start[k + 1] - begin;
-    // All rows active: row i of the new state goes to row i of scratch; otherwise
-    // the k-th active row goes to scratch row k and is copied back below.
-    const std::size_t target = step.all_active ? static_cast<std::size_t>(step.rows[k]) : k;
-    sparse_row_times_block(step.cols.data() + begin, step.values.data() + begin, count, current_.data(),
-                           width_, scratch_.data() + target * width_);
-  }
+  // All rows active: row i of the new state goes to row i of scratch; otherwise the k-th active row
+  // goes to scratch row k and is copied back below.
+  csr_times_block(step.row_start.data(), step.cols.data(), step.values.data(), active, current_.data(),
+                  width_, scratch_.data());
   if (step.all_active) {
     current_.swap(scratch_);
     return;
@@ -113,10 +87,52 @@ NETDP_MULTIVERSION double sum_of_absolute(const double* x, std::size_t width) {
   return s;
 }
 
-NETDP_MULTIVERSION void accumulate_capped_ratio(const double* x, double scale, double* out,
-                                                std::size_t width) {
-#pragma omp simd
-  for (std::size_t j = 0; j < width; ++j) out[j] += std::min(1.0, scale * (x[j] * x[j]));
+namespace {
+
+/// Columns [j, j + Tiles·kLanes) of `out`, the sums held in Tiles vector registers over the messages.
+template <std::size_t Tiles>
+[[gnu::always_inline]] inline void capped_ratio_tile(const double* block, std::size_t width,
+                                                     const std::uint32_t* messages, std::size_t count,
+                                                     const graph::NodeId* senders, const double* scales,
+                                                     std::size_t j, double* out) {
+  Lanes sum[Tiles];
+  for (std::size_t q = 0; q < Tiles; ++q) std::memcpy(&sum[q], out + j + q * kLanes, sizeof(Lanes));
+  const Lanes one = Lanes{} + 1.0;
+  for (std::size_t k = 0; k < count; ++k) {
+    const double scale = scales[messages[k]];
+    if (!(scale > 0.0)) continue;
+    const double* x = block + static_cast<std::size_t>(senders[messages[k]]) * width + j;
+    for (std::size_t q = 0; q < Tiles; ++q) {
+      Lanes lane;
+      std::memcpy(&lane, x + q * kLanes, sizeof(Lanes));
+      const Lanes ratio = scale * (lane * lane);
+      sum[q] += ratio < one ? ratio : one;  // std::min(1.0, ratio), as the scalar tail below
+    }
+  }
+  for (std::size_t q = 0; q < Tiles; ++q) std::memcpy(out + j + q * kLanes, &sum[q], sizeof(Lanes));
+}
+
+}  // namespace
+
+NETDP_MULTIVERSION void accumulate_capped_ratios(const double* block, std::size_t width,
+                                                 const std::uint32_t* messages, std::size_t count,
+                                                 const graph::NodeId* senders, const double* scales,
+                                                 double* out) {
+  std::size_t j = 0;
+  for (; j + 4 * kLanes <= width; j += 4 * kLanes)
+    capped_ratio_tile<4>(block, width, messages, count, senders, scales, j, out);
+  for (; j + kLanes <= width; j += kLanes)
+    capped_ratio_tile<1>(block, width, messages, count, senders, scales, j, out);
+  for (; j < width; ++j) {
+    double sum = out[j];
+    for (std::size_t k = 0; k < count; ++k) {
+      const double scale = scales[messages[k]];
+      if (!(scale > 0.0)) continue;
+      const double x = block[static_cast<std::size_t>(senders[messages[k]]) * width + j];
+      sum += std::min(1.0, scale * (x * x));
+    }
+    out[j] = sum;
+  }
 }
 
 NETDP_MULTIVERSION void accumulate_squares(const double* x, double* out, std::size_t width) {

@@ -20,8 +20,8 @@ namespace netdp::accounting::detail {
 /// One gossip step in CSR form, restricted to the rows of W that are not unit
 /// rows e_i (the only rows that change the state; a pairwise-gossip step has two).
 struct StepPlan {
-  std::vector<int> rows;               ///< the active rows, increasing
-  std::vector<std::size_t> row_start;  ///< entries of rows[k] are [row_start[k], row_start[k+1])
+  std::vector<int> rows;       ///< the active rows, increasing
+  std::vector<int> row_start;  ///< entries of rows[k] are [row_start[k], row_start[k+1])
   std::vector<int> cols;
   std::vector<double> values;
   bool all_active = false;  ///< rows == 0..n-1
@@ -66,8 +66,13 @@ class ColumnBlock {
 double sum_of_squares(const double* x, std::size_t begin, std::size_t end);
 /// Σ_j |x_j| over j < width.
 double sum_of_absolute(const double* x, std::size_t width);
-/// out_j += min(1, scale · x_j²) for j < width.
-void accumulate_capped_ratio(const double* x, double scale, double* out, std::size_t width);
+/// out_j += Σ_k min(1, scales[m_k] · x_{m_k, j}²) for j < width, over the messages m_k = messages[k],
+/// k < count, in that order, where x_m is row senders[m] of `block` (rows of `width` doubles);
+/// messages with a scale that is not positive are skipped. The sums of one output tile stay in
+/// registers across all the messages (one observer's messages at a time).
+void accumulate_capped_ratios(const double* block, std::size_t width, const std::uint32_t* messages,
+                              std::size_t count, const graph::NodeId* senders, const double* scales,
+                              double* out);
 /// out_j += x_j² for j < width.
 void accumulate_squares(const double* x, double* out, std::size_t width);
 
