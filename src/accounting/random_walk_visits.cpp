@@ -14,6 +14,7 @@
 #include "multiversion.hpp"
 #include "netdp/util/check.hpp"
 #include "netdp/util/parallel_errors.hpp"
+#include "sparse_block.hpp"
 
 namespace netdp::accounting {
 
@@ -84,27 +85,12 @@ std::vector<double> visit_tail(const gossip::GossipMatrix& walk, graph::NodeId u
 
 namespace {
 
-/// Targets per taboo propagation (the lanes of taboo_step; a batch is padded with empty lanes).
-constexpr std::size_t kLanes = 8;
+/// Targets per taboo propagation (the columns of its node-major blocks; a batch is padded with
+/// empty columns).
+constexpr std::size_t kLanes = 32;
 
 /// Steps between two checks of whether the taboo states have settled (first_return_laws).
 constexpr std::size_t kSettleCheckEvery = 4;
-
-/// next[y][:] = Σ_x away[x][:] · W_xy for every node y, from the transpose of W in compressed rows
-/// (row y lists the x with W_xy != 0): each lane is one target's taboo propagation, summed in
-/// registers in the order of Wᵀ's row.
-NETDP_MULTIVERSION NETDP_CONTRACT void taboo_step(const int* outer, const int* inner, const double* value,
-                                                  std::size_t n, const double* away, double* next) {
-  for (std::size_t y = 0; y < n; ++y) {
-    std::array<double, kLanes> acc{};
-    for (int k = outer[y]; k < outer[y + 1]; ++k) {
-      const double v = value[k];
-      const double* from = away + static_cast<std::size_t>(inner[k]) * kLanes;
-      for (std::size_t b = 0; b < kLanes; ++b) acc[b] += v * from[b];
-    }
-    std::copy(acc.begin(), acc.end(), next + y * kLanes);
-  }
-}
 
 /// The range of the entrywise ratios now/before of each lane, over the entries where either is
 /// nonzero (the lanes side by side, without branches, so that the loop vectorises): high and low
@@ -197,7 +183,10 @@ std::vector<std::vector<double>> first_return_laws(const SparseMatrix& w, const 
   std::vector<std::optional<std::pair<std::size_t, double>>> settled(lanes);  // (s, c) per lane
   std::size_t open = lanes;
   for (std::size_t s = 2; s < steps && open > 0; ++s) {
-    taboo_step(wt.outerIndexPtr(), wt.innerIndexPtr(), wt.valuePtr(), n, away.data(), next.data());
+    // next[y][:] = Σ_x away[x][:] · W_xy, each column one target's taboo propagation (row y of Wᵀ
+    // lists the x with W_xy != 0).
+    detail::csr_times_block(wt.outerIndexPtr(), wt.innerIndexPtr(), wt.valuePtr(), n, away.data(), kLanes,
+                            next.data());
     for (std::size_t b = 0; b < lanes; ++b) {
       double& returned = next[us[b] * kLanes + b];
       if (!settled[b]) g[b][s] = returned;
