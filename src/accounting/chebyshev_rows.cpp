@@ -13,6 +13,7 @@
 #include "dense_kernels.hpp"
 #include "multiversion.hpp"
 #include "netdp/util/check.hpp"
+#include "sparse_block.hpp"
 
 namespace netdp::accounting::detail {
 namespace {
@@ -144,19 +145,12 @@ NETDP_MULTIVERSION NETDP_EXACT_ROUNDING void measured_local_errors(
 
 }  // namespace
 
-void propagate_transposed(const SparseMatrix& w, const RowMajorMatrix& x, RowMajorMatrix& next) {
-  next.setZero(x.rows(), x.cols());
-  const auto width = static_cast<std::size_t>(x.cols());
-  for (int j = 0; j < w.outerSize(); ++j) {
-    const double* from = x.data() + static_cast<std::size_t>(j) * width;
-    for (SparseMatrix::InnerIterator it(w, j); it; ++it) {
-      const double a = it.value();
-      if (a == 0.0) continue;
-      double* to = next.data() + static_cast<std::size_t>(it.col()) * width;
-#pragma omp simd
-      for (std::size_t c = 0; c < width; ++c) to[c] += a * from[c];
-    }
-  }
+void multiply_rows(const SparseMatrix& m, const RowMajorMatrix& x, RowMajorMatrix& next) {
+  require(m.isCompressed() && m.cols() == x.rows(),
+          "multiply_rows needs a compressed {} x {} matrix for {} rows", m.rows(), m.cols(), x.rows());
+  next.resize(m.rows(), x.cols());
+  csr_times_block(m.outerIndexPtr(), m.innerIndexPtr(), m.valuePtr(), static_cast<std::size_t>(m.rows()),
+                  x.data(), static_cast<std::size_t>(x.cols()), next.data());
 }
 
 bool exactly_symmetric(const SparseMatrix& w) {
@@ -329,7 +323,7 @@ ChebyshevRows chebyshev_rows(const SparseMatrix& w, SpectralInterval interval,
     // x_{t+1} = c (α W x_t + β x_t) − x_{t−1}, c = 1 at the first step (T_1 = αW + βI), 2 after.
     const double c = time == 0 ? 1.0 : 2.0;
     const double keep = time == 0 ? 0.0 : 1.0;
-    propagate_transposed(w, current, product);
+    multiply_rows(csr, current, product);  // W x_t (W symmetric)
     next = c * (alpha * product + beta * current) - keep * previous;
     std::fill(local.begin(), local.end(), 0.0);
     measured_local_errors(csr.outerIndexPtr(), csr.innerIndexPtr(), csr.valuePtr(),

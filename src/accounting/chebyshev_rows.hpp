@@ -27,8 +27,9 @@ namespace netdp::accounting::detail {
 
 using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-/// next = Wᵀ x for a row-major block x (n × B): row j of W scatters into the rows of its columns.
-void propagate_transposed(const SparseMatrix& w, const RowMajorMatrix& x, RowMajorMatrix& next);
+/// next = M x for M in compressed row-major (CSR) form and a row-major block x (n × B)
+/// (csr_times_block).
+void multiply_rows(const SparseMatrix& m, const RowMajorMatrix& x, RowMajorMatrix& next);
 
 /// The blocks between the senders S of a basis of polynomials in a symmetric W: P_t(i, j) = p_t(W)_{s_i s_j}
 /// with p_t = W^t (powers) or T_t(W̃) (Chebyshev), for t <= 2·last. Called at each step of the

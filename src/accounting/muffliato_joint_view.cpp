@@ -58,10 +58,16 @@ class ScheduleNeighbours {
  public:
   explicit ScheduleNeighbours(const gossip::Schedule& schedule) {
     const std::size_t distinct = schedule.is_fixed() ? 1 : schedule.rounds();
-    for (std::size_t t = 0; t < distinct; ++t) steps_.push_back(detail::step_neighbours(schedule.at(t)));
+    for (std::size_t t = 0; t < distinct; ++t) {
+      steps_.push_back(detail::step_neighbours(schedule.at(t)));
+      transposed_.emplace_back(schedule.at(t).transpose());
+      transposed_.back().makeCompressed();
+    }
     if (schedule.is_fixed()) symmetric_fixed_ = detail::exactly_symmetric(schedule.at(0));
   }
   const Neighbours& at(std::size_t t) const { return steps_[steps_.size() == 1 ? 0 : t]; }
+  /// W_tᵀ in compressed rows: the message rows propagate as columns, e_wᵀ W_{0:t} = (W_{t−1}ᵀ ⋯ e_w)ᵀ.
+  const SparseMatrix& transposed(std::size_t t) const { return transposed_[transposed_.size() == 1 ? 0 : t]; }
   std::size_t distinct_steps() const { return steps_.size(); }
   const Neighbours& step(std::size_t k) const { return steps_[k]; }
   bool symmetric_fixed() const { return symmetric_fixed_; }
@@ -74,6 +80,7 @@ class ScheduleNeighbours {
 
  private:
   std::vector<Neighbours> steps_;
+  std::vector<SparseMatrix> transposed_;
   bool symmetric_fixed_ = false;
   mutable std::once_flag interval_once_;
   mutable detail::SpectralInterval interval_;
@@ -123,7 +130,7 @@ struct SenderPowers {
   std::vector<DenseMatrix> blocks;
 };
 
-using detail::propagate_transposed;
+using detail::multiply_rows;
 using detail::RowMajorMatrix;
 
 /// rows(first + k, ·) = x(·, columns[k])ᵀ for k < columns.size(), node by node (contiguous both ways).
@@ -149,8 +156,8 @@ using RowsSink = std::function<void(Index first, const RowMajorMatrix& x, const 
 /// (W_{0:τ})_wᵀ = W_0ᵀ ⋯ W_{τ−1}ᵀ e_w, handed to `sink` one round at a time. A fixed schedule
 /// propagates all senders once, forward; with `powers` (symmetric W) it keeps the powers between
 /// the senders up to twice the last message time, those beyond it as products of propagated rows.
-void for_each_message_rows(const gossip::Schedule& schedule, const std::vector<Message>& messages,
-                           SenderPowers* powers, const RowsSink& sink) {
+void for_each_message_rows(const gossip::Schedule& schedule, const ScheduleNeighbours& graphs,
+                           const std::vector<Message>& messages, SenderPowers* powers, const RowsSink& sink) {
   const auto n = static_cast<Index>(schedule.num_nodes());
   if (messages.empty()) return;
   RowMajorMatrix next;
@@ -163,7 +170,6 @@ void for_each_message_rows(const gossip::Schedule& schedule, const std::vector<M
     RowMajorMatrix x = RowMajorMatrix::Zero(n, static_cast<Index>(senders.size()));
     for (std::size_t j = 0; j < senders.size(); ++j)
       x(static_cast<Index>(senders[j]), static_cast<Index>(j)) = 1.0;
-    const SparseMatrix& w = schedule.at(0);
     const std::size_t last = messages.back().time;
     if (powers != nullptr) powers->blocks.resize(2 * last + 1);
     RowMajorMatrix previous;  // x_{t−1}, for the powers beyond the last message
@@ -180,7 +186,7 @@ void for_each_message_rows(const gossip::Schedule& schedule, const std::vector<M
       if (powers != nullptr)
         detail::sender_blocks(x, previous, senders, time, last, detail::SenderBasis::powers, powers->blocks);
       if (time == last) break;
-      propagate_transposed(w, x, next);
+      multiply_rows(graphs.transposed(0), x, next);
       if (powers != nullptr) previous.swap(x);
       x.swap(next);
     }
@@ -198,7 +204,7 @@ void for_each_message_rows(const gossip::Schedule& schedule, const std::vector<M
       columns.push_back(static_cast<Index>(j - k));
     }
     for (std::size_t step = time; step-- > 0;) {
-      propagate_transposed(schedule.at(step), x, next);
+      multiply_rows(graphs.transposed(step), x, next);
       x.swap(next);
     }
     sink(static_cast<Index>(k), x, columns);
@@ -207,10 +213,10 @@ void for_each_message_rows(const gossip::Schedule& schedule, const std::vector<M
 }
 
 /// The view matrix A (m × n, one row per message).
-DenseMatrix message_rows(const gossip::Schedule& schedule, const std::vector<Message>& messages,
-                         SenderPowers* powers = nullptr) {
+DenseMatrix message_rows(const gossip::Schedule& schedule, const ScheduleNeighbours& graphs,
+                         const std::vector<Message>& messages, SenderPowers* powers = nullptr) {
   DenseMatrix rows(static_cast<Index>(messages.size()), static_cast<Index>(schedule.num_nodes()));
-  for_each_message_rows(schedule, messages, powers,
+  for_each_message_rows(schedule, graphs, messages, powers,
                         [&](Index first, const RowMajorMatrix& x, const std::vector<Index>& columns) {
                           copy_rows(x, columns, first, rows);
                         });
@@ -412,7 +418,7 @@ ObserverLeverage power_view_leverage(const gossip::Schedule& schedule, const Sch
   // A symmetric fixed W gives the Gram from its powers between the senders, when they fit.
   const bool use_powers = graphs.symmetric_fixed() && sender_blocks_fit(messages);
   SenderPowers powers;
-  DenseMatrix view = message_rows(schedule, messages, use_powers ? &powers : nullptr);
+  DenseMatrix view = message_rows(schedule, graphs, messages, use_powers ? &powers : nullptr);
   std::optional<DenseMatrix> gram;
   if (use_powers) {
     gram = detail::gram_from_sender_blocks(timed_senders(messages), powers.senders, powers.blocks,
@@ -448,7 +454,7 @@ ObserverLeverage observer_view_leverage(const gossip::Schedule& schedule, const 
       }
       return out;
     }
-    DenseMatrix view = message_rows(schedule, messages);
+    DenseMatrix view = message_rows(schedule, graphs, messages);
     for (NodeId c : observers) view.col(static_cast<Index>(c)).setZero();
     DenseMatrix gram = DenseMatrix::Zero(static_cast<Index>(n), static_cast<Index>(n));
     detail::add_transposed_gram(gram, view);
