@@ -85,9 +85,9 @@ std::vector<double> visit_tail(const gossip::GossipMatrix& walk, graph::NodeId u
 
 namespace {
 
-/// Targets per taboo propagation (the columns of its node-major blocks; a batch is padded with
-/// empty columns).
-constexpr std::size_t kLanes = 32;
+/// Targets per taboo propagation: the lanes, one column each of its node-major blocks (a batch is
+/// padded with empty lanes).
+constexpr std::size_t kTargetsPerPass = 32;
 
 /// Steps between two checks of whether the taboo states have settled (first_return_laws).
 constexpr std::size_t kSettleCheckEvery = 4;
@@ -101,16 +101,16 @@ NETDP_MULTIVERSION void ratio_ranges(const double* now, const double* before, st
   constexpr double kNormal = std::numeric_limits<double>::min();
   // Accumulated in locals (registers): through the pointers the compiler would have to assume that
   // the outputs alias the inputs, and would not vectorise.
-  std::array<double, kLanes> hi;
-  std::array<double, kLanes> lo;
-  std::array<double, kLanes> bad;
-  std::copy_n(high, kLanes, hi.begin());
-  std::copy_n(low, kLanes, lo.begin());
-  std::copy_n(broken, kLanes, bad.begin());
+  std::array<double, kTargetsPerPass> hi;
+  std::array<double, kTargetsPerPass> lo;
+  std::array<double, kTargetsPerPass> bad;
+  std::copy_n(high, kTargetsPerPass, hi.begin());
+  std::copy_n(low, kTargetsPerPass, lo.begin());
+  std::copy_n(broken, kTargetsPerPass, bad.begin());
   for (std::size_t x = 0; x < n; ++x) {
-    for (std::size_t b = 0; b < kLanes; ++b) {
-      const double a = now[x * kLanes + b];
-      const double p = before[x * kLanes + b];
+    for (std::size_t b = 0; b < kTargetsPerPass; ++b) {
+      const double a = now[x * kTargetsPerPass + b];
+      const double p = before[x * kTargetsPerPass + b];
       const bool both_zero = a == 0.0 && p == 0.0;
       const bool normal = a >= kNormal && p >= kNormal;
       bad[b] = std::max(bad[b], both_zero || normal ? 0.0 : 1.0);
@@ -119,9 +119,9 @@ NETDP_MULTIVERSION void ratio_ranges(const double* now, const double* before, st
       lo[b] = std::min(lo[b], both_zero ? lo[b] : ratio);
     }
   }
-  std::copy_n(hi.begin(), kLanes, high);
-  std::copy_n(lo.begin(), kLanes, low);
-  std::copy_n(bad.begin(), kLanes, broken);
+  std::copy_n(hi.begin(), kTargetsPerPass, high);
+  std::copy_n(lo.begin(), kTargetsPerPass, low);
+  std::copy_n(bad.begin(), kTargetsPerPass, broken);
 }
 
 /// Whether each lane of the taboo state has settled into its quasi-stationary shape: `now` = a_s and
@@ -129,16 +129,17 @@ NETDP_MULTIVERSION void ratio_ranges(const double* now, const double* before, st
 /// like). Lane b gets c >= max_x a_s(x)/a_{s−2}(x), rounding included, when that ratio is within
 /// `tolerance` of the minimum ratio, else nothing. A ratio against a zero entry, or subnormal
 /// entries, mean "not settled"; a lane with no mass left gets c = 0 (the walk cannot return).
-std::array<std::optional<double>, kLanes> settled_ratios(const std::vector<double>& now,
-                                                         const std::vector<double>& before, std::size_t n,
-                                                         double tolerance, double rounding) {
-  std::array<double, kLanes> high{};
-  std::array<double, kLanes> low;
+std::array<std::optional<double>, kTargetsPerPass> settled_ratios(const std::vector<double>& now,
+                                                                  const std::vector<double>& before,
+                                                                  std::size_t n, double tolerance,
+                                                                  double rounding) {
+  std::array<double, kTargetsPerPass> high{};
+  std::array<double, kTargetsPerPass> low;
   low.fill(std::numeric_limits<double>::infinity());
-  std::array<double, kLanes> broken{};  // > 0: a lane compared against a zero or subnormal entry
+  std::array<double, kTargetsPerPass> broken{};  // > 0: a lane compared against a zero or subnormal entry
   ratio_ranges(now.data(), before.data(), n, high.data(), low.data(), broken.data());
-  std::array<std::optional<double>, kLanes> out;
-  for (std::size_t b = 0; b < kLanes; ++b) {
+  std::array<std::optional<double>, kTargetsPerPass> out;
+  for (std::size_t b = 0; b < kTargetsPerPass; ++b) {
     if (broken[b] > 0.0) continue;
     if (high[b] == 0.0) {
       out[b] = 0.0;
@@ -150,8 +151,8 @@ std::array<std::optional<double>, kLanes> settled_ratios(const std::vector<doubl
 }
 
 /// g_b[s] = P(the walk from us[b] first returns to us[b] at step s), s = 1..steps−1 (g_b[0] = 0), for
-/// up to kLanes targets, by propagating the walk with us[b] removed (taboo probabilities); `wt` = Wᵀ.
-/// Past the step s where a lane's taboo state a_s has settled (settled_ratios: a_s <= c a_{s−2}
+/// up to kTargetsPerPass targets, by propagating the walk with us[b] removed (taboo probabilities); `wt` =
+/// Wᵀ. Past the step s where a lane's taboo state a_s has settled (settled_ratios: a_s <= c a_{s−2}
 /// entrywise), g_b is continued by g(r) <= c g(r − 2) for r > s: the taboo propagation Q is
 /// nonnegative, so a_{s+j} = a_s Q^j <= c a_{s−2} Q^j = c a_{s−2+j}, and g(r) is a_{r−1}'s flow into
 /// u. These values are upper bounds on the law past s (clipped so that the law's total stays <= 1),
@@ -164,15 +165,16 @@ std::vector<std::vector<double>> first_return_laws(const SparseMatrix& w, const 
   const auto n = static_cast<std::size_t>(w.rows());
   const std::size_t lanes = us.size();
   std::vector<std::vector<double>> g(lanes, std::vector<double>(steps, 0.0));
-  std::vector<double> away(n * kLanes, 0.0);  // a_{s−1} = P(X_{s−1} = x, no return yet) per lane, x != u
-  std::vector<double> next(n * kLanes, 0.0);
-  std::vector<double> older(n * kLanes, 0.0);  // a_{s−2}
+  std::vector<double> away(n * kTargetsPerPass,
+                           0.0);  // a_{s−1} = P(X_{s−1} = x, no return yet) per lane, x != u
+  std::vector<double> next(n * kTargetsPerPass, 0.0);
+  std::vector<double> older(n * kTargetsPerPass, 0.0);  // a_{s−2}
   for (std::size_t b = 0; b < lanes; ++b) {
     for (SparseMatrix::InnerIterator it(w, static_cast<int>(us[b])); it; ++it) {
       if (static_cast<graph::NodeId>(it.col()) == us[b]) {
         if (steps > 1) g[b][1] += it.value();
       } else {
-        away[static_cast<std::size_t>(it.col()) * kLanes + b] += it.value();
+        away[static_cast<std::size_t>(it.col()) * kTargetsPerPass + b] += it.value();
       }
     }
   }
@@ -185,10 +187,10 @@ std::vector<std::vector<double>> first_return_laws(const SparseMatrix& w, const 
   for (std::size_t s = 2; s < steps && open > 0; ++s) {
     // next[y][:] = Σ_x away[x][:] · W_xy, each column one target's taboo propagation (row y of Wᵀ
     // lists the x with W_xy != 0).
-    detail::csr_times_block(wt.outerIndexPtr(), wt.innerIndexPtr(), wt.valuePtr(), n, away.data(), kLanes,
-                            next.data());
+    detail::csr_times_block(wt.outerIndexPtr(), wt.innerIndexPtr(), wt.valuePtr(), n, away.data(),
+                            kTargetsPerPass, next.data());
     for (std::size_t b = 0; b < lanes; ++b) {
-      double& returned = next[us[b] * kLanes + b];
+      double& returned = next[us[b] * kTargetsPerPass + b];
       if (!settled[b]) g[b][s] = returned;
       returned = 0.0;
     }
@@ -196,7 +198,7 @@ std::vector<std::vector<double>> first_return_laws(const SparseMatrix& w, const 
       const double rounding = 4.0 * static_cast<double>(s * static_cast<std::size_t>(max_row_nonzeros)) *
                                   std::numeric_limits<double>::epsilon() +
                               1e-12;
-      const std::array<std::optional<double>, kLanes> ratios =
+      const std::array<std::optional<double>, kTargetsPerPass> ratios =
           settled_ratios(next, older, n, 1e-3 / static_cast<double>(steps), rounding);
       for (std::size_t b = 0; b < lanes; ++b) {
         if (settled[b] || !ratios[b]) continue;
@@ -320,15 +322,15 @@ std::vector<std::vector<double>> visit_tail_bounds(
   require(floor > 0.0 && floor < 1.0, "visit_tail_bound: floor must be in (0, 1), got {}", floor);
   const SparseMatrix wt = w.transpose();
   std::vector<std::vector<double>> tails(targets.size());
-  const std::size_t batches = (targets.size() + kLanes - 1) / kLanes;
+  const std::size_t batches = (targets.size() + kTargetsPerPass - 1) / kTargetsPerPass;
   // Batches in parallel (each batch's arithmetic is its own: results do not depend on threads).
   util::ParallelErrors errors;
   std::size_t done = 0;
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(batches); ++i) {
     errors.run(i, [&] {
-      const std::size_t first = static_cast<std::size_t>(i) * kLanes;
-      const auto batch = targets.subspan(first, std::min(kLanes, targets.size() - first));
+      const std::size_t first = static_cast<std::size_t>(i) * kTargetsPerPass;
+      const auto batch = targets.subspan(first, std::min(kTargetsPerPass, targets.size() - first));
       const std::vector<std::vector<double>> laws = first_return_laws(w, wt, batch, steps);
       for (std::size_t b = 0; b < batch.size(); ++b)
         tails[first + b] = tail_bound_from_law(laws[b], steps, floor);
