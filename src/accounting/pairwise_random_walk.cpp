@@ -84,7 +84,7 @@ class RandomWalkAccount final : public PairwiseAccount {
                          double delta) const override {
     require(std::find(pairs_.begin(), pairs_.end(), std::pair{observer, target}) != pairs_.end(),
             "({}, {}) is not a pair of this account", observer, target);
-    const RandomWalkLosses losses(network_, *series_, options_at(sigma));
+    const RandomWalkLosses losses(network_, series_, options_at(sigma));
     const double visits = count(target, delta).visits;
     std::vector<double> orders = dp::default_rdp_orders();
     std::vector<double> values;
@@ -95,7 +95,7 @@ class RandomWalkAccount final : public PairwiseAccount {
 
   void stream_rows(double sigma, double delta, const RowSink& sink) const override {
     detail::require_evaluation(sigma, delta);
-    const RandomWalkLosses losses(network_, *series_, options_at(sigma));
+    const RandomWalkLosses losses(network_, series_, options_at(sigma));
     const std::vector<TargetCap> per_target = target_caps(sigma, delta);
     std::vector<PairRow> rows;
     std::size_t begin = 0;
@@ -283,8 +283,7 @@ std::unique_ptr<PairwiseAccount> random_walk_account(const Protocol& protocol, c
   require(std::isfinite(options.tail_share) && options.tail_share > 0.0 && options.tail_share < 1.0,
           "the share of δ spent on the contribution count must be in (0, 1), got {}", options.tail_share);
   if (!series) {
-    series = std::make_shared<const RandomWalkSeries>(
-        RandomWalkLosses(protocol.network, series_options(options)).series());
+    series = RandomWalkLosses(protocol.network, series_options(options)).shared_series();
   }
   require(series->steps == protocol.rounds &&
               static_cast<std::size_t>(series->matrix.rows()) == protocol.network.num_nodes(),

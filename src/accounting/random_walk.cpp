@@ -88,21 +88,27 @@ double random_walk_max_alpha(double sigma, double sensitivity) {
 RandomWalkLosses::RandomWalkLosses(const gossip::GossipMatrix& w, const RandomWalkOptions& options)
     : w_(w), options_(options) {
   check_options(w, options);
-  series_ = random_walk_series(w, options.steps, options.method);
+  series_ = std::make_shared<const RandomWalkSeries>(random_walk_series(w, options.steps, options.method));
   contributions_ =
       options.contributions.value_or(static_cast<double>(options.steps) / static_cast<double>(w.num_nodes()));
 }
 
 RandomWalkLosses::RandomWalkLosses(const gossip::GossipMatrix& w, RandomWalkSeries series,
                                    const RandomWalkOptions& options)
+    : RandomWalkLosses(w, std::make_shared<const RandomWalkSeries>(std::move(series)), options) {}
+
+RandomWalkLosses::RandomWalkLosses(const gossip::GossipMatrix& w,
+                                   std::shared_ptr<const RandomWalkSeries> series,
+                                   const RandomWalkOptions& options)
     : w_(w), options_(options), series_(std::move(series)) {
+  require(series_ != nullptr, "random-walk accountant: no series given");
   check_options(w, options);
   const auto n = static_cast<Eigen::Index>(w.num_nodes());
-  require(series_.matrix.rows() == n && series_.matrix.cols() == n,
-          "random-walk accountant: the series matrix is {} x {} but W has {} nodes", series_.matrix.rows(),
-          series_.matrix.cols(), n);
-  require(series_.steps == options.steps,
-          "random-walk accountant: the series was computed for T = {}, options say {}", series_.steps,
+  require(series_->matrix.rows() == n && series_->matrix.cols() == n,
+          "random-walk accountant: the series matrix is {} x {} but W has {} nodes", series_->matrix.rows(),
+          series_->matrix.cols(), n);
+  require(series_->steps == options.steps,
+          "random-walk accountant: the series was computed for T = {}, options say {}", series_->steps,
           options.steps);
   contributions_ =
       options.contributions.value_or(static_cast<double>(options.steps) / static_cast<double>(n));
@@ -111,12 +117,12 @@ RandomWalkLosses::RandomWalkLosses(const gossip::GossipMatrix& w, RandomWalkSeri
 /// The series value that drives v's loss about u, and whether v may receive the
 /// token straight from u with the sender known (then only the local cap applies).
 double RandomWalkLosses::single_series(graph::NodeId observer, graph::NodeId target) const {
-  if (options_.view == RandomWalkView::anonymous_sender) return series_.matrix(target, observer);
+  if (options_.view == RandomWalkView::anonymous_sender) return series_->matrix(target, observer);
   // Appendix B.1: the last hop is post-processing of the walk reaching a neighbour w of v.
   double worst = 0.0;
   for (const graph::NodeId w : w_.graph().neighbors(observer)) {
     if (w == target) return std::numeric_limits<double>::infinity();
-    worst = std::max(worst, series_.matrix(target, w));
+    worst = std::max(worst, series_->matrix(target, w));
   }
   return worst;
 }

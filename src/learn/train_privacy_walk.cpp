@@ -52,8 +52,7 @@ PrivacyAccount random_walk_account(const TrainContext& ctx, std::size_t contribu
   options.contributions = 1.0;
   options.steps = p.rounds;
   options.sigma = 1.0;
-  auto series = std::make_shared<const accounting::RandomWalkSeries>(
-      accounting::RandomWalkLosses(protocol.network, options).series());
+  auto series = accounting::RandomWalkLosses(protocol.network, options).shared_series();
   account.statistic = calibration_statistic(p);
   account.accountant = account.statistic == accounting::Statistic::mean ? "random-walk-mean-pairwise"
                                                                         : "random-walk-max-pairwise";

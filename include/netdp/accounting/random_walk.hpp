@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -119,10 +120,15 @@ class RandomWalkLosses {
   RandomWalkLosses(const gossip::GossipMatrix& w, const RandomWalkOptions& options);
   /// From a precomputed series (must match w's size and options.steps).
   RandomWalkLosses(const gossip::GossipMatrix& w, RandomWalkSeries series, const RandomWalkOptions& options);
+  /// The same, sharing the series without a copy (an n × n matrix).
+  RandomWalkLosses(const gossip::GossipMatrix& w, std::shared_ptr<const RandomWalkSeries> series,
+                   const RandomWalkOptions& options);
 
-  std::size_t num_nodes() const { return static_cast<std::size_t>(series_.matrix.rows()); }
+  std::size_t num_nodes() const { return static_cast<std::size_t>(series_->matrix.rows()); }
   const RandomWalkOptions& options() const { return options_; }
-  const RandomWalkSeries& series() const { return series_; }
+  const RandomWalkSeries& series() const { return *series_; }
+  /// The series itself, for another account to share.
+  const std::shared_ptr<const RandomWalkSeries>& shared_series() const { return series_; }
   double contributions() const { return contributions_; }
 
   /// One pair (observer != target, both < n, α > 1), anonymous or sender-known per options.
@@ -180,7 +186,7 @@ class RandomWalkLosses {
 
   gossip::GossipMatrix w_;
   RandomWalkOptions options_;
-  RandomWalkSeries series_;
+  std::shared_ptr<const RandomWalkSeries> series_;
   double contributions_ = 0.0;
 };
 
