@@ -267,8 +267,9 @@ DenseMatrix theorem1_sums(std::size_t n, const detail::SchedulePlan& steps, cons
   }
   DenseMatrix sums =
       DenseMatrix::Zero(static_cast<Eigen::Index>(num_observers), static_cast<Eigen::Index>(targets.size()));
-  std::vector<ObserverOrder> orders;
-  for (const RoundMessages& round : plan.lists) orders.push_back(by_observer(round, num_observers));
+  std::vector<ObserverOrder> orders;  // singleton targets only: a group adds one number per message
+  if (all_singletons)
+    for (const RoundMessages& round : plan.lists) orders.push_back(by_observer(round, num_observers));
   util::ParallelErrors errors;
 #pragma omp parallel
   {

@@ -18,6 +18,7 @@
 #include "netdp/util/memory.hpp"
 #include "netdp/util/parallel_errors.hpp"
 #include "random_walk_bipartite.hpp"
+#include "sparse_block.hpp"
 
 namespace netdp::accounting {
 namespace {
@@ -80,28 +81,19 @@ DenseMatrix reversible_series(const gossip::GossipMatrix& w, std::size_t steps) 
 }
 
 /// Rows first..first+count-1 of S_T(W), written to rows out_row.. of out, by propagation: r ← r W (r = e_u
-/// W^i), S_u += r / i. The block is stored node-major (x[w * count + j] for target j) so the scatter over the
-/// CSR rows of W updates `count` contiguous values. One thread per block: no per-step barrier.
-void propagate_block(const SparseMatrix& w, std::size_t steps, Eigen::Index first, Eigen::Index count,
+/// W^i), S_u += r / i. The block is stored node-major (x[w * count + j] for target j), so one step is
+/// x ← Wᵀ x with `wt` = Wᵀ in compressed rows (csr_times_block). One thread per block: no per-step barrier.
+void propagate_block(const SparseMatrix& wt, std::size_t steps, Eigen::Index first, Eigen::Index count,
                      DenseMatrix& out, Eigen::Index out_row) {
-  const Eigen::Index n = w.rows();
+  const Eigen::Index n = wt.rows();
   std::vector<double> x(static_cast<std::size_t>(n * count), 0.0);
   std::vector<double> next(x.size());
   std::vector<double> sum(x.size(), 0.0);
   for (Eigen::Index j = 0; j < count; ++j) x[static_cast<std::size_t>((first + j) * count + j)] = 1.0;
-  const int* outer = w.outerIndexPtr();
-  const int* inner = w.innerIndexPtr();
-  const double* value = w.valuePtr();
   for (std::size_t i = 1; i <= steps; ++i) {
-    std::fill(next.begin(), next.end(), 0.0);
-    for (Eigen::Index from = 0; from < n; ++from) {
-      const double* src = &x[static_cast<std::size_t>(from * count)];
-      for (int k = outer[from]; k < outer[from + 1]; ++k) {
-        double* dst = &next[static_cast<std::size_t>(inner[k]) * static_cast<std::size_t>(count)];
-        const double a = value[k];
-        for (Eigen::Index j = 0; j < count; ++j) dst[j] += a * src[j];
-      }
-    }
+    detail::csr_times_block(wt.outerIndexPtr(), wt.innerIndexPtr(), wt.valuePtr(),
+                            static_cast<std::size_t>(n), x.data(), static_cast<std::size_t>(count),
+                            next.data());
     x.swap(next);
     const double inv = 1.0 / static_cast<double>(i);
     for (std::size_t k = 0; k < x.size(); ++k) sum[k] += inv * x[k];
@@ -116,6 +108,8 @@ void propagate_block(const SparseMatrix& w, std::size_t steps, Eigen::Index firs
 DenseMatrix propagate_series(const SparseMatrix& w, std::size_t steps) {
   constexpr Eigen::Index kBlock = 8;
   const Eigen::Index n = w.rows();
+  SparseMatrix wt = w.transpose();
+  wt.makeCompressed();
   DenseMatrix result(n, n);
   const Eigen::Index blocks = (n + kBlock - 1) / kBlock;
   util::ParallelErrors errors;
@@ -123,7 +117,7 @@ DenseMatrix propagate_series(const SparseMatrix& w, std::size_t steps) {
   for (Eigen::Index b = 0; b < blocks; ++b) {
     errors.run(static_cast<std::int64_t>(b), [&] {
       const Eigen::Index first = b * kBlock;
-      propagate_block(w, steps, first, std::min(kBlock, n - first), result, first);
+      propagate_block(wt, steps, first, std::min(kBlock, n - first), result, first);
     });
   }
   errors.rethrow();

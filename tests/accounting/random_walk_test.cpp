@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -200,6 +201,13 @@ TEST(RandomWalkAccountant, RejectsBadInput) {
 
   RandomWalkSeries wrong = random_walk_series(w, 5);
   EXPECT_THROW(RandomWalkLosses(w, wrong, options_for(10, 5.0)), std::invalid_argument);
+  // A shared series is checked the same way, a missing one refused; a valid one is shared, not copied.
+  EXPECT_THROW(RandomWalkLosses(w, std::make_shared<const RandomWalkSeries>(wrong), options_for(10, 5.0)),
+               std::invalid_argument);
+  EXPECT_THROW(RandomWalkLosses(w, std::shared_ptr<const RandomWalkSeries>{}, options_for(10, 5.0)),
+               std::invalid_argument);
+  const auto shared = std::make_shared<const RandomWalkSeries>(random_walk_series(w, 10));
+  EXPECT_EQ(RandomWalkLosses(w, shared, options_for(10, 5.0)).shared_series().get(), shared.get());
 }
 
 }  // namespace
