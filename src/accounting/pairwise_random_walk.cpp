@@ -43,26 +43,22 @@ class RandomWalkAccount final : public PairwiseAccount {
     for (graph::NodeId v = 0; v < n; ++v) {
       if (!query_.colluders.empty() && v != coalition_head) continue;
       if (query_.observer && v != *query_.observer) continue;
-      for (graph::NodeId u = 0; u < n; ++u) {
-        if (query_.target && u != *query_.target) continue;
-        if (u == v ||
-            std::find(query_.colluders.begin(), query_.colluders.end(), u) != query_.colluders.end()) {
-          continue;
-        }
-        pairs_.emplace_back(v, u);
-      }
+      observers_.push_back(v);
     }
+    for (graph::NodeId u = 0; u < n; ++u) {
+      if (query_.target && u != *query_.target) continue;
+      if (std::find(query_.colluders.begin(), query_.colluders.end(), u) != query_.colluders.end()) continue;
+      targets_.push_back(u);
+    }
+    // A lone observer is no pair's target (with two or more, every target pairs with one of them).
+    if (observers_.size() == 1) std::erase(targets_, observers_.front());
+    for (const graph::NodeId v : observers_) pair_count_ += observer_pair_count(v);
     if (options_.contributions || options_.count != ContributionCount::tail) return;
     // Each target's visit tail, once (every σ and δ reads it).
-    std::vector<bool> is_target(n, false);
-    for (const auto& [v, u] : pairs_) is_target[u] = true;
-    std::vector<graph::NodeId> targets;
-    for (graph::NodeId u = 0; u < n; ++u)
-      if (is_target[u]) targets.push_back(u);
     tails_.resize(n);
     std::vector<std::vector<double>> tails =
-        visit_tail_bounds(network_, targets, options_.steps, kVisitTailFloor, options_.progress);
-    for (std::size_t k = 0; k < targets.size(); ++k) tails_[targets[k]] = std::move(tails[k]);
+        visit_tail_bounds(network_, targets_, options_.steps, kVisitTailFloor, options_.progress);
+    for (std::size_t k = 0; k < targets_.size(); ++k) tails_[targets_[k]] = std::move(tails[k]);
   }
 
   std::string bound() const override {
@@ -82,7 +78,8 @@ class RandomWalkAccount final : public PairwiseAccount {
 
   dp::RdpCurve rdp_curve(graph::NodeId observer, graph::NodeId target, double sigma,
                          double delta) const override {
-    require(std::find(pairs_.begin(), pairs_.end(), std::pair{observer, target}) != pairs_.end(),
+    require(observer != target && std::binary_search(observers_.begin(), observers_.end(), observer) &&
+                std::binary_search(targets_.begin(), targets_.end(), target),
             "({}, {}) is not a pair of this account", observer, target);
     const RandomWalkLosses losses(network_, series_, options_at(sigma));
     const double visits = count(target, delta).visits;
@@ -98,12 +95,17 @@ class RandomWalkAccount final : public PairwiseAccount {
     const RandomWalkLosses losses(network_, series_, options_at(sigma));
     const std::vector<TargetCap> per_target = target_caps(sigma, delta);
     std::vector<PairRow> rows;
-    std::size_t begin = 0;
-    while (begin < pairs_.size()) {
-      // [begin, end): whole observer blocks, at least kRowChunk pairs unless the pairs run out.
-      std::size_t end = std::min(pairs_.size(), begin + detail::kRowChunk);
-      while (end < pairs_.size() && pairs_[end].first == pairs_[end - 1].first) ++end;
-      rows.resize(end - begin);
+    std::vector<std::pair<graph::NodeId, graph::NodeId>> pairs;  // (observer, target) of each row
+    std::size_t next_observer = 0;
+    while (next_observer < observers_.size()) {
+      // Whole observers, at least kRowChunk pairs unless the observers run out.
+      pairs.clear();
+      while (next_observer < observers_.size() && pairs.size() < detail::kRowChunk) {
+        const graph::NodeId v = observers_[next_observer++];
+        for (const graph::NodeId u : targets_)
+          if (u != v) pairs.emplace_back(v, u);
+      }
+      rows.resize(pairs.size());
       util::ParallelErrors errors;
 #pragma omp parallel
       {
@@ -113,7 +115,7 @@ class RandomWalkAccount final : public PairwiseAccount {
         for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(rows.size()); ++i) {
           errors.run(i, [&] {
             if (!cache) return;
-            const auto [v, u] = pairs_[begin + static_cast<std::size_t>(i)];
+            const auto [v, u] = pairs[static_cast<std::size_t>(i)];
             PairRow& out = rows[static_cast<std::size_t>(i)];
             out = cache->row(losses, driver(losses, v, u), delta, per_target[u], *this);
             out.observer = v;
@@ -123,11 +125,10 @@ class RandomWalkAccount final : public PairwiseAccount {
       }
       errors.rethrow();
       if (!rows.empty()) sink(rows);
-      begin = end;
     }
   }
 
-  std::size_t pair_count() const override { return pairs_.size(); }
+  std::size_t pair_count() const override { return pair_count_; }
 
  private:
   RandomWalkOptions options_at(double sigma) const {
@@ -170,11 +171,7 @@ class RandomWalkAccount final : public PairwiseAccount {
   // count(u, δ) for every target of the account (entries of other nodes are unused).
   std::vector<Count> counts(double delta) const {
     std::vector<Count> out(network_.num_nodes());
-    std::vector<bool> seen(network_.num_nodes(), false);
-    for (const auto& [v, u] : pairs_) {
-      if (!seen[u]) out[u] = count(u, delta);
-      seen[u] = true;
-    }
+    for (const graph::NodeId u : targets_) out[u] = count(u, delta);
     return out;
   }
 
@@ -264,7 +261,13 @@ class RandomWalkAccount final : public PairwiseAccount {
   PairQuery query_;
   RandomWalkOptions options_;
   std::shared_ptr<const RandomWalkSeries> series_;
-  std::vector<std::pair<graph::NodeId, graph::NodeId>> pairs_;
+  // The pairs: every observer with every target but itself, observers then targets increasing.
+  std::size_t observer_pair_count(graph::NodeId v) const {
+    return targets_.size() - (std::binary_search(targets_.begin(), targets_.end(), v) ? 1 : 0);
+  }
+  std::vector<graph::NodeId> observers_;  ///< increasing (one, the coalition's first, with colluders)
+  std::vector<graph::NodeId> targets_;    ///< increasing, no colluder: each the target of some pair
+  std::size_t pair_count_ = 0;
   std::vector<std::vector<double>> tails_;  ///< P(N_u >= k) per target (ContributionCount::tail)
 };
 

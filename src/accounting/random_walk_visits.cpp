@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "multiversion.hpp"
+#include "netdp/gossip/symmetry.hpp"
 #include "netdp/util/check.hpp"
 #include "netdp/util/parallel_errors.hpp"
 #include "sparse_block.hpp"
@@ -320,9 +321,16 @@ std::vector<std::vector<double>> visit_tail_bounds(
   const SparseMatrix& w = walk.matrix();
   for (const graph::NodeId u : targets) require_visit_query(w, u, steps, "visit_tail_bound");
   require(floor > 0.0 && floor < 1.0, "visit_tail_bound: floor must be in (0, 1), got {}", floor);
+  // Targets that a checked symmetry of W maps onto each other have the same return-time law, so
+  // the tail is computed once per orbit, for its smallest node (gossip::symmetry_orbits).
+  const std::vector<graph::NodeId> representative = gossip::symmetry_orbits(walk).representative;
+  std::vector<graph::NodeId> distinct;
+  for (const graph::NodeId u : targets) distinct.push_back(representative[u]);
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
   const SparseMatrix wt = w.transpose();
-  std::vector<std::vector<double>> tails(targets.size());
-  const std::size_t batches = (targets.size() + kTargetsPerPass - 1) / kTargetsPerPass;
+  std::vector<std::vector<double>> tails(distinct.size());
+  const std::size_t batches = (distinct.size() + kTargetsPerPass - 1) / kTargetsPerPass;
   // Batches in parallel (each batch's arithmetic is its own: results do not depend on threads).
   util::ParallelErrors errors;
   std::size_t done = 0;
@@ -330,7 +338,8 @@ std::vector<std::vector<double>> visit_tail_bounds(
   for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(batches); ++i) {
     errors.run(i, [&] {
       const std::size_t first = static_cast<std::size_t>(i) * kTargetsPerPass;
-      const auto batch = targets.subspan(first, std::min(kTargetsPerPass, targets.size() - first));
+      const auto batch = std::span<const graph::NodeId>(distinct).subspan(
+          first, std::min(kTargetsPerPass, distinct.size() - first));
       const std::vector<std::vector<double>> laws = first_return_laws(w, wt, batch, steps);
       for (std::size_t b = 0; b < batch.size(); ++b)
         tails[first + b] = tail_bound_from_law(laws[b], steps, floor);
@@ -341,7 +350,13 @@ std::vector<std::vector<double>> visit_tail_bounds(
     });
   }
   errors.rethrow();
-  return tails;
+  std::vector<std::vector<double>> out;
+  out.reserve(targets.size());
+  for (const graph::NodeId u : targets) {
+    const auto at = std::lower_bound(distinct.begin(), distinct.end(), representative[u]);
+    out.push_back(tails[static_cast<std::size_t>(at - distinct.begin())]);
+  }
+  return out;
 }
 
 std::size_t visit_bound(const std::vector<double>& tail, double beta) {

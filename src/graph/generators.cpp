@@ -21,6 +21,13 @@ void require_node_count(std::size_t n, const char* what) {
   detail::require_edge_budget(static_cast<double>(n), static_cast<double>(n), what);
 }
 
+/// `g` with the hint that the rotation v -> v + 1 (mod n) maps it onto itself (a circulant graph).
+Graph with_rotation(Graph g) {
+  const auto n = static_cast<NodeId>(g.num_nodes());
+  g.set_symmetry_hints({1, [n](std::size_t, NodeId v) { return v + 1 == n ? NodeId{0} : v + 1; }});
+  return g;
+}
+
 }  // namespace
 
 Graph ring(std::size_t n) {
@@ -29,7 +36,7 @@ Graph ring(std::size_t n) {
   std::vector<Edge> edges;
   edges.reserve(n);
   for (std::size_t i = 0; i < n; ++i) edges.push_back({id(i), id((i + 1) % n)});
-  return Graph::from_edges(n, edges);
+  return with_rotation(Graph::from_edges(n, edges));
 }
 
 Graph complete(std::size_t n) {
@@ -41,7 +48,7 @@ Graph complete(std::size_t n) {
   for (std::size_t u = 0; u < n; ++u) {
     for (std::size_t v = u + 1; v < n; ++v) edges.push_back({id(u), id(v)});
   }
-  return Graph::from_edges(n, edges);
+  return with_rotation(Graph::from_edges(n, edges));
 }
 
 Graph path(std::size_t n) {
@@ -97,7 +104,14 @@ Graph torus(std::size_t rows, std::size_t cols) {
       edges.push_back({id(v), id(((r + 1) % rows) * cols + c)});
     }
   }
-  return Graph::from_edges(rows * cols, edges);
+  Graph g = Graph::from_edges(rows * cols, edges);
+  // The shifts by one column and by one row.
+  g.set_symmetry_hints({2, [rows, cols](std::size_t which, NodeId v) {
+                          const std::size_t r = v / cols;
+                          const std::size_t c = v % cols;
+                          return which == 0 ? id(r * cols + (c + 1) % cols) : id(((r + 1) % rows) * cols + c);
+                        }});
+  return g;
 }
 
 Graph hypercube(unsigned d) {
@@ -112,7 +126,10 @@ Graph hypercube(unsigned d) {
       if (u < v) edges.push_back({id(u), id(v)});
     }
   }
-  return Graph::from_edges(n, edges);
+  Graph g = Graph::from_edges(n, edges);
+  // The d bit flips v -> v xor 2^k.
+  g.set_symmetry_hints({d, [](std::size_t k, NodeId v) { return v ^ (NodeId{1} << k); }});
+  return g;
 }
 
 Graph exponential(std::size_t n) {
@@ -126,7 +143,7 @@ Graph exponential(std::size_t n) {
     // i ~ i + 2^k (mod n) covers i ~ i - 2^k from the other endpoint.
     for (std::size_t step = 1; step < n; step <<= 1) edges.push_back({id(i), id((i + step) % n)});
   }
-  return Graph::from_edges(n, edges);
+  return with_rotation(Graph::from_edges(n, edges));
 }
 
 }  // namespace netdp::graph

@@ -142,18 +142,50 @@ namespace netdp::accounting {
 namespace {
 
 TEST(RandomWalkVisits, BatchedBoundsEqualOneTargetAtATime) {
-  // 11 targets: one full batch of 8 lanes and a padded one; each lane's arithmetic is its own.
+  // 41 targets: one full batch of 32 lanes and a padded one; each lane's arithmetic is its own.
   const gossip::GossipMatrix w = gossip::make_gossip_matrix(
       graph::from_spec("er:n=40,p=0.15,seed=2,connected=1"), gossip::Weighting::hamilton);
   std::vector<graph::NodeId> targets;
-  for (graph::NodeId u = 0; u < 40; u += 4) targets.push_back(u);
-  targets.push_back(39);
+  for (graph::NodeId u = 0; u < 40; ++u) targets.push_back(u);
+  targets.push_back(3);
   const std::vector<std::vector<double>> batched = visit_tail_bounds(w, targets, 300);
   ASSERT_EQ(batched.size(), targets.size());
   for (std::size_t i = 0; i < targets.size(); ++i) {
     EXPECT_EQ(batched[i], visit_tail_bound(w, targets[i], 300)) << targets[i];
     EXPECT_GE(batched[i][5], visit_tail(w, targets[i], 300)[5]) << targets[i];
   }
+}
+
+}  // namespace
+}  // namespace netdp::accounting
+
+namespace netdp::accounting {
+namespace {
+
+TEST(RandomWalkVisits, TargetsInOneOrbitShareTheirRepresentativesBoundEqualToTheirOwn) {
+  // The hypercube's bit flips map every node onto node 0: every target gets node 0's tail. Without
+  // the hints (the same W on the same graph, read as edges), each target's own law is propagated;
+  // they differ from node 0's by rounding only, and each is above the exact tail.
+  const gossip::GossipMatrix w = gossip("hypercube:d=5", gossip::Weighting::hamilton);
+  const gossip::GossipMatrix plain(w.matrix(), graph::Graph::from_edges(32, w.graph().edges()));
+  std::vector<graph::NodeId> targets(32);
+  for (graph::NodeId u = 0; u < 32; ++u) targets[u] = u;
+  const std::vector<std::vector<double>> shared = visit_tail_bounds(w, targets, 200);
+  const std::vector<std::vector<double>> own = visit_tail_bounds(plain, targets, 200);
+  const std::vector<double> exact = visit_tail(w, 0, 200);
+  for (graph::NodeId u = 0; u < 32; ++u) {
+    EXPECT_EQ(shared[u], shared[0]) << u;
+    ASSERT_EQ(own[u].size(), shared[u].size()) << u;
+    const std::vector<double> exact_u = visit_tail(w, u, 200);
+    for (std::size_t k = 0; k < own[u].size(); ++k) {
+      EXPECT_NEAR(shared[u][k], own[u][k], 1e-12 * own[u][k]) << u << ' ' << k;
+      if (k < exact_u.size()) {
+        EXPECT_GE(own[u][k], exact_u[k]) << u << ' ' << k;
+      }
+    }
+  }
+  EXPECT_EQ(shared[0], own[0]);  // node 0 is its own orbit's representative
+  EXPECT_GT(shared[0][3], exact[3]);
 }
 
 }  // namespace

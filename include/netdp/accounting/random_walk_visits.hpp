@@ -39,9 +39,11 @@ std::vector<double> visit_tail(const gossip::GossipMatrix& w, graph::NodeId u, s
 std::vector<double> visit_tail_bound(const gossip::GossipMatrix& w, graph::NodeId u, std::size_t steps,
                                      double floor = kVisitTailFloor);
 
-/// visit_tail_bound for several targets at once: the return-time propagations of eight targets
-/// share each pass over W (one lane per target), batches run in parallel (OpenMP). result[i]
-/// equals visit_tail_bound(w, targets[i], steps, floor) for any thread count.
+/// visit_tail_bound for several targets at once: the return-time propagations of 32 targets share
+/// each pass over W (one lane per target), batches run in parallel (OpenMP). Targets in one orbit of
+/// W's checked symmetries (gossip::symmetry_orbits) share the law of the orbit's smallest node,
+/// computed once: on a hypercube, ring or torus from the built-in generators, one law serves every
+/// target. result[i] equals visit_tail_bound(w, targets[i], steps, floor) for any thread count.
 /// `progress(done, total)` is called after each batch of targets, from one thread at a time.
 std::vector<std::vector<double>> visit_tail_bounds(
     const gossip::GossipMatrix& w, std::span<const graph::NodeId> targets, std::size_t steps,

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -19,6 +20,15 @@ struct Edge {
   NodeId u = 0;
   NodeId v = 0;
   friend bool operator==(const Edge&, const Edge&) = default;
+};
+
+/// Permutations of the nodes that a generator built its graph to be invariant under, given as
+/// generators of a group (a hypercube's bit flips, a circulant graph's rotation by one). Hints only:
+/// whoever relies on one checks it against its own matrix first (gossip::symmetry_orbits).
+struct SymmetryHints {
+  std::size_t count = 0;
+  /// image(which, v): the image of node v under permutation `which` (0 <= which < count).
+  std::function<NodeId(std::size_t which, NodeId v)> image;
 };
 
 /// An undirected, simple graph (no self-loops, no multi-edges) stored as CSR:
@@ -76,11 +86,16 @@ class Graph {
   const std::vector<std::string>& notes() const { return notes_; }
   void add_note(std::string note) { notes_.push_back(std::move(note)); }
 
+  /// The generator's symmetries (none for graphs read from files or derived from others).
+  const SymmetryHints& symmetry_hints() const { return symmetry_hints_; }
+  void set_symmetry_hints(SymmetryHints hints) { symmetry_hints_ = std::move(hints); }
+
  private:
   std::vector<std::uint64_t> offsets_;
   std::vector<NodeId> adjacency_;
   std::vector<std::string> labels_;
   std::vector<std::string> notes_;
+  SymmetryHints symmetry_hints_;
 };
 
 }  // namespace netdp::graph

@@ -1,0 +1,26 @@
+#pragma once
+// The symmetries of a gossip matrix W that its graph's generator proposed (graph::SymmetryHints),
+// checked against W itself: a permutation π is kept when W_{π(x)π(y)} = W_xy for every stored entry,
+// compared exactly. Nodes that kept permutations map onto each other (an orbit) are alike for every
+// quantity that depends on W alone, e.g. a random walk's return times to them.
+
+#include <cstddef>
+#include <vector>
+
+#include "netdp/gossip/gossip_matrix.hpp"
+#include "netdp/graph/graph.hpp"
+
+namespace netdp::gossip {
+
+struct SymmetryOrbits {
+  /// The smallest node of each node's orbit under the group the kept permutations generate.
+  std::vector<graph::NodeId> representative;
+  std::size_t kept = 0;      ///< hints that are automorphisms of W
+  std::size_t rejected = 0;  ///< hints that are not permutations of the nodes, or not automorphisms of W
+};
+
+/// The orbits of W's nodes under its graph's checked symmetry hints (every node alone when there
+/// are none). Cost O(nnz(W) · log(max row length)) a hint.
+SymmetryOrbits symmetry_orbits(const GossipMatrix& w);
+
+}  // namespace netdp::gossip
