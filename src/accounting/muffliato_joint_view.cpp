@@ -20,6 +20,7 @@
 #include "dense_kernels.hpp"
 #include "muffliato_propagation.hpp"
 #include "netdp/accounting/sign_max.hpp"
+#include "netdp/gossip/symmetry.hpp"
 #include "netdp/util/check.hpp"
 #include "netdp/util/memory.hpp"
 #include "netdp/util/parallel_errors.hpp"
@@ -528,6 +529,25 @@ void validate(const gossip::Schedule& schedule, const MuffliatoOptions& options)
   if (options.require_connected) detail::require_connected_support(schedule);
 }
 
+/// The orbits of the nodes under the symmetries of a fixed W (the hints that map W onto itself),
+/// when every observer and every target is asked one node at a time; otherwise none.
+std::optional<gossip::SymmetryOrbits> observer_orbits(const gossip::Schedule& schedule,
+                                                      const NodeSets& observers, const NodeSets& targets,
+                                                      const graph::SymmetryHints& hints) {
+  const std::size_t n = schedule.num_nodes();
+  const auto each_node_alone = [n](const NodeSets& sets) {
+    if (sets.size() != n) return false;
+    for (std::size_t v = 0; v < n; ++v)
+      if (sets[v].size() != 1 || sets[v].front() != v) return false;
+    return true;
+  };
+  if (!schedule.is_fixed() || hints.count == 0 || !each_node_alone(observers) || !each_node_alone(targets))
+    return std::nullopt;
+  gossip::SymmetryOrbits orbits = gossip::symmetry_orbits(schedule.at(0), hints);
+  if (orbits.kept == 0) return std::nullopt;
+  return orbits;
+}
+
 }  // namespace
 
 ObserverLeverage observer_leverage(const gossip::Schedule& schedule, const std::vector<NodeId>& observers,
@@ -560,6 +580,18 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
 
   DenseMatrix sums =
       DenseMatrix::Zero(static_cast<Index>(observers.size()), static_cast<Index>(targets.size()));
+  // A symmetry π of a fixed W maps observer p's messages onto π(p)'s, so ℓ_{π(u)}(π(p)) = ℓ_u(p):
+  // only each orbit's representative is computed, and the other rows follow from their parents'.
+  const std::optional<gossip::SymmetryOrbits> orbits =
+      observer_orbits(schedule, observers, targets, options.symmetries);
+  std::vector<std::size_t> computed;                         // the observer sets computed
+  std::vector<std::size_t> stands_for(observers.size(), 1);  // observer sets each one counts for
+  if (orbits) {
+    std::fill(stands_for.begin(), stands_for.end(), 0);
+    for (std::size_t v = 0; v < observers.size(); ++v) ++stands_for[orbits->representative[v]];
+  }
+  for (std::size_t g = 0; g < observers.size(); ++g)
+    if (stands_for[g] > 0) computed.push_back(g);
   JointViewReport totals;
   totals.observer_sets = observers.size();
   util::ParallelErrors errors;
@@ -570,18 +602,20 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
   {
     JointViewReport local;
 #pragma omp for schedule(dynamic, 1)
-    for (std::size_t g = 0; g < observers.size(); ++g) {
+    for (std::size_t i = 0; i < computed.size(); ++i) {
+      const std::size_t g = computed[i];
       errors.run(static_cast<std::int64_t>(g), [&] {
         DenseMatrix whitened;
         const ObserverLeverage view =
             observer_view_leverage(schedule, graphs, observers[g], options.messages,
                                    singletons ? nullptr : &whitened, totals.powers_on_large_views);
+        const std::size_t count = stands_for[g];
         local.max_messages = std::max(local.max_messages, view.messages);
-        local.rank_decisions += view.rank_decided && view.rank > 0 ? 1 : 0;
-        local.no_gap += view.margin >= 1.0 ? 1 : 0;
+        local.rank_decisions += view.rank_decided && view.rank > 0 ? count : 0;
+        local.no_gap += view.margin >= 1.0 ? count : 0;
         local.max_margin = std::max(local.max_margin, view.margin);
-        local.chebyshev += view.chebyshev ? 1 : 0;
-        local.capped_views += view.capped ? 1 : 0;
+        local.chebyshev += view.chebyshev ? count : 0;
+        local.capped_views += view.capped ? count : 0;
         for (std::size_t j = 0; j < targets.size(); ++j) {
           const std::vector<NodeId>& set = targets[j];
           double value = 0.0;
@@ -600,7 +634,7 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
       });
       if (options.progress) {
 #pragma omp critical(netdp_joint_view_progress)
-        options.progress(++done, observers.size());
+        options.progress(++done, computed.size());
       }
     }
 #pragma omp critical(netdp_joint_view_report)
@@ -614,6 +648,16 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
     }
   }
   errors.rethrow();
+  if (orbits) {
+    // Row v = row p moved by the symmetry π with π(p) = v: S(v, π(x)) = S(p, x).
+    for (const NodeId v : orbits->order) {
+      const NodeId p = orbits->parent[v];
+      if (p == v) continue;
+      for (NodeId x = 0; x < n; ++x)
+        sums(static_cast<Index>(v), static_cast<Index>(options.symmetries.image(orbits->via[v], x))) =
+            sums(static_cast<Index>(p), static_cast<Index>(x));
+    }
+  }
   if (report != nullptr) *report = totals;
   detail::zero_undefined(sums, observers, targets, n);  // the margin widened them too
 

@@ -144,6 +144,7 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_account(const Protocol& proto
   require(q.group.empty() || !q.target, "give either a target or a group, not both");
   options.sigma = 1.0;
   options.sensitivity = 1.0;
+  options.symmetries = protocol.network.graph().symmetry_hints();
   GaussianPairwiseAccount::Info info;
   info.method = "muffliato";
   info.sensitivity = protocol.sensitivity;

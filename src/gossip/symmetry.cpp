@@ -3,7 +3,6 @@
 #include "netdp/gossip/symmetry.hpp"
 
 #include <algorithm>
-#include <numeric>
 #include <optional>
 
 namespace netdp::gossip {
@@ -42,43 +41,55 @@ bool is_automorphism(const SparseMatrix& w, const std::vector<graph::NodeId>& pi
   return true;
 }
 
-/// The root of x's set, halving the path on the way.
-graph::NodeId find_root(std::vector<graph::NodeId>& parent, graph::NodeId x) {
-  while (parent[x] != x) {
-    parent[x] = parent[parent[x]];
-    x = parent[x];
-  }
-  return x;
-}
-
 }  // namespace
 
-SymmetryOrbits symmetry_orbits(const GossipMatrix& w) {
-  const std::size_t n = w.num_nodes();
-  const graph::SymmetryHints& hints = w.graph().symmetry_hints();
+SymmetryOrbits symmetry_orbits(const SparseMatrix& w, const graph::SymmetryHints& hints) {
+  const auto n = static_cast<std::size_t>(w.rows());
   SymmetryOrbits out;
-  // Union–find; the root of each set is kept at its smallest node.
-  std::vector<graph::NodeId> parent(n);
-  std::iota(parent.begin(), parent.end(), graph::NodeId{0});
+  std::vector<std::size_t> kept;
   const std::size_t count = hints.image ? hints.count : 0;
   for (std::size_t which = 0; which < count; ++which) {
     const std::optional<std::vector<graph::NodeId>> pi = permutation(hints, which, n);
-    if (!pi || !is_automorphism(w.matrix(), *pi)) {
+    if (pi && is_automorphism(w, *pi)) {
+      kept.push_back(which);
+    } else {
       ++out.rejected;
-      continue;
-    }
-    ++out.kept;
-    for (std::size_t v = 0; v < n; ++v) {
-      const graph::NodeId a = find_root(parent, static_cast<graph::NodeId>(v));
-      const graph::NodeId b = find_root(parent, (*pi)[v]);
-      if (a < b) parent[b] = a;
-      if (b < a) parent[a] = b;
     }
   }
-  out.representative.resize(n);
-  for (std::size_t v = 0; v < n; ++v)
-    out.representative[v] = find_root(parent, static_cast<graph::NodeId>(v));
+  out.kept = kept.size();
+  // Breadth first from each node not yet reached, in increasing order: the orbit of a finite
+  // permutation group is what repeated images reach (each inverse is a power), so the node that
+  // starts a search is its orbit's smallest.
+  out.representative.assign(n, 0);
+  out.parent.assign(n, 0);
+  out.via.assign(n, 0);
+  out.order.reserve(n);
+  std::vector<bool> reached(n, false);
+  for (std::size_t start = 0; start < n; ++start) {
+    if (reached[start]) continue;
+    const auto root = static_cast<graph::NodeId>(start);
+    reached[start] = true;
+    out.parent[start] = root;
+    std::size_t head = out.order.size();
+    out.order.push_back(root);
+    for (; head < out.order.size(); ++head) {
+      const graph::NodeId x = out.order[head];
+      out.representative[x] = root;
+      for (const std::size_t which : kept) {
+        const graph::NodeId y = hints.image(which, x);
+        if (reached[y]) continue;
+        reached[y] = true;
+        out.parent[y] = x;
+        out.via[y] = which;
+        out.order.push_back(y);
+      }
+    }
+  }
   return out;
+}
+
+SymmetryOrbits symmetry_orbits(const GossipMatrix& w) {
+  return symmetry_orbits(w.matrix(), w.graph().symmetry_hints());
 }
 
 }  // namespace netdp::gossip

@@ -12,6 +12,8 @@
 #include <string>
 
 #include "accounting/muffliato_test_helpers.hpp"
+#include "netdp/gossip/weighting.hpp"
+#include "netdp/graph/generators.hpp"
 
 namespace netdp::accounting {
 namespace {
@@ -398,6 +400,75 @@ TEST(MuffliatoJointView, RefusesTheoremOneOnlySettings) {
   MuffliatoOptions printed = unit_options();
   printed.group_sensitivity = GroupSensitivity::paper_sum_of_squares;
   EXPECT_THROW(muffliato_joint_view_losses(schedule, {}, printed), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace netdp::accounting
+
+namespace netdp::accounting {
+namespace {
+
+using namespace testing;  // NOLINT: the helpers of this test suite
+
+TEST(MuffliatoJointView, ObserversInOneSymmetryOrbitShareTheirRepresentativesViewRelabelled) {
+  // Hypercube d = 4 (bit flips), ring and torus (rotations, shifts): with the graphs' hints only
+  // node 0's view is computed; every other row is it moved by a symmetry. Each reported sum equals
+  // the one computed for its own observer without hints to rounding, and is never below the
+  // literal leverage; the report counts every observer.
+  const std::vector<graph::Graph> graphs = {graph::hypercube(4), graph::ring(9), graph::torus(3, 4)};
+  for (const graph::Graph& g : graphs) {
+    const auto n = static_cast<int>(g.num_nodes());
+    const gossip::GossipMatrix network = gossip::make_gossip_matrix(g, gossip::Weighting::hamilton);
+    const gossip::Schedule schedule = gossip::Schedule::fixed(network.matrix(), 6);
+    MuffliatoOptions with_hints = unit_options();
+    with_hints.symmetries = g.symmetry_hints();
+    std::size_t computed = 0;
+    with_hints.progress = [&](std::size_t, std::size_t total) { computed = total; };
+    JointViewReport shared_report;
+    JointViewReport own_report;
+    const MuffliatoLosses shared = muffliato_joint_view_losses(schedule, {}, with_hints, &shared_report);
+    const MuffliatoLosses own = muffliato_joint_view_losses(schedule, {}, unit_options(), &own_report);
+    EXPECT_EQ(computed, 1u) << n;
+    EXPECT_EQ(shared_report.observer_sets, own_report.observer_sets);
+    EXPECT_EQ(shared_report.rank_decisions, own_report.rank_decisions) << n;
+    EXPECT_EQ(shared_report.no_gap, own_report.no_gap) << n;
+    const std::vector<DenseMatrix> ws = repeat(DenseMatrix(network.matrix()), 6);
+    for (int v = 0; v < n; ++v) {
+      const Vector reference =
+          reference_leverage(ws, MessageConvention::paper, {static_cast<graph::NodeId>(v)});
+      for (int u = 0; u < n; ++u) {
+        EXPECT_NEAR(shared.sums()(v, u), own.sums()(v, u), 1e-12 * std::max(1.0, own.sums()(v, u)))
+            << n << " (" << v << ", " << u << ")";
+        if (u != v) {
+          EXPECT_GE(shared.capped_sum(static_cast<std::size_t>(v), static_cast<std::size_t>(u)),
+                    std::min(1.0, reference(u)) - 1e-12)
+              << n;
+        }
+      }
+    }
+  }
+}
+
+TEST(MuffliatoJointView, HintsThatAreNotSymmetriesOrPartialQueriesComputeEveryObserver) {
+  const gossip::GossipMatrix network =
+      gossip::make_gossip_matrix(graph::path(6), gossip::Weighting::hamilton);
+  const gossip::Schedule schedule = gossip::Schedule::fixed(network.matrix(), 5);
+  MuffliatoOptions with_hints = unit_options();
+  with_hints.symmetries = graph::ring(6).symmetry_hints();  // a rotation: not a symmetry of a path
+  std::size_t computed = 0;
+  with_hints.progress = [&](std::size_t, std::size_t total) { computed = total; };
+  const MuffliatoLosses hinted = muffliato_joint_view_losses(schedule, {}, with_hints);
+  EXPECT_EQ(computed, 6u);
+  EXPECT_EQ(hinted.sums(), muffliato_joint_view_losses(schedule, {}, unit_options()).sums());
+
+  // One observer asked: its own view, whatever the hints.
+  const gossip::GossipMatrix cube =
+      gossip::make_gossip_matrix(graph::hypercube(3), gossip::Weighting::hamilton);
+  const gossip::Schedule cube_schedule = gossip::Schedule::fixed(cube.matrix(), 4);
+  with_hints.symmetries = graph::hypercube(3).symmetry_hints();
+  const MuffliatoQuery one{{{5}}, {}};
+  EXPECT_EQ(muffliato_joint_view_losses(cube_schedule, one, with_hints).sums(),
+            muffliato_joint_view_losses(cube_schedule, one, unit_options()).sums());
 }
 
 }  // namespace

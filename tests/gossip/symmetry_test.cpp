@@ -19,6 +19,25 @@ graph::Graph with_reflection(graph::Graph g) {
   return g;
 }
 
+/// Each node is reached from its parent by its hint, and comes after it in `order`; a
+/// representative is its own parent.
+void expect_spanning_trees(const SymmetryOrbits& orbits, const graph::SymmetryHints& hints) {
+  const std::size_t n = orbits.representative.size();
+  ASSERT_EQ(orbits.order.size(), n);
+  std::vector<bool> seen(n, false);
+  for (const graph::NodeId v : orbits.order) {
+    const graph::NodeId p = orbits.parent[v];
+    if (p == v) {
+      EXPECT_EQ(orbits.representative[v], v);
+    } else {
+      EXPECT_TRUE(seen[p]) << v;
+      EXPECT_EQ(hints.image(orbits.via[v], p), v);
+      EXPECT_EQ(orbits.representative[v], orbits.representative[p]);
+    }
+    seen[v] = true;
+  }
+}
+
 TEST(SymmetryOrbits, TheBuiltInVertexTransitiveGraphsAreOneOrbitUnderEveryWeighting) {
   for (const char* spec :
        {"ring:n=7", "complete:n=5", "torus:rows=3,cols=4", "hypercube:d=4", "exponential:n=10"}) {
@@ -28,6 +47,7 @@ TEST(SymmetryOrbits, TheBuiltInVertexTransitiveGraphsAreOneOrbitUnderEveryWeight
       EXPECT_EQ(orbits.rejected, 0u) << spec << ' ' << weighting_name(weighting);
       EXPECT_EQ(orbits.kept, w.graph().symmetry_hints().count) << spec;
       EXPECT_EQ(orbits.representative, std::vector<graph::NodeId>(w.num_nodes(), 0)) << spec;
+      expect_spanning_trees(orbits, w.graph().symmetry_hints());
     }
   }
 }
@@ -50,6 +70,7 @@ TEST(SymmetryOrbits, AReflectionOfAPathPairsItsEnds) {
   const SymmetryOrbits orbits = symmetry_orbits(w);
   EXPECT_EQ(orbits.kept, 1u);
   EXPECT_EQ(orbits.representative, (std::vector<graph::NodeId>{0, 1, 2, 1, 0}));
+  expect_spanning_trees(orbits, w.graph().symmetry_hints());
 }
 
 TEST(SymmetryOrbits, AHintThatIsNotASymmetryOfWIsRejected) {

@@ -104,6 +104,9 @@ struct MuffliatoOptions {
   bool require_connected = true;
   /// Called as progress(done, total) after each block of work (from one thread at a time).
   std::function<void(std::size_t done, std::size_t total)> progress;
+  /// Symmetry hints of the graph of a fixed W (graph::SymmetryHints). The exact joint view keeps
+  /// those that map W onto itself and, when every pair is asked, computes one observer per orbit.
+  graph::SymmetryHints symmetries;
 };
 
 /// One (observer, target) guarantee.
