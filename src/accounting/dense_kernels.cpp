@@ -56,36 +56,97 @@ void rank_update(DenseMatrix& c, const DenseMatrix& b, double weight, bool trans
 }
 
 #if defined(NETDP_HAVE_LAPACKE)
+/// The LAPACK/BLAS routines of the Cholesky kernels in each precision (lower triangle, column-major).
+template <class Scalar>
+struct CholeskyRoutines;
+
+template <>
+struct CholeskyRoutines<double> {
+  // The _work entry points: no NaN scan of the input (a NaN fails the factorisation anyway).
+  static lapack_int potrf(lapack_int n, double* a) {
+    return LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, a, n);
+  }
+  static lapack_int trtri(lapack_int n, double* a, lapack_int ld) {
+    return LAPACKE_dtrtri_work(LAPACK_COL_MAJOR, 'L', 'N', n, a, ld);
+  }
+  static lapack_int lauum(lapack_int n, double* a) {
+    return LAPACKE_dlauum_work(LAPACK_COL_MAJOR, 'L', n, a, n);
+  }
+  static void trmm(CBLAS_SIDE side, blasint m, blasint n, double alpha, const double* a, blasint lda,
+                   double* b, blasint ldb) {
+    cblas_dtrmm(CblasColMajor, side, CblasLower, CblasNoTrans, CblasNonUnit, m, n, alpha, a, lda, b, ldb);
+  }
+};
+
+template <>
+struct CholeskyRoutines<float> {
+  static lapack_int potrf(lapack_int n, float* a) {
+    return LAPACKE_spotrf_work(LAPACK_COL_MAJOR, 'L', n, a, n);
+  }
+  static lapack_int trtri(lapack_int n, float* a, lapack_int ld) {
+    return LAPACKE_strtri_work(LAPACK_COL_MAJOR, 'L', 'N', n, a, ld);
+  }
+  static lapack_int lauum(lapack_int n, float* a) {
+    return LAPACKE_slauum_work(LAPACK_COL_MAJOR, 'L', n, a, n);
+  }
+  static void trmm(CBLAS_SIDE side, blasint m, blasint n, float alpha, const float* a, blasint lda, float* b,
+                   blasint ldb) {
+    cblas_strmm(CblasColMajor, side, CblasLower, CblasNoTrans, CblasNonUnit, m, n, alpha, a, lda, b, ldb);
+  }
+};
+
 /// L⁻¹ in place for the n × n lower-triangular L at `a` (leading dimension ld), by halving:
 /// [L11 0; L21 L22]⁻¹ = [L11⁻¹ 0; −L22⁻¹ L21 L11⁻¹ L22⁻¹]. Most of the work is in TRMM (level 3);
-/// LAPACK's DTRTRI runs its unblocked level-2 kernel below its block size (2× slower at n = 100).
-bool invert_lower_in_place(double* a, blasint n, blasint ld) {
-  if (n <= 32) return LAPACKE_dtrtri_work(LAPACK_COL_MAJOR, 'L', 'N', n, a, ld) == 0;
+/// LAPACK's xTRTRI runs its unblocked level-2 kernel below its block size (2× slower at n = 100).
+template <class Scalar>
+bool invert_lower_in_place(Scalar* a, blasint n, blasint ld) {
+  using Routines = CholeskyRoutines<Scalar>;
+  if (n <= 32) return Routines::trtri(n, a, ld) == 0;
   const blasint h = n / 2;
-  double* l21 = a + h;
-  double* l22 = a + static_cast<std::ptrdiff_t>(h) * ld + h;
+  Scalar* l21 = a + h;
+  Scalar* l22 = a + static_cast<std::ptrdiff_t>(h) * ld + h;
   if (!invert_lower_in_place(a, h, ld) || !invert_lower_in_place(l22, n - h, ld)) return false;
-  cblas_dtrmm(CblasColMajor, CblasRight, CblasLower, CblasNoTrans, CblasNonUnit, n - h, h, -1.0, a, ld, l21,
-              ld);
-  cblas_dtrmm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, n - h, h, 1.0, l22, ld, l21,
-              ld);
+  Routines::trmm(CblasRight, n - h, h, Scalar{-1}, a, ld, l21, ld);
+  Routines::trmm(CblasLeft, n - h, h, Scalar{1}, l22, ld, l21, ld);
   return true;
 }
 #endif
 
-}  // namespace
-
-bool cholesky_in_place(DenseMatrix& symmetric) {
+template <class Scalar>
+bool cholesky_in_place_of(Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>& symmetric) {
   if (symmetric.size() == 0) return true;
 #if defined(NETDP_HAVE_LAPACKE)
-  // The _work entry point: no NaN scan of the input (a NaN fails the factorisation anyway).
-  const auto r = static_cast<lapack_int>(symmetric.rows());
-  return LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', r, symmetric.data(), r) == 0;
+  return CholeskyRoutines<Scalar>::potrf(static_cast<lapack_int>(symmetric.rows()), symmetric.data()) == 0;
 #else
-  Eigen::LLT<Eigen::Ref<DenseMatrix> > llt(symmetric);  // in place
+  Eigen::LLT<Eigen::Ref<Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic> > > llt(symmetric);  // in place
   return llt.info() == Eigen::Success;
 #endif
 }
+
+template <class Scalar>
+bool spd_invert_from_cholesky_of(Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>& symmetric) {
+#if defined(NETDP_HAVE_LAPACKE)
+  // Z⁻¹ = L⁻ᵀ L⁻¹: xPOTRI's two steps, the triangular inverse blocked.
+  const auto r = static_cast<lapack_int>(symmetric.rows());
+  if (r > 0 && !invert_lower_in_place(symmetric.data(), r, r)) return false;
+  if (r > 0 && CholeskyRoutines<Scalar>::lauum(r, symmetric.data()) != 0) return false;
+#else
+  using Matrix = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>;
+  const Matrix lower = symmetric.template triangularView<Eigen::Lower>();
+  const Matrix lower_inverse = lower.template triangularView<Eigen::Lower>().solve(
+      Matrix::Identity(symmetric.rows(), symmetric.rows()));
+  symmetric = lower_inverse.transpose() * lower_inverse;
+#endif
+  symmetric.template triangularView<Eigen::StrictlyUpper>() = symmetric.transpose();
+  return true;
+}
+
+}  // namespace
+
+bool cholesky_in_place(DenseMatrix& symmetric) { return cholesky_in_place_of(symmetric); }
+bool cholesky_in_place(FloatMatrix& symmetric) { return cholesky_in_place_of(symmetric); }
+bool spd_invert_from_cholesky(DenseMatrix& symmetric) { return spd_invert_from_cholesky_of(symmetric); }
+bool spd_invert_from_cholesky(FloatMatrix& symmetric) { return spd_invert_from_cholesky_of(symmetric); }
 
 bool spectral_backend_is_lapack() {
 #if defined(NETDP_HAVE_LAPACKE)
@@ -223,22 +284,6 @@ bool spd_invert_in_place(DenseMatrix& symmetric) {
   return cholesky_in_place(symmetric) && spd_invert_from_cholesky(symmetric);
 }
 
-bool spd_invert_from_cholesky(DenseMatrix& symmetric) {
-#if defined(NETDP_HAVE_LAPACKE)
-  // Z⁻¹ = L⁻ᵀ L⁻¹: DPOTRI's two steps, the triangular inverse blocked.
-  const auto r = static_cast<lapack_int>(symmetric.rows());
-  if (r > 0 && !invert_lower_in_place(symmetric.data(), r, r)) return false;
-  if (r > 0 && LAPACKE_dlauum_work(LAPACK_COL_MAJOR, 'L', r, symmetric.data(), r) != 0) return false;
-#else
-  const DenseMatrix lower = symmetric.triangularView<Eigen::Lower>();
-  const DenseMatrix lower_inverse =
-      lower.triangularView<Eigen::Lower>().solve(DenseMatrix::Identity(symmetric.rows(), symmetric.rows()));
-  symmetric = lower_inverse.transpose() * lower_inverse;
-#endif
-  symmetric.triangularView<Eigen::StrictlyUpper>() = symmetric.transpose();
-  return true;
-}
-
 void solve_lower_in_place(const DenseMatrix& lower, DenseMatrix& z) {
   if (z.size() == 0) return;
 #if defined(NETDP_HAVE_LAPACKE)
@@ -364,6 +409,21 @@ DenseMatrix product_transposed(const DenseMatrix& a, const DenseMatrix& b) {
 
 void add_product(DenseMatrix& target, double alpha, const DenseMatrix& a, const DenseMatrix& b) {
   multiply_into(target, alpha, a, false, b, false, 1.0);
+}
+
+void add_product(FloatMatrix& target, float alpha, const FloatMatrix& a, const FloatMatrix& b) {
+  require(target.rows() == a.rows() && target.cols() == b.cols() && a.cols() == b.rows(),
+          "add_product: a {} x {} times a {} x {} product into {} x {}", a.rows(), a.cols(), b.rows(),
+          b.cols(), target.rows(), target.cols());
+  if (target.size() == 0 || a.cols() == 0) return;
+#if defined(NETDP_HAVE_LAPACKE)
+  cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, static_cast<blasint>(target.rows()),
+              static_cast<blasint>(target.cols()), static_cast<blasint>(a.cols()), alpha, a.data(),
+              static_cast<blasint>(a.rows()), b.data(), static_cast<blasint>(b.rows()), 1.0F, target.data(),
+              static_cast<blasint>(target.rows()));
+#else
+  target.noalias() += alpha * a * b;
+#endif
 }
 
 void subtract_product(DenseMatrix& target, const DenseMatrix& a, const DenseMatrix& b) {

@@ -119,6 +119,14 @@ class SingleThreadedBlas {
   int previous_ = 0;
 };
 
+/// Single precision, for the first iterations of the vector maximum's interior point
+/// (vector_max.cpp): the same operations as the double-precision cholesky_in_place,
+/// spd_invert_from_cholesky and add_product (LAPACK spotrf, strtri + slauum, BLAS sgemm).
+using FloatMatrix = Eigen::MatrixXf;
+bool cholesky_in_place(FloatMatrix& symmetric);
+bool spd_invert_from_cholesky(FloatMatrix& factor);
+void add_product(FloatMatrix& target, float alpha, const FloatMatrix& a, const FloatMatrix& b);
+
 /// Whether the fast LAPACK/BLAS backend is compiled in.
 bool spectral_backend_is_lapack();
 

@@ -43,24 +43,33 @@ void validate_options(const VectorMaxOptions& o) {
 /// matrices, and contend with the caller's threads).
 constexpr Eigen::Index kBlasFromOrder = 32;
 
-/// The interior point's m × m matrices, allocated once per solve (the iterations only overwrite).
+template <class Scalar>
+using MatrixOf = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>;
+template <class Scalar>
+using VectorOf = Eigen::Matrix<Scalar, Eigen::Dynamic, 1>;
+
+/// The interior point's m × m matrices, allocated once per precision of a solve (the iterations only
+/// overwrite).
+template <class Scalar>
 struct Workspace {
   explicit Workspace(Eigen::Index m)
       : z_inv(m, m), schur(m, m), dx(m, m), trial(m, m), rhs(m), dy(m), blas(m >= kBlasFromOrder) {}
-  DenseMatrix z_inv, schur, dx, trial;
-  Vector rhs, dy;
+  MatrixOf<Scalar> z_inv, schur, dx, trial;
+  VectorOf<Scalar> rhs, dy;
   bool blas;
   bool trial_factors_z = false;  ///< trial holds the Cholesky factor of the current Z (a full dual step)
 };
 
-bool factor_in_place(DenseMatrix& a, bool blas) {
+template <class Scalar>
+bool factor_in_place(MatrixOf<Scalar>& a, bool blas) {
   if (blas) return detail::cholesky_in_place(a);
-  Eigen::LLT<Eigen::Ref<DenseMatrix>> llt(a);
+  Eigen::LLT<Eigen::Ref<MatrixOf<Scalar>>> llt(a);
   return llt.info() == Eigen::Success;
 }
 
 /// z_inv <- Z⁻¹ (both triangles); false when Z is not numerically positive definite.
-bool invert(const DenseMatrix& z, Workspace& w) {
+template <class Scalar>
+bool invert(const MatrixOf<Scalar>& z, Workspace<Scalar>& w) {
   if (!w.trial_factors_z) {
     w.trial = z;
     if (!factor_in_place(w.trial, w.blas)) return false;
@@ -71,17 +80,18 @@ bool invert(const DenseMatrix& z, Workspace& w) {
     return detail::spd_invert_from_cholesky(w.z_inv);
   }
   w.z_inv.setIdentity();
-  w.trial.triangularView<Eigen::Lower>().solveInPlace(w.z_inv);
-  w.trial.triangularView<Eigen::Lower>().transpose().solveInPlace(w.z_inv);
-  w.z_inv = (0.5 * (w.z_inv + w.z_inv.transpose())).eval();
+  w.trial.template triangularView<Eigen::Lower>().solveInPlace(w.z_inv);
+  w.trial.template triangularView<Eigen::Lower>().transpose().solveInPlace(w.z_inv);
+  w.z_inv = (Scalar{0.5} * (w.z_inv + w.z_inv.transpose())).eval();
   return true;
 }
 
 /// dx <- (dx + dxᵀ) / 2 in place.
-void symmetrise(DenseMatrix& dx) {
+template <class Scalar>
+void symmetrise(MatrixOf<Scalar>& dx) {
   for (Eigen::Index j = 0; j < dx.cols(); ++j) {
     for (Eigen::Index i = j + 1; i < dx.rows(); ++i) {
-      const double mean = 0.5 * (dx(i, j) + dx(j, i));
+      const Scalar mean = Scalar{0.5} * (dx(i, j) + dx(j, i));
       dx(i, j) = mean;
       dx(j, i) = mean;
     }
@@ -91,11 +101,11 @@ void symmetrise(DenseMatrix& dx) {
 /// Largest α in (0, 1] (shrunk by 0.8, then by 0.95 when below 1) for which the matrix that
 /// `fill(α, w.trial)` writes is positive definite; w.trial is left holding the Cholesky factor of
 /// the last matrix tested.
-template <class Fill>
-double step_to_boundary(const Fill& fill, Workspace& w) {
+template <class Scalar, class Fill>
+double step_to_boundary(const Fill& fill, Workspace<Scalar>& w) {
   double alpha = 1.0;
   for (int tries = 0; tries < 100; ++tries, alpha *= 0.8) {
-    fill(alpha, w.trial);
+    fill(static_cast<Scalar>(alpha), w.trial);
     if (factor_in_place(w.trial, w.blas)) return alpha < 1.0 ? 0.95 * alpha : alpha;
   }
   return 0.0;
@@ -107,59 +117,90 @@ struct InteriorPoint {
   int iterations = 0;
 };
 
-/// Primal-dual path following on the central path X·Z = μI (X primal, Z = Diag(y) − K dual slack):
-/// the Newton step for diag(X) = 1 reduces to (Z⁻¹ ∘ X) dy = μ·diag(Z⁻¹) − 1 (a positive definite
-/// m × m system by the Schur product theorem), then dX = μZ⁻¹ − X − Z⁻¹ Diag(dy) X, symmetrised.
-/// Stops when Σy − tr(KX) <= tolerance·|Σy|.
-InteriorPoint interior_point(const DenseMatrix& k, double tolerance, int max_iterations) {
+/// Primal-dual path following on the central path X·Z = μI (X primal, Z = Diag(y) − K dual slack)
+/// in precision Scalar, from (x, y) until the duality gap Σy − tr(KX) is at most tolerance·|Σy| or
+/// the steps stop (x, y and iterations are updated in place): the Newton step for diag(X) = 1
+/// reduces to (Z⁻¹ ∘ X) dy = μ·diag(Z⁻¹) − 1 (a positive definite m × m system by the Schur product
+/// theorem), then dX = μZ⁻¹ − X − Z⁻¹ Diag(dy) X, symmetrised. μ starts at tr(ZX)/2m.
+template <class Scalar>
+bool follow_central_path(const MatrixOf<Scalar>& k, MatrixOf<Scalar>& x, VectorOf<Scalar>& y,
+                         double tolerance, int& iterations, int max_iterations) {
   const Eigen::Index m = k.rows();
-  Workspace w(m);
-  InteriorPoint ip;
-  ip.x = DenseMatrix::Identity(m, m);
-  // y_i above the row sums of |K|: Diag(y) − K is strictly diagonally dominant, so positive definite.
-  ip.y = 1.1 * k.cwiseAbs().rowwise().sum() + Vector::Ones(m);
-  DenseMatrix z = -k;
-  z.diagonal() += ip.y;
-  double mu = (z.cwiseProduct(ip.x)).sum() / static_cast<double>(2 * m);
-  for (ip.iterations = 0; ip.iterations < max_iterations; ++ip.iterations) {
-    const double dual = ip.y.sum();
-    if (dual - k.cwiseProduct(ip.x).sum() <= tolerance * std::abs(dual)) break;
-    if (!invert(z, w)) break;
-    w.schur = w.z_inv.cwiseProduct(ip.x);
-    if (!factor_in_place(w.schur, w.blas)) break;
-    w.rhs = mu * w.z_inv.diagonal() - Vector::Ones(m);
-    w.schur.triangularView<Eigen::Lower>().solveInPlace(w.rhs);
-    w.schur.triangularView<Eigen::Lower>().transpose().solveInPlace(w.rhs);
+  Workspace<Scalar> w(m);
+  MatrixOf<Scalar> z = -k;
+  z.diagonal() += y;
+  Scalar mu = z.cwiseProduct(x).sum() / static_cast<Scalar>(2 * m);
+  for (; iterations < max_iterations; ++iterations) {
+    const Scalar dual = y.sum();
+    if (dual - k.cwiseProduct(x).sum() <= static_cast<Scalar>(tolerance) * std::abs(dual)) return true;
+    if (!invert(z, w)) return false;
+    w.schur = w.z_inv.cwiseProduct(x);
+    if (!factor_in_place(w.schur, w.blas)) return false;
+    w.rhs = mu * w.z_inv.diagonal() - VectorOf<Scalar>::Ones(m);
+    w.schur.template triangularView<Eigen::Lower>().solveInPlace(w.rhs);
+    w.schur.template triangularView<Eigen::Lower>().transpose().solveInPlace(w.rhs);
     w.dy = w.rhs;
     // dx = μZ⁻¹ − X − (Z⁻¹ Diag(dy)) X, then symmetrised.
-    w.dx = mu * w.z_inv - ip.x;
+    w.dx = mu * w.z_inv - x;
     w.trial = w.z_inv * w.dy.asDiagonal();
     if (w.blas) {
-      detail::add_product(w.dx, -1.0, w.trial, ip.x);
+      detail::add_product(w.dx, Scalar{-1}, w.trial, x);
     } else {
       // A coefficient-wise product: Eigen's GEMM would spread a product of this size over OpenMP
       // threads, which stall when the caller's threads hold the cores.
-      w.dx -= w.trial.lazyProduct(ip.x);
+      w.dx -= w.trial.lazyProduct(x);
     }
     symmetrise(w.dx);
     const double primal_step =
-        step_to_boundary([&](double alpha, DenseMatrix& trial) { trial = ip.x + alpha * w.dx; }, w);
+        step_to_boundary([&](Scalar alpha, MatrixOf<Scalar>& trial) { trial = x + alpha * w.dx; }, w);
     const double dual_step = step_to_boundary(
-        [&](double alpha, DenseMatrix& trial) {
+        [&](Scalar alpha, MatrixOf<Scalar>& trial) {
           trial = z;
           trial.diagonal() += alpha * w.dy;
         },
         w);
     // A full dual step lands on the matrix tested last: its factor serves the next inversion.
     w.trial_factors_z = dual_step == 1.0;
-    if (primal_step == 0.0 && dual_step == 0.0) break;
-    ip.x += primal_step * w.dx;
-    ip.y += dual_step * w.dy;
-    z.diagonal() += dual_step * w.dy;
-    mu = z.cwiseProduct(ip.x).sum() / static_cast<double>(2 * m);
-    if (primal_step + dual_step > 1.6) mu *= 0.5;
-    if (primal_step + dual_step > 1.9) mu *= 0.2;
+    if (primal_step == 0.0 && dual_step == 0.0) return false;
+    x += static_cast<Scalar>(primal_step) * w.dx;
+    y += static_cast<Scalar>(dual_step) * w.dy;
+    z.diagonal() += static_cast<Scalar>(dual_step) * w.dy;
+    mu = z.cwiseProduct(x).sum() / static_cast<Scalar>(2 * m);
+    if (primal_step + dual_step > 1.6) mu *= Scalar{0.5};
+    if (primal_step + dual_step > 1.9) mu *= Scalar{0.2};
   }
+  return false;
+}
+
+/// Relative duality gap at which the interior point moves from single to double precision: single
+/// precision (2^−24) still steers the iterates reliably down to it, at about half the cost of an
+/// iteration. The gap and the verified bounds are always computed in double precision afterwards.
+constexpr double kSinglePrecisionGap = 1e-5;
+
+/// The interior point for max tr(KX), diag(X) = 1, X ⪰ 0, from X = I and y_i above the row sums of
+/// |K| (Diag(y) − K strictly diagonally dominant, so positive definite): first in single precision
+/// to a relative gap of kSinglePrecisionGap, then in double to `tolerance`. Where the double
+/// iterations do not reach it from the single-precision point (a point near a low-rank optimum
+/// that single precision rounded off the central path), they start over from the start point.
+InteriorPoint interior_point(const DenseMatrix& k, double tolerance, int max_iterations) {
+  const Eigen::Index m = k.rows();
+  const Vector start = 1.1 * k.cwiseAbs().rowwise().sum() + Vector::Ones(m);
+  InteriorPoint ip;
+  MatrixOf<float> x_single = MatrixOf<float>::Identity(m, m);
+  VectorOf<float> y_single = start.cast<float>();
+  follow_central_path(MatrixOf<float>(k.cast<float>()), x_single, y_single,
+                      std::max(tolerance, kSinglePrecisionGap), ip.iterations, max_iterations);
+  // X back on diag(X) = 1 exactly (single precision rounded it; the Newton steps keep the
+  // diagonal only from a feasible point, and the gap Σy − tr(KX) is the duality gap only there).
+  ip.x = x_single.cast<double>();
+  const Vector scale =
+      ip.x.diagonal().cwiseMax(std::numeric_limits<double>::min()).cwiseSqrt().cwiseInverse();
+  ip.x = scale.asDiagonal() * ip.x * scale.asDiagonal();
+  ip.y = y_single.cast<double>();
+  if (follow_central_path(k, ip.x, ip.y, tolerance, ip.iterations, max_iterations)) return ip;
+  ip.x = DenseMatrix::Identity(m, m);
+  ip.y = start;
+  follow_central_path(k, ip.x, ip.y, tolerance, ip.iterations, max_iterations);
   return ip;
 }
 

@@ -59,6 +59,32 @@ TEST(MultiplyInto, EmptyInnerDimensionScalesAndMismatchThrows) {
                std::invalid_argument);
 }
 
+TEST(SinglePrecisionKernels, CholeskyInverseAndProductMatchDoublePrecision) {
+  // n = 20 (LAPACK's triangular inverse) and n = 100 (the halving inverse): the single-precision
+  // inverse of a well-conditioned SPD matrix, and a product, to single precision.
+  util::Rng rng(3);
+  for (const Eigen::Index n : {Eigen::Index{20}, Eigen::Index{100}}) {
+    DenseMatrix a(n, n);
+    for (Eigen::Index i = 0; i < a.size(); ++i) a.data()[i] = rng.standard_normal();
+    const DenseMatrix spd = a * a.transpose() / static_cast<double>(n) + DenseMatrix::Identity(n, n);
+    FloatMatrix inverse = spd.cast<float>();
+    ASSERT_TRUE(cholesky_in_place(inverse));
+    ASSERT_TRUE(spd_invert_from_cholesky(inverse));
+    const DenseMatrix exact = spd.inverse();
+    EXPECT_LT((inverse.cast<double>() - exact).cwiseAbs().maxCoeff(), 1e-5 * exact.cwiseAbs().maxCoeff())
+        << n;
+    EXPECT_EQ(inverse, inverse.transpose()) << n;  // both triangles filled
+    FloatMatrix sum = FloatMatrix::Ones(n, n);
+    add_product(sum, -2.0F, spd.cast<float>(), a.cast<float>());
+    const DenseMatrix expected = DenseMatrix::Ones(n, n) - 2.0 * spd * a;
+    EXPECT_LT((sum.cast<double>() - expected).cwiseAbs().maxCoeff(), 1e-5 * expected.cwiseAbs().maxCoeff())
+        << n;
+  }
+  FloatMatrix indefinite = FloatMatrix::Identity(3, 3);
+  indefinite(2, 2) = -1.0F;
+  EXPECT_FALSE(cholesky_in_place(indefinite));
+}
+
 TEST(ThinSvd, TallWideAndRankDeficientMatchJacobi) {
   util::Rng rng(5);
   const auto gaussian = [&](Eigen::Index rows, Eigen::Index cols) {

@@ -64,6 +64,19 @@ TEST(VectorMax, MatchesTheBarrierReferenceOnRandomProjectorBlocks) {
   EXPECT_GE(exact, 110);  // the bracket closes almost always; when it does not, upper is still valid
 }
 
+TEST(VectorMax, LargeBlocksCloseTheBracketThroughBothPrecisions) {
+  // m >= 32: the interior point runs on LAPACK/BLAS, single precision to a gap of 1e-5, then
+  // double; the bracket still closes to 1e-9 and matches the reference.
+  for (const int m : {33, 48, 64}) {
+    const DenseMatrix k = random_projector_block(m, m / 3, 2 * m, static_cast<std::uint64_t>(m));
+    const VectorMaxResult v = maximize_over_vectors(k);
+    SCOPED_TRACE(m);
+    EXPECT_TRUE(v.exact);
+    EXPECT_GT(v.iterations, 0);
+    expect_brackets(v, k, testing::barrier_sdp_value(k));
+  }
+}
+
 TEST(VectorMax, LinearSystemViewsOnRandomGraphs) {
   // Every pair of a few observers on ER(24) views of the three Koskela–Kulkarni kinds, T = 8: K_u
   // from the engine, hundreds of them with negative entries.
