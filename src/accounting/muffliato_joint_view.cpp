@@ -584,12 +584,11 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
   // only each orbit's representative is computed, and the other rows follow from their parents'.
   const std::optional<gossip::SymmetryOrbits> orbits =
       observer_orbits(schedule, observers, targets, options.symmetries);
-  std::vector<std::size_t> computed;                         // the observer sets computed
-  std::vector<std::size_t> stands_for(observers.size(), 1);  // observer sets each one counts for
-  if (orbits) {
-    std::fill(stands_for.begin(), stands_for.end(), 0);
-    for (std::size_t v = 0; v < observers.size(); ++v) ++stands_for[orbits->representative[v]];
-  }
+  // The observer sets each computed one counts for: itself, or its whole orbit (0: not computed).
+  std::vector<std::size_t> stands_for(observers.size(), orbits ? 0 : 1);
+  if (orbits)
+    for (const NodeId representative : orbits->representative) ++stands_for[representative];
+  std::vector<std::size_t> computed;
   for (std::size_t g = 0; g < observers.size(); ++g)
     if (stands_for[g] > 0) computed.push_back(g);
   JointViewReport totals;
