@@ -47,6 +47,7 @@ SymmetryOrbits symmetry_orbits(const SparseMatrix& w, const graph::SymmetryHints
   const auto n = static_cast<std::size_t>(w.rows());
   SymmetryOrbits out;
   std::vector<std::size_t> kept;
+  if (!hints.image) out.rejected = hints.count;  // hints without permutations: nothing to check
   const std::size_t count = hints.image ? hints.count : 0;
   for (std::size_t which = 0; which < count; ++which) {
     const std::optional<std::vector<graph::NodeId>> pi = permutation(hints, which, n);

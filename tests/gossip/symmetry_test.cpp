@@ -90,6 +90,13 @@ TEST(SymmetryOrbits, AHintThatIsNotASymmetryOfWIsRejected) {
   EXPECT_EQ(orbits.rejected, 2u);
   EXPECT_EQ(orbits.kept, 0u);
 
+  // A count without permutations.
+  ring.set_symmetry_hints({3, nullptr});
+  orbits = symmetry_orbits(make_gossip_matrix(ring, Weighting::hamilton));
+  EXPECT_EQ(orbits.rejected, 3u);
+  EXPECT_EQ(orbits.kept, 0u);
+  EXPECT_EQ(orbits.representative, (std::vector<graph::NodeId>{0, 1, 2, 3, 4, 5}));
+
   // The ring's rotation, but W weighs one edge differently: W is not invariant.
   const graph::Graph g = graph::ring(6);
   SparseMatrix weights = make_gossip_matrix(graph::ring(6), Weighting::hamilton).matrix();
