@@ -39,13 +39,13 @@ DenseMatrix scaled_columns(const DenseMatrix& vectors, const Vector& f, int sign
 
 /// c (lower triangle) += weight · b bᵀ, or weight · bᵀ b when `transposed` (one symmetric rank-k
 /// update).
-void rank_update(DenseMatrix& c, const DenseMatrix& b, double weight, bool transposed = false) {
+void rank_update(DenseMatrix& c, ConstMatrixBlock b, double weight, bool transposed = false) {
   if (b.size() == 0) return;
 #if defined(NETDP_HAVE_LAPACKE)
   const auto n = static_cast<blasint>(c.rows());
   const auto k = static_cast<blasint>(transposed ? b.rows() : b.cols());
   cblas_dsyrk(CblasColMajor, CblasLower, transposed ? CblasTrans : CblasNoTrans, n, k, weight, b.data(),
-              static_cast<blasint>(b.rows()), 1.0, c.data(), n);
+              static_cast<blasint>(b.outerStride()), 1.0, c.data(), n);
 #else
   if (transposed) {
     c.selfadjointView<Eigen::Lower>().rankUpdate(b.transpose(), weight);
@@ -273,6 +273,8 @@ DenseMatrix lower_gram(const DenseMatrix& a) {
   rank_update(gram, a, 1.0);
   return gram;
 }
+
+void add_gram(DenseMatrix& lower, ConstMatrixBlock a) { rank_update(lower, a, 1.0); }
 
 void add_transposed_gram(DenseMatrix& lower, const DenseMatrix& block) {
   rank_update(lower, block, 1.0, true);

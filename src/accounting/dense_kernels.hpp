@@ -11,6 +11,10 @@
 
 namespace netdp::accounting::detail {
 
+/// A column-major block with any leading dimension (a whole matrix, or e.g. its top rows).
+using MatrixBlock = Eigen::Ref<DenseMatrix, 0, Eigen::OuterStride<>>;
+using ConstMatrixBlock = Eigen::Ref<const DenseMatrix, 0, Eigen::OuterStride<>>;
+
 /// W = U diag(values) Uᵀ, values ascending, U orthogonal (columns = eigenvectors; empty when only
 /// the eigenvalues were asked for).
 struct SymmetricEigen {
@@ -67,6 +71,9 @@ PivotedCholesky pivoted_cholesky(const DenseMatrix& gram, double floor);
 /// span (one CholeskyQR step). Returns false, z unchanged, when z zᵀ is not numerically positive definite.
 bool orthonormalize_rows(DenseMatrix& z);
 
+/// lower += a aᵀ (lower triangle only; a is n × k, e.g. a block of columns, lower n × n).
+void add_gram(DenseMatrix& lower, ConstMatrixBlock a);
+
 /// lower += blockᵀ block (lower triangle only; block is k × n, lower n × n).
 void add_transposed_gram(DenseMatrix& lower, const DenseMatrix& block);
 
@@ -83,10 +90,6 @@ bool spd_invert_in_place(DenseMatrix& symmetric);
 
 /// The same from its Cholesky factor L (lower triangle, as cholesky_in_place leaves it).
 bool spd_invert_from_cholesky(DenseMatrix& factor);
-
-/// A column-major block with any leading dimension (a whole matrix, or e.g. its top rows).
-using MatrixBlock = Eigen::Ref<DenseMatrix, 0, Eigen::OuterStride<>>;
-using ConstMatrixBlock = Eigen::Ref<const DenseMatrix, 0, Eigen::OuterStride<>>;
 
 /// c = alpha · op(a) op(b) + beta · c, op = transpose when asked (one GEMM). With OpenBLAS, whose
 /// kernels are chosen for the CPU at run time (AVX2, AVX-512), a portable build gets the CPU's

@@ -93,7 +93,7 @@ PairResult make_result(std::span<const graph::NodeId> observers, graph::NodeId t
   PairSensitivity& pair = result.pair;
   const auto t = static_cast<Eigen::Index>(rounds);
   // K_u >= 0 entrywise: c = 1 attains Σ|K| for scalars and vectors alike, nothing to search.
-  const bool attained = summary.min >= 0.0 && factor.subspace_margin == 0.0;
+  const bool attained = summary.nonnegative && factor.subspace_margin == 0.0;
   const bool vector = options.release_dimension != 1;
   if ((vector && !attained) || (!vector && options.sign_search == SignSearch::automatic)) {
     TargetGram tg;
@@ -176,7 +176,7 @@ void solve_dependent_view(const detail::Resolved& r, const detail::ViewRows& row
   for (const auto u : targets) {
     const DenseMatrix k = detail::projector_block(space, static_cast<Eigen::Index>(u),
                                                   static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(t));
-    detail::GramSummary summary{k.sum(), k.cwiseAbs().sum(), k.size() > 0 ? k.minCoeff() : 0.0};
+    detail::GramSummary summary{k.sum(), k.cwiseAbs().sum(), k.size() == 0 || k.minCoeff() >= 0.0};
     out.push_back(make_result(observers, u, summary, k.data(), t, factor, rows.observations, options));
   }
 }
@@ -199,11 +199,12 @@ void solve_view(const detail::Resolved& r, const detail::ViewRows& rows,
   }
   const bool want_gram =
       options.keep_gram || options.release_dimension != 1 || options.sign_search == SignSearch::automatic;
-  out.reserve(out.size() + kept.size());
+  const std::size_t first = out.size();
+  out.resize(first + kept.size());
   detail::target_grams(rows, factor, kept, want_gram,
                        [&](std::size_t k, const detail::GramSummary& summary, const double* gram) {
-                         out.push_back(make_result(observers, kept[k], summary, gram, rows.injections, factor,
-                                                   rows.observations, options));
+                         out[first + k] = make_result(observers, kept[k], summary, gram, rows.injections,
+                                                      factor, rows.observations, options);
                        });
 }
 

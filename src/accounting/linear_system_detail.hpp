@@ -70,15 +70,15 @@ Factor factor_noise_gram(const DenseMatrix& bbt, const RankOptions& options);
 
 /// Per-target summary of K_u computed inside the kernels.
 struct GramSummary {
-  double ones = 0.0;     ///< 1ᵀ K 1
-  double sum_abs = 0.0;  ///< Σ |K_ij|
-  double min = 0.0;      ///< min K_ij
+  double ones = 0.0;         ///< 1ᵀ K 1
+  double sum_abs = 0.0;      ///< Σ |K_ij|
+  bool nonnegative = false;  ///< K_ij >= 0 for every entry
 };
 /// Receives targets[k]'s summary and, when requested, K_u (T x T, row-major).
 using GramEmit = std::function<void(std::size_t k, const GramSummary& summary, const double* gram)>;
 
-/// K_u for every target via batched kernels over chunks of targets; calls emit
-/// for targets[k] in order (gram = nullptr unless want_gram).
+/// K_u for every target via batched kernels over chunks of targets; calls emit once
+/// for each targets[k], not in order (gram = nullptr unless want_gram).
 void target_grams(const ViewRows& rows, const Factor& factor, std::span<const graph::NodeId> targets,
                   bool want_gram, const GramEmit& emit);
 

@@ -14,7 +14,9 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
 
+#include "dense_kernels.hpp"
 #include "linear_system_detail.hpp"
 #include "multiversion.hpp"
 #include "netdp/util/check.hpp"
@@ -26,22 +28,6 @@ namespace {
 /// Targets processed together by the kernels (the vectorised dimension).
 constexpr std::size_t kChunk = 16;
 
-/// g (m x m, column-major, lower triangle) += Σ_u col_u col_uᵀ over the columns not masked out.
-NETDP_MULTIVERSION
-void accumulate_outer(const double* cols, std::size_t m, std::size_t count, const unsigned char* skip,
-                      double* g) {
-  for (std::size_t u = 0; u < count; ++u) {
-    if (skip[u] != 0) continue;
-    const double* col = cols + u * m;
-    for (std::size_t b = 0; b < m; ++b) {
-      const double cb = col[b];
-      if (cb == 0.0) continue;
-      double* gcol = g + b * m;
-      for (std::size_t a = b; a < m; ++a) gcol[a] += col[a] * cb;
-    }
-  }
-}
-
 /// Rows of F that chunk_project accumulates together: each row of A_u it loads serves kRowBlock
 /// independent sums (2·kRowBlock vector registers at AVX-512), instead of one chain of dependent
 /// multiply-adds that waits on the latency of the last.
@@ -49,53 +35,105 @@ constexpr std::size_t kRowBlock = 4;
 
 static_assert(kChunk == 2 * kLanes, "a chunk of targets is two Lanes");
 
-/// x[s][k][:] = Σ_o f(k, o) a(s, o)[:] over o in [s·shift, hi(k)], k in [lo(s), rank), with hi(k) = k
-/// for a lower-triangular F (its entries above the diagonal are zero) and m − 1 otherwise. The rows
-/// a(s, o) are present from o = s·shift on. Every sum runs over o in increasing order, so the
-/// blocking of k changes no bit: a block runs o up to its last row's hi(k), and the zeros of F it
-/// meets on the way add exact zeros.
-NETDP_MULTIVERSION NETDP_CONTRACT void chunk_project(const double* f, std::size_t rank, std::size_t m,
+/// Per target of a chunk: whether X_u = F A_u has no negative entry, and ‖X_u 1‖². X_u >= 0
+/// entrywise makes K_u = X_uᵀ X_u >= 0 entrywise, so that Σ|K_u| = 1ᵀ K_u 1 = ‖X_u 1‖² without
+/// forming K_u.
+struct ChunkSigns {
+  std::array<double, kChunk> ones{};
+  std::array<bool, kChunk> nonnegative{};
+};
+
+/// acc[i][r] = Σ_o f(k + r, o) a(s + i, o) over o in [o_first, o_last), for S injections s + i at
+/// once: each broadcast entry of F serves 2·S vector sums. Every sum runs over o in increasing
+/// order. Spelled out over fixed-size arrays that the compiler keeps in registers.
+template <std::size_t S>
+[[gnu::always_inline]] inline void project_rows(const double* f, std::size_t ld, std::size_t k,
+                                                std::size_t o_first, std::size_t o_last,
+                                                const double* const* const* rows,
+                                                Lanes (&acc)[S][kRowBlock][2]) {
+  for (std::size_t i = 0; i < S; ++i)
+    for (std::size_t r = 0; r < kRowBlock; ++r) acc[i][r][0] = acc[i][r][1] = Lanes{};
+  for (std::size_t o = o_first; o < o_last; ++o) {
+    Lanes a[S][2];
+    for (std::size_t i = 0; i < S; ++i) {
+      std::memcpy(&a[i][0], rows[i][o], sizeof(Lanes));
+      std::memcpy(&a[i][1], rows[i][o] + kLanes, sizeof(Lanes));
+    }
+    const double* fo = f + o * ld + k;  // column-major ld x m: f(k .. k + 3, o)
+    for (std::size_t r = 0; r < kRowBlock; ++r) {
+      const double fr = fo[r];
+      for (std::size_t i = 0; i < S; ++i) {
+        acc[i][r][0] += fr * a[i][0];
+        acc[i][r][1] += fr * a[i][1];
+      }
+    }
+  }
+}
+
+/// x[s][k][:] = Σ_o f(k, o) a(s, o)[:] over o in [s·shift, hi(k)], k in [lo(s), ld), with hi(k) = k
+/// for a lower-triangular F (its entries above the diagonal are zero) and m − 1 otherwise. F is
+/// ld x m with ld a multiple of kRowBlock (rows past the rank are zero). The rows a(s, o) are zero
+/// rows for o < s·shift. Every sum runs over o in increasing order, so the blocking changes no bit:
+/// a block of rows runs o up to its last row's hi(k), and a pair of injections runs o from the
+/// first one's s·shift; the zeros of F and of a(s, o) met on the way add exact zeros. Also fills
+/// `signs`, with the row sums (X_u 1)_k taken over s in increasing order in `row_sums` (ld x kChunk).
+NETDP_MULTIVERSION NETDP_CONTRACT void chunk_project(const double* f, std::size_t ld, std::size_t m,
                                                      bool lower, std::size_t injections, std::size_t shift,
-                                                     const double* const* a_rows, double* x) {
-  for (std::size_t s = 0; s < injections; ++s) {
+                                                     const double* const* a_rows, double* x, double* row_sums,
+                                                     ChunkSigns& signs) {
+  std::fill(row_sums, row_sums + ld * kChunk, 0.0);
+  Lanes least_lo{};  // min(0, every entry): negative exactly where some entry is
+  Lanes least_hi{};
+  const auto fold = [&](double* xk, double* sum, const Lanes& lo, const Lanes& hi) {
+    std::memcpy(xk, &lo, sizeof(Lanes));
+    std::memcpy(xk + kLanes, &hi, sizeof(Lanes));
+    Lanes sum_lo;
+    Lanes sum_hi;
+    std::memcpy(&sum_lo, sum, sizeof(Lanes));
+    std::memcpy(&sum_hi, sum + kLanes, sizeof(Lanes));
+    sum_lo += lo;
+    sum_hi += hi;
+    std::memcpy(sum, &sum_lo, sizeof(Lanes));
+    std::memcpy(sum + kLanes, &sum_hi, sizeof(Lanes));
+    least_lo = lo < least_lo ? lo : least_lo;
+    least_hi = hi < least_hi ? hi : least_hi;
+  };
+  const std::size_t block = ld * kChunk;
+  const auto run = [&]<std::size_t S>(std::size_t s) {
     const std::size_t o_first = s * shift;
-    const std::size_t k_first = lower ? o_first : 0;
-    const double* const* rows = a_rows + s * m;
-    double* xs = x + s * rank * kChunk;
-    std::fill(xs, xs + k_first * kChunk, 0.0);  // rows below lo(s); chunk_gram's tiles read them
-    std::size_t k = k_first;
-    for (; k + kRowBlock <= rank; k += kRowBlock) {
-      // Eight vectors of accumulators, spelled out so that they stay in registers.
-      Lanes a0l{}, a0h{}, a1l{}, a1h{}, a2l{}, a2h{}, a3l{}, a3h{};
-      const std::size_t o_last = lower ? std::min(k + kRowBlock, m) : m;
-      for (std::size_t o = o_first; o < o_last; ++o) {
-        Lanes lo;
-        Lanes hi;
-        std::memcpy(&lo, rows[o], sizeof(Lanes));
-        std::memcpy(&hi, rows[o] + kLanes, sizeof(Lanes));
-        const double* fo = f + o * rank + k;  // column-major rank x m: f(k .. k + 3, o)
-        a0l += fo[0] * lo;
-        a0h += fo[0] * hi;
-        a1l += fo[1] * lo;
-        a1h += fo[1] * hi;
-        a2l += fo[2] * lo;
-        a2h += fo[2] * hi;
-        a3l += fo[3] * lo;
-        a3h += fo[3] * hi;
-      }
-      const Lanes block[2 * kRowBlock] = {a0l, a0h, a1l, a1h, a2l, a2h, a3l, a3h};
-      std::memcpy(xs + k * kChunk, block, sizeof(block));
+    // Blocks of rows start at a multiple of kRowBlock; the rows below lo(s) come out as exact zeros.
+    const std::size_t k_first = lower ? o_first / kRowBlock * kRowBlock : 0;
+    const double* const* rows[S];
+    for (std::size_t i = 0; i < S; ++i) rows[i] = a_rows + (s + i) * m;
+    for (std::size_t i = 0; i < S; ++i)
+      std::fill(x + (s + i) * block, x + (s + i) * block + k_first * kChunk, 0.0);
+    Lanes acc[S][kRowBlock][2];
+    for (std::size_t k = k_first; k < ld; k += kRowBlock) {
+      project_rows<S>(f, ld, k, o_first, lower ? std::min(k + kRowBlock, m) : m, rows, acc);
+      for (std::size_t r = 0; r < kRowBlock; ++r)
+        for (std::size_t i = 0; i < S; ++i)
+          fold(x + (s + i) * block + (k + r) * kChunk, row_sums + (k + r) * kChunk, acc[i][r][0],
+               acc[i][r][1]);
     }
-    for (; k < rank; ++k) {
-      std::array<double, kChunk> acc{};
-      const std::size_t o_last = lower ? std::min(k + 1, m) : m;
-      for (std::size_t o = o_first; o < o_last; ++o) {
-        const double* row = rows[o];
-        const double fk = f[o * rank + k];
-        for (std::size_t j = 0; j < kChunk; ++j) acc[j] += fk * row[j];
-      }
-      std::copy(acc.begin(), acc.end(), xs + k * kChunk);
-    }
+  };
+  std::size_t s = 0;
+  for (; s + 2 <= injections; s += 2) run.template operator()<2>(s);
+  if (s < injections) run.template operator()<1>(s);
+  Lanes ones_lo{};
+  Lanes ones_hi{};
+  for (std::size_t k = 0; k < ld; ++k) {
+    Lanes lo;
+    Lanes hi;
+    std::memcpy(&lo, row_sums + k * kChunk, sizeof(Lanes));
+    std::memcpy(&hi, row_sums + k * kChunk + kLanes, sizeof(Lanes));
+    ones_lo += lo * lo;
+    ones_hi += hi * hi;
+  }
+  std::memcpy(signs.ones.data(), &ones_lo, sizeof(Lanes));
+  std::memcpy(signs.ones.data() + kLanes, &ones_hi, sizeof(Lanes));
+  for (std::size_t j = 0; j < kLanes; ++j) {
+    signs.nonnegative[j] = !(least_lo[j] < 0.0);
+    signs.nonnegative[kLanes + j] = !(least_hi[j] < 0.0);
   }
 }
 
@@ -113,9 +151,9 @@ constexpr std::size_t kTileCols = 4;
 
 /// K[s][t][:] = Σ_k x[s][k][:] x[t][k][:] for s <= t in kTileRows × kTileCols tiles; folds every
 /// entry into the summary (off-diagonal entries twice) and stores both triangles into gram when it
-/// is non-null. x holds injections + kTileCols − 1 blocks (the last ones zero) so that tiles never
-/// run off the end.
-NETDP_MULTIVERSION NETDP_CONTRACT void chunk_gram(const double* x, std::size_t rank, bool lower,
+/// is non-null. x holds injections + kTileCols − 1 blocks of ld rows (the last blocks zero) so that
+/// tiles never run off the end.
+NETDP_MULTIVERSION NETDP_CONTRACT void chunk_gram(const double* x, std::size_t ld, bool lower,
                                                   std::size_t injections, std::size_t shift,
                                                   ChunkSummary& summary, double* gram) {
   // The summary as vectors (low and high half of the chunk); folded with vector operations.
@@ -124,12 +162,12 @@ NETDP_MULTIVERSION NETDP_CONTRACT void chunk_gram(const double* x, std::size_t r
   Lanes least[2];
   for (Lanes& v : least)
     for (std::size_t j = 0; j < kLanes; ++j) v[j] = std::numeric_limits<double>::infinity();
-  const std::size_t block = rank * kChunk;
+  const std::size_t block = ld * kChunk;
   for (std::size_t s = 0; s < injections; s += kTileRows) {
     for (std::size_t t = s; t < injections; t += kTileCols) {
       Lanes acc[kTileRows][kTileCols][2] = {};  // entry (s + a, t + b); low and high half
       const std::size_t k_first = lower ? t * shift : 0;
-      for (std::size_t k = k_first; k < rank; ++k) {
+      for (std::size_t k = k_first; k < ld; ++k) {
         const std::size_t off = k * kChunk;
         for (std::size_t h = 0; h < 2; ++h) {
           Lanes u[kTileRows];
@@ -168,13 +206,27 @@ NETDP_MULTIVERSION NETDP_CONTRACT void chunk_gram(const double* x, std::size_t r
   std::memcpy(summary.min.data(), least, sizeof(least));
 }
 
-std::vector<unsigned char> skip_mask(std::size_t n, std::span<const graph::NodeId> excluded) {
-  std::vector<unsigned char> skip(n, 0);
-  for (const auto x : excluded) {
-    require(x < n, "excluded node {} is not a node (num_nodes = {})", x, n);
-    skip[x] = 1;
+GramSummary summary_of(const ChunkSummary& summary, std::size_t lane) {
+  return GramSummary{summary.ones[lane], summary.sum_abs[lane], summary.min[lane] >= 0.0};
+}
+
+/// lower += Σ_u col_u col_uᵀ over the columns u of `cols` not in `excluded` (lower triangle; one
+/// symmetric rank-k update per run of kept columns).
+void add_kept_gram(DenseMatrix& lower, const DenseMatrix& cols, std::span<const graph::NodeId> excluded) {
+  const auto n = static_cast<std::size_t>(cols.cols());
+  std::vector<graph::NodeId> cut(excluded.begin(), excluded.end());
+  for (const auto x : cut) require(x < n, "excluded node {} is not a node (num_nodes = {})", x, n);
+  std::sort(cut.begin(), cut.end());
+  cut.erase(std::unique(cut.begin(), cut.end()), cut.end());
+  std::size_t begin = 0;
+  for (std::size_t i = 0; i <= cut.size(); ++i) {
+    const std::size_t end = i < cut.size() ? cut[i] : n;
+    if (end > begin) {
+      add_gram(lower,
+               cols.middleCols(static_cast<Eigen::Index>(begin), static_cast<Eigen::Index>(end - begin)));
+    }
+    begin = end + 1;
   }
-  return skip;
 }
 
 }  // namespace
@@ -184,10 +236,8 @@ DenseMatrix noise_gram(const ViewRows& rows, std::span<const graph::NodeId> excl
   const auto mi = static_cast<Eigen::Index>(m);
   DenseMatrix bbt = DenseMatrix::Zero(mi, mi);
   if (rows.toeplitz) {
-    const auto n = static_cast<std::size_t>(rows.lag.cols());
-    const auto skip = skip_mask(n, excluded);
     DenseMatrix g = DenseMatrix::Zero(mi, mi);
-    accumulate_outer(rows.lag.data(), m, n, skip.data(), g.data());
+    add_kept_gram(g, rows.lag, excluded);
     g.triangularView<Eigen::StrictlyUpper>() = g.transpose();
     // (B Bᵀ)(o, o') = Σ_s G(o − s·shift, o' − s·shift): the diagonal cumulative sum.
     for (Eigen::Index b = 0; b < mi; ++b) {
@@ -199,11 +249,7 @@ DenseMatrix noise_gram(const ViewRows& rows, std::span<const graph::NodeId> excl
     }
     return bbt;
   }
-  for (const DenseMatrix& block : rows.block) {
-    const auto n = static_cast<std::size_t>(block.cols());
-    const auto skip = skip_mask(n, excluded);
-    accumulate_outer(block.data(), m, n, skip.data(), bbt.data());
-  }
+  for (const DenseMatrix& block : rows.block) add_kept_gram(bbt, block, excluded);
   bbt.triangularView<Eigen::StrictlyUpper>() = bbt.transpose();
   return bbt;
 }
@@ -273,65 +319,93 @@ void target_grams(const ViewRows& rows, const Factor& factor, std::span<const gr
                   bool want_gram, const GramEmit& emit) {
   if (targets.size() == 1 && factor.rank > 0) {
     const DenseMatrix k = single_target_gram(rows, factor, targets.front());
-    emit(0, GramSummary{k.sum(), k.cwiseAbs().sum(), k.minCoeff()}, want_gram ? k.data() : nullptr);
+    emit(0, GramSummary{k.sum(), k.cwiseAbs().sum(), k.minCoeff() >= 0.0}, want_gram ? k.data() : nullptr);
     return;
   }
   const std::size_t t = rows.injections;
   const std::size_t m = rows.observations;
   const std::size_t rank = factor.rank;
-  const DenseMatrix f = factor.f;  // rank x m, column-major
-  std::vector<double> gathered((rows.toeplitz ? m : t * m) * kChunk, 0.0);
-  std::vector<const double*> a_rows(t * m, nullptr);
-  // + zero blocks for the tiles of chunk_gram that reach past the last injection
-  std::vector<double> x((t + kTileCols - 1) * std::max<std::size_t>(rank, 1) * kChunk, 0.0);
-  std::vector<double> gram_chunk(t * t * kChunk, 0.0);
+  // F (rank x m, column-major) with zero rows up to a multiple of kRowBlock: the kernels' leading
+  // dimension. The zero rows add exact zeros to every sum.
+  const std::size_t ld = std::max<std::size_t>((rank + kRowBlock - 1) / kRowBlock, 1) * kRowBlock;
+  DenseMatrix f = DenseMatrix::Zero(static_cast<Eigen::Index>(ld), static_cast<Eigen::Index>(m));
+  f.topRows(static_cast<Eigen::Index>(rank)) = factor.f;
+  // The targets' coefficients, lane j = targets[begin + j], then one zero row: a(s, o) for o < s·shift.
+  const std::size_t data_rows = rows.toeplitz ? m : t * m;
+  std::vector<double> gathered((data_rows + 1) * kChunk, 0.0);
+  const double* zero_row = gathered.data() + data_rows * kChunk;
+  std::vector<const double*> a_rows(t * m, zero_row);
+  for (std::size_t s = 0; s < t; ++s) {
+    for (std::size_t o = s * rows.shift; o < m; ++o) {
+      const std::size_t row = rows.toeplitz ? o - s * rows.shift : s * m + o;
+      a_rows[s * m + o] = gathered.data() + row * kChunk;
+    }
+  }
+  // x[s] for s < t is written whole by chunk_project; the zero blocks after it serve the tiles of
+  // chunk_gram that reach past the last injection.
+  const std::size_t x_size = (t + kTileCols - 1) * ld * kChunk;
+  const auto x = std::make_unique_for_overwrite<double[]>(x_size);
+  std::fill(x.get() + t * ld * kChunk, x.get() + x_size, 0.0);
+  std::vector<double> gram_chunk(want_gram ? t * t * kChunk : 0, 0.0);
   std::vector<double> gram(t * t, 0.0);
   ChunkSummary summary;
+  // Without K_u wanted, targets with X_u >= 0 are summed from X_u (ChunkSigns); the others wait in
+  // the lanes of a pending chunk, in the layout of x, until chunk_gram can fill all its lanes.
+  ChunkSigns signs;
+  std::vector<double> row_sums(ld * kChunk, 0.0);
+  std::vector<double> pending;  // allocated at the first target with a negative entry
+  std::array<std::size_t, kChunk> pending_target{};
+  std::size_t pending_count = 0;
+  const auto flush_pending = [&] {
+    chunk_gram(pending.data(), ld, factor.lower_triangular, t, rows.shift, summary, nullptr);
+    for (std::size_t p = 0; p < pending_count; ++p) emit(pending_target[p], summary_of(summary, p), nullptr);
+    pending_count = 0;
+  };
 
   for (std::size_t begin = 0; begin < targets.size(); begin += kChunk) {
     const std::size_t width = std::min(kChunk, targets.size() - begin);
-    std::fill(gathered.begin(), gathered.end(), 0.0);
-    if (rows.toeplitz) {
-      for (std::size_t j = 0; j < width; ++j) {
-        const auto u = static_cast<Eigen::Index>(targets[begin + j]);
+    if (width < kChunk) std::fill(gathered.begin(), gathered.end(), 0.0);
+    for (std::size_t j = 0; j < width; ++j) {
+      const auto u = static_cast<Eigen::Index>(targets[begin + j]);
+      if (rows.toeplitz) {
         for (std::size_t o = 0; o < m; ++o)
           gathered[o * kChunk + j] = rows.lag(static_cast<Eigen::Index>(o), u);
-      }
-      for (std::size_t s = 0; s < t; ++s) {
-        for (std::size_t o = 0; o < m; ++o) {
-          a_rows[s * m + o] = o >= s * rows.shift ? gathered.data() + (o - s * rows.shift) * kChunk : nullptr;
-        }
-      }
-    } else {
-      for (std::size_t s = 0; s < t; ++s) {
-        for (std::size_t j = 0; j < width; ++j) {
-          const auto u = static_cast<Eigen::Index>(targets[begin + j]);
-          for (std::size_t o = 0; o < m; ++o) {
+      } else {
+        for (std::size_t s = 0; s < t; ++s)
+          for (std::size_t o = 0; o < m; ++o)
             gathered[(s * m + o) * kChunk + j] = rows.block[s](static_cast<Eigen::Index>(o), u);
-          }
-        }
-        for (std::size_t o = 0; o < m; ++o) {
-          a_rows[s * m + o] = o >= s * rows.shift ? gathered.data() + (s * m + o) * kChunk : nullptr;
-        }
       }
     }
-    if (rank > 0) {
-      chunk_project(f.data(), rank, m, factor.lower_triangular, t, rows.shift, a_rows.data(), x.data());
-      chunk_gram(x.data(), rank, factor.lower_triangular, t, rows.shift, summary,
-                 want_gram ? gram_chunk.data() : nullptr);
-    } else {
-      std::fill(gram_chunk.begin(), gram_chunk.end(), 0.0);
-      summary = ChunkSummary{};
-      summary.min.fill(0.0);
+    if (rank == 0) {
+      for (std::size_t j = 0; j < width; ++j) {
+        std::fill(gram.begin(), gram.end(), 0.0);
+        emit(begin + j, GramSummary{0.0, 0.0, true}, want_gram ? gram.data() : nullptr);
+      }
+      continue;
+    }
+    chunk_project(f.data(), ld, m, factor.lower_triangular, t, rows.shift, a_rows.data(), x.get(),
+                  row_sums.data(), signs);
+    if (want_gram) {
+      chunk_gram(x.get(), ld, factor.lower_triangular, t, rows.shift, summary, gram_chunk.data());
+      for (std::size_t j = 0; j < width; ++j) {
+        for (std::size_t e = 0; e < t * t; ++e) gram[e] = gram_chunk[e * kChunk + j];
+        emit(begin + j, summary_of(summary, j), gram.data());
+      }
+      continue;
     }
     for (std::size_t j = 0; j < width; ++j) {
-      if (want_gram) {
-        for (std::size_t e = 0; e < t * t; ++e) gram[e] = gram_chunk[e * kChunk + j];
+      if (signs.nonnegative[j]) {
+        emit(begin + j, GramSummary{signs.ones[j], signs.ones[j], true}, nullptr);
+        continue;
       }
-      emit(begin + j, GramSummary{summary.ones[j], summary.sum_abs[j], summary.min[j]},
-           want_gram ? gram.data() : nullptr);
+      // Lane j of every block of x into lane `pending_count` of the pending chunk.
+      if (pending.empty()) pending.assign(x_size, 0.0);
+      for (std::size_t e = 0; e < t * ld; ++e) pending[e * kChunk + pending_count] = x[e * kChunk + j];
+      pending_target[pending_count++] = begin + j;
+      if (pending_count == kChunk) flush_pending();
     }
   }
+  if (pending_count > 0) flush_pending();
 }
 
 }  // namespace netdp::accounting::detail

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "linear_system_detail.hpp"
 #include "netdp/util/check.hpp"
@@ -25,25 +26,23 @@ void multiply_block(const SparseMatrix& wt, const double* in, double* out, std::
                   in, width, out);
 }
 
-/// Node-major blocks P_d (n x w), d = 0..count-1: column j of P_d is (e_{nodes[j]}ᵀ W^{d+p})ᵀ.
-std::vector<double> power_blocks(const SparseMatrix& wt, std::span<const graph::NodeId> nodes,
-                                 std::size_t count, int power) {
+/// Node-major blocks P_d (n x w), d = 0..count-1: column j of P_d is (e_{nodes[j]}ᵀ W^{d+p})ᵀ. Each
+/// power is multiplied straight into its block (the blocks are not zeroed first: every entry is written).
+std::unique_ptr<double[]> power_blocks(const SparseMatrix& wt, std::span<const graph::NodeId> nodes,
+                                       std::size_t count, int power) {
   const auto n = static_cast<std::size_t>(wt.rows());
   const std::size_t w = nodes.size();
-  std::vector<double> blocks(count * n * w, 0.0);
-  std::vector<double> current(n * w, 0.0);
-  std::vector<double> next(n * w, 0.0);
-  for (std::size_t j = 0; j < w; ++j) current[static_cast<std::size_t>(nodes[j]) * w + j] = 1.0;
+  auto blocks = std::make_unique_for_overwrite<double[]>(count * n * w);
+  std::vector<double> unit(n * w, 0.0);
+  for (std::size_t j = 0; j < w; ++j) unit[static_cast<std::size_t>(nodes[j]) * w + j] = 1.0;
+  if (count == 0) return blocks;
   if (power == 1) {
-    multiply_block(wt, current.data(), next.data(), w);
-    current.swap(next);
+    multiply_block(wt, unit.data(), blocks.get(), w);
+  } else {
+    std::copy(unit.begin(), unit.end(), blocks.get());
   }
-  for (std::size_t d = 0; d < count; ++d) {
-    std::copy(current.begin(), current.end(), blocks.begin() + static_cast<std::ptrdiff_t>(d * n * w));
-    if (d + 1 < count) {
-      multiply_block(wt, current.data(), next.data(), w);
-      current.swap(next);
-    }
+  for (std::size_t d = 1; d < count; ++d) {
+    multiply_block(wt, blocks.get() + (d - 1) * n * w, blocks.get() + d * n * w, w);
   }
   return blocks;
 }
@@ -133,20 +132,21 @@ std::vector<ViewRows> build_single_rows_batch(const Resolved& r, std::span<const
   const std::size_t n = r.num_nodes;
   const std::size_t w = batch.size();
   const std::size_t lags = r.rounds * r.steps;
-  const std::vector<double> blocks = power_blocks(r.transposed.front(), batch, lags, r.power);
+  const auto blocks = power_blocks(r.transposed.front(), batch, lags, r.power);
   std::vector<ViewRows> out(w);
-  for (std::size_t j = 0; j < w; ++j) {
-    ViewRows& v = out[j];
+  for (ViewRows& v : out) {
     v.injections = r.rounds;
     v.observations = lags;
     v.shift = r.steps;
     v.toeplitz = true;
     v.lag.resize(static_cast<Eigen::Index>(lags), static_cast<Eigen::Index>(n));
+  }
+  // Node by node: the w values of (d, u) sit together in `blocks`, and column u of each lag is
+  // contiguous, so both sides are read and written a cache line at a time.
+  for (std::size_t u = 0; u < n; ++u) {
     for (std::size_t d = 0; d < lags; ++d) {
-      const double* p = blocks.data() + d * n * w + j;
-      for (std::size_t u = 0; u < n; ++u) {
-        v.lag(static_cast<Eigen::Index>(d), static_cast<Eigen::Index>(u)) = p[u * w];
-      }
+      const double* p = blocks.get() + (d * n + u) * w;
+      for (std::size_t j = 0; j < w; ++j) out[j].lag.data()[u * lags + d] = p[j];
     }
   }
   return out;
@@ -163,11 +163,11 @@ ViewRows build_view_rows(const Resolved& r, std::span<const graph::NodeId> row_n
   const auto m = static_cast<Eigen::Index>(v.observations);
   if (r.fixed) {
     v.toeplitz = true;
-    const std::vector<double> blocks = power_blocks(r.transposed.front(), row_nodes, steps_total, r.power);
+    const auto blocks = power_blocks(r.transposed.front(), row_nodes, steps_total, r.power);
     v.lag.resize(m, static_cast<Eigen::Index>(n));
     for (std::size_t d = 0; d < steps_total; ++d) {
       for (std::size_t j = 0; j < c; ++j) {
-        const double* p = blocks.data() + d * n * c + j;
+        const double* p = blocks.get() + d * n * c + j;
         const auto o = static_cast<Eigen::Index>(d * c + j);
         for (std::size_t u = 0; u < n; ++u) v.lag(o, static_cast<Eigen::Index>(u)) = p[u * c];
       }

@@ -320,6 +320,73 @@ TEST(LinearSystem, CertifiedNeverExceedsLocalBound) {
   }
 }
 
+/// The scalar release without K_u kept: targets whose F A_u has no negative entry are summed from
+/// it (Σ|K_u| = 1ᵀ K_u 1), the others are packed into chunks of their own for K_u. Every pair equals
+/// the paper's literal K_u, and an observer with more than one chunk of the second kind exercises a
+/// full and a partial chunk.
+void expect_scalar_sums_match(const Case& c) {
+  std::vector<SparseMatrix> seq;
+  for (const auto& w : c.ws) seq.emplace_back(w.sparseView());
+  const gossip::Schedule schedule =
+      c.ws.size() == 1 ? fixed_schedule(c.ws.front(), c.options.rounds) : gossip::Schedule::sequence(seq);
+  const std::size_t n = schedule.num_nodes();
+  const auto ni = static_cast<Eigen::Index>(n);
+  const auto nodes = all_nodes(n);
+  PairwiseOptions pairwise;
+  pairwise.release_dimension = 1;
+  const auto results = account_all_pairs(schedule, nodes, nodes, c.options, pairwise);
+  ASSERT_EQ(results.size(), n * (n - 1));
+  std::vector<std::size_t> negative(n, 0);
+  std::size_t nonnegative = 0;
+  DenseMatrix h;
+  DenseMatrix h_hat;
+  graph::NodeId built = static_cast<graph::NodeId>(n);
+  for (const auto& r : results) {
+    const graph::NodeId i = r.pair.observers.front();
+    const graph::NodeId j = r.pair.target;
+    if (built != i) {
+      h = paper_h(c.ws, {i}, c.options.rounds, 1, 1);
+      h_hat = delete_noise_columns(h, ni, {i});
+      built = i;
+    }
+    const DenseMatrix ref = paper_gram(h, h_hat, ni, j, c.options.rounds);
+    const double scale = ref.cwiseAbs().sum();
+    EXPECT_NEAR(r.pair.sensitivity_squared_ones, ref.sum(), 1e-9 * scale) << i << " -> " << j;
+    EXPECT_NEAR(r.pair.sensitivity_squared_sum_abs, scale, 1e-9 * scale) << i << " -> " << j;
+    EXPECT_FALSE(r.gram.has_value());
+    // exact: K_u >= 0 entrywise, so that c = 1 attains Σ|K_u|.
+    if (r.pair.exact) {
+      EXPECT_GE(ref.minCoeff(), -1e-12 * scale) << i << " -> " << j;
+      EXPECT_NEAR(r.pair.sensitivity_squared_certified, ref.sum(), 1e-9 * scale);
+      ++nonnegative;
+    } else {
+      EXPECT_LT(ref.minCoeff(), 1e-12 * scale) << i << " -> " << j;
+      ++negative[i];
+    }
+  }
+  EXPECT_GT(nonnegative, 0U);
+  EXPECT_GT(*std::max_element(negative.begin(), negative.end()), 16U) << "no observer fills a chunk";
+}
+
+TEST(LinearSystem, ScalarSumsWithoutTheGramMatchPaper) {
+  // Dense enough that some observer has more than 16 targets with negative entries; an even and an
+  // odd T (the projection pairs injections).
+  const graph::Graph g = connected_er(40, 0.3, 31);
+  for (const std::size_t t : {6, 7}) {
+    SCOPED_TRACE(::testing::Message() << "T = " << t);
+    for (const DenseMatrix& w : {hamilton_dense(g), closed_row_dense(g)}) {
+      Case c{{w}, {}};
+      c.options.rounds = t;
+      expect_scalar_sums_match(c);
+    }
+  }
+  const DenseMatrix a = hamilton_dense(connected_er(36, 0.12, 5));
+  const DenseMatrix b = hamilton_dense(graph::ring(36));
+  Case varying{{a, b, a, b, b}, {}};
+  varying.options.rounds = 5;
+  expect_scalar_sums_match(varying);
+}
+
 TEST(LinearSystem, ResultsDoNotDependOnThreadCount) {
   const DenseMatrix w = hamilton_dense(connected_er(40, 0.15, 23));
   const std::size_t t = 6;
