@@ -315,6 +315,12 @@ void account_pairs(const gossip::Schedule& schedule, std::span<const graph::Node
                                    r.num_nodes, r.rounds, threads),
                        "lower the rounds (--rounds) or the threads (--threads)");
   std::size_t done = 0;
+  // Per thread: the batch's view rows and power blocks, reused from batch to batch.
+  struct BatchScratch {
+    std::vector<detail::ViewRows> rows;
+    std::vector<double> blocks;
+  };
+  std::vector<BatchScratch> scratch(static_cast<std::size_t>(threads));
 
   for (std::size_t block = 0; block < units; block += kBatchesPerBlock) {
     const std::size_t block_end = std::min(units, block + kBatchesPerBlock);
@@ -331,7 +337,9 @@ void account_pairs(const gossip::Schedule& schedule, std::span<const graph::Node
         const auto group = observers.subspan(lo, hi - lo);
         const std::span<std::vector<PairResult>> out(results.data() + (lo - first_observer), group.size());
         if (batched) {
-          const auto rows = detail::build_single_rows_batch(r, group);
+          BatchScratch& own = scratch[static_cast<std::size_t>(omp_get_thread_num())];
+          detail::build_single_rows_batch(r, group, own.rows, own.blocks);
+          const auto& rows = own.rows;
           for (std::size_t k = 0; k < group.size(); ++k) {
             solve_view(r, rows[k], group.subspan(k, 1), targets, pairwise, out[k]);
           }

@@ -49,8 +49,11 @@ struct ViewRows {
 ViewRows build_view_rows(const Resolved& r, std::span<const graph::NodeId> row_nodes);
 
 /// Fixed-W rows for a batch of single-node views at once (one sparse
-/// matrix–block product per power); result[k] is the ViewRows of batch[k].
-std::vector<ViewRows> build_single_rows_batch(const Resolved& r, std::span<const graph::NodeId> batch);
+/// matrix–block product per power): out[k] is the ViewRows of batch[k]. `out` and
+/// `blocks` (the powers) are scratch kept from call to call, so that their memory
+/// is reused.
+void build_single_rows_batch(const Resolved& r, std::span<const graph::NodeId> batch,
+                             std::vector<ViewRows>& out, std::vector<double>& blocks);
 
 /// B Bᵀ of a view with the noise of `excluded` nodes removed (diagonal
 /// cumulative sum of the lag Gram matrix for fixed W).

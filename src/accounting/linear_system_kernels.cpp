@@ -14,7 +14,6 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <memory>
 
 #include "dense_kernels.hpp"
 #include "linear_system_detail.hpp"
@@ -75,7 +74,8 @@ template <std::size_t S>
 /// ld x m with ld a multiple of kRowBlock (rows past the rank are zero). The rows a(s, o) are zero
 /// rows for o < s·shift. Every sum runs over o in increasing order, so the blocking changes no bit:
 /// a block of rows runs o up to its last row's hi(k), and a pair of injections runs o from the
-/// first one's s·shift; the zeros of F and of a(s, o) met on the way add exact zeros. Also fills
+/// first one's s·shift; the zeros of F and of a(s, o) met on the way add exact zeros. The rows of
+/// x[s] below lo(s) are not written: they are zero on entry, and stay so between chunks. Also fills
 /// `signs`, with the row sums (X_u 1)_k taken over s in increasing order in `row_sums` (ld x kChunk).
 NETDP_MULTIVERSION NETDP_CONTRACT void chunk_project(const double* f, std::size_t ld, std::size_t m,
                                                      bool lower, std::size_t injections, std::size_t shift,
@@ -105,8 +105,6 @@ NETDP_MULTIVERSION NETDP_CONTRACT void chunk_project(const double* f, std::size_
     const std::size_t k_first = lower ? o_first / kRowBlock * kRowBlock : 0;
     const double* const* rows[S];
     for (std::size_t i = 0; i < S; ++i) rows[i] = a_rows + (s + i) * m;
-    for (std::size_t i = 0; i < S; ++i)
-      std::fill(x + (s + i) * block, x + (s + i) * block + k_first * kChunk, 0.0);
     Lanes acc[S][kRowBlock][2];
     for (std::size_t k = k_first; k < ld; k += kRowBlock) {
       project_rows<S>(f, ld, k, o_first, lower ? std::min(k + kRowBlock, m) : m, rows, acc);
@@ -341,11 +339,10 @@ void target_grams(const ViewRows& rows, const Factor& factor, std::span<const gr
       a_rows[s * m + o] = gathered.data() + row * kChunk;
     }
   }
-  // x[s] for s < t is written whole by chunk_project; the zero blocks after it serve the tiles of
-  // chunk_gram that reach past the last injection.
+  // Zero once: chunk_project never writes the rows of x[s] below lo(s), and the blocks after the
+  // last injection serve the tiles of chunk_gram that reach past it.
   const std::size_t x_size = (t + kTileCols - 1) * ld * kChunk;
-  const auto x = std::make_unique_for_overwrite<double[]>(x_size);
-  std::fill(x.get() + t * ld * kChunk, x.get() + x_size, 0.0);
+  std::vector<double> x(x_size, 0.0);
   std::vector<double> gram_chunk(want_gram ? t * t * kChunk : 0, 0.0);
   std::vector<double> gram(t * t, 0.0);
   ChunkSummary summary;
@@ -383,10 +380,10 @@ void target_grams(const ViewRows& rows, const Factor& factor, std::span<const gr
       }
       continue;
     }
-    chunk_project(f.data(), ld, m, factor.lower_triangular, t, rows.shift, a_rows.data(), x.get(),
+    chunk_project(f.data(), ld, m, factor.lower_triangular, t, rows.shift, a_rows.data(), x.data(),
                   row_sums.data(), signs);
     if (want_gram) {
-      chunk_gram(x.get(), ld, factor.lower_triangular, t, rows.shift, summary, gram_chunk.data());
+      chunk_gram(x.data(), ld, factor.lower_triangular, t, rows.shift, summary, gram_chunk.data());
       for (std::size_t j = 0; j < width; ++j) {
         for (std::size_t e = 0; e < t * t; ++e) gram[e] = gram_chunk[e * kChunk + j];
         emit(begin + j, summary_of(summary, j), gram.data());

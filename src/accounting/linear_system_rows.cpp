@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <memory>
 
 #include "linear_system_detail.hpp"
 #include "netdp/util/check.hpp"
@@ -26,25 +25,24 @@ void multiply_block(const SparseMatrix& wt, const double* in, double* out, std::
                   in, width, out);
 }
 
-/// Node-major blocks P_d (n x w), d = 0..count-1: column j of P_d is (e_{nodes[j]}ᵀ W^{d+p})ᵀ. Each
-/// power is multiplied straight into its block (the blocks are not zeroed first: every entry is written).
-std::unique_ptr<double[]> power_blocks(const SparseMatrix& wt, std::span<const graph::NodeId> nodes,
-                                       std::size_t count, int power) {
+/// Node-major blocks P_d (n x w), d = 0..count-1, into `blocks`: column j of P_d is
+/// (e_{nodes[j]}ᵀ W^{d+p})ᵀ. Each power is multiplied straight into its block.
+void power_blocks(const SparseMatrix& wt, std::span<const graph::NodeId> nodes, std::size_t count, int power,
+                  std::vector<double>& blocks) {
   const auto n = static_cast<std::size_t>(wt.rows());
   const std::size_t w = nodes.size();
-  auto blocks = std::make_unique_for_overwrite<double[]>(count * n * w);
+  blocks.resize(count * n * w);
+  if (count == 0) return;
   std::vector<double> unit(n * w, 0.0);
   for (std::size_t j = 0; j < w; ++j) unit[static_cast<std::size_t>(nodes[j]) * w + j] = 1.0;
-  if (count == 0) return blocks;
   if (power == 1) {
-    multiply_block(wt, unit.data(), blocks.get(), w);
+    multiply_block(wt, unit.data(), blocks.data(), w);
   } else {
-    std::copy(unit.begin(), unit.end(), blocks.get());
+    std::copy(unit.begin(), unit.end(), blocks.begin());
   }
   for (std::size_t d = 1; d < count; ++d) {
-    multiply_block(wt, blocks.get() + (d - 1) * n * w, blocks.get() + d * n * w, w);
+    multiply_block(wt, blocks.data() + (d - 1) * n * w, blocks.data() + d * n * w, w);
   }
-  return blocks;
 }
 
 void require_nodes(std::span<const graph::NodeId> nodes, std::size_t n, const char* what) {
@@ -127,13 +125,14 @@ std::vector<graph::NodeId> view_rows(const gossip::Schedule& schedule, const Res
   return {};
 }
 
-std::vector<ViewRows> build_single_rows_batch(const Resolved& r, std::span<const graph::NodeId> batch) {
+void build_single_rows_batch(const Resolved& r, std::span<const graph::NodeId> batch,
+                             std::vector<ViewRows>& out, std::vector<double>& blocks) {
   require(r.fixed, "build_single_rows_batch needs a fixed schedule");
   const std::size_t n = r.num_nodes;
   const std::size_t w = batch.size();
   const std::size_t lags = r.rounds * r.steps;
-  const auto blocks = power_blocks(r.transposed.front(), batch, lags, r.power);
-  std::vector<ViewRows> out(w);
+  power_blocks(r.transposed.front(), batch, lags, r.power, blocks);
+  out.resize(w);
   for (ViewRows& v : out) {
     v.injections = r.rounds;
     v.observations = lags;
@@ -145,11 +144,10 @@ std::vector<ViewRows> build_single_rows_batch(const Resolved& r, std::span<const
   // contiguous, so both sides are read and written a cache line at a time.
   for (std::size_t u = 0; u < n; ++u) {
     for (std::size_t d = 0; d < lags; ++d) {
-      const double* p = blocks.get() + (d * n + u) * w;
+      const double* p = blocks.data() + (d * n + u) * w;
       for (std::size_t j = 0; j < w; ++j) out[j].lag.data()[u * lags + d] = p[j];
     }
   }
-  return out;
 }
 
 ViewRows build_view_rows(const Resolved& r, std::span<const graph::NodeId> row_nodes) {
@@ -163,11 +161,12 @@ ViewRows build_view_rows(const Resolved& r, std::span<const graph::NodeId> row_n
   const auto m = static_cast<Eigen::Index>(v.observations);
   if (r.fixed) {
     v.toeplitz = true;
-    const auto blocks = power_blocks(r.transposed.front(), row_nodes, steps_total, r.power);
+    std::vector<double> blocks;
+    power_blocks(r.transposed.front(), row_nodes, steps_total, r.power, blocks);
     v.lag.resize(m, static_cast<Eigen::Index>(n));
     for (std::size_t d = 0; d < steps_total; ++d) {
       for (std::size_t j = 0; j < c; ++j) {
-        const double* p = blocks.get() + d * n * c + j;
+        const double* p = blocks.data() + d * n * c + j;
         const auto o = static_cast<Eigen::Index>(d * c + j);
         for (std::size_t u = 0; u < n; ++u) v.lag(o, static_cast<Eigen::Index>(u)) = p[u * c];
       }
