@@ -255,6 +255,42 @@ double smallest_eigenvalue(DenseMatrix symmetric) {
 #endif
 }
 
+EigenvalueRange extreme_eigenvalues(DenseMatrix symmetric) {
+  require(symmetric.rows() == symmetric.cols() && symmetric.rows() > 0,
+          "extreme_eigenvalues: matrix must be square and non-empty, got {} x {}", symmetric.rows(),
+          symmetric.cols());
+  require_finite_lower(symmetric, "extreme_eigenvalues");
+#if defined(NETDP_HAVE_LAPACKE)
+  const auto n = static_cast<lapack_int>(symmetric.rows());
+  const auto size = static_cast<std::size_t>(n);
+  std::vector<double> diagonal(size), off(size), tau(size);
+  lapack_int info =
+      LAPACKE_dsytrd(LAPACK_COL_MAJOR, 'L', n, symmetric.data(), n, diagonal.data(), off.data(), tau.data());
+  if (info != 0)
+    throw std::runtime_error(fmt::format("extreme_eigenvalues: LAPACK dsytrd failed (info = {})", info));
+  const double abstol = 2.0 * LAPACKE_dlamch('S');  // the most accurate bisection
+  const auto one_end = [&](lapack_int index) {
+    lapack_int found = 0;
+    lapack_int splits = 0;
+    double value = 0.0;
+    std::vector<lapack_int> block(size), split(size);
+    info = LAPACKE_dstebz('I', 'E', n, 0.0, 0.0, index, index, abstol, diagonal.data(), off.data(), &found,
+                          &splits, &value, block.data(), split.data());
+    if (info != 0 || found != 1) {
+      throw std::runtime_error(fmt::format("extreme_eigenvalues: LAPACK dstebz failed (info = {})", info));
+    }
+    return value;
+  };
+  return {one_end(1), one_end(n)};
+#else
+  Eigen::SelfAdjointEigenSolver<DenseMatrix> solver(symmetric, Eigen::EigenvaluesOnly);
+  if (solver.info() != Eigen::Success) {
+    throw std::runtime_error("extreme_eigenvalues: Eigen SelfAdjointEigenSolver did not converge");
+  }
+  return {solver.eigenvalues()(0), solver.eigenvalues()(symmetric.rows() - 1)};
+#endif
+}
+
 DenseMatrix spectral_reconstruction(const DenseMatrix& vectors, const Vector& f) {
   const Eigen::Index n = vectors.rows();
   DenseMatrix c = DenseMatrix::Zero(n, n);
@@ -294,6 +330,31 @@ void solve_lower_in_place(const DenseMatrix& lower, DenseMatrix& z) {
               static_cast<blasint>(lower.rows()), z.data(), static_cast<blasint>(z.rows()));
 #else
   lower.triangularView<Eigen::Lower>().solveInPlace(z);
+#endif
+}
+
+void multiply_lower_in_place(const DenseMatrix& lower, DenseMatrix& z) {
+  if (z.size() == 0) return;
+#if defined(NETDP_HAVE_LAPACKE)
+  CholeskyRoutines<double>::trmm(CblasLeft, static_cast<blasint>(z.rows()), static_cast<blasint>(z.cols()),
+                                 1.0, lower.data(), static_cast<blasint>(lower.rows()), z.data(),
+                                 static_cast<blasint>(z.rows()));
+#else
+  z = (lower.triangularView<Eigen::Lower>() * z).eval();
+#endif
+}
+
+bool invert_lower_in_place(DenseMatrix& lower) {
+  if (lower.size() == 0) return true;
+#if defined(NETDP_HAVE_LAPACKE)
+  const auto n = static_cast<blasint>(lower.rows());
+  return invert_lower_in_place(lower.data(), n, n);
+#else
+  if ((lower.diagonal().array() == 0.0).any()) return false;
+  const DenseMatrix inverse =
+      lower.triangularView<Eigen::Lower>().solve(DenseMatrix::Identity(lower.rows(), lower.cols()));
+  lower.triangularView<Eigen::Lower>() = inverse;
+  return true;
 #endif
 }
 

@@ -32,6 +32,16 @@ SymmetricEigen symmetric_eigen(DenseMatrix symmetric, bool vectors = true);
 /// eigenvalues only). A non-finite entry is refused by name.
 double smallest_eigenvalue(DenseMatrix symmetric);
 
+/// The smallest and largest eigenvalues of a symmetric matrix given densely (lower triangle read):
+/// one tridiagonalisation (LAPACK dsytrd) and bisection for the two ends only (dstebz, to full
+/// accuracy) where netdp is built with LAPACKE, Eigen's eigenvalues otherwise. A non-finite entry is
+/// refused by name.
+struct EigenvalueRange {
+  double smallest = 0.0;
+  double largest = 0.0;
+};
+EigenvalueRange extreme_eigenvalues(DenseMatrix symmetric);
+
 /// a = U diag(values) Vᵀ, thin: U is m × min(m, n) with orthonormal columns, values descending.
 struct ThinSvd {
   DenseMatrix left;
@@ -56,6 +66,13 @@ DenseMatrix lower_gram(const DenseMatrix& a);
 
 /// z <- L⁻¹ z for the lower-triangular (square, non-singular) `lower` (one TRSM).
 void solve_lower_in_place(const DenseMatrix& lower, DenseMatrix& z);
+
+/// z <- L z for the lower-triangular (square) `lower`; its strict upper triangle is not read (one TRMM).
+void multiply_lower_in_place(const DenseMatrix& lower, DenseMatrix& z);
+
+/// L <- L⁻¹ for the lower-triangular `lower` (its strict upper triangle is neither read nor
+/// written); false when a diagonal entry is zero.
+bool invert_lower_in_place(DenseMatrix& lower);
 
 /// G[p, p] ≈ L Lᵀ for the symmetric positive semidefinite G (lower triangle read), with the pivots
 /// p chosen greedily (largest remaining diagonal first) and stopped when that diagonal is <= floor:

@@ -268,9 +268,8 @@ Factor factor_noise_gram(const DenseMatrix& bbt, const RankOptions& options) {
   }
   out.condition = spectrum.condition;
   if (rank == m) {
-    const Eigen::LLT<DenseMatrix> llt(bbt);
-    if (llt.info() == Eigen::Success) {
-      out.f = llt.matrixL().solve(DenseMatrix::Identity(m, m));
+    out.f = bbt;
+    if (cholesky_in_place(out.f) && invert_lower_in_place(out.f)) {
       out.f.triangularView<Eigen::StrictlyUpper>().setZero();
       out.lower_triangular = true;
     }
@@ -303,10 +302,16 @@ DenseMatrix single_target_gram(const ViewRows& rows, const Factor& factor, graph
       a.col(s).tail(m - first) = rows.block[static_cast<std::size_t>(s)].col(u).tail(m - first);
     }
   }
-  const DenseMatrix x = factor.lower_triangular ? DenseMatrix(factor.f.triangularView<Eigen::Lower>() * a)
-                                                : DenseMatrix(factor.f * a);
+  DenseMatrix x;
+  if (factor.lower_triangular) {
+    multiply_lower_in_place(factor.f, a);
+    x = std::move(a);
+  } else {
+    x = DenseMatrix::Zero(factor.f.rows(), t);
+    multiply_into(x, 1.0, factor.f, false, a, false, 0.0);
+  }
   DenseMatrix k = DenseMatrix::Zero(t, t);
-  k.selfadjointView<Eigen::Lower>().rankUpdate(x.transpose());
+  add_transposed_gram(k, x);
   k.triangularView<Eigen::StrictlyUpper>() = k.transpose();
   return k;
 }

@@ -28,6 +28,17 @@ NoiseSpectrum noise_spectrum(const DenseMatrix& gram, const RankOptions& options
   NoiseSpectrum out;
   out.size = gram.rows();
   const Eigen::Index m = out.size;
+  if (!eigenvectors) {
+    // Full rank decides itself from the two ends of the spectrum: every eigenvalue is kept when
+    // the smallest is above the cut (bisection for the ends, no full eigenvalue solve).
+    const EigenvalueRange ends = extreme_eigenvalues(gram);
+    const double lambda_max = std::max(ends.largest, 0.0);
+    if (ends.smallest > options.rank_tolerance * lambda_max && ends.smallest > 0.0) {
+      out.rank = m;
+      out.condition = lambda_max / ends.smallest;
+      return out;
+    }
+  }
   out.eig = symmetric_eigen(gram, eigenvectors);
   const Vector& lambda = out.eig.values;  // increasing
   const double lambda_max = std::max(lambda(m - 1), 0.0);

@@ -21,7 +21,8 @@ struct NoiseSpectrum {
 };
 
 /// Decomposes a symmetric B Bᵀ (m x m, m >= 1); throws if the eigensolver fails. Without
-/// `eigenvectors` only the eigenvalues are computed (the rank and condition; about a fifth of the work).
+/// `eigenvectors` only the rank and condition are computed: from the two ends of the spectrum when
+/// the smallest eigenvalue is kept (eig left empty), else from every eigenvalue.
 NoiseSpectrum noise_spectrum(const DenseMatrix& gram, const RankOptions& options, bool eigenvectors = true);
 
 /// Appends the rank-deficiency and ill-conditioning warnings of `spectrum`.

@@ -163,5 +163,56 @@ TEST(SymmetricEigen, EigenvaluesOnlyMatchTheFullDecompositionAndNonFiniteIsRefus
   }
 }
 
+TEST(SymmetricEigen, ExtremeEigenvaluesMatchEveryEigenvalueAndNonFiniteIsRefused) {
+  util::Rng rng(5);
+  for (const Eigen::Index n : {1, 2, 7, 60}) {
+    DenseMatrix a(n, n);
+    for (Eigen::Index j = 0; j < n; ++j)
+      for (Eigen::Index i = 0; i < n; ++i) a(i, j) = rng.standard_normal();
+    const DenseMatrix gram = a * a.transpose() / static_cast<double>(n);
+    const SymmetricEigen all = symmetric_eigen(gram, false);
+    DenseMatrix upper_unset = gram;  // only the lower triangle is read
+    if (n > 1) upper_unset(0, n - 1) = std::numeric_limits<double>::quiet_NaN();
+    const EigenvalueRange ends = extreme_eigenvalues(upper_unset);
+    const double scale = all.values(n - 1);
+    EXPECT_NEAR(ends.smallest, all.values(0), 1e-13 * scale) << "n = " << n;
+    EXPECT_NEAR(ends.largest, all.values(n - 1), 1e-13 * scale) << "n = " << n;
+  }
+  DenseMatrix bad = DenseMatrix::Identity(3, 3);
+  bad(2, 1) = std::numeric_limits<double>::infinity();
+  try {
+    extreme_eigenvalues(bad);
+    ADD_FAILURE() << "no exception";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("extreme_eigenvalues: the 3 x 3 matrix has a non-finite entry"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(LowerTriangular, ProductAndInverseMatchEigenAndLeaveTheUpperTriangle) {
+  for (const Eigen::Index n : {1, 5, 33, 100}) {
+    DenseMatrix lower = counting(n, n, 0.1);
+    lower.diagonal().array() += 3.0;                                 // well away from singular
+    lower.triangularView<Eigen::StrictlyUpper>().setConstant(99.0);  // neither read nor written
+    const DenseMatrix l = lower.triangularView<Eigen::Lower>();
+    const DenseMatrix z = counting(n, 4, 0.5);
+    DenseMatrix product = z;
+    multiply_lower_in_place(lower, product);
+    EXPECT_LT((product - l * z).cwiseAbs().maxCoeff(), 1e-12 * (l * z).cwiseAbs().maxCoeff()) << "n = " << n;
+    DenseMatrix inverse = lower;
+    ASSERT_TRUE(invert_lower_in_place(inverse));
+    const DenseMatrix expected = l.triangularView<Eigen::Lower>().solve(DenseMatrix::Identity(n, n));
+    EXPECT_LT((DenseMatrix(inverse.triangularView<Eigen::Lower>()) - expected).cwiseAbs().maxCoeff(), 1e-12)
+        << "n = " << n;
+    EXPECT_TRUE((inverse.triangularView<Eigen::StrictlyUpper>().toDenseMatrix().array() ==
+                 lower.triangularView<Eigen::StrictlyUpper>().toDenseMatrix().array())
+                    .all());
+  }
+  DenseMatrix singular = DenseMatrix::Identity(4, 4);
+  singular(2, 2) = 0.0;
+  EXPECT_FALSE(invert_lower_in_place(singular));
+}
+
 }  // namespace
 }  // namespace netdp::accounting::detail
