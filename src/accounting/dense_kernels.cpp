@@ -168,6 +168,13 @@ void require_finite_lower(const DenseMatrix& symmetric, const char* where) {
             symmetric.cols(), j);
 }
 
+/// A square, non-empty matrix whose lower triangle is finite, or an error naming `where`.
+void require_square_finite(const DenseMatrix& symmetric, const char* where) {
+  require(symmetric.rows() == symmetric.cols() && symmetric.rows() > 0,
+          "{}: matrix must be square and non-empty, got {} x {}", where, symmetric.rows(), symmetric.cols());
+  require_finite_lower(symmetric, where);
+}
+
 }  // namespace
 
 SymmetricEigen symmetric_eigen(DenseMatrix symmetric, bool vectors) {
@@ -230,10 +237,7 @@ ThinSvd thin_svd(DenseMatrix a) {
 }
 
 double smallest_eigenvalue(DenseMatrix symmetric) {
-  require(symmetric.rows() == symmetric.cols() && symmetric.rows() > 0,
-          "smallest_eigenvalue: matrix must be square and non-empty, got {} x {}", symmetric.rows(),
-          symmetric.cols());
-  require_finite_lower(symmetric, "smallest_eigenvalue");
+  require_square_finite(symmetric, "smallest_eigenvalue");
 #if defined(NETDP_HAVE_LAPACKE)
   const auto n = static_cast<lapack_int>(symmetric.rows());
   lapack_int found = 0;
@@ -256,10 +260,7 @@ double smallest_eigenvalue(DenseMatrix symmetric) {
 }
 
 EigenvalueRange extreme_eigenvalues(DenseMatrix symmetric) {
-  require(symmetric.rows() == symmetric.cols() && symmetric.rows() > 0,
-          "extreme_eigenvalues: matrix must be square and non-empty, got {} x {}", symmetric.rows(),
-          symmetric.cols());
-  require_finite_lower(symmetric, "extreme_eigenvalues");
+  require_square_finite(symmetric, "extreme_eigenvalues");
 #if defined(NETDP_HAVE_LAPACKE)
   const auto n = static_cast<lapack_int>(symmetric.rows());
   const auto size = static_cast<std::size_t>(n);

@@ -84,19 +84,26 @@ NETDP_MULTIVERSION NETDP_CONTRACT void chunk_project(const double* f, std::size_
   std::fill(row_sums, row_sums + ld * kChunk, 0.0);
   Lanes least_lo{};  // min(0, every entry): negative exactly where some entry is
   Lanes least_hi{};
-  const auto fold = [&](double* xk, double* sum, const Lanes& lo, const Lanes& hi) {
-    std::memcpy(xk, &lo, sizeof(Lanes));
-    std::memcpy(xk + kLanes, &hi, sizeof(Lanes));
+  // Stores row k of x[s .. s + S − 1] from acc[·][r] and folds it into the row sums (s increasing)
+  // and the least entry.
+  const auto fold = [&]<std::size_t S>(double* xk, std::size_t stride, double* sum,
+                                       const Lanes(&acc)[S][kRowBlock][2], std::size_t r) {
     Lanes sum_lo;
     Lanes sum_hi;
     std::memcpy(&sum_lo, sum, sizeof(Lanes));
     std::memcpy(&sum_hi, sum + kLanes, sizeof(Lanes));
-    sum_lo += lo;
-    sum_hi += hi;
+    for (std::size_t i = 0; i < S; ++i) {
+      const Lanes& lo = acc[i][r][0];
+      const Lanes& hi = acc[i][r][1];
+      std::memcpy(xk + i * stride, &lo, sizeof(Lanes));
+      std::memcpy(xk + i * stride + kLanes, &hi, sizeof(Lanes));
+      sum_lo += lo;
+      sum_hi += hi;
+      least_lo = lo < least_lo ? lo : least_lo;
+      least_hi = hi < least_hi ? hi : least_hi;
+    }
     std::memcpy(sum, &sum_lo, sizeof(Lanes));
     std::memcpy(sum + kLanes, &sum_hi, sizeof(Lanes));
-    least_lo = lo < least_lo ? lo : least_lo;
-    least_hi = hi < least_hi ? hi : least_hi;
   };
   const std::size_t block = ld * kChunk;
   const auto run = [&]<std::size_t S>(std::size_t s) {
@@ -109,9 +116,8 @@ NETDP_MULTIVERSION NETDP_CONTRACT void chunk_project(const double* f, std::size_
     for (std::size_t k = k_first; k < ld; k += kRowBlock) {
       project_rows<S>(f, ld, k, o_first, lower ? std::min(k + kRowBlock, m) : m, rows, acc);
       for (std::size_t r = 0; r < kRowBlock; ++r)
-        for (std::size_t i = 0; i < S; ++i)
-          fold(x + (s + i) * block + (k + r) * kChunk, row_sums + (k + r) * kChunk, acc[i][r][0],
-               acc[i][r][1]);
+        fold.template operator()<S>(x + s * block + (k + r) * kChunk, block, row_sums + (k + r) * kChunk, acc,
+                                    r);
     }
   };
   std::size_t s = 0;
