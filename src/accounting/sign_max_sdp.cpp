@@ -8,11 +8,11 @@
 // VERIFY it: λ_min(Diag(y) − K) is computed and y is shifted up by its negative part plus a
 // margin for the eigen-solver's rounding.
 
-#include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <cmath>
 #include <limits>
 
+#include "dense_kernels.hpp"
 #include "sign_max_detail.hpp"
 
 namespace netdp::accounting::sign_max_detail {
@@ -26,7 +26,7 @@ double eigenvalue_margin(const DenseMatrix& a) {
 // threads, and results must not depend on the thread count.
 DenseMatrix times_factor(const DenseMatrix& k, const DenseMatrix& v) {
   DenseMatrix kv(k.rows(), v.cols());
-  for (Eigen::Index i = 0; i < k.rows(); ++i) kv.row(i).noalias() = k.row(i) * v;
+  detail::multiply_into(kv, 1.0, k, false, v, false, 0.0);
   return kv;
 }
 
@@ -69,7 +69,7 @@ VerifiedDual verified_bound(const DenseMatrix& k, Vector y) {
   DenseMatrix slack = -k;
   slack.diagonal() += y;
   const double trace = slack.diagonal().sum();
-  if (m > 0 && slack.diagonal().minCoeff() > 0.0 && Eigen::LLT<DenseMatrix>(slack).info() == Eigen::Success) {
+  if (m > 0 && slack.diagonal().minCoeff() > 0.0 && detail::cholesky_succeeds(slack)) {
     // A Cholesky factorisation that completes in floating point is exact for slack + E with
     // ‖E‖₂ <= γ_{m+1}·‖R‖_F² = γ_{m+1}·tr(slack + E) (Higham, Accuracy and Stability, Theorem 10.3;
     // blocked variants change the constant only), and forming slack errs by ε·max diag: so

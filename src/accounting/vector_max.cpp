@@ -209,10 +209,9 @@ InteriorPoint interior_point(const DenseMatrix& k, double tolerance, int max_ite
 DenseMatrix unit_factor(const DenseMatrix& x) {
   const Vector scale = x.diagonal().cwiseMax(std::numeric_limits<double>::min()).cwiseSqrt().cwiseInverse();
   const DenseMatrix normalised = scale.asDiagonal() * x * scale.asDiagonal();
-  DenseMatrix v;
-  const Eigen::LLT<DenseMatrix> llt(normalised);
-  if (llt.info() == Eigen::Success) {
-    v = llt.matrixL();
+  DenseMatrix v = normalised;
+  if (detail::cholesky_in_place(v)) {
+    v.triangularView<Eigen::StrictlyUpper>().setZero();
   } else {
     const Eigen::SelfAdjointEigenSolver<DenseMatrix> eig(normalised);
     v = eig.eigenvectors() * eig.eigenvalues().cwiseMax(0.0).cwiseSqrt().asDiagonal();
