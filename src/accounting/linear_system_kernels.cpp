@@ -334,9 +334,15 @@ void target_grams(const ViewRows& rows, const Factor& factor, std::span<const gr
   const std::size_t t = rows.injections;
   const std::size_t m = rows.observations;
   const std::size_t rank = factor.rank;
+  if (rank == 0) {  // no noise in the view: K_u = 0
+    const std::vector<double> zero(t * t, 0.0);
+    for (std::size_t k = 0; k < targets.size(); ++k)
+      emit(k, GramSummary{0.0, 0.0, true}, want_gram ? zero.data() : nullptr);
+    return;
+  }
   // F (rank x m, column-major) with zero rows up to a multiple of kRowBlock: the kernels' leading
   // dimension. The zero rows add exact zeros to every sum.
-  const std::size_t ld = std::max<std::size_t>((rank + kRowBlock - 1) / kRowBlock, 1) * kRowBlock;
+  const std::size_t ld = (rank + kRowBlock - 1) / kRowBlock * kRowBlock;
   DenseMatrix f = DenseMatrix::Zero(static_cast<Eigen::Index>(ld), static_cast<Eigen::Index>(m));
   f.topRows(static_cast<Eigen::Index>(rank)) = factor.f;
   // The targets' coefficients, lane j = targets[begin + j], then one zero row: a(s, o) for o < s·shift.
@@ -383,13 +389,6 @@ void target_grams(const ViewRows& rows, const Factor& factor, std::span<const gr
           for (std::size_t o = 0; o < m; ++o)
             gathered[(s * m + o) * kChunk + j] = rows.block[s](static_cast<Eigen::Index>(o), u);
       }
-    }
-    if (rank == 0) {
-      for (std::size_t j = 0; j < width; ++j) {
-        std::fill(gram.begin(), gram.end(), 0.0);
-        emit(begin + j, GramSummary{0.0, 0.0, true}, want_gram ? gram.data() : nullptr);
-      }
-      continue;
     }
     chunk_project(f.data(), ld, m, factor.lower_triangular, t, rows.shift, a_rows.data(), x.data(),
                   row_sums.data(), signs);

@@ -22,11 +22,17 @@ double eigenvalue_margin(const DenseMatrix& a) {
   return 64.0 * static_cast<double>(a.rows() + 1) * eps * a.norm();
 }
 
-// K V computed row by row (matrix-vector products): Eigen would run a large K·V product on OpenMP
-// threads, and results must not depend on the thread count.
+// K V, whose entries must not depend on the thread count: one BLAS GEMM where netdp is built with
+// it (OpenBLAS divides a product between its threads by blocks of the result, never along a sum);
+// otherwise row by row (matrix-vector products), since Eigen would run a large K·V product on
+// OpenMP threads with blocking chosen by their number.
 DenseMatrix times_factor(const DenseMatrix& k, const DenseMatrix& v) {
   DenseMatrix kv(k.rows(), v.cols());
+#if defined(NETDP_HAVE_LAPACKE)
   detail::multiply_into(kv, 1.0, k, false, v, false, 0.0);
+#else
+  for (Eigen::Index i = 0; i < k.rows(); ++i) kv.row(i).noalias() = k.row(i) * v;
+#endif
   return kv;
 }
 

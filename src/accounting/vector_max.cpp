@@ -172,6 +172,13 @@ bool follow_central_path(const MatrixOf<Scalar>& k, MatrixOf<Scalar>& x, VectorO
   return false;
 }
 
+/// D^{-1/2} X D^{-1/2} with D = diag X (diagonal entries below the smallest normal double taken as
+/// that): X rescaled to a unit diagonal.
+DenseMatrix unit_diagonal(const DenseMatrix& x) {
+  const Vector scale = x.diagonal().cwiseMax(std::numeric_limits<double>::min()).cwiseSqrt().cwiseInverse();
+  return scale.asDiagonal() * x * scale.asDiagonal();
+}
+
 /// Relative duality gap at which the interior point moves from single to double precision: single
 /// precision (2^−24) still steers the iterates reliably down to it, at about half the cost of an
 /// iteration. The gap and the verified bounds are always computed in double precision afterwards.
@@ -192,10 +199,7 @@ InteriorPoint interior_point(const DenseMatrix& k, double tolerance, int max_ite
                       std::max(tolerance, kSinglePrecisionGap), ip.iterations, max_iterations);
   // X back on diag(X) = 1 exactly (single precision rounded it; the Newton steps keep the
   // diagonal only from a feasible point, and the gap Σy − tr(KX) is the duality gap only there).
-  ip.x = x_single.cast<double>();
-  const Vector scale =
-      ip.x.diagonal().cwiseMax(std::numeric_limits<double>::min()).cwiseSqrt().cwiseInverse();
-  ip.x = scale.asDiagonal() * ip.x * scale.asDiagonal();
+  ip.x = unit_diagonal(x_single.cast<double>());
   ip.y = y_single.cast<double>();
   if (follow_central_path(k, ip.x, ip.y, tolerance, ip.iterations, max_iterations)) return ip;
   ip.x = DenseMatrix::Identity(m, m);
@@ -207,8 +211,7 @@ InteriorPoint interior_point(const DenseMatrix& k, double tolerance, int max_ite
 /// Unit rows V with V Vᵀ = D^{-1/2} X D^{-1/2} (D = diag X): X rescaled to an exact unit diagonal,
 /// then factored (Cholesky; an eigendecomposition when X is singular in floating point).
 DenseMatrix unit_factor(const DenseMatrix& x) {
-  const Vector scale = x.diagonal().cwiseMax(std::numeric_limits<double>::min()).cwiseSqrt().cwiseInverse();
-  const DenseMatrix normalised = scale.asDiagonal() * x * scale.asDiagonal();
+  const DenseMatrix normalised = unit_diagonal(x);
   DenseMatrix v = normalised;
   if (detail::cholesky_in_place(v)) {
     v.triangularView<Eigen::StrictlyUpper>().setZero();
