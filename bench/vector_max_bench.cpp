@@ -3,6 +3,8 @@
 //    negative entries (the interior point runs; counters: iterations, relative gap);
 //  - all 9,900 secure-sum pairs of ER(100, 0.2), hamilton, T = 100: the vector worst case per pair
 //    (default) against the scalar Σ|K| (release dimension 1), the same engine otherwise.
+//  - the interior point's dense kernels at its orders: the Cholesky factorisation (netdp's small
+//    kernel against LAPACK's xPOTRF) and the inverse from the factor, in double and single precision.
 // Run: build/<dir>/bench/netdp_vector_max_bench
 // Compare: /usr/bin/python3 bench/vector_max_numpy.py (the same SDP in numpy, per call).
 
@@ -13,6 +15,11 @@
 #include <cstdint>
 #include <random>
 
+#if defined(NETDP_HAVE_LAPACKE)
+#include <lapacke.h>
+#endif
+
+#include "../src/accounting/dense_kernels.hpp"
 #include "netdp/accounting/linear_system.hpp"
 #include "netdp/accounting/vector_max.hpp"
 #include "netdp/gossip/weighting.hpp"
@@ -47,6 +54,72 @@ void BM_VectorMaxPerCall(benchmark::State& state) {
   state.counters["exact"] = result.exact ? 1.0 : 0.0;
 }
 BENCHMARK(BM_VectorMaxPerCall)->Arg(8)->Arg(20)->Arg(50)->Arg(100)->Unit(benchmark::kMillisecond);
+
+/// A well-conditioned m × m symmetric positive definite matrix in precision Scalar.
+template <class Scalar>
+Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic> spd_matrix(Eigen::Index m) {
+  const DenseMatrix k = projector_block(m, m / 2 + 1, 11);
+  return (k + DenseMatrix::Identity(m, m)).cast<Scalar>();
+}
+
+/// Cholesky factorisations of one m × m matrix (the copy included, as in the interior point's trials).
+template <class Scalar, class Factor>
+void time_cholesky(benchmark::State& state, const Factor& factor) {
+  using Matrix = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>;
+  const Matrix a = spd_matrix<Scalar>(state.range(0));
+  Matrix work = a;
+  for (auto _ : state) {
+    work = a;
+    if (!factor(work)) state.SkipWithError("not positive definite");
+    benchmark::DoNotOptimize(work.data());
+  }
+}
+
+template <class Scalar>
+void BM_SmallCholesky(benchmark::State& state) {
+  time_cholesky<Scalar>(state, [](auto& work) {
+    return netdp::accounting::detail::small_cholesky_in_place(work.data(), work.rows());
+  });
+}
+BENCHMARK(BM_SmallCholesky<double>)->Arg(32)->Arg(100)->Arg(200)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SmallCholesky<float>)->Arg(32)->Arg(100)->Arg(200)->Unit(benchmark::kMicrosecond);
+
+#if defined(NETDP_HAVE_LAPACKE)
+void BM_LapackCholesky(benchmark::State& state) {
+  const netdp::accounting::detail::SingleThreadedBlas single;
+  time_cholesky<double>(state, [](DenseMatrix& work) {
+    const auto n = static_cast<lapack_int>(work.rows());
+    return LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, work.data(), n) == 0;
+  });
+}
+BENCHMARK(BM_LapackCholesky)->Arg(32)->Arg(100)->Arg(200)->Unit(benchmark::kMicrosecond);
+
+void BM_LapackCholeskyFloat(benchmark::State& state) {
+  const netdp::accounting::detail::SingleThreadedBlas single;
+  time_cholesky<float>(state, [](netdp::accounting::detail::FloatMatrix& work) {
+    const auto n = static_cast<lapack_int>(work.rows());
+    return LAPACKE_spotrf_work(LAPACK_COL_MAJOR, 'L', n, work.data(), n) == 0;
+  });
+}
+BENCHMARK(BM_LapackCholeskyFloat)->Arg(32)->Arg(100)->Arg(200)->Unit(benchmark::kMicrosecond);
+#endif
+
+/// The SPD inverse from a Cholesky factor (copy included), as each interior-point iteration forms Z⁻¹.
+template <class Scalar>
+void BM_SpdInverseFromCholesky(benchmark::State& state) {
+  using Matrix = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>;
+  const netdp::accounting::detail::SingleThreadedBlas single;
+  Matrix factor = spd_matrix<Scalar>(state.range(0));
+  if (!netdp::accounting::detail::cholesky_in_place(factor)) state.SkipWithError("not positive definite");
+  Matrix work = factor;
+  for (auto _ : state) {
+    work = factor;
+    if (!netdp::accounting::detail::spd_invert_from_cholesky(work)) state.SkipWithError("singular");
+    benchmark::DoNotOptimize(work.data());
+  }
+}
+BENCHMARK(BM_SpdInverseFromCholesky<double>)->Arg(32)->Arg(100)->Arg(200)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SpdInverseFromCholesky<float>)->Arg(32)->Arg(100)->Arg(200)->Unit(benchmark::kMicrosecond);
 
 /// All 9,900 pairs of ER(100, 0.2), T = 100, under `view` and `weighting`; state.range(0): the
 /// release dimension (0 = vector, 1 = scalar Σ|K|).

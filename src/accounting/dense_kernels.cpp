@@ -115,6 +115,8 @@ bool invert_lower_in_place(Scalar* a, blasint n, blasint ld) {
 template <class Scalar>
 bool cholesky_in_place_of(Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>& symmetric) {
   if (symmetric.size() == 0) return true;
+  if (symmetric.rows() <= kSmallSpdMaxOrder)
+    return small_cholesky_in_place(symmetric.data(), symmetric.rows());
 #if defined(NETDP_HAVE_LAPACKE)
   return CholeskyRoutines<Scalar>::potrf(static_cast<lapack_int>(symmetric.rows()), symmetric.data()) == 0;
 #else
@@ -125,18 +127,22 @@ bool cholesky_in_place_of(Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>&
 
 template <class Scalar>
 bool spd_invert_from_cholesky_of(Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>& symmetric) {
+  if (symmetric.rows() <= kSmallSpdMaxOrder) {
+    if (!small_spd_invert_from_cholesky(symmetric.data(), symmetric.rows())) return false;
+  } else {
 #if defined(NETDP_HAVE_LAPACKE)
-  // Z⁻¹ = L⁻ᵀ L⁻¹: xPOTRI's two steps, the triangular inverse blocked.
-  const auto r = static_cast<lapack_int>(symmetric.rows());
-  if (r > 0 && !invert_lower_in_place(symmetric.data(), r, r)) return false;
-  if (r > 0 && CholeskyRoutines<Scalar>::lauum(r, symmetric.data()) != 0) return false;
+    // Z⁻¹ = L⁻ᵀ L⁻¹: xPOTRI's two steps, the triangular inverse blocked.
+    const auto r = static_cast<lapack_int>(symmetric.rows());
+    if (!invert_lower_in_place(symmetric.data(), r, r)) return false;
+    if (CholeskyRoutines<Scalar>::lauum(r, symmetric.data()) != 0) return false;
 #else
-  using Matrix = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>;
-  const Matrix lower = symmetric.template triangularView<Eigen::Lower>();
-  const Matrix lower_inverse = lower.template triangularView<Eigen::Lower>().solve(
-      Matrix::Identity(symmetric.rows(), symmetric.rows()));
-  symmetric = lower_inverse.transpose() * lower_inverse;
+    using Matrix = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>;
+    const Matrix lower = symmetric.template triangularView<Eigen::Lower>();
+    const Matrix lower_inverse = lower.template triangularView<Eigen::Lower>().solve(
+        Matrix::Identity(symmetric.rows(), symmetric.rows()));
+    symmetric = lower_inverse.transpose() * lower_inverse;
 #endif
+  }
   symmetric.template triangularView<Eigen::StrictlyUpper>() = symmetric.transpose();
   return true;
 }

@@ -4,6 +4,7 @@
 // Uses LAPACK dsyevd + BLAS dsyrk/dgemm when the build found LAPACKE/CBLAS (NETDP_HAVE_LAPACKE),
 // Eigen otherwise.
 
+#include <cstddef>
 #include <functional>
 #include <vector>
 
@@ -101,6 +102,25 @@ bool cholesky_succeeds(DenseMatrix symmetric);
 /// triangle left as it was); false when the matrix is not numerically positive definite.
 bool cholesky_in_place(DenseMatrix& symmetric);
 
+/// Orders up to which cholesky_in_place and spd_invert_from_cholesky use the small kernels below:
+/// their operands stay in the L2 cache there, and they beat LAPACK's blocked xPOTRF and xPOTRI from
+/// the smallest orders up (docs/performance.md).
+inline constexpr std::ptrdiff_t kSmallSpdMaxOrder = 384;
+
+/// Cholesky factorisation in place of the n × n symmetric matrix at `a` (column-major, leading
+/// dimension n; lower triangle read and overwritten with L, strict upper triangle untouched), by a
+/// left-looking register-tiled kernel (small_spd.cpp); false at the first pivot that is not positive
+/// (or NaN), the matrix then partly overwritten.
+bool small_cholesky_in_place(double* a, std::ptrdiff_t n);
+bool small_cholesky_in_place(float* a, std::ptrdiff_t n);
+
+/// The lower triangle of (L Lᵀ)⁻¹ = L⁻ᵀ L⁻¹ in place of the factor L in the lower triangle of the
+/// n × n matrix at `a` (leading dimension n; strict upper triangle untouched), through R = L⁻ᵀ in
+/// per-thread scratch and the Gram R Rᵀ (small_spd.cpp); false when a diagonal entry of L is zero or
+/// not finite.
+bool small_spd_invert_from_cholesky(double* a, std::ptrdiff_t n);
+bool small_spd_invert_from_cholesky(float* a, std::ptrdiff_t n);
+
 /// The inverse of a symmetric positive definite matrix in place (lower triangle read), both
 /// triangles filled, by Cholesky; false, the matrix overwritten, when the factorisation fails.
 bool spd_invert_in_place(DenseMatrix& symmetric);
@@ -141,7 +161,7 @@ class SingleThreadedBlas {
 
 /// Single precision, for the first iterations of the vector maximum's interior point
 /// (vector_max.cpp): the same operations as the double-precision cholesky_in_place,
-/// spd_invert_from_cholesky and add_product (LAPACK spotrf, strtri + slauum, BLAS sgemm).
+/// spd_invert_from_cholesky and add_product (strtri + slauum, BLAS sgemm).
 using FloatMatrix = Eigen::MatrixXf;
 bool cholesky_in_place(FloatMatrix& symmetric);
 bool spd_invert_from_cholesky(FloatMatrix& factor);

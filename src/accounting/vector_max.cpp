@@ -60,19 +60,12 @@ struct Workspace {
   bool trial_factors_z = false;  ///< trial holds the Cholesky factor of the current Z (a full dual step)
 };
 
-template <class Scalar>
-bool factor_in_place(MatrixOf<Scalar>& a, bool blas) {
-  if (blas) return detail::cholesky_in_place(a);
-  Eigen::LLT<Eigen::Ref<MatrixOf<Scalar>>> llt(a);
-  return llt.info() == Eigen::Success;
-}
-
 /// z_inv <- Z⁻¹ (both triangles); false when Z is not numerically positive definite.
 template <class Scalar>
 bool invert(const MatrixOf<Scalar>& z, Workspace<Scalar>& w) {
   if (!w.trial_factors_z) {
     w.trial = z;
-    if (!factor_in_place(w.trial, w.blas)) return false;
+    if (!detail::cholesky_in_place(w.trial)) return false;
   }
   w.trial_factors_z = false;
   if (w.blas) {
@@ -106,7 +99,7 @@ double step_to_boundary(const Fill& fill, Workspace<Scalar>& w) {
   double alpha = 1.0;
   for (int tries = 0; tries < 100; ++tries, alpha *= 0.8) {
     fill(static_cast<Scalar>(alpha), w.trial);
-    if (factor_in_place(w.trial, w.blas)) return alpha < 1.0 ? 0.95 * alpha : alpha;
+    if (detail::cholesky_in_place(w.trial)) return alpha < 1.0 ? 0.95 * alpha : alpha;
   }
   return 0.0;
 }
@@ -135,7 +128,7 @@ bool follow_central_path(const MatrixOf<Scalar>& k, MatrixOf<Scalar>& x, VectorO
     if (dual - k.cwiseProduct(x).sum() <= static_cast<Scalar>(tolerance) * std::abs(dual)) return true;
     if (!invert(z, w)) return false;
     w.schur = w.z_inv.cwiseProduct(x);
-    if (!factor_in_place(w.schur, w.blas)) return false;
+    if (!detail::cholesky_in_place(w.schur)) return false;
     w.rhs = mu * w.z_inv.diagonal() - VectorOf<Scalar>::Ones(m);
     w.schur.template triangularView<Eigen::Lower>().solveInPlace(w.rhs);
     w.schur.template triangularView<Eigen::Lower>().transpose().solveInPlace(w.rhs);

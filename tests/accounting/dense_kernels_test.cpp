@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <Eigen/Cholesky>
+#include <Eigen/LU>
 #include <Eigen/SVD>
 #include <limits>
 #include <stdexcept>
@@ -212,6 +214,107 @@ TEST(LowerTriangular, ProductAndInverseMatchEigenAndLeaveTheUpperTriangle) {
   DenseMatrix singular = DenseMatrix::Identity(4, 4);
   singular(2, 2) = 0.0;
   EXPECT_FALSE(invert_lower_in_place(singular));
+}
+
+/// A random well-conditioned n × n symmetric positive definite matrix.
+DenseMatrix random_spd(Eigen::Index n, util::Rng& rng) {
+  DenseMatrix g(n, n);
+  for (Eigen::Index i = 0; i < g.size(); ++i) g.data()[i] = rng.standard_normal();
+  return g * g.transpose() / static_cast<double>(n) + DenseMatrix::Identity(n, n);
+}
+
+/// The strict upper triangle of `m` set to 99 (the kernels must neither read nor write it).
+template <class Matrix>
+Matrix with_marked_upper(Matrix m) {
+  m.template triangularView<Eigen::StrictlyUpper>().setConstant(99);
+  return m;
+}
+
+/// The small kernels in precision Scalar against Eigen in double: the factor and the inverse of
+/// random SPD matrices of orders around every tile and panel boundary (and the LAPACK path just
+/// above kSmallSpdMaxOrder, through the dispatching entry points), to `tolerance` relative.
+template <class Scalar>
+void expect_small_spd_kernels_match_eigen(double tolerance) {
+  using Matrix = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>;
+  util::Rng rng(17);
+  for (const Eigen::Index n : {1,
+                               2,
+                               3,
+                               4,
+                               5,
+                               7,
+                               15,
+                               16,
+                               17,
+                               31,
+                               32,
+                               33,
+                               34,
+                               35,
+                               47,
+                               64,
+                               100,
+                               101,
+                               102,
+                               103,
+                               130,
+                               static_cast<int>(kSmallSpdMaxOrder),
+                               static_cast<int>(kSmallSpdMaxOrder) + 1}) {
+    const DenseMatrix spd = random_spd(n, rng);
+    const DenseMatrix factor = Eigen::LLT<DenseMatrix>(spd).matrixL();
+    const DenseMatrix inverse = spd.inverse();
+    const bool small = n <= kSmallSpdMaxOrder;
+    Matrix work = with_marked_upper<Matrix>(spd.cast<Scalar>());
+    ASSERT_TRUE(small ? small_cholesky_in_place(work.data(), n) : cholesky_in_place(work)) << n;
+    const DenseMatrix lower = work.template cast<double>().template triangularView<Eigen::Lower>();
+    EXPECT_LT((lower - factor).cwiseAbs().maxCoeff(), tolerance * factor.cwiseAbs().maxCoeff()) << n;
+    EXPECT_TRUE((work.template triangularView<Eigen::StrictlyUpper>().toDenseMatrix().array() == Scalar{99})
+                    .count() == n * (n - 1) / 2)
+        << "the factorisation wrote above the diagonal at n = " << n;
+    if (small) {
+      ASSERT_TRUE(small_spd_invert_from_cholesky(work.data(), n)) << n;
+      const DenseMatrix got = work.template cast<double>().template triangularView<Eigen::Lower>();
+      const DenseMatrix expected = inverse.triangularView<Eigen::Lower>();
+      EXPECT_LT((got - expected).cwiseAbs().maxCoeff(), tolerance * inverse.cwiseAbs().maxCoeff()) << n;
+      EXPECT_TRUE((work.template triangularView<Eigen::StrictlyUpper>().toDenseMatrix().array() == Scalar{99})
+                      .count() == n * (n - 1) / 2)
+          << "the inverse wrote above the diagonal at n = " << n;
+    }
+    // The dispatching entry points fill both triangles of the inverse.
+    Matrix both = spd.cast<Scalar>();
+    ASSERT_TRUE(cholesky_in_place(both) && spd_invert_from_cholesky(both)) << n;
+    EXPECT_LT((both.template cast<double>() - inverse).cwiseAbs().maxCoeff(),
+              tolerance * inverse.cwiseAbs().maxCoeff())
+        << n;
+    EXPECT_EQ(both, both.transpose()) << n;
+  }
+}
+
+TEST(SmallSpd, CholeskyAndInverseMatchEigenInDoublePrecision) {
+  expect_small_spd_kernels_match_eigen<double>(1e-12);
+}
+
+TEST(SmallSpd, CholeskyAndInverseMatchEigenInSinglePrecision) {
+  expect_small_spd_kernels_match_eigen<float>(1e-5);
+}
+
+TEST(SmallSpd, IndefiniteNaNAndSingularFactorsAreRefused) {
+  util::Rng rng(19);
+  for (const Eigen::Index n : {5, 100}) {  // the column-by-column path and the tiled one
+    const DenseMatrix spd = random_spd(n, rng);
+    DenseMatrix indefinite = spd;
+    indefinite(n - 2, n - 2) = -1.0;  // a late pivot: the factorisation runs almost to the end
+    EXPECT_FALSE(small_cholesky_in_place(indefinite.data(), n)) << n;
+    DenseMatrix not_a_number = spd;
+    not_a_number(n - 1, 1) = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_FALSE(small_cholesky_in_place(not_a_number.data(), n)) << n;
+    FloatMatrix single = spd.cast<float>();
+    single(n - 1, n - 1) = -1.0F;
+    EXPECT_FALSE(small_cholesky_in_place(single.data(), n)) << n;
+    DenseMatrix singular_factor = DenseMatrix::Identity(n, n);
+    singular_factor(n / 2, n / 2) = 0.0;
+    EXPECT_FALSE(small_spd_invert_from_cholesky(singular_factor.data(), n)) << n;
+  }
 }
 
 }  // namespace
