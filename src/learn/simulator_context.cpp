@@ -113,7 +113,10 @@ void TrainContext::clipped_mean_gradients(const DenseMatrix& theta, Rng& rng, De
     DenseMatrix batch_x;
     Vector batch_y;
     Vector row;
-#pragma omp for schedule(dynamic, 1)
+    // Contiguous ranges of nodes per thread: a cache line of θ's and the gradients' columns holds
+    // eight consecutive nodes, and interleaved nodes would pass each line of the rows written
+    // between the cores at every node.
+#pragma omp for schedule(static)
     for (std::int64_t node = 0; node < nodes; ++node) {
       const auto v = static_cast<std::size_t>(node);
       const Dataset& data = node_data_[v];
