@@ -9,10 +9,13 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <tuple>
+#include <utility>
 
 #include "dense_kernels.hpp"
 #include "multiversion.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/parallel_errors.hpp"
 #include "sparse_block.hpp"
 
 namespace netdp::accounting::detail {
@@ -244,24 +247,157 @@ DenseMatrix gram_from_sender_blocks(std::span<const TimedSender> messages,
   return gram;
 }
 
-ChebyshevRows chebyshev_rows(const SparseMatrix& w, SpectralInterval interval,
-                             std::span<const TimedSender> messages, bool with_gram) {
-  const Index n = w.rows();
-  ChebyshevRows out;
-  out.rows = DenseMatrix::Zero(static_cast<Index>(messages.size()), n);
-  if (messages.empty()) return out;
-  // The affine map x -> αx + β sends a slightly wider interval onto [−1, 1], so that the exact
-  // spectrum of αW + βI stays inside [−1, 1] whatever the rounding of α and β.
+namespace {
+
+/// x_{t+1} = c (α p + β x_t) − keep·x_{t−1} entry by entry (p = W x_t), rounded as written: every
+/// column's result depends on that column alone, whatever else the block holds.
+NETDP_EXACT_ROUNDING void chebyshev_step(const double* product, const double* current, const double* previous,
+                                         std::size_t size, double alpha, double beta, double c, double keep,
+                                         double* next) {
+  for (std::size_t i = 0; i < size; ++i)
+    next[i] = c * (alpha * product[i] + beta * current[i]) - keep * previous[i];
+}
+
+/// The affine map x -> αx + β that sends a slightly wider interval than the certified one onto
+/// [−1, 1], so that the exact spectrum of αW + βI stays inside [−1, 1] whatever the rounding of α, β.
+std::pair<double, double> chebyshev_map(SpectralInterval interval) {
   const double width =
       std::max(interval.upper - interval.lower, 1e-6 * std::max(1.0, std::abs(interval.upper)));
   const double lo = interval.lower - 1e-9 * width;
   const double hi = interval.upper + 1e-9 * width;
   const double alpha = 2.0 / (hi - lo);
   const double beta = -(hi + lo) / (hi - lo);
-  out.alpha = alpha;
-  out.beta = beta;
   require(alpha * interval.lower + beta >= -1.0 + 1e-12 && alpha * interval.upper + beta <= 1.0 - 1e-12,
           "internal: the Chebyshev map of [{}, {}] leaves [-1, 1]", interval.lower, interval.upper);
+  return {alpha, beta};
+}
+
+/// The three-term recurrence x_{t+1} = c (α W x_t + β x_t) − x_{t−1} (c = 1 at the first step, as
+/// T_1 = αW + βI, 2 after) on a block of columns e_s (n × B, row-major), with each column's forward
+/// error bound: E(t) = E(t − 1) + Σ_{j <= t} ‖δ_j‖ = Σ_j (t − j + 1) ‖δ_j‖, the δ_j measured
+/// (measured_local_errors). Each column's rows and bounds depend on that column alone: the sparse
+/// product, the step and the measurement all treat columns independently and in the same order.
+class ChebyshevRecurrence {
+ public:
+  ChebyshevRecurrence(const SparseMatrix& w, double alpha, double beta,
+                      const std::vector<graph::NodeId>& columns)
+      : alpha_(alpha), beta_(beta), width_(columns.size()) {
+    const Index n = w.rows();
+    if (!w.isCompressed()) {  // row-major CSR (a copy only when W has free space in its storage)
+      compressed_ = w;
+      compressed_.makeCompressed();
+    }
+    csr_ = w.isCompressed() ? &w : &compressed_;
+    row_factor_.resize(static_cast<std::size_t>(n));
+    for (Index i = 0; i < n; ++i)
+      row_factor_[static_cast<std::size_t>(i)] =
+          evaluation_factor(static_cast<double>(csr_->outerIndexPtr()[i + 1] - csr_->outerIndexPtr()[i]));
+    const auto b = static_cast<Index>(width_);
+    current_ = RowMajorMatrix::Zero(n, b);
+    for (Index j = 0; j < b; ++j) current_(static_cast<Index>(columns[static_cast<std::size_t>(j)]), j) = 1.0;
+    previous_ = RowMajorMatrix::Zero(n, b);
+    next_.resize(n, b);
+    sum_high_.resize(width_);
+    sum_low_.resize(width_);
+    magnitude_.resize(width_);
+    error_.assign(width_, 0.0);
+    local_sum_.assign(width_, 0.0);
+    local_.assign(width_, 0.0);
+  }
+
+  /// x_t (n × B) and x_{t−1}.
+  const RowMajorMatrix& current() const { return current_; }
+  const RowMajorMatrix& previous() const { return previous_; }
+  /// The forward error bound of column j of x_t (0 when not measured).
+  double error(std::size_t j) const { return error_[j]; }
+
+  /// One step, t -> t + 1; `measure` keeps the error bounds (false: the rows only).
+  void advance(bool measure) {
+    const double c = time_ == 0 ? 1.0 : 2.0;
+    const double keep = time_ == 0 ? 0.0 : 1.0;
+    const auto n = static_cast<std::size_t>(csr_->rows());
+    multiply_rows(*csr_, current_, product_);  // W x_t (W symmetric)
+    chebyshev_step(product_.data(), current_.data(), previous_.data(), n * width_, alpha_, beta_, c, keep,
+                   next_.data());
+    if (measure) {
+      std::fill(local_.begin(), local_.end(), 0.0);
+      measured_local_errors(csr_->outerIndexPtr(), csr_->innerIndexPtr(), csr_->valuePtr(), n, width_,
+                            current_.data(), previous_.data(), next_.data(), alpha_, beta_, c, keep,
+                            row_factor_.data(), sum_high_.data(), sum_low_.data(), magnitude_.data(),
+                            local_.data());
+      for (std::size_t j = 0; j < width_; ++j) {
+        local_sum_[j] += std::sqrt(local_[j]);
+        error_[j] += local_sum_[j];
+      }
+    }
+    previous_.swap(current_);  // previous = x_t
+    current_.swap(next_);      // current = x_{t+1}
+    ++time_;
+  }
+
+ private:
+  double alpha_, beta_;
+  std::size_t width_;
+  std::size_t time_ = 0;
+  SparseMatrix compressed_;
+  const SparseMatrix* csr_ = nullptr;
+  std::vector<double> row_factor_;
+  RowMajorMatrix current_, previous_, next_, product_;
+  std::vector<double> sum_high_, sum_low_, magnitude_;
+  std::vector<double> error_, local_sum_, local_;
+};
+
+/// Columns of the error table run per recurrence: 8 AVX-512 registers of the sparse product.
+constexpr std::size_t kErrorTableBlock = 64;
+
+}  // namespace
+
+double ChebyshevErrorTable::at(graph::NodeId sender, std::size_t time) const {
+  require(sender < nodes_ && time <= last_time_,
+          "internal: no Chebyshev error bound for sender {} at time {}", sender, time);
+  return errors_[static_cast<std::size_t>(sender) * (last_time_ + 1) + time];
+}
+
+ChebyshevErrorTable chebyshev_error_table(const SparseMatrix& w, SpectralInterval interval,
+                                          std::size_t last_time) {
+  const auto [alpha, beta] = chebyshev_map(interval);
+  const auto n = static_cast<std::size_t>(w.rows());
+  ChebyshevErrorTable table;
+  table.nodes_ = n;
+  table.last_time_ = last_time;
+  table.alpha_ = alpha;
+  table.beta_ = beta;
+  table.errors_.assign(n * (last_time + 1), 0.0);
+  const auto blocks = static_cast<std::int64_t>((n + kErrorTableBlock - 1) / kErrorTableBlock);
+  util::ParallelErrors failures;
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::int64_t b = 0; b < blocks; ++b) {
+    failures.run(b, [&] {
+      const std::size_t first = static_cast<std::size_t>(b) * kErrorTableBlock;
+      std::vector<graph::NodeId> columns;
+      for (std::size_t s = first; s < std::min(n, first + kErrorTableBlock); ++s)
+        columns.push_back(static_cast<graph::NodeId>(s));
+      ChebyshevRecurrence recurrence(w, alpha, beta, columns);
+      for (std::size_t time = 0;; ++time) {
+        for (std::size_t j = 0; j < columns.size(); ++j)
+          table.errors_[(first + j) * (last_time + 1) + time] = recurrence.error(j);
+        if (time == last_time) break;
+        recurrence.advance(true);
+      }
+    });
+  }
+  failures.rethrow();
+  return table;
+}
+
+ChebyshevRows chebyshev_rows(const SparseMatrix& w, SpectralInterval interval,
+                             std::span<const TimedSender> messages, bool with_gram,
+                             const ChebyshevErrorTable* errors) {
+  const Index n = w.rows();
+  ChebyshevRows out;
+  out.rows = DenseMatrix::Zero(static_cast<Index>(messages.size()), n);
+  if (messages.empty()) return out;
+  std::tie(out.alpha, out.beta) = chebyshev_map(interval);
 
   std::vector<graph::NodeId> senders;
   for (std::size_t k = 0; k < messages.size(); ++k) {
@@ -274,68 +410,33 @@ ChebyshevRows chebyshev_rows(const SparseMatrix& w, SpectralInterval interval,
   }
   std::sort(senders.begin(), senders.end());
   senders.erase(std::unique(senders.begin(), senders.end()), senders.end());
-  const auto width_s = static_cast<Index>(senders.size());
   const auto column_of = [&](graph::NodeId s) {
     return std::lower_bound(senders.begin(), senders.end(), s) - senders.begin();
   };
-  std::vector<double> row_factor(static_cast<std::size_t>(n));
-  for (Index j = 0; j < w.outerSize(); ++j) {
-    double nnz = 0.0;
-    for (SparseMatrix::InnerIterator it(w, j); it; ++it) nnz += 1.0;
-    row_factor[static_cast<std::size_t>(j)] = evaluation_factor(nnz);
-  }
-  // Row-major CSR for the measured local errors (a copy only when W has free space in its storage).
-  SparseMatrix compressed;
-  if (!w.isCompressed()) {
-    compressed = w;
-    compressed.makeCompressed();
-  }
-  const SparseMatrix& csr = w.isCompressed() ? w : compressed;
-
-  RowMajorMatrix current = RowMajorMatrix::Zero(n, width_s);
-  for (Index j = 0; j < width_s; ++j)
-    current(static_cast<Index>(senders[static_cast<std::size_t>(j)]), j) = 1.0;
-  RowMajorMatrix previous = RowMajorMatrix::Zero(n, width_s);
-  RowMajorMatrix product;
-  RowMajorMatrix next(n, width_s);
-  const auto block_width = static_cast<std::size_t>(width_s);
-  std::vector<double> sum_high(block_width), sum_low(block_width), magnitude(block_width);
-  // Per column: the error bound of the current vector, and the running sum of the local bounds
-  // (E(t) = E(t − 1) + Σ_{j <= t} ‖δ_j‖ is Σ_j (t − j + 1) ‖δ_j‖).
-  std::vector<double> error(block_width, 0.0);
-  std::vector<double> local_sum(block_width, 0.0);
-  std::vector<double> local(block_width, 0.0);
-  double squared_error = 0.0;
   const std::size_t last = messages.back().time;
+  // A table for the same map and deep enough serves every bound; otherwise they are measured here.
+  const bool from_table = errors != nullptr && errors->alpha() == out.alpha && errors->beta() == out.beta &&
+                          errors->nodes() == static_cast<std::size_t>(n) && errors->last_time() >= last;
+  ChebyshevRecurrence recurrence(w, out.alpha, out.beta, senders);
+  double squared_error = 0.0;
   // With the Gram: blocks[t](i, j) = T_t(W̃)_{s_i s_j} for t <= 2·last, read off the rows up to
   // `last`, beyond it from T_{2a} = 2 T_a² − I and T_{2a−1} = 2 T_a T_{a−1} − T_1.
   std::vector<DenseMatrix> blocks(with_gram ? 2 * last + 1 : 0);
   std::size_t k = 0;
   for (std::size_t time = 0;; ++time) {
+    const RowMajorMatrix& current = recurrence.current();
     for (; k < messages.size() && messages[k].time == time; ++k) {
       const Index column = column_of(messages[k].sender);
       const auto row = static_cast<Index>(k);
       for (Index i = 0; i < n; ++i) out.rows(row, i) = current(i, column);
-      squared_error += error[static_cast<std::size_t>(column)] * error[static_cast<std::size_t>(column)];
+      const double error = from_table ? errors->at(messages[k].sender, time)
+                                      : recurrence.error(static_cast<std::size_t>(column));
+      squared_error += error * error;
     }
-    if (with_gram) sender_blocks(current, previous, senders, time, last, SenderBasis::chebyshev, blocks);
+    if (with_gram)
+      sender_blocks(current, recurrence.previous(), senders, time, last, SenderBasis::chebyshev, blocks);
     if (k == messages.size()) break;
-    // x_{t+1} = c (α W x_t + β x_t) − x_{t−1}, c = 1 at the first step (T_1 = αW + βI), 2 after.
-    const double c = time == 0 ? 1.0 : 2.0;
-    const double keep = time == 0 ? 0.0 : 1.0;
-    multiply_rows(csr, current, product);  // W x_t (W symmetric)
-    next = c * (alpha * product + beta * current) - keep * previous;
-    std::fill(local.begin(), local.end(), 0.0);
-    measured_local_errors(csr.outerIndexPtr(), csr.innerIndexPtr(), csr.valuePtr(),
-                          static_cast<std::size_t>(n), block_width, current.data(), previous.data(),
-                          next.data(), alpha, beta, c, keep, row_factor.data(), sum_high.data(),
-                          sum_low.data(), magnitude.data(), local.data());
-    previous.swap(current);  // previous = x_t
-    current.swap(next);      // current = x_{t+1}
-    for (std::size_t j = 0; j < block_width; ++j) {
-      local_sum[j] += std::sqrt(local[j]);
-      error[j] += local_sum[j];
-    }
+    recurrence.advance(!from_table);
   }
   // The bound's own evaluation rounds too: widen it by a little more than that.
   out.forward_error = 1.01 * std::sqrt(squared_error);

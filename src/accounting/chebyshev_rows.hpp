@@ -84,7 +84,39 @@ struct ChebyshevRows {
   /// T_s T_t = (T_{s+t} + T_{|s−t|}) / 2 between the senders (T(W̃) symmetric), with no m² n product.
   std::optional<DenseMatrix> gram;
 };
+
+/// The forward error bound of every node's Chebyshev rows as a sender, up to `last_time`: at(w, t)
+/// >= ‖ĉ_{t,w} − c_{t,w}‖ for the row that chebyshev_rows computes for a message (t, w). Each column
+/// of the recurrence is computed and measured independently of the others in its block (the sparse
+/// product, the step and the measured residual all treat columns one by one, in the same order), so
+/// the bound of sender w at time t is the same in every view that hears w: measured once here for
+/// all n senders (n·T sparse steps in double-double) instead of once per view that hears them.
+class ChebyshevErrorTable {
+ public:
+  double at(graph::NodeId sender, std::size_t time) const;
+  std::size_t nodes() const { return nodes_; }
+  std::size_t last_time() const { return last_time_; }
+  /// The map W -> αW + βI of the rows the bounds are for.
+  double alpha() const { return alpha_; }
+  double beta() const { return beta_; }
+
+ private:
+  friend ChebyshevErrorTable chebyshev_error_table(const SparseMatrix& w, SpectralInterval interval,
+                                                   std::size_t last_time);
+  std::size_t nodes_ = 0;
+  std::size_t last_time_ = 0;
+  double alpha_ = 1.0;
+  double beta_ = 0.0;
+  std::vector<double> errors_;  ///< sender-major, last_time + 1 entries per sender
+};
+
+/// The table for every sender of W, t <= last_time (OpenMP over blocks of senders).
+ChebyshevErrorTable chebyshev_error_table(const SparseMatrix& w, SpectralInterval interval,
+                                          std::size_t last_time);
+
+/// With `errors` for the same map and at least as deep, the bounds are read from it and not measured.
 ChebyshevRows chebyshev_rows(const SparseMatrix& w, SpectralInterval interval,
-                             std::span<const TimedSender> messages, bool with_gram = false);
+                             std::span<const TimedSender> messages, bool with_gram = false,
+                             const ChebyshevErrorTable* errors = nullptr);
 
 }  // namespace netdp::accounting::detail

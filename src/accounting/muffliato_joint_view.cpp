@@ -79,12 +79,23 @@ class ScheduleNeighbours {
     return interval_;
   }
 
+  /// The Chebyshev rows' error bounds of every sender of the fixed symmetric W up to `last_time`,
+  /// for all the views to read instead of measuring their own (chebyshev_rows.hpp). Called before
+  /// the views run in parallel: the table is built by all threads.
+  void keep_chebyshev_errors(const SparseMatrix& w, std::size_t last_time) {
+    chebyshev_errors_ = detail::chebyshev_error_table(w, interval(w), last_time);
+  }
+  const detail::ChebyshevErrorTable* chebyshev_errors() const {
+    return chebyshev_errors_ ? &*chebyshev_errors_ : nullptr;
+  }
+
  private:
   std::vector<Neighbours> steps_;
   std::vector<SparseMatrix> transposed_;
   bool symmetric_fixed_ = false;
   mutable std::once_flag interval_once_;
   mutable detail::SpectralInterval interval_;
+  std::optional<detail::ChebyshevErrorTable> chebyshev_errors_;
 };
 
 /// A message of the view: sender w's state (W_{0:time} y)_w.
@@ -386,11 +397,11 @@ ObserverLeverage leverage_of_column_gram(DenseMatrix gram, std::size_t messages,
 /// the depth term plays for the powers: the floor below which singular values are taken as 0, and
 /// from which the margin of the kept subspace follows (s = floor / (σ_r − floor), row_space.hpp), is
 /// ε (n + m + 2) ‖Ĉ‖_F + E.
-ObserverLeverage chebyshev_view_leverage(const SparseMatrix& w, const detail::SpectralInterval& interval,
+ObserverLeverage chebyshev_view_leverage(const SparseMatrix& w, const ScheduleNeighbours& graphs,
                                          const std::vector<Message>& messages,
                                          const std::vector<NodeId>& observers, DenseMatrix* whitened) {
-  detail::ChebyshevRows basis =
-      detail::chebyshev_rows(w, interval, timed_senders(messages), sender_blocks_fit(messages));
+  detail::ChebyshevRows basis = detail::chebyshev_rows(
+      w, graphs.interval(w), timed_senders(messages), sender_blocks_fit(messages), graphs.chebyshev_errors());
   std::optional<DenseMatrix> gram = std::move(basis.gram);
   if (gram) subtract_known_columns(*gram, basis.rows, observers);
   for (NodeId c : observers) basis.rows.col(static_cast<Index>(c)).setZero();
@@ -466,8 +477,7 @@ ObserverLeverage observer_view_leverage(const gossip::Schedule& schedule, const 
   }
   const bool chebyshev_possible = graphs.symmetric_fixed();
   const auto chebyshev = [&](DenseMatrix* chebyshev_whitened) {
-    return chebyshev_view_leverage(schedule.at(0), graphs.interval(schedule.at(0)), messages, observers,
-                                   chebyshev_whitened);
+    return chebyshev_view_leverage(schedule.at(0), graphs, messages, observers, chebyshev_whitened);
   };
   ObserverLeverage out;
   if (!starts_with_powers(graphs, messages.size(), powers_for_large_views)) {
@@ -564,7 +574,7 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
   const std::size_t n = schedule.num_nodes();
   const NodeSets observers = detail::validated_node_sets(query.observers, n, "observer");
   const NodeSets targets = detail::validated_node_sets(query.targets, n, "target");
-  const ScheduleNeighbours graphs(schedule);
+  ScheduleNeighbours graphs(schedule);
   const bool singletons =
       std::all_of(targets.begin(), targets.end(), [](const auto& set) { return set.size() == 1; });
   // The observers × targets sums and their capped copy, and one n × n Gram per thread.
@@ -597,6 +607,21 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
   std::size_t done = 0;
   const detail::SingleThreadedBlas single_threaded_blas;
   totals.powers_on_large_views = powers_resolve_on(schedule, graphs, observers, options.messages);
+  if (!totals.powers_on_large_views) {
+    // The large views go to the Chebyshev basis. Measuring every sender's error bounds once costs
+    // n·T sparse steps; each view measuring its own costs its m messages' worth: the table pays
+    // when the views hear more than n·T messages in all.
+    double heard = 0.0;
+    std::size_t last_time = 0;
+    for (const std::size_t g : computed) {
+      const std::vector<Message> messages =
+          received_messages(graphs, schedule.rounds(), observers[g], options.messages);
+      heard += static_cast<double>(messages.size());
+      if (!messages.empty()) last_time = std::max(last_time, messages.back().time);
+    }
+    if (heard >= static_cast<double>(n) * static_cast<double>(schedule.rounds()))
+      graphs.keep_chebyshev_errors(schedule.at(0), last_time);
+  }
 #pragma omp parallel
   {
     JointViewReport local;

@@ -7,8 +7,10 @@
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/SVD>
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <string>
 
 #include "accounting/muffliato_test_helpers.hpp"
@@ -104,6 +106,46 @@ TEST(ChebyshevRows, ForwardErrorBoundHoldsAgainstLongDouble) {
         EXPECT_LT(rows.forward_error, 1000.0 * actual) << c.name << " T = " << rounds;
       }
     }
+  }
+}
+
+TEST(ChebyshevRows, ErrorTableGivesEveryViewTheBoundsItWouldMeasure) {
+  // Each column of the recurrence is computed and measured on its own, so a sender's rows and
+  // bounds are the same bits in every block: views of 1 to 70 senders (every vector tile and tail
+  // of the sparse product), heard at different times, read from the table exactly what they measure.
+  for (const SymmetricCase& c : symmetric_cases()) {
+    const auto n = static_cast<graph::NodeId>(c.w.rows());
+    const SparseMatrix w = to_sparse(c.w);
+    const detail::SpectralInterval interval = detail::certified_spectral_interval(w);
+    const std::size_t last = 12;
+    const detail::ChebyshevErrorTable table = detail::chebyshev_error_table(w, interval, last);
+    ASSERT_EQ(table.nodes(), static_cast<std::size_t>(n));
+    for (const graph::NodeId count : {1u, 3u, 7u, 9u, 17u, 33u, 70u}) {
+      if (count > n) continue;
+      std::vector<detail::TimedSender> messages;
+      for (std::size_t t = 0; t <= last; ++t)
+        for (graph::NodeId k = 0; k < count; ++k)
+          if ((t + k) % 3 != 1 || t == last) messages.push_back({t, (k * 7 + 3) % n});
+      std::sort(messages.begin(), messages.end(), [](const auto& a, const auto& b) {
+        return a.time < b.time || (a.time == b.time && a.sender < b.sender);
+      });
+      messages.erase(
+          std::unique(messages.begin(), messages.end(),
+                      [](const auto& a, const auto& b) { return a.time == b.time && a.sender == b.sender; }),
+          messages.end());
+      const detail::ChebyshevRows measured = detail::chebyshev_rows(w, interval, messages);
+      const detail::ChebyshevRows read = detail::chebyshev_rows(w, interval, messages, false, &table);
+      EXPECT_GT(measured.forward_error, 0.0) << c.name << ", " << count << " senders";
+      EXPECT_EQ(read.forward_error, measured.forward_error) << c.name << ", " << count << " senders";
+      EXPECT_EQ(read.rows, measured.rows) << c.name << ", " << count << " senders";
+    }
+    // A table not deep enough for the view is not used: the bounds are measured.
+    const detail::ChebyshevErrorTable shallow = detail::chebyshev_error_table(w, interval, 2);
+    const auto deep = all_messages({0, n - 1}, 6);
+    EXPECT_EQ(detail::chebyshev_rows(w, interval, deep, false, &shallow).forward_error,
+              detail::chebyshev_rows(w, interval, deep).forward_error)
+        << c.name;
+    EXPECT_THROW(static_cast<void>(shallow.at(0, 3)), std::invalid_argument);
   }
 }
 
