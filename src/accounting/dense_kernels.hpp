@@ -161,7 +161,8 @@ class SingleThreadedBlas {
 
 /// Single precision, for the first iterations of the vector maximum's interior point
 /// (vector_max.cpp): the same operations as the double-precision cholesky_in_place,
-/// spd_invert_from_cholesky and add_product (strtri + slauum, BLAS sgemm).
+/// spd_invert_from_cholesky and add_product (the small SPD kernels up to kSmallSpdMaxOrder, LAPACK
+/// above; BLAS sgemm).
 using FloatMatrix = Eigen::MatrixXf;
 bool cholesky_in_place(FloatMatrix& symmetric);
 bool spd_invert_from_cholesky(FloatMatrix& factor);

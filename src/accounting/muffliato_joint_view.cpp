@@ -506,11 +506,12 @@ ObserverLeverage observer_view_leverage(const gossip::Schedule& schedule, const 
 /// with few distinct eigenvalues, such as hypercubes, the powers stay exact and cheaper. Larger
 /// views only add rows of the same depth. True when there are no more large views than probes.
 bool powers_resolve_on(const gossip::Schedule& schedule, const ScheduleNeighbours& graphs,
-                       const NodeSets& observers, MessageConvention convention) {
+                       const NodeSets& observers, const std::vector<std::size_t>& heard,
+                       MessageConvention convention) {
   if (!graphs.symmetric_fixed()) return true;
   std::vector<std::pair<std::size_t, std::size_t>> sizes;  // (messages, observer set)
   for (std::size_t g = 0; g < observers.size(); ++g) {
-    const std::size_t m = received_messages(graphs, schedule.rounds(), observers[g], convention).size();
+    const std::size_t m = heard[g];
     if (m >= kProbeMessages && m <= schedule.num_nodes()) sizes.emplace_back(m, g);
   }
   if (sizes.size() <= kProbes) return true;  // probing would cost what trying them all costs
@@ -606,20 +607,23 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
   util::ParallelErrors errors;
   std::size_t done = 0;
   const detail::SingleThreadedBlas single_threaded_blas;
-  totals.powers_on_large_views = powers_resolve_on(schedule, graphs, observers, options.messages);
+  // How many messages each observer set hears, and the latest message time of any.
+  std::vector<std::size_t> heard(observers.size());
+  std::size_t last_time = 0;
+  for (std::size_t g = 0; g < observers.size(); ++g) {
+    const std::vector<Message> messages =
+        received_messages(graphs, schedule.rounds(), observers[g], options.messages);
+    heard[g] = messages.size();
+    if (!messages.empty()) last_time = std::max(last_time, messages.back().time);
+  }
+  totals.powers_on_large_views = powers_resolve_on(schedule, graphs, observers, heard, options.messages);
   if (!totals.powers_on_large_views) {
     // The large views go to the Chebyshev basis. Measuring every sender's error bounds once costs
     // n·T sparse steps; each view measuring its own costs its m messages' worth: the table pays
     // when the views hear more than n·T messages in all.
-    double heard = 0.0;
-    std::size_t last_time = 0;
-    for (const std::size_t g : computed) {
-      const std::vector<Message> messages =
-          received_messages(graphs, schedule.rounds(), observers[g], options.messages);
-      heard += static_cast<double>(messages.size());
-      if (!messages.empty()) last_time = std::max(last_time, messages.back().time);
-    }
-    if (heard >= static_cast<double>(n) * static_cast<double>(schedule.rounds()))
+    double heard_by_computed = 0.0;
+    for (const std::size_t g : computed) heard_by_computed += static_cast<double>(heard[g]);
+    if (heard_by_computed >= static_cast<double>(n) * static_cast<double>(schedule.rounds()))
       graphs.keep_chebyshev_errors(schedule.at(0), last_time);
   }
 #pragma omp parallel

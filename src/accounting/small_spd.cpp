@@ -121,28 +121,19 @@ __attribute__((always_inline)) inline bool left_looking_cholesky(Scalar* a, std:
   const bool tiled = n >= kSpdTileRows<Scalar>;
   for (std::ptrdiff_t j0 = 0; j0 < n; j0 += kSpdPanel) {
     const std::ptrdiff_t width = std::min(kSpdPanel, n - j0);
-    if (width == kSpdPanel && tiled) {
-      if (j0 > 0) {
-        for (std::ptrdiff_t done = j0; done < n;) {
-          const std::ptrdiff_t s = tile_start<Scalar>(done, n);
-          product_tile<Scalar, TileWrite::subtract>(a, a + j0, n, 0, j0, a + j0 * n, s, done, true, j0);
-          done = s + kSpdTileRows<Scalar>;
-        }
-      }
-    } else {
-      for (std::ptrdiff_t c = 0; c < width; ++c) {
-        Scalar* column = a + (j0 + c) * n;
-        for (std::ptrdiff_t k = 0; k < j0; ++k) {
-          const Scalar* factored = a + k * n;
-          const Scalar f = factored[j0 + c];
-          for (std::ptrdiff_t i = j0 + c; i < n; ++i) column[i] -= factored[i] * f;
-        }
+    // Tiles take the columns before the panel where they fit; the column loop below does the rest.
+    const bool by_tiles = width == kSpdPanel && tiled;
+    if (by_tiles) {
+      for (std::ptrdiff_t done = j0; done < n && j0 > 0;) {
+        const std::ptrdiff_t s = tile_start<Scalar>(done, n);
+        product_tile<Scalar, TileWrite::subtract>(a, a + j0, n, 0, j0, a + j0 * n, s, done, true, j0);
+        done = s + kSpdTileRows<Scalar>;
       }
     }
     for (std::ptrdiff_t c = 0; c < width; ++c) {
       const std::ptrdiff_t j = j0 + c;
       Scalar* column = a + j * n;
-      for (std::ptrdiff_t k = j0; k < j; ++k) {
+      for (std::ptrdiff_t k = by_tiles ? j0 : 0; k < j; ++k) {
         const Scalar* factored = a + k * n;
         const Scalar f = factored[j];
         for (std::ptrdiff_t i = j; i < n; ++i) column[i] -= factored[i] * f;
@@ -170,31 +161,25 @@ __attribute__((always_inline)) inline bool inverse_transposed_factor(const Scala
   const bool tiled = n >= kSpdTileRows<Scalar>;
   for (std::ptrdiff_t i0 = 0; i0 < n; i0 += kSpdPanel) {
     const std::ptrdiff_t width = std::min(kSpdPanel, n - i0);
-    if (width == kSpdPanel && tiled) {
+    // Tiles take the columns before the panel where they fit; the column loop below does the rest.
+    const bool by_tiles = width == kSpdPanel && tiled;
+    if (by_tiles) {
       for (std::ptrdiff_t done = 0; done < i0 + width;) {
         const std::ptrdiff_t s = tile_start<Scalar>(done, n);
         if (s < i0)
           product_tile<Scalar, TileWrite::subtract>(r, l + i0, n, s, i0, r + i0 * n, s, done, false, 0);
         done = s + kSpdTileRows<Scalar>;
       }
-    } else {
-      for (std::ptrdiff_t c = 0; c < width; ++c) {
-        Scalar* column = r + (i0 + c) * n;
-        for (std::ptrdiff_t k = 0; k < i0; ++k) {
-          const Scalar f = l[i0 + c + k * n];
-          for (std::ptrdiff_t row = 0; row <= k; ++row) column[row] -= r[row + k * n] * f;
-        }
-      }
     }
     for (std::ptrdiff_t c = 0; c < width; ++c) {
       const std::ptrdiff_t i = i0 + c;
       Scalar* column = r + i * n;
-      for (std::ptrdiff_t k = i0; k < i; ++k) {
+      for (std::ptrdiff_t k = by_tiles ? i0 : 0; k < i; ++k) {
         const Scalar f = l[i + k * n];
         for (std::ptrdiff_t row = 0; row <= k; ++row) column[row] -= r[row + k * n] * f;
       }
       const Scalar pivot = l[i + i * n];
-      if (!(pivot != Scalar{0}) || !std::isfinite(pivot)) return false;
+      if (pivot == Scalar{0} || !std::isfinite(pivot)) return false;
       const Scalar inverse = Scalar{1} / pivot;
       for (std::ptrdiff_t row = 0; row <= i; ++row) column[row] *= inverse;
     }

@@ -10,7 +10,6 @@
 
 #include <fmt/format.h>
 
-#include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <charconv>
@@ -38,9 +37,10 @@ void validate_options(const VectorMaxOptions& o) {
           "VectorMaxOptions::symmetry_tolerance must be finite and >= 0, got {}", o.symmetry_tolerance);
 }
 
-/// From this order on, the interior point's factorisations and products go through LAPACK/BLAS
-/// (faster from about m = 20 with single-threaded BLAS); below it Eigen's (BLAS threads cost more than small
-/// matrices, and contend with the caller's threads).
+/// From this order on, the interior point's GEMM goes through BLAS (faster from about m = 20 with
+/// single-threaded BLAS); below it Eigen's coefficient-wise product (BLAS threads cost more than small
+/// matrices, and contend with the caller's threads). The factorisations and the inverse are
+/// dense_kernels' at every order.
 constexpr Eigen::Index kBlasFromOrder = 32;
 
 template <class Scalar>
@@ -68,15 +68,8 @@ bool invert(const MatrixOf<Scalar>& z, Workspace<Scalar>& w) {
     if (!detail::cholesky_in_place(w.trial)) return false;
   }
   w.trial_factors_z = false;
-  if (w.blas) {
-    w.z_inv = w.trial;
-    return detail::spd_invert_from_cholesky(w.z_inv);
-  }
-  w.z_inv.setIdentity();
-  w.trial.template triangularView<Eigen::Lower>().solveInPlace(w.z_inv);
-  w.trial.template triangularView<Eigen::Lower>().transpose().solveInPlace(w.z_inv);
-  w.z_inv = (Scalar{0.5} * (w.z_inv + w.z_inv.transpose())).eval();
-  return true;
+  w.z_inv = w.trial;
+  return detail::spd_invert_from_cholesky(w.z_inv);
 }
 
 /// dx <- (dx + dxᵀ) / 2 in place.
