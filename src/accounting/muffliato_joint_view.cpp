@@ -299,6 +299,7 @@ ObserverLeverage leverage_of_row_space(detail::RowSpace space, ObserverLeverage 
   out.rank = static_cast<std::size_t>(space.rank());
   out.rank_decided = space.rank_decided;
   out.margin = space.margin;
+  out.dense_spectrum = space.dense_spectrum;
   if (space.rank() > 0) out.leverage = space.basis.colwise().squaredNorm().transpose();
   // Given up (no basis, nothing trusted): any node may be determined; the margin caps them all.
   if (space.rank() == 0 && space.margin >= 1.0) out.leverage.setOnes();
@@ -323,7 +324,7 @@ ObserverLeverage leverage_of_view(const DenseMatrix& view, std::optional<DenseMa
   if (structural_rank == 0) return out;  // every message is a combination of the observers' own values
   return leverage_of_row_space(
       detail::row_space(view, std::move(known_gram), detail::rounding_floor_factor(n, m, rounds),
-                        structural_rank, abandon_margin),
+                        structural_rank, abandon_margin, true),
       std::move(out), whitened);
 }
 
@@ -417,7 +418,7 @@ ObserverLeverage chebyshev_view_leverage(const SparseMatrix& w, const ScheduleNe
   if (structural_rank == 0 || norm == 0.0) return out;
   const double floor_factor = detail::rounding_floor_factor(n, m, 0) + basis.forward_error / norm;
   return leverage_of_row_space(
-      detail::row_space(basis.rows, std::move(gram), floor_factor, structural_rank, kCapMargin),
+      detail::row_space(basis.rows, std::move(gram), floor_factor, structural_rank, kCapMargin, true),
       std::move(out), whitened);
 }
 
@@ -644,6 +645,7 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
         local.max_margin = std::max(local.max_margin, view.margin);
         local.chebyshev += view.chebyshev ? count : 0;
         local.capped_views += view.capped ? count : 0;
+        local.dense_spectrum += view.dense_spectrum ? count : 0;
         for (std::size_t j = 0; j < targets.size(); ++j) {
           const std::vector<NodeId>& set = targets[j];
           double value = 0.0;
@@ -673,6 +675,7 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
       totals.max_margin = std::max(totals.max_margin, local.max_margin);
       totals.chebyshev += local.chebyshev;
       totals.capped_views += local.capped_views;
+      totals.dense_spectrum += local.dense_spectrum;
     }
   }
   errors.rethrow();
@@ -721,6 +724,13 @@ std::vector<std::string> joint_view_warnings(const JointViewReport& report) {
                     "floating-point floor; their "
                     "pairs are reported at the local-DP cap",
                     report.no_gap, report.observer_sets));
+  }
+  if (report.dense_spectrum > 0) {
+    out.push_back(fmt::format(
+        "exact joint view: {} of these were given up before reaching the floor, their singular values "
+        "still dense below the Gram's resolution (a limit of effort: such spectra run on down to the "
+        "floor, with no gap)",
+        report.dense_spectrum));
   }
   return out;
 }

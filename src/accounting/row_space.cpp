@@ -24,6 +24,13 @@ constexpr Index kMaxProbes = 256;
 /// ‖R‖₂ <= 10·sqrt(2/π)·max_i ‖Rᵀω_i‖ except with probability 10^{−k}, whatever R's size.
 constexpr double kProbeFactor = 7.978845608028654;  // 10·sqrt(2/π)
 
+/// A dense spectrum below the Gram's resolution (see row_space): the last kDenseTailPivots pivots
+/// of the Gram's pivoted Cholesky within a factor kDenseTailSpread of each other, and the first
+/// kDenseTailSketches sketches of the residual each finding as many directions as they had probes.
+constexpr Index kDenseTailPivots = 128;
+constexpr double kDenseTailSpread = 16.0;
+constexpr std::uint64_t kDenseTailSketches = 4;
+
 /// rows <- rows − (rows Zᵀ) Z: the rows taken off span Z once (Z with orthonormal rows).
 void project_off(DenseMatrix& rows, const DenseMatrix& z) {
   if (z.rows() > 0 && rows.rows() > 0) subtract_product(rows, product_transposed(rows, z), z);
@@ -105,12 +112,27 @@ FoundDirections found_directions(const DenseMatrix& a, const DenseMatrix& z, con
 }
 
 /// What row_space returns when it gives up: no basis, no trust (the local-DP cap).
-RowSpace abandoned(Index columns) {
+RowSpace abandoned(Index columns, bool dense_spectrum = false) {
   RowSpace out;
   out.basis = DenseMatrix::Zero(0, columns);
   out.rank_decided = true;
   out.margin = 1.0;
+  out.dense_spectrum = dense_spectrum;
   return out;
+}
+
+/// Whether the pivots of a pivoted Cholesky still fall slowly where it stopped — its last
+/// kDenseTailPivots pivots L_ii within a factor F <= kDenseTailSpread — and the rows it left could
+/// carry them down to the singular-value floor at that rate: at least kDenseTailPivots·ln(L_last /
+/// floor) / ln F of them, up to the structural rank.
+bool dense_pivot_tail(const PivotedCholesky& chosen, double floor, Index structural_rank) {
+  if (chosen.rank <= kDenseTailPivots) return false;
+  const auto pivots = chosen.factor.diagonal();
+  const double last = pivots[chosen.rank - 1];
+  const double spread = pivots[chosen.rank - kDenseTailPivots] / last;
+  if (!(spread > 1.0 && spread <= kDenseTailSpread) || !(last > floor)) return false;
+  const double to_floor = static_cast<double>(kDenseTailPivots) * std::log(last / floor) / std::log(spread);
+  return static_cast<double>(structural_rank - chosen.rank) >= to_floor;
 }
 
 }  // namespace
@@ -144,9 +166,20 @@ Index structural_rank(const DenseMatrix& a) {
   return std::min(rows, columns);
 }
 
-RowSpace complete_row_space(const DenseMatrix& a, DenseMatrix z, double smallest_singular,
-                            Index structural_rank, double floor_factor, double margin,
-                            double abandon_margin) {
+namespace {
+
+/// What the completion starts from besides z. `smallest_singular` is the smallest singular value of
+/// A on span z; while `factor` is set (z = L⁻¹A[p], A[p] = L z) it is min_i L_ii, an upper bound of
+/// σ_min(L), and σ_min(L) itself (an r³ eigenvalue problem) is computed only for a view that is kept.
+/// `dense_pivot_tail`: the first half of row_space's dense-spectrum test (dense_pivot_tail()).
+struct Start {
+  double smallest_singular = 0.0;
+  const DenseMatrix* factor = nullptr;
+  bool dense_pivot_tail = false;
+};
+
+RowSpace complete(const DenseMatrix& a, DenseMatrix z, Start start, Index structural_rank,
+                  double floor_factor, double margin, double abandon_margin) {
   // The Gram resolves singular values only down to about sqrt(floor): complete the basis with the
   // directions of the residual R = A − A ZᵀZ, which holds those at their own scale, down to the
   // floating-point floor of A itself, ε_f ‖A‖_F. An adaptive randomized range finder (Halko,
@@ -161,8 +194,11 @@ RowSpace complete_row_space(const DenseMatrix& a, DenseMatrix z, double smallest
   const double residual_floor = floor_factor * a.norm();
   double residual_bound = 0.0;  // a bound on ‖A − A ZᵀZ‖₂ (0: not needed, the rank is structural)
   Index probes = kProbes;
+  double smallest_singular = start.smallest_singular;
+  bool every_sketch_full = true;
   for (std::uint64_t step = 0; rank < structural_rank && out.margin < 1.0; ++step) {
-    // The margin is at least floor / smallest kept singular value, which only falls from here.
+    // The margin is at least floor / smallest kept singular value, which only falls from here (and
+    // is at most smallest_singular while that is an upper bound).
     if (residual_floor > abandon_margin * smallest_singular) return abandoned(n);
     const DenseMatrix y = sketch_residual(a, z, probes, step);
     residual_bound = kProbeFactor * y.rowwise().norm().maxCoeff();
@@ -171,6 +207,10 @@ RowSpace complete_row_space(const DenseMatrix& a, DenseMatrix z, double smallest
     FoundDirections found;
     if (v.rows() > 0) found = found_directions(a, z, v, residual_floor);
     const Index added = found.rows.rows();
+    // Every probe found a direction so far: with a dense pivot tail, the effort limit of row_space.
+    every_sketch_full = every_sketch_full && added == probes;
+    if (start.dense_pivot_tail && every_sketch_full && step + 1 == kDenseTailSketches)
+      return abandoned(n, true);
     if (added == 0) {
       // What the sketch sees is at or below the floor, but its bound is not: ‖R‖_F, computed
       // in full, is the deterministic bound (and usually below the floor).
@@ -186,6 +226,13 @@ RowSpace complete_row_space(const DenseMatrix& a, DenseMatrix z, double smallest
     smallest_singular = std::min(smallest_singular, found.smallest_singular);
     probes = std::min(kMaxProbes, std::max(kProbes, 2 * added));
   }
+  if (start.factor != nullptr) {
+    // The exact σ_min(L) <= min_i L_ii, now that the completion has not given the view up: the test
+    // a step would have made with it before the directions of the last step were added.
+    const double kept_rows = std::sqrt(std::max(smallest_eigenvalue(lower_gram(*start.factor)), 0.0));
+    if (residual_floor > abandon_margin * kept_rows) return abandoned(n);
+    smallest_singular = std::min(smallest_singular, kept_rows);
+  }
   // The projector of an orthonormal basis is accurate to about κ(A)·ε_f; a rank decision
   // (directions below the floor taken as 0) adds the perturbation of the kept subspace,
   // sin θ <= E / gap, E the larger of the floor and the residual's certified bound.
@@ -199,8 +246,17 @@ RowSpace complete_row_space(const DenseMatrix& a, DenseMatrix z, double smallest
   return out;
 }
 
+}  // namespace
+
+RowSpace complete_row_space(const DenseMatrix& a, DenseMatrix z, double smallest_singular,
+                            Index structural_rank, double floor_factor, double margin,
+                            double abandon_margin) {
+  return complete(a, std::move(z), Start{smallest_singular}, structural_rank, floor_factor, margin,
+                  abandon_margin);
+}
+
 RowSpace row_space(const DenseMatrix& a, std::optional<DenseMatrix> known_gram, double floor_factor,
-                   Index structural_rank, double abandon_margin) {
+                   Index structural_rank, double abandon_margin, bool give_up_dense_spectrum) {
   const Index m = a.rows();
   if (m == 0 || structural_rank == 0) {
     RowSpace out;
@@ -230,9 +286,12 @@ RowSpace row_space(const DenseMatrix& a, std::optional<DenseMatrix> known_gram, 
     for (Index i = 0; i < rank; ++i) z(i, j) = a(chosen.pivots[static_cast<std::size_t>(i)], j);
   solve_lower_in_place(chosen.factor, z);
   const double margin = orthonormalize_rows(z) ? 0.0 : 1.0;  // too far from orthonormal to trust
-  // A[p] = L Z, so the kept rows' smallest singular value is L's (a lower bound on A's in span Z).
-  const double smallest = std::sqrt(std::max(smallest_eigenvalue(lower_gram(chosen.factor)), 0.0));
-  return complete_row_space(a, std::move(z), smallest, structural_rank, floor_factor, margin, abandon_margin);
+  // A[p] = L Z, so the kept rows' smallest singular value is L's (a lower bound on A's in span Z),
+  // computed once the view is known to be kept.
+  const Start start{
+      chosen.factor.diagonal().minCoeff(), &chosen.factor,
+      give_up_dense_spectrum && dense_pivot_tail(chosen, floor_factor * a.norm(), structural_rank)};
+  return complete(a, std::move(z), start, structural_rank, floor_factor, margin, abandon_margin);
 }
 
 DenseMatrix projector_block(const RowSpace& space, Index first, Index stride, Index count) {

@@ -26,6 +26,7 @@ struct RowSpace {
   bool rank_decided = false;       ///< directions at or below the floor were taken as 0
   double margin = 0.0;             ///< s >= ‖P_exact − P‖₂ (capped at 1: then nothing is trusted)
   double smallest_singular = 0.0;  ///< the smallest singular value of A kept
+  bool dense_spectrum = false;     ///< given up by the effort limit on a dense spectrum (margin 1)
   Eigen::Index rank() const { return basis.rows(); }
 };
 
@@ -42,9 +43,18 @@ Eigen::Index structural_rank(const DenseMatrix& a);
 /// no basis and margin 1, as soon as the margin is certain to exceed `abandon_margin`: for a caller
 /// with a better-conditioned basis of the same space to try next, or one that reports such a view
 /// at the cap anyway.
+///
+/// `give_up_dense_spectrum` adds a limit of effort, not of validity: the view is also given up when
+/// its singular values are still dense below the Gram's resolution: the last 128 pivots of the
+/// Gram's pivoted Cholesky within a factor F <= 16 of each other, enough rows left to reach the floor
+/// at that rate (128·ln(L_last / floor) / ln F), and the first four sketches of the completion each
+/// finding as many directions as they had probes (16, 32, 64, 128). Such a spectrum runs on down to the
+/// floor, so its margin ends near 1 after hundreds more directions; the view is reported at the
+/// cap, which is always a valid bound, and flagged (RowSpace::dense_spectrum).
 RowSpace row_space(const DenseMatrix& a, std::optional<DenseMatrix> known_gram, double floor_factor,
                    Eigen::Index structural_rank,
-                   double abandon_margin = std::numeric_limits<double>::infinity());
+                   double abandon_margin = std::numeric_limits<double>::infinity(),
+                   bool give_up_dense_spectrum = false);
 
 /// Finishes a row space from `z`, orthonormal rows spanning part of row(a) whose smallest
 /// singular value in `a` is `smallest_singular`: appends the directions of the residual a − a zᵀz

@@ -55,6 +55,9 @@ struct JointViewReport {
   /// Observer sets with more messages than nodes whose view is too large to keep: every node they
   /// reach is reported at the local-DP cap.
   std::size_t capped_views = 0;
+  /// Observer sets given up on a spectrum still dense below the Gram's resolution (an effort limit,
+  /// row_space.hpp): counted in no_gap too, their pairs are at the local-DP cap.
+  std::size_t dense_spectrum = 0;
   /// Whether views of 256 messages or more try the power basis first. Under a fixed symmetric W it is
   /// false when the power basis failed on the two smallest such views (probes): they then start in
   /// the Chebyshev basis, which spans the same space.
@@ -64,13 +67,14 @@ struct JointViewReport {
 /// One observer set's exact view: every node's computed leverage ℓ_u (0 for members of the
 /// set) and the margin s of its numerical rank decision. Exposed for tests and diagnostics.
 struct ObserverLeverage {
-  std::size_t messages = 0;   ///< m, distinct (round, sender) messages
-  std::size_t rank = 0;       ///< numerical rank r of A′
-  bool rank_decided = false;  ///< some eigenvalues of the Gram were taken as 0
-  double margin = 0.0;        ///< s = E / (λ_r − E), capped at 1
-  bool chebyshev = false;     ///< the rows are the Chebyshev basis of the messages, not their powers
-  bool capped = false;        ///< too large to resolve: ℓ_u = 1 for every node the view reaches
-  Vector leverage;            ///< ℓ_u for every node u (before the margin)
+  std::size_t messages = 0;     ///< m, distinct (round, sender) messages
+  std::size_t rank = 0;         ///< numerical rank r of A′
+  bool rank_decided = false;    ///< some eigenvalues of the Gram were taken as 0
+  double margin = 0.0;          ///< s = E / (λ_r − E), capped at 1
+  bool chebyshev = false;       ///< the rows are the Chebyshev basis of the messages, not their powers
+  bool capped = false;          ///< too large to resolve: ℓ_u = 1 for every node the view reaches
+  bool dense_spectrum = false;  ///< given up on a dense spectrum (margin 1, the cap), an effort limit
+  Vector leverage;              ///< ℓ_u for every node u (before the margin)
 };
 
 /// The computed leverages of observer set `observers` (sorted, distinct) under `schedule`.
