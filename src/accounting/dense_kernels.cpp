@@ -242,6 +242,27 @@ ThinSvd thin_svd(DenseMatrix a) {
   return result;
 }
 
+Vector singular_values(DenseMatrix a) {
+  require(a.allFinite(), "singular_values: the {} x {} matrix has a non-finite entry", a.rows(), a.cols());
+  const Eigen::Index k = std::min(a.rows(), a.cols());
+  if (k == 0) return Vector(0);
+#if defined(NETDP_HAVE_LAPACKE)
+  const auto m = static_cast<lapack_int>(a.rows());
+  const auto n = static_cast<lapack_int>(a.cols());
+  Vector values(k);
+  double unused = 0.0;
+  DenseMatrix copy = a;
+  if (LAPACKE_dgesdd(LAPACK_COL_MAJOR, 'N', m, n, copy.data(), m, values.data(), &unused, 1, &unused, 1) == 0)
+    return values;
+  copy = a;
+  Vector superdiagonal(std::max<Eigen::Index>(k - 1, 1));
+  if (LAPACKE_dgesvd(LAPACK_COL_MAJOR, 'N', 'N', m, n, copy.data(), m, values.data(), &unused, 1, &unused, 1,
+                     superdiagonal.data()) == 0)
+    return values;
+#endif
+  return Eigen::JacobiSVD<DenseMatrix>(a).singularValues();
+}
+
 double smallest_eigenvalue(DenseMatrix symmetric) {
   require_square_finite(symmetric, "smallest_eigenvalue");
 #if defined(NETDP_HAVE_LAPACKE)
@@ -420,11 +441,12 @@ PivotedCholesky pivoted_cholesky(const DenseMatrix& gram, double floor) {
   return out;
 }
 
-bool orthonormalize_rows(DenseMatrix& z) {
+bool orthonormalize_rows(DenseMatrix& z, DenseMatrix* factor) {
   if (z.size() == 0) return true;
-  DenseMatrix factor = lower_gram(z);
-  if (!cholesky_in_place(factor)) return false;
-  solve_lower_in_place(factor, z);
+  DenseMatrix lower = lower_gram(z);
+  if (!cholesky_in_place(lower)) return false;
+  solve_lower_in_place(lower, z);
+  if (factor != nullptr) *factor = lower.triangularView<Eigen::Lower>();
   return true;
 }
 

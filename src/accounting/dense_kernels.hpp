@@ -54,6 +54,10 @@ struct ThinSvd {
 /// the only one without LAPACK).
 ThinSvd thin_svd(DenseMatrix a);
 
+/// The singular values of any matrix, descending, without vectors: LAPACK dgesdd, then dgesvd if it
+/// does not converge, then Eigen's JacobiSVD (as thin_svd).
+Vector singular_values(DenseMatrix a);
+
 /// Σ_k f_k U_k U_kᵀ over the columns k with f_k != 0 (symmetric result, both
 /// triangles filled). Computed as B₊B₊ᵀ − B₋B₋ᵀ with B± = U diag(sqrt(±f)),
 /// two symmetric rank-k updates (n³ flops in all, half a GEMM each).
@@ -86,8 +90,9 @@ struct PivotedCholesky {
 PivotedCholesky pivoted_cholesky(const DenseMatrix& gram, double floor);
 
 /// z <- L⁻¹ z with z zᵀ = L Lᵀ (Cholesky), so that the rows of z become orthonormal with the same
-/// span (one CholeskyQR step). Returns false, z unchanged, when z zᵀ is not numerically positive definite.
-bool orthonormalize_rows(DenseMatrix& z);
+/// span (one CholeskyQR step). Returns false, z unchanged, when z zᵀ is not numerically positive
+/// definite. `factor`, when given, receives L (lower triangle; the strict upper one zero).
+bool orthonormalize_rows(DenseMatrix& z, DenseMatrix* factor = nullptr);
 
 /// lower += a aᵀ (lower triangle only; a is n × k, e.g. a block of columns, lower n × n).
 void add_gram(DenseMatrix& lower, ConstMatrixBlock a);
