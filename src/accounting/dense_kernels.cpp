@@ -441,12 +441,11 @@ PivotedCholesky pivoted_cholesky(const DenseMatrix& gram, double floor) {
   return out;
 }
 
-bool orthonormalize_rows(DenseMatrix& z, DenseMatrix* factor) {
+bool orthonormalize_rows(DenseMatrix& z) {
   if (z.size() == 0) return true;
-  DenseMatrix lower = lower_gram(z);
-  if (!cholesky_in_place(lower)) return false;
-  solve_lower_in_place(lower, z);
-  if (factor != nullptr) *factor = lower.triangularView<Eigen::Lower>();
+  DenseMatrix factor = lower_gram(z);
+  if (!cholesky_in_place(factor)) return false;
+  solve_lower_in_place(factor, z);
   return true;
 }
 

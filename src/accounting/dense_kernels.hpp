@@ -90,9 +90,8 @@ struct PivotedCholesky {
 PivotedCholesky pivoted_cholesky(const DenseMatrix& gram, double floor);
 
 /// z <- L⁻¹ z with z zᵀ = L Lᵀ (Cholesky), so that the rows of z become orthonormal with the same
-/// span (one CholeskyQR step). Returns false, z unchanged, when z zᵀ is not numerically positive
-/// definite. `factor`, when given, receives L (lower triangle; the strict upper one zero).
-bool orthonormalize_rows(DenseMatrix& z, DenseMatrix* factor = nullptr);
+/// span (one CholeskyQR step). Returns false, z unchanged, when z zᵀ is not numerically positive definite.
+bool orthonormalize_rows(DenseMatrix& z);
 
 /// lower += a aᵀ (lower triangle only; a is n × k, e.g. a block of columns, lower n × n).
 void add_gram(DenseMatrix& lower, ConstMatrixBlock a);

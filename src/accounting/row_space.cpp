@@ -172,53 +172,11 @@ namespace {
 /// A on span z; while `factor` is set (z = L⁻¹A[p], A[p] = L z) it is min_i L_ii, an upper bound of
 /// σ_min(L), and σ_min(L) itself (an r³ eigenvalue problem) is computed only for a view that is kept.
 /// `dense_pivot_tail`: the first half of row_space's dense-spectrum test (dense_pivot_tail()).
-/// `pivots` and `pivot_image`, when set: z's rows came from A's rows `pivots` (the Gram's pivots p),
-/// with A[p] zᵀ = L C (C the CholeskyQR factor): smallest_singular_on_span uses them.
 struct Start {
   double smallest_singular = 0.0;
   const DenseMatrix* factor = nullptr;
   bool dense_pivot_tail = false;
-  const std::vector<Index>* pivots = nullptr;
-  DenseMatrix pivot_image;
 };
-
-/// σ_min(W) for a matrix W with at least as many rows as columns (0 otherwise: it has a null space).
-double smallest_singular_value(DenseMatrix w) {
-  if (w.rows() < w.cols() || w.cols() == 0) return 0.0;
-  const Vector values = singular_values(std::move(w));
-  return values[values.size() - 1];
-}
-
-/// A lower bound on σ_min(A zᵀ), the smallest singular value of A on span z (z with orthonormal
-/// rows), to rounding. For any W with orthonormal columns ‖WᵀA x‖ <= ‖A x‖, so σ_min(WᵀA zᵀ) bounds
-/// it from below. When z's first r rows came from the Gram's rows p (`start.pivots`), W = [e_p, U] with
-/// U the left singular vectors of A[q] Q2ᵀ (q the other rows, Q2 z's rows after the first r, k of them):
-/// WᵀA zᵀ = [[L C, A[p] Q2ᵀ], [UᵀA zᵀ]] costs 4mkn + 2k(r + k)n and an SVD of order r + k, against
-/// 2m(r + k)n and an m × (r + k) SVD for A zᵀ itself, and loses little (A[q]'s part along Z outside U
-/// only). Otherwise A zᵀ itself.
-double smallest_singular_on_span(const DenseMatrix& a, const DenseMatrix& z, const Start& start) {
-  if (start.pivots == nullptr) return smallest_singular_value(product_transposed(a, z));
-  const Index m = a.rows();
-  const Index r = start.pivot_image.rows();
-  const Index k = z.rows() - r;
-  const DenseMatrix images = product_transposed(a, z.bottomRows(k));  // A Q2ᵀ, m × k
-  std::vector<unsigned char> picked(static_cast<std::size_t>(m), 0);
-  for (Index i = 0; i < r; ++i)
-    picked[static_cast<std::size_t>((*start.pivots)[static_cast<std::size_t>(i)])] = 1;
-  DenseMatrix others(m - r, k);
-  for (Index i = 0, row = 0; i < m; ++i)
-    if (picked[static_cast<std::size_t>(i)] == 0) others.row(row++) = images.row(i);
-  const DenseMatrix u = thin_svd(std::move(others)).left;  // (m − r) × min(m − r, k)
-  DenseMatrix spread = DenseMatrix::Zero(m, u.cols());     // U with zero rows at p
-  for (Index i = 0, row = 0; i < m; ++i)
-    if (picked[static_cast<std::size_t>(i)] == 0) spread.row(i) = u.row(row++);
-  DenseMatrix compressed(r + u.cols(), z.rows());
-  compressed.topLeftCorner(r, r) = start.pivot_image;
-  for (Index i = 0; i < r; ++i)
-    compressed.row(i).tail(k) = images.row((*start.pivots)[static_cast<std::size_t>(i)]);
-  compressed.bottomRows(u.cols()) = product_transposed(transposed_product(spread, a), z);
-  return smallest_singular_value(std::move(compressed));
-}
 
 RowSpace complete(const DenseMatrix& a, DenseMatrix z, Start start, Index structural_rank,
                   double floor_factor, double margin, double abandon_margin) {
@@ -282,11 +240,11 @@ RowSpace complete(const DenseMatrix& a, DenseMatrix z, Start start, Index struct
     // theorem for A against A ZᵀZ). The blocks' own values — σ_min(L) for the rows the Gram picked,
     // each completion step's s for the directions it added — do not bound it once the completion has
     // added some: the blocks are coupled through A's rows (row_space_test.cpp, CoupledBlocks…). So it
-    // is computed from A Zᵀ (smallest_singular_on_span), less ε(n + m + 2)‖A‖_F for the rounding of the
-    // products and of the SVD, and the smaller value is kept. Without appended directions σ_min(L)
-    // bounds it already: A[p] Zᵀ = L C is a subset of A Zᵀ's rows.
-    const double on_span =
-        smallest_singular_on_span(a, z, start) - rounding_floor_factor(n, a.rows(), 0) * norm;
+    // is computed from A Zᵀ itself (m × r, r <= m), less ε(n + m + 2)‖A‖_F for the rounding of the
+    // product and of its SVD, and the smaller value is kept. Without appended directions σ_min(L)
+    // bounds it already: A[p] Zᵀ = L C holds a subset of A Zᵀ's rows.
+    const Vector values = singular_values(product_transposed(a, z));
+    const double on_span = values[values.size() - 1] - rounding_floor_factor(n, a.rows(), 0) * norm;
     if (!(residual_floor <= abandon_margin * on_span)) return abandoned(n);
     smallest_singular = std::min(smallest_singular, on_span);
   }
@@ -308,9 +266,8 @@ RowSpace complete(const DenseMatrix& a, DenseMatrix z, Start start, Index struct
 RowSpace complete_row_space(const DenseMatrix& a, DenseMatrix z, double smallest_singular,
                             Index structural_rank, double floor_factor, double margin,
                             double abandon_margin) {
-  Start start;
-  start.smallest_singular = smallest_singular;
-  return complete(a, std::move(z), std::move(start), structural_rank, floor_factor, margin, abandon_margin);
+  return complete(a, std::move(z), Start{smallest_singular}, structural_rank, floor_factor, margin,
+                  abandon_margin);
 }
 
 RowSpace row_space(const DenseMatrix& a, std::optional<DenseMatrix> known_gram, double floor_factor,
@@ -343,21 +300,13 @@ RowSpace row_space(const DenseMatrix& a, std::optional<DenseMatrix> known_gram, 
   for (Index j = 0; j < a.cols(); ++j)  // column by column: both matrices in storage order
     for (Index i = 0; i < rank; ++i) z(i, j) = a(chosen.pivots[static_cast<std::size_t>(i)], j);
   solve_lower_in_place(chosen.factor, z);
-  DenseMatrix orthonormalizer;
-  const double margin = orthonormalize_rows(z, &orthonormalizer) ? 0.0 : 1.0;  // too far to trust
+  const double margin = orthonormalize_rows(z) ? 0.0 : 1.0;  // too far from orthonormal to trust
   // A[p] = L Z, so the kept rows' smallest singular value is L's (a lower bound on A's in span Z),
   // computed once the view is known to be kept.
-  Start start;
-  start.smallest_singular = chosen.factor.diagonal().minCoeff();
-  start.factor = &chosen.factor;
-  start.dense_pivot_tail =
-      give_up_dense_spectrum && dense_pivot_tail(chosen, floor_factor * a.norm(), structural_rank);
-  if (margin == 0.0) {  // A[p] Zᵀ = L C, C the CholeskyQR factor
-    start.pivots = &chosen.pivots;
-    start.pivot_image = std::move(orthonormalizer);
-    multiply_lower_in_place(chosen.factor, start.pivot_image);
-  }
-  return complete(a, std::move(z), std::move(start), structural_rank, floor_factor, margin, abandon_margin);
+  const Start start{
+      chosen.factor.diagonal().minCoeff(), &chosen.factor,
+      give_up_dense_spectrum && dense_pivot_tail(chosen, floor_factor * a.norm(), structural_rank)};
+  return complete(a, std::move(z), start, structural_rank, floor_factor, margin, abandon_margin);
 }
 
 DenseMatrix projector_block(const RowSpace& space, Index first, Index stride, Index count) {
