@@ -1,6 +1,7 @@
 // Nodes keep their labels end to end: options take labels, rows and summaries name nodes by
 // label (with the index beside it when they differ), matrix outputs come with a labels file.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -18,12 +19,27 @@ using Json = nlohmann::json;
 using testing::CliResult;
 using testing::run_cli;
 
+/// This process's scratch directory (test processes may run side by side).
+std::filesystem::path temp_dir_path() {
+  return std::filesystem::temp_directory_path() / ("netdp_labels_" + std::to_string(::getpid()));
+}
+
 std::filesystem::path temp_dir() {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("netdp_labels_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  const auto dir = temp_dir_path();
   std::filesystem::create_directories(dir);
   return dir;
 }
+
+/// Removes the scratch directory once the process's tests have run.
+class RemoveTempDir : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    std::error_code ignored;
+    std::filesystem::remove_all(temp_dir_path(), ignored);
+  }
+};
+[[maybe_unused]] ::testing::Environment* const kRemoveTempDir =
+    ::testing::AddGlobalTestEnvironment(new RemoveTempDir);
 
 // A triangle 10-20-30 with a pendant 40: the file's ids are not 0..3.
 std::string id_file() {
