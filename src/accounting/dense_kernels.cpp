@@ -498,6 +498,20 @@ DenseMatrix product_transposed(const DenseMatrix& a, const DenseMatrix& b) {
   return c;
 }
 
+DenseMatrix product_transposed_blocked(const DenseMatrix& a, const DenseMatrix& b, Eigen::Index block) {
+  require(a.cols() == b.cols() && block > 0,
+          "product_transposed_blocked: a {} x {} times the transpose of a {} x {} in blocks of {}", a.rows(),
+          a.cols(), b.rows(), b.cols(), block);
+  DenseMatrix sum = DenseMatrix::Zero(a.rows(), b.rows());
+  DenseMatrix part(a.rows(), b.rows());
+  for (Eigen::Index first = 0; first < a.cols(); first += block) {
+    const Eigen::Index width = std::min(block, a.cols() - first);
+    multiply_into(part, 1.0, a.middleCols(first, width), false, b.middleCols(first, width), true, 0.0);
+    sum += part;
+  }
+  return sum;
+}
+
 void add_product(DenseMatrix& target, double alpha, const DenseMatrix& a, const DenseMatrix& b) {
   multiply_into(target, alpha, a, false, b, false, 1.0);
 }

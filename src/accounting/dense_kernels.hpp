@@ -144,6 +144,12 @@ void add_product(DenseMatrix& target, double alpha, const DenseMatrix& a, const 
 /// a bᵀ (one GEMM).
 DenseMatrix product_transposed(const DenseMatrix& a, const DenseMatrix& b);
 
+/// a bᵀ summed over blocks of `block` columns, each block's product (one GEMM) in a buffer of its
+/// own and then added to the sum: the rounding error is at most γ_{block + ⌈N/block⌉} |a||b|ᵀ entrywise
+/// (blocked summation, Higham, Accuracy and Stability of Numerical Algorithms, §4.2, with Lemma 3.3),
+/// whatever order the GEMM sums in, against γ_N for one GEMM over all N columns.
+DenseMatrix product_transposed_blocked(const DenseMatrix& a, const DenseMatrix& b, Eigen::Index block);
+
 /// target -= a b (one GEMM).
 void subtract_product(DenseMatrix& target, const DenseMatrix& a, const DenseMatrix& b);
 

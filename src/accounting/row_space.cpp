@@ -88,6 +88,7 @@ DenseMatrix candidate_directions(DenseMatrix y, const DenseMatrix& z) {
 struct FoundDirections {
   DenseMatrix rows;
   double smallest_singular = 0.0;
+  double largest_singular = 0.0;  ///< s_1 of M: with smallest_singular, the batch's rate of decay
 };
 FoundDirections found_directions(const DenseMatrix& a, const DenseMatrix& z, const DenseMatrix& v,
                                  double floor) {
@@ -107,6 +108,7 @@ FoundDirections found_directions(const DenseMatrix& a, const DenseMatrix& z, con
   DenseMatrix directions = taken_off(spanned.left.leftCols(appended).transpose(), z);
   if (directions.rows() == 0) return out;
   out.smallest_singular = std::min(spanned.values[appended - 1], picked.values[kept - 1]);
+  out.largest_singular = spanned.values[0];
   out.rows = std::move(directions);
   return out;
 }
@@ -121,18 +123,32 @@ RowSpace abandoned(Index columns, bool dense_spectrum = false) {
   return out;
 }
 
-/// Whether the pivots of a pivoted Cholesky still fall slowly where it stopped — its last
-/// kDenseTailPivots pivots L_ii within a factor F <= kDenseTailSpread — and the rows it left could
-/// carry them down to the singular-value floor at that rate: at least kDenseTailPivots·ln(L_last /
-/// floor) / ln F of them, up to the structural rank.
-bool dense_pivot_tail(const PivotedCholesky& chosen, double floor, Index structural_rank) {
-  if (chosen.rank <= kDenseTailPivots) return false;
+/// Whether `rows_left` more directions, their singular values falling from `from` by a factor
+/// `spread` every `span` directions, would reach `floor`: rows_left >= span·ln(from / floor) / ln(spread).
+bool rate_reaches_floor(double from, double spread, Index span, double floor, Index rows_left) {
+  if (!(spread > 1.0) || !(from > floor)) return false;
+  const double needed = static_cast<double>(span) * std::log(from / floor) / std::log(spread);
+  return static_cast<double>(rows_left) >= needed;
+}
+
+/// What the Gram's pivoted Cholesky says about the spectrum below where it stopped (the effort
+/// limit of row_space): whether its last kDenseTailPivots pivots L_ii lie within a factor
+/// F <= kDenseTailSpread of each other (the spectrum still falls slowly there), and whether the
+/// rows it left, up to the structural rank, could carry that rate down to the floor.
+struct PivotTail {
+  bool slow = false;
+  bool reaches_floor = false;
+};
+PivotTail pivot_tail(const PivotedCholesky& chosen, double floor, Index structural_rank) {
+  PivotTail out;
+  if (chosen.rank <= kDenseTailPivots) return out;
   const auto pivots = chosen.factor.diagonal();
   const double last = pivots[chosen.rank - 1];
   const double spread = pivots[chosen.rank - kDenseTailPivots] / last;
-  if (!(spread > 1.0 && spread <= kDenseTailSpread) || !(last > floor)) return false;
-  const double to_floor = static_cast<double>(kDenseTailPivots) * std::log(last / floor) / std::log(spread);
-  return static_cast<double>(structural_rank - chosen.rank) >= to_floor;
+  out.slow = spread > 1.0 && spread <= kDenseTailSpread && last > floor;
+  out.reaches_floor =
+      out.slow && rate_reaches_floor(last, spread, kDenseTailPivots, floor, structural_rank - chosen.rank);
+  return out;
 }
 
 }  // namespace
@@ -171,12 +187,34 @@ namespace {
 /// What the completion starts from besides z. `smallest_singular` is the smallest singular value of
 /// A on span z; while `factor` is set (z = L⁻¹A[p], A[p] = L z) it is min_i L_ii, an upper bound of
 /// σ_min(L), and σ_min(L) itself (an r³ eigenvalue problem) is computed only for a view that is kept.
-/// `dense_pivot_tail`: the first half of row_space's dense-spectrum test (dense_pivot_tail()).
+/// `tail`: the pivots' half of row_space's dense-spectrum test (pivot_tail(); all false when the
+/// test is off).
 struct Start {
   double smallest_singular = 0.0;
   const DenseMatrix* factor = nullptr;
-  bool dense_pivot_tail = false;
+  PivotTail tail;
+  double norm = 0.0;  ///< ‖A‖_F
 };
+
+/// The columns summed in one block when A Zᵀ is formed for its smallest singular value: ⌈√N⌉, which
+/// makes the product's rounding bound γ_{block + ⌈N/block⌉} <= γ_{2√N + 1} instead of γ_N
+/// (product_transposed_blocked).
+Index product_block(Index columns) {
+  return std::max<Index>(1, static_cast<Index>(std::ceil(std::sqrt(static_cast<double>(columns)))));
+}
+
+/// A bound on how far the singular values of the computed A Zᵀ (Z: r orthonormal rows of length N,
+/// formed by product_transposed_blocked) lie from the exact ones, as a multiple of ‖A‖_F. The product:
+/// |fl(A Zᵀ) − A Zᵀ| <= γ_k |A||Zᵀ| entrywise with k = block + ⌈N/block⌉, and an entry of |A||Zᵀ| is
+/// at most ‖a_i‖ (Cauchy–Schwarz on a unit row of Z), so the error's norm is at most γ_k √r ‖A‖_F;
+/// the SVD adds p(m, r) ε ‖A Zᵀ‖₂ <= (m + 2) ε ‖A‖_F. Weyl's inequality carries both to σ_min.
+double product_singular_value_rounding(Index columns, Index rank, Index rows) {
+  const double eps = std::numeric_limits<double>::epsilon();
+  const Index block = product_block(columns);
+  const double terms = static_cast<double>(block + (columns + block - 1) / block);
+  const double gamma = terms * eps / (1.0 - terms * eps);
+  return gamma * std::sqrt(static_cast<double>(rank)) + eps * static_cast<double>(rows + 2);
+}
 
 RowSpace complete(const DenseMatrix& a, DenseMatrix z, Start start, Index structural_rank,
                   double floor_factor, double margin, double abandon_margin) {
@@ -192,7 +230,7 @@ RowSpace complete(const DenseMatrix& a, DenseMatrix z, Start start, Index struct
   const Index n = a.cols();
   Index rank = z.rows();
   const Index start_rank = rank;
-  const double norm = a.norm();
+  const double norm = start.norm;
   const double residual_floor = floor_factor * norm;
   double residual_bound = 0.0;  // a bound on ‖A − A ZᵀZ‖₂ (0: not needed, the rank is structural)
   Index probes = kProbes;
@@ -210,8 +248,12 @@ RowSpace complete(const DenseMatrix& a, DenseMatrix z, Start start, Index struct
     if (v.rows() > 0) found = found_directions(a, z, v, residual_floor);
     const Index added = found.rows.rows();
     // Every probe found a direction so far: with a dense pivot tail, the effort limit of row_space.
+    // The rows left must reach the floor at the pivots' rate or at this sketch's own.
     every_sketch_full = every_sketch_full && added == probes;
-    if (start.dense_pivot_tail && every_sketch_full && step + 1 == kDenseTailSketches)
+    if (start.tail.slow && every_sketch_full && step + 1 == kDenseTailSketches &&
+        (start.tail.reaches_floor ||
+         rate_reaches_floor(found.smallest_singular, found.largest_singular / found.smallest_singular,
+                            added - 1, residual_floor, structural_rank - rank - added)))
       return abandoned(n, true);
     if (added == 0) {
       // What the sketch sees is at or below the floor, but its bound is not: ‖R‖_F, computed
@@ -228,25 +270,24 @@ RowSpace complete(const DenseMatrix& a, DenseMatrix z, Start start, Index struct
     smallest_singular = std::min(smallest_singular, found.smallest_singular);
     probes = std::min(kMaxProbes, std::max(kProbes, 2 * added));
   }
-  if (start.factor != nullptr) {
-    // The exact σ_min(L) <= min_i L_ii, now that the completion has not given the view up: the test
-    // a step would have made with it before the directions of the last step were added.
-    const double kept_rows = std::sqrt(std::max(smallest_eigenvalue(lower_gram(*start.factor)), 0.0));
-    if (residual_floor > abandon_margin * kept_rows) return abandoned(n);
-    smallest_singular = std::min(smallest_singular, kept_rows);
-  }
   if (rank > start_rank) {
     // The margin needs the smallest singular value of A on the whole kept span, σ_min(A Zᵀ) (Wedin's
     // theorem for A against A ZᵀZ). The blocks' own values — σ_min(L) for the rows the Gram picked,
     // each completion step's s for the directions it added — do not bound it once the completion has
     // added some: the blocks are coupled through A's rows (row_space_test.cpp, CoupledBlocks…). So it
-    // is computed from A Zᵀ itself (m × r, r <= m), less ε(n + m + 2)‖A‖_F for the rounding of the
-    // product and of its SVD, and the smaller value is kept. Without appended directions σ_min(L)
-    // bounds it already: A[p] Zᵀ = L C holds a subset of A Zᵀ's rows.
-    const Vector values = singular_values(product_transposed(a, z));
-    const double on_span = values[values.size() - 1] - rounding_floor_factor(n, a.rows(), 0) * norm;
+    // is computed from A Zᵀ itself (m × r, r <= m), less the rounding of the product and of its SVD,
+    // and it replaces them.
+    const Vector values = singular_values(product_transposed_blocked(a, z, product_block(n)));
+    const double on_span =
+        values[values.size() - 1] - product_singular_value_rounding(n, rank, a.rows()) * norm;
     if (!(residual_floor <= abandon_margin * on_span)) return abandoned(n);
-    smallest_singular = std::min(smallest_singular, on_span);
+    smallest_singular = on_span;
+  } else if (start.factor != nullptr) {
+    // Without appended directions σ_min(L) bounds it: A[p] Zᵀ = L C holds a subset of A Zᵀ's rows.
+    // The exact σ_min(L) <= min_i L_ii, now that the completion has not given the view up.
+    const double kept_rows = std::sqrt(std::max(smallest_eigenvalue(lower_gram(*start.factor)), 0.0));
+    if (residual_floor > abandon_margin * kept_rows) return abandoned(n);
+    smallest_singular = std::min(smallest_singular, kept_rows);
   }
   // The projector of an orthonormal basis is accurate to about κ(A)·ε_f; a rank decision
   // (directions below the floor taken as 0) adds the perturbation of the kept subspace,
@@ -266,8 +307,8 @@ RowSpace complete(const DenseMatrix& a, DenseMatrix z, Start start, Index struct
 RowSpace complete_row_space(const DenseMatrix& a, DenseMatrix z, double smallest_singular,
                             Index structural_rank, double floor_factor, double margin,
                             double abandon_margin) {
-  return complete(a, std::move(z), Start{smallest_singular}, structural_rank, floor_factor, margin,
-                  abandon_margin);
+  return complete(a, std::move(z), Start{smallest_singular, nullptr, PivotTail{}, a.norm()}, structural_rank,
+                  floor_factor, margin, abandon_margin);
 }
 
 RowSpace row_space(const DenseMatrix& a, std::optional<DenseMatrix> known_gram, double floor_factor,
@@ -303,9 +344,10 @@ RowSpace row_space(const DenseMatrix& a, std::optional<DenseMatrix> known_gram, 
   const double margin = orthonormalize_rows(z) ? 0.0 : 1.0;  // too far from orthonormal to trust
   // A[p] = L Z, so the kept rows' smallest singular value is L's (a lower bound on A's in span Z),
   // computed once the view is known to be kept.
+  const double norm = a.norm();
   const Start start{
       chosen.factor.diagonal().minCoeff(), &chosen.factor,
-      give_up_dense_spectrum && dense_pivot_tail(chosen, floor_factor * a.norm(), structural_rank)};
+      give_up_dense_spectrum ? pivot_tail(chosen, floor_factor * norm, structural_rank) : PivotTail{}, norm};
   return complete(a, std::move(z), start, structural_rank, floor_factor, margin, abandon_margin);
 }
 

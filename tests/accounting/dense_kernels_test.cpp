@@ -8,6 +8,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
 #include <Eigen/SVD>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -59,6 +60,34 @@ TEST(MultiplyInto, EmptyInnerDimensionScalesAndMismatchThrows) {
   EXPECT_EQ(c, DenseMatrix::Zero(3, 2));
   EXPECT_THROW(multiply_into(c, 1.0, DenseMatrix(3, 4), false, DenseMatrix(5, 2), false, 0.0),
                std::invalid_argument);
+}
+
+TEST(ProductTransposedBlocked, RoundingWithinTheBlockedSummationBoundOfEveryBlockWidth) {
+  // Entries of very different magnitudes, so that the products cancel; the reference is summed in
+  // long double. For every block width (a last block shorter than the others, one block, more than N)
+  // the error stays within γ_{block + ⌈N/block⌉} |a||b|ᵀ entrywise.
+  util::Rng rng(11);
+  const Eigen::Index n = 1000;
+  DenseMatrix a(12, n);
+  DenseMatrix b(9, n);
+  for (Eigen::Index j = 0; j < n; ++j) {
+    for (Eigen::Index i = 0; i < a.rows(); ++i)
+      a(i, j) = rng.standard_normal() * std::exp(6.0 * rng.standard_normal());
+    for (Eigen::Index i = 0; i < b.rows(); ++i) b(i, j) = rng.standard_normal();
+  }
+  using LongMatrix = Eigen::Matrix<long double, Eigen::Dynamic, Eigen::Dynamic>;
+  const LongMatrix exact = a.cast<long double>() * b.cast<long double>().transpose();
+  const DenseMatrix scale = a.cwiseAbs() * b.cwiseAbs().transpose();
+  const double eps = std::numeric_limits<double>::epsilon() / 2.0;  // the unit roundoff u
+  for (const Eigen::Index block : {1, 7, 32, 333, 1000, 2000}) {
+    const DenseMatrix product = product_transposed_blocked(a, b, block);
+    const double terms = static_cast<double>(block + (n + block - 1) / block);
+    const double gamma = terms * eps / (1.0 - terms * eps);
+    const DenseMatrix error = (product.cast<long double>() - exact).cwiseAbs().cast<double>();
+    EXPECT_TRUE((error.array() <= gamma * scale.array()).all()) << "block " << block;
+  }
+  EXPECT_THROW(product_transposed_blocked(a, b, 0), std::invalid_argument);
+  EXPECT_THROW(product_transposed_blocked(a, DenseMatrix(9, n + 1), 8), std::invalid_argument);
 }
 
 TEST(SinglePrecisionKernels, CholeskyInverseAndProductMatchDoublePrecision) {

@@ -80,6 +80,32 @@ TEST(RowSpace, FewRowsLeftBelowTheGramsResolutionAreComputedInFull) {
   expect_computed_in_full(graded(370, kColumns, 370, 3), 370, 370);
 }
 
+/// An m × n matrix of the given rank whose singular values fall 110 per decade down to 10^-5, then
+/// `fast` per decade.
+DenseMatrix two_rates(Index m, Index n, Index rank, double fast, std::uint64_t seed) {
+  util::Rng rng(seed);
+  Vector values(rank);
+  for (Index i = 0; i < rank; ++i) {
+    const double slow = static_cast<double>(i) / 110.0;
+    values[i] = std::pow(10.0, slow <= 5.0 ? -slow : -5.0 - (slow - 5.0) * 110.0 / fast);
+  }
+  return orthonormal_columns(m, rank, rng) * values.asDiagonal() *
+         orthonormal_columns(n, rank, rng).transpose();
+}
+
+TEST(RowSpace, ASpectrumFasterBelowTheGramsResolutionIsGivenUpAtItsOwnRate) {
+  // The pivots fall 110 per decade, and the rows left are too few to reach the floor at that rate;
+  // below the Gram's resolution the spectrum falls 70 per decade and reaches the floor well before
+  // the rows run out. The four sketches are full and the fourth's own rate predicts the floor.
+  const double floor_factor = 1e-10;
+  const DenseMatrix a = two_rates(900, 960, 900, 70.0, 4);
+  const RowSpace full = row_space(a, std::nullopt, floor_factor, 900, 0.5, false);
+  EXPECT_GE(full.margin, 0.5);
+  const RowSpace limited = row_space(a, std::nullopt, floor_factor, 900, 0.5, true);
+  EXPECT_TRUE(limited.dense_spectrum);
+  EXPECT_EQ(limited.margin, 1.0);
+}
+
 TEST(RowSpace, CoupledBlocksTheSmallestKeptSingularValueBoundsAOnTheWholeSpan) {
   // Wedin's theorem, behind the margin, needs σ_min(A Zᵀ) over the whole kept span Z. Rows of very
   // different norms (graded singular values down to 10^-6..10^-13, rows scaled by e^±3) couple the
