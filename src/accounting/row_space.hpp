@@ -47,10 +47,11 @@ Eigen::Index structural_rank(const DenseMatrix& a);
 /// `give_up_dense_spectrum` adds a limit of effort, not of validity: the view is also given up when
 /// its singular values are still dense below the Gram's resolution: the last 128 pivots of the
 /// Gram's pivoted Cholesky within a factor F <= 16 of each other, enough rows left to reach the floor
-/// at that rate (128·ln(L_last / floor) / ln F), and the first four sketches of the completion each
-/// finding as many directions as they had probes (16, 32, 64, 128). Such a spectrum runs on down to the
-/// floor, so its margin ends near 1 after hundreds more directions; the view is reported at the
-/// cap, which is always a valid bound, and flagged (RowSpace::dense_spectrum).
+/// at that rate (128·ln(L_last / floor) / ln F) or at the fourth sketch's own rate, and the first four
+/// sketches of the completion each finding as many directions as they had probes (16, 32, 64, 128).
+/// Such a spectrum runs on down to the floor, so its margin ends near 1 after hundreds more
+/// directions; the view is reported at the cap, which is always a valid bound, and flagged
+/// (RowSpace::dense_spectrum).
 RowSpace row_space(const DenseMatrix& a, std::optional<DenseMatrix> known_gram, double floor_factor,
                    Eigen::Index structural_rank,
                    double abandon_margin = std::numeric_limits<double>::infinity(),
