@@ -186,7 +186,8 @@ namespace {
 
 /// What the completion starts from besides z. `smallest_singular` is the smallest singular value of
 /// A on span z; while `factor` is set (z = L⁻¹A[p], A[p] = L z) it is min_i L_ii, an upper bound of
-/// σ_min(L), and σ_min(L) itself (an r³ eigenvalue problem) is computed only for a view that is kept.
+/// σ_min(L), and σ_min(L) itself (an r³ eigenvalue problem) is computed only for a view that is kept
+/// without appended directions (with them, σ_min(A Zᵀ) replaces it).
 /// `tail`: the pivots' half of row_space's dense-spectrum test (pivot_tail(); all false when the
 /// test is off).
 struct Start {
