@@ -209,8 +209,13 @@ SymmetricEigen symmetric_eigen(DenseMatrix symmetric, bool vectors) {
   return result;
 }
 
-ThinSvd thin_svd(DenseMatrix a) {
-  require(a.allFinite(), "thin_svd: the {} x {} matrix has a non-finite entry", a.rows(), a.cols());
+namespace {
+
+/// The thin SVD behind thin_svd and singular_values, with the left singular vectors or without.
+/// dgesdd's divide and conquer can fail to converge (info > 0) where the QR iteration of dgesvd does
+/// not; Jacobi, which always converges, is the last resort.
+ThinSvd svd_with_fallbacks(DenseMatrix a, bool left_vectors, const char* caller) {
+  require(a.allFinite(), "{}: the {} x {} matrix has a non-finite entry", caller, a.rows(), a.cols());
   ThinSvd result;
   const Eigen::Index k = std::min(a.rows(), a.cols());
   if (k == 0) {
@@ -218,49 +223,38 @@ ThinSvd thin_svd(DenseMatrix a) {
     return result;
   }
 #if defined(NETDP_HAVE_LAPACKE)
-  // dgesdd's divide and conquer can fail to converge (info > 0) where the QR iteration of dgesvd
-  // does not; Jacobi, which always converges, is the last resort.
   const auto m = static_cast<lapack_int>(a.rows());
   const auto n = static_cast<lapack_int>(a.cols());
-  const auto kk = static_cast<lapack_int>(k);
-  result.left.resize(a.rows(), k);
+  const char job = left_vectors ? 'S' : 'N';
   result.values.resize(k);
-  DenseMatrix right(k, a.cols());  // both drivers form the right vectors too with job 'S'
+  if (left_vectors) result.left.resize(a.rows(), k);
+  // With job 'S' both drivers form the right vectors too; with 'N' neither touches U or Vᵀ.
+  DenseMatrix right(left_vectors ? k : 1, left_vectors ? a.cols() : 1);
+  double* const left = left_vectors ? result.left.data() : right.data();
+  const lapack_int left_stride = left_vectors ? m : 1;
+  const auto right_stride = static_cast<lapack_int>(right.rows());
   DenseMatrix copy = a;
-  if (LAPACKE_dgesdd(LAPACK_COL_MAJOR, 'S', m, n, copy.data(), m, result.values.data(), result.left.data(), m,
-                     right.data(), kk) == 0)
+  if (LAPACKE_dgesdd(LAPACK_COL_MAJOR, job, m, n, copy.data(), m, result.values.data(), left, left_stride,
+                     right.data(), right_stride) == 0)
     return result;
   copy = a;
   Vector superdiagonal(std::max<Eigen::Index>(k - 1, 1));
-  if (LAPACKE_dgesvd(LAPACK_COL_MAJOR, 'S', 'N', m, n, copy.data(), m, result.values.data(),
-                     result.left.data(), m, right.data(), kk, superdiagonal.data()) == 0)
+  if (LAPACKE_dgesvd(LAPACK_COL_MAJOR, job, 'N', m, n, copy.data(), m, result.values.data(), left,
+                     left_stride, right.data(), right_stride, superdiagonal.data()) == 0)
     return result;
 #endif
-  const Eigen::JacobiSVD<DenseMatrix> svd(a, Eigen::ComputeThinU);
-  result.left = svd.matrixU();
+  const Eigen::JacobiSVD<DenseMatrix> svd(a, left_vectors ? Eigen::ComputeThinU : 0);
+  if (left_vectors) result.left = svd.matrixU();
   result.values = svd.singularValues();
   return result;
 }
 
+}  // namespace
+
+ThinSvd thin_svd(DenseMatrix a) { return svd_with_fallbacks(std::move(a), true, "thin_svd"); }
+
 Vector singular_values(DenseMatrix a) {
-  require(a.allFinite(), "singular_values: the {} x {} matrix has a non-finite entry", a.rows(), a.cols());
-  const Eigen::Index k = std::min(a.rows(), a.cols());
-  if (k == 0) return Vector(0);
-#if defined(NETDP_HAVE_LAPACKE)
-  const auto m = static_cast<lapack_int>(a.rows());
-  const auto n = static_cast<lapack_int>(a.cols());
-  Vector values(k);
-  double unused = 0.0;
-  DenseMatrix copy = a;
-  if (LAPACKE_dgesdd(LAPACK_COL_MAJOR, 'N', m, n, copy.data(), m, values.data(), &unused, 1, &unused, 1) == 0)
-    return values;
-  copy = a;
-  Vector superdiagonal(std::max<Eigen::Index>(k - 1, 1));
-  if (LAPACKE_dgesvd(LAPACK_COL_MAJOR, 'N', 'N', m, n, copy.data(), m, values.data(), &unused, 1, &unused, 1,
-                     superdiagonal.data()) == 0)
-    return values;
-#endif
-  return Eigen::JacobiSVD<DenseMatrix>(a).singularValues();
+  return svd_with_fallbacks(std::move(a), false, "singular_values").values;
 }
 
 double smallest_eigenvalue(DenseMatrix symmetric) {

@@ -139,8 +139,13 @@ TEST(ThinSvd, TallWideAndRankDeficientMatchJacobi) {
     EXPECT_LE((svd.left.transpose() * svd.left - DenseMatrix::Identity(k, k)).cwiseAbs().maxCoeff(), 1e-13);
     const Vector row_norms = (svd.left.transpose() * a).rowwise().norm();
     EXPECT_LE((row_norms - svd.values).cwiseAbs().maxCoeff(), 1e-13 * scale);
+    // Without vectors: the same values.
+    const Vector values = singular_values(a);
+    ASSERT_EQ(values.size(), k);
+    EXPECT_LE((values - reference.singularValues()).cwiseAbs().maxCoeff(), 1e-13 * scale);
   }
   EXPECT_EQ(thin_svd(DenseMatrix(0, 4)).values.size(), 0);
+  EXPECT_EQ(singular_values(DenseMatrix(0, 4)).size(), 0);
 }
 
 TEST(ThinSvd, NonFiniteEntryIsRefusedByName) {
@@ -158,6 +163,7 @@ TEST(ThinSvd, NonFiniteEntryIsRefusedByName) {
       std::exception);
   a(2, 1) = std::numeric_limits<double>::infinity();
   EXPECT_THROW(thin_svd(a), std::exception);
+  EXPECT_THROW(singular_values(a), std::exception);
 }
 
 TEST(SymmetricEigen, EigenvaluesOnlyMatchTheFullDecompositionAndNonFiniteIsRefused) {
