@@ -25,9 +25,6 @@ using Index = Eigen::Index;
 
 constexpr double kUnitRoundoff = std::numeric_limits<double>::epsilon() / 2.0;
 
-/// γ_k = k u / (1 − k u) (Higham §3.1): the relative error of a k-term inner product.
-double inner_product_gamma(double k) { return k * kUnitRoundoff / (1.0 - k * kUnitRoundoff); }
-
 /// Largest n whose spectrum's lower end is verified by a dense Cholesky (8n² bytes, n³/3 flops).
 constexpr Index kDenseVerifyLimit = 6000;
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -228,7 +229,8 @@ ThinSvd svd_with_fallbacks(DenseMatrix a, bool left_vectors, const char* caller)
   const char job = left_vectors ? 'S' : 'N';
   result.values.resize(k);
   if (left_vectors) result.left.resize(a.rows(), k);
-  // With job 'S' both drivers form the right vectors too; with 'N' neither touches U or Vᵀ.
+  // dgesdd's job 'S' forms the right vectors too (dgesvd is asked for none); with 'N' neither
+  // driver touches U or Vᵀ.
   DenseMatrix right(left_vectors ? k : 1, left_vectors ? a.cols() : 1);
   double* const left = left_vectors ? result.left.data() : right.data();
   const lapack_int left_stride = left_vectors ? m : 1;
@@ -490,6 +492,11 @@ DenseMatrix product_transposed(const DenseMatrix& a, const DenseMatrix& b) {
   DenseMatrix c(a.rows(), b.rows());
   multiply_into(c, 1.0, a, false, b, true, 0.0);
   return c;
+}
+
+double inner_product_gamma(double k) {
+  constexpr double unit_roundoff = std::numeric_limits<double>::epsilon() / 2.0;
+  return k * unit_roundoff / (1.0 - k * unit_roundoff);
 }
 
 DenseMatrix product_transposed_blocked(const DenseMatrix& a, const DenseMatrix& b, Eigen::Index block) {

@@ -144,6 +144,10 @@ void add_product(DenseMatrix& target, double alpha, const DenseMatrix& a, const 
 /// a bᵀ (one GEMM).
 DenseMatrix product_transposed(const DenseMatrix& a, const DenseMatrix& b);
 
+/// γ_k = k u / (1 − k u), u = ε/2 the unit roundoff (Higham §3.1): the relative error bound of a
+/// k-term inner product.
+double inner_product_gamma(double k);
+
 /// a bᵀ summed over blocks of `block` columns, each block's product (one GEMM) in a buffer of its
 /// own and then added to the sum: the rounding error is at most γ_{block + ⌈N/block⌉} |a||b|ᵀ entrywise
 /// (blocked summation, Higham, Accuracy and Stability of Numerical Algorithms, §4.2, with Lemma 3.3),

@@ -212,13 +212,13 @@ Index product_block(Index columns) {
 /// formed by product_transposed_blocked) lie from the exact ones, as a multiple of ‖A‖_F. The product:
 /// |fl(A Zᵀ) − A Zᵀ| <= γ_k |A||Zᵀ| entrywise with k = block + ⌈N/block⌉, and an entry of |A||Zᵀ| is
 /// at most ‖a_i‖ (Cauchy–Schwarz on a unit row of Z), so the error's norm is at most γ_k √r ‖A‖_F;
-/// the SVD adds p(m, r) ε ‖A Zᵀ‖₂ <= (m + 2) ε ‖A‖_F. Weyl's inequality carries both to σ_min.
+/// the SVD adds p(m, r) ε ‖A Zᵀ‖₂ <= (m + 2) ε ‖A‖_F. Weyl's inequality carries both to σ_min. The
+/// product's γ_k is taken with ε = 2u in place of u, as the other allowances here: γ_{2k}.
 double product_singular_value_rounding(Index columns, Index rank, Index rows) {
-  const double eps = std::numeric_limits<double>::epsilon();
   const Index block = product_block(columns);
   const double terms = static_cast<double>(block + (columns + block - 1) / block);
-  const double gamma = terms * eps / (1.0 - terms * eps);
-  return gamma * std::sqrt(static_cast<double>(rank)) + eps * static_cast<double>(rows + 2);
+  return inner_product_gamma(2.0 * terms) * std::sqrt(static_cast<double>(rank)) +
+         std::numeric_limits<double>::epsilon() * static_cast<double>(rows + 2);
 }
 
 RowSpace complete(const DenseMatrix& a, DenseMatrix z, Start start, Index structural_rank,

@@ -78,11 +78,9 @@ TEST(ProductTransposedBlocked, RoundingWithinTheBlockedSummationBoundOfEveryBloc
   using LongMatrix = Eigen::Matrix<long double, Eigen::Dynamic, Eigen::Dynamic>;
   const LongMatrix exact = a.cast<long double>() * b.cast<long double>().transpose();
   const DenseMatrix scale = a.cwiseAbs() * b.cwiseAbs().transpose();
-  const double eps = std::numeric_limits<double>::epsilon() / 2.0;  // the unit roundoff u
   for (const Eigen::Index block : {1, 7, 32, 333, 1000, 2000}) {
     const DenseMatrix product = product_transposed_blocked(a, b, block);
-    const double terms = static_cast<double>(block + (n + block - 1) / block);
-    const double gamma = terms * eps / (1.0 - terms * eps);
+    const double gamma = inner_product_gamma(static_cast<double>(block + (n + block - 1) / block));
     const DenseMatrix error = (product.cast<long double>() - exact).cwiseAbs().cast<double>();
     EXPECT_TRUE((error.array() <= gamma * scale.array()).all()) << "block " << block;
   }
