@@ -16,7 +16,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 FUZZ_BUILD ?= build/fuzz
 FUZZ_SECONDS ?= 600
-FUZZ_TARGETS := edge_list csv_graph matrix_market toml_config data_files graph_spec schedule_spec train_overrides
+FUZZ_TARGETS := edge_list csv_graph matrix_market toml_config data_files graph_spec schedule_spec train_overrides accountants
 FUZZ_PACKAGES := clang libclang-rt-14-dev libomp-dev
 
 .PHONY: deps build python run test test-release test-asan bench fuzz format clean

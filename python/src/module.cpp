@@ -27,6 +27,7 @@
 #include "netdp/accounting/mf_compare.hpp"
 #include "netdp/accounting/pairwise.hpp"
 #include "netdp/accounting/pairwise_summary.hpp"
+#include "netdp/accounting/thread_policy.hpp"
 #include "netdp/dp/gdp.hpp"
 #include "netdp/dp/rdp.hpp"
 #include "netdp/gossip/network_spec.hpp"
@@ -489,6 +490,8 @@ py::dict compare(const graph::Graph& g, const std::string& weights, std::size_t 
 }  // namespace netdp::python
 
 PYBIND11_MODULE(_netdp, m) {
+  if (const auto note = accounting::apply_thread_policy().note)
+    PyErr_WarnEx(PyExc_RuntimeWarning, note->c_str(), 1);
   using namespace netdp;
   m.doc() = "The compiled core of netdp; use the netdp package, which wraps it.";
   // A run refused for its memory estimate is MemoryError, an input file that cannot be opened

@@ -262,17 +262,20 @@ Vector singular_values(DenseMatrix a) {
 double smallest_eigenvalue(DenseMatrix symmetric) {
   require_square_finite(symmetric, "smallest_eigenvalue");
 #if defined(NETDP_HAVE_LAPACKE)
+  // DSYEVR's contract: W has N entries even when RANGE = 'I' asks for one (the bisection and MRRR
+  // steps use all of it); Z is not referenced for JOBZ = 'N' but LDZ >= 1; ISUPPZ has 2·max(1, M)
+  // entries, M = IU − IL + 1 = 1.
   const auto n = static_cast<lapack_int>(symmetric.rows());
   lapack_int found = 0;
-  double value = 0.0;
+  std::vector<double> values(static_cast<std::size_t>(n));
   double unused_vector = 0.0;
   lapack_int unused_support[2] = {0, 0};
   const lapack_int info = LAPACKE_dsyevr(LAPACK_COL_MAJOR, 'N', 'I', 'L', n, symmetric.data(), n, 0.0, 0.0, 1,
-                                         1, 0.0, &found, &value, &unused_vector, 1, unused_support);
+                                         1, 0.0, &found, values.data(), &unused_vector, 1, unused_support);
   if (info != 0 || found != 1) {
     throw std::runtime_error(fmt::format("smallest_eigenvalue: LAPACK dsyevr failed (info = {})", info));
   }
-  return value;
+  return values.front();
 #else
   Eigen::SelfAdjointEigenSolver<DenseMatrix> solver(symmetric, Eigen::EigenvaluesOnly);
   if (solver.info() != Eigen::Success) {
@@ -293,17 +296,22 @@ EigenvalueRange extreme_eigenvalues(DenseMatrix symmetric) {
   if (info != 0)
     throw std::runtime_error(fmt::format("extreme_eigenvalues: LAPACK dsytrd failed (info = {})", info));
   const double abstol = 2.0 * LAPACKE_dlamch('S');  // the most accurate bisection
+  // DSTEBZ's contract: W, IBLOCK and ISPLIT have N entries whatever the range asked for (M may
+  // exceed IU − IL + 1 when eigenvalues are too close to be told apart); the LAPACKE wrapper
+  // allocates WORK (4N) and IWORK (3N).
   const auto one_end = [&](lapack_int index) {
     lapack_int found = 0;
     lapack_int splits = 0;
-    double value = 0.0;
+    std::vector<double> values(size);
     std::vector<lapack_int> block(size), split(size);
     info = LAPACKE_dstebz('I', 'E', n, 0.0, 0.0, index, index, abstol, diagonal.data(), off.data(), &found,
-                          &splits, &value, block.data(), split.data());
-    if (info != 0 || found != 1) {
+                          &splits, values.data(), block.data(), split.data());
+    if (info != 0 || found < 1) {
       throw std::runtime_error(fmt::format("extreme_eigenvalues: LAPACK dstebz failed (info = {})", info));
     }
-    return value;
+    // The wanted end of what was found (more than one value when a tie could not be split).
+    const auto last = values.begin() + found;
+    return index == 1 ? *std::min_element(values.begin(), last) : *std::max_element(values.begin(), last);
   };
   return {one_end(1), one_end(n)};
 #else
@@ -346,8 +354,20 @@ bool spd_invert_in_place(DenseMatrix& symmetric) {
   return cholesky_in_place(symmetric) && spd_invert_from_cholesky(symmetric);
 }
 
+namespace {
+
+/// DTRSM / DTRMM with SIDE = 'L' read an M × M triangle (LDA >= max(1, M)) for an M × N right side.
+void require_left_triangle(const DenseMatrix& lower, const DenseMatrix& z, const char* where) {
+  require(lower.rows() == lower.cols() && lower.rows() == z.rows(),
+          "{}: a {} x {} triangle applied to a {} x {} matrix", where, lower.rows(), lower.cols(), z.rows(),
+          z.cols());
+}
+
+}  // namespace
+
 void solve_lower_in_place(const DenseMatrix& lower, DenseMatrix& z) {
   if (z.size() == 0) return;
+  require_left_triangle(lower, z, "solve_lower_in_place");
 #if defined(NETDP_HAVE_LAPACKE)
   cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit,
               static_cast<blasint>(z.rows()), static_cast<blasint>(z.cols()), 1.0, lower.data(),
@@ -359,6 +379,7 @@ void solve_lower_in_place(const DenseMatrix& lower, DenseMatrix& z) {
 
 void multiply_lower_in_place(const DenseMatrix& lower, DenseMatrix& z) {
   if (z.size() == 0) return;
+  require_left_triangle(lower, z, "multiply_lower_in_place");
 #if defined(NETDP_HAVE_LAPACKE)
   CholeskyRoutines<double>::trmm(CblasLeft, static_cast<blasint>(z.rows()), static_cast<blasint>(z.cols()),
                                  1.0, lower.data(), static_cast<blasint>(lower.rows()), z.data(),

@@ -2,7 +2,8 @@
 // Dense kernels shared by the random-walk, MF and Muffliato joint-view accountants (internal):
 // symmetric eigendecomposition, spectral reconstruction U f(Λ) Uᵀ, Gram matrices and products.
 // Uses LAPACK dsyevd + BLAS dsyrk/dgemm when the build found LAPACKE/CBLAS (NETDP_HAVE_LAPACKE),
-// Eigen otherwise.
+// Eigen otherwise. Every LAPACK/BLAS call and the array lengths it is given are listed in
+// docs/kernels.md: a new call adds its row there and a case to the LapackContracts tests.
 
 #include <cstddef>
 #include <functional>

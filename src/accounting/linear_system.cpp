@@ -95,7 +95,8 @@ PairResult make_result(std::span<const graph::NodeId> observers, graph::NodeId t
   // K_u >= 0 entrywise: c = 1 attains Σ|K| for scalars and vectors alike, nothing to search.
   const bool attained = summary.nonnegative && factor.subspace_margin == 0.0;
   const bool vector = options.release_dimension != 1;
-  if ((vector && !attained) || (!vector && options.sign_search == SignSearch::automatic)) {
+  // K_u comes with every target that has a negative entry (and with all when kept or searched).
+  if (gram != nullptr && (!attained || (!vector && options.sign_search == SignSearch::automatic))) {
     TargetGram tg;
     tg.K = RowMajorMap(gram, t, t);
     tg.K = (0.5 * (tg.K + tg.K.transpose())).eval();

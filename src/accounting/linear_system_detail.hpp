@@ -81,7 +81,8 @@ struct GramSummary {
 using GramEmit = std::function<void(std::size_t k, const GramSummary& summary, const double* gram)>;
 
 /// K_u for every target via batched kernels over chunks of targets; calls emit once
-/// for each targets[k], not in order (gram = nullptr unless want_gram).
+/// for each targets[k], not in order. gram is K_u for every target with a negative entry in K_u
+/// (its bound needs it) and for all targets when want_gram; otherwise it may be nullptr.
 void target_grams(const ViewRows& rows, const Factor& factor, std::span<const graph::NodeId> targets,
                   bool want_gram, const GramEmit& emit);
 

@@ -328,7 +328,7 @@ void target_grams(const ViewRows& rows, const Factor& factor, std::span<const gr
                   bool want_gram, const GramEmit& emit) {
   if (targets.size() == 1 && factor.rank > 0) {
     const DenseMatrix k = single_target_gram(rows, factor, targets.front());
-    emit(0, GramSummary{k.sum(), k.cwiseAbs().sum(), k.minCoeff() >= 0.0}, want_gram ? k.data() : nullptr);
+    emit(0, GramSummary{k.sum(), k.cwiseAbs().sum(), k.minCoeff() >= 0.0}, k.data());
     return;
   }
   const std::size_t t = rows.injections;
@@ -360,7 +360,7 @@ void target_grams(const ViewRows& rows, const Factor& factor, std::span<const gr
   // last injection serve the tiles of chunk_gram that reach past it.
   const std::size_t x_size = (t + kTileCols - 1) * ld * kChunk;
   std::vector<double> x(x_size, 0.0);
-  std::vector<double> gram_chunk(want_gram ? t * t * kChunk : 0, 0.0);
+  std::vector<double> gram_chunk(t * t * kChunk, 0.0);
   std::vector<double> gram(t * t, 0.0);
   ChunkSummary summary;
   // Without K_u wanted, targets with X_u >= 0 are summed from X_u (ChunkSigns); the others wait in
@@ -370,9 +370,16 @@ void target_grams(const ViewRows& rows, const Factor& factor, std::span<const gr
   std::vector<double> pending;  // allocated at the first target with a negative entry
   std::array<std::size_t, kChunk> pending_target{};
   std::size_t pending_count = 0;
+  // Each lane's K_u is emitted (a target with a negative entry needs it for its bound).
+  const auto emit_chunk = [&](std::size_t lanes, const auto& target_of) {
+    for (std::size_t j = 0; j < lanes; ++j) {
+      for (std::size_t e = 0; e < t * t; ++e) gram[e] = gram_chunk[e * kChunk + j];
+      emit(target_of(j), summary_of(summary, j), gram.data());
+    }
+  };
   const auto flush_pending = [&] {
-    chunk_gram(pending.data(), ld, factor.lower_triangular, t, rows.shift, summary, nullptr);
-    for (std::size_t p = 0; p < pending_count; ++p) emit(pending_target[p], summary_of(summary, p), nullptr);
+    chunk_gram(pending.data(), ld, factor.lower_triangular, t, rows.shift, summary, gram_chunk.data());
+    emit_chunk(pending_count, [&](std::size_t j) { return pending_target[j]; });
     pending_count = 0;
   };
 
@@ -394,10 +401,7 @@ void target_grams(const ViewRows& rows, const Factor& factor, std::span<const gr
                   row_sums.data(), signs);
     if (want_gram) {
       chunk_gram(x.data(), ld, factor.lower_triangular, t, rows.shift, summary, gram_chunk.data());
-      for (std::size_t j = 0; j < width; ++j) {
-        for (std::size_t e = 0; e < t * t; ++e) gram[e] = gram_chunk[e * kChunk + j];
-        emit(begin + j, summary_of(summary, j), gram.data());
-      }
+      emit_chunk(width, [&](std::size_t j) { return begin + j; });
       continue;
     }
     for (std::size_t j = 0; j < width; ++j) {

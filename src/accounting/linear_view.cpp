@@ -236,7 +236,17 @@ PairSensitivity assess_sensitivity(const TargetGram& gram, const AssessOptions& 
     // Σ|K_ij| bounds cᵀKc on the box; when K >= 0 entrywise c = 1 attains it.
     pair.sensitivity_squared_certified = pair.sensitivity_squared_sum_abs;
     pair.exact = k.size() == 0 || k.minCoeff() >= 0.0;
-    if (pair.exact) pair.sensitivity_squared_exact = pair.sensitivity_squared_ones;
+    if (pair.exact) {
+      pair.sensitivity_squared_exact = pair.sensitivity_squared_ones;
+    } else {
+      // A scalar release is a vector release of dimension 1, so the verified SDP bound holds for it
+      // too (scalar <= vector <= Σ|K|); a rank-1 optimum is a sign vector, the scalar maximum.
+      const VectorMaxResult worst = maximize_over_vectors(k);
+      pair.sensitivity_squared_certified = std::min(worst.upper, pair.sensitivity_squared_sum_abs);
+      pair.exact = worst.exact && worst.rank == 1;
+      if (pair.exact) pair.sensitivity_squared_exact = pair.sensitivity_squared_certified;
+      for (const auto& w : worst.warnings) pair.warnings.push_back(w);
+    }
   }
   if (gram.subspace_margin > 0.0) {
     // The exact K differs from the computed one by a block of P_exact − P (‖·‖₂ <= s): every entry

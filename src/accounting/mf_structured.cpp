@@ -75,7 +75,7 @@ bool cholesky_whiten(DenseMatrix& gram, const DenseMatrix& powers, Index step_ro
 #ifdef NETDP_HAVE_LAPACKE
     cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, static_cast<int>(m),
                 static_cast<int>(wb.values.cols()), 1.0, gram.data() + start * rows + start,
-                static_cast<int>(rows), wb.values.data(), static_cast<int>(m));
+                static_cast<int>(rows), wb.values.data(), std::max(1, static_cast<int>(m)));
 #else
     gram.bottomRightCorner(m, m).triangularView<Eigen::Lower>().solveInPlace(wb.values);
 #endif
@@ -210,7 +210,8 @@ StructuredGrams mf_pndp_target_grams(const gossip::GossipMatrix& w, std::size_t 
     DenseMatrix& k_u = out.K[u];
 #ifdef NETDP_HAVE_LAPACKE
     cblas_dsyrk(CblasColMajor, CblasLower, CblasTrans, static_cast<int>(t_steps), static_cast<int>(space),
-                1.0, q_u.data(), static_cast<int>(space), 0.0, k_u.data(), static_cast<int>(t_steps));
+                1.0, q_u.data(), std::max(1, static_cast<int>(space)), 0.0, k_u.data(),
+                std::max(1, static_cast<int>(t_steps)));
 #else
     k_u.triangularView<Eigen::Lower>() = q_u.transpose() * q_u;
 #endif

@@ -104,12 +104,18 @@ void propagate_block(const SparseMatrix& wt, std::size_t steps, Eigen::Index fir
   }
 }
 
+/// Wᵀ in compressed rows, the operand of propagate_block.
+SparseMatrix transposed(const SparseMatrix& w) {
+  SparseMatrix wt = w.transpose();
+  wt.makeCompressed();
+  return wt;
+}
+
 /// S_T(W) for all pairs by propagation, O(T · nnz(W) · n), OpenMP over blocks of targets.
 DenseMatrix propagate_series(const SparseMatrix& w, std::size_t steps) {
   constexpr Eigen::Index kBlock = 8;
   const Eigen::Index n = w.rows();
-  SparseMatrix wt = w.transpose();
-  wt.makeCompressed();
+  const SparseMatrix wt = transposed(w);
   DenseMatrix result(n, n);
   const Eigen::Index blocks = (n + kBlock - 1) / kBlock;
   util::ParallelErrors errors;
@@ -122,6 +128,34 @@ DenseMatrix propagate_series(const SparseMatrix& w, std::size_t steps) {
   }
   errors.rethrow();
   return result;
+}
+
+/// An entry of S_T(W) is a sum of non-negative terms (W >= 0), but the spectral methods form it from
+/// eigenvectors of both signs, so rounding can leave it just below zero. Where u and v are more than
+/// T hops apart every term is zero: the entry is set to exactly 0. A negative entry closer than that
+/// is a positive value lost to rounding: its row is recomputed by propagation, which adds
+/// non-negative terms only. Positive entries are kept (rounding there can only overstate the loss
+/// by as much as it could understate it; see docs/accounting-random-walk.md).
+void repair_negative_entries(const gossip::GossipMatrix& w, std::size_t steps, DenseMatrix& series) {
+  const Eigen::Index n = series.rows();
+  for (Eigen::Index u = 0; u < n; ++u) {
+    if (series.row(u).minCoeff() >= 0.0) continue;
+    const std::vector<std::uint32_t> hops = graph::bfs_distances(w.graph(), static_cast<graph::NodeId>(u));
+    bool propagate = false;
+    for (Eigen::Index v = 0; v < n; ++v) {
+      if (series(u, v) >= 0.0) continue;
+      if (hops[static_cast<std::size_t>(v)] > steps) {
+        series(u, v) = 0.0;
+      } else {
+        propagate = true;
+      }
+    }
+    if (propagate) {
+      DenseMatrix row(1, n);
+      propagate_block(transposed(w.matrix()), steps, u, 1, row, 0);
+      series.row(u) = row.row(0);
+    }
+  }
 }
 
 }  // namespace
@@ -158,6 +192,7 @@ RandomWalkSeries random_walk_series(const gossip::GossipMatrix& w, std::size_t s
             "random_walk_series: the spectral method needs a symmetric or reversible W; use "
             "the propagation method for this W");
     series.matrix = reversible_series(w, steps);
+    repair_negative_entries(w, steps, series.matrix);
     return series;
   }
   check_symmetric(w, "random_walk_series");
@@ -167,11 +202,13 @@ RandomWalkSeries random_walk_series(const gossip::GossipMatrix& w, std::size_t s
         "random_walk_series: spectral_bipartite needs a zero diagonal and a bipartite graph with two equal "
         "parts; use spectral");
     series.matrix = detail::bipartite_series(w, *split, steps);
+    repair_negative_entries(w, steps, series.matrix);
     return series;
   }
   const detail::SymmetricEigen eig = eigen_of(w);
   series.matrix = reconstruct_without_top(
       eig, [steps](double lambda) { return partial_log_series(lambda, steps); }, harmonic_number(steps));
+  repair_negative_entries(w, steps, series.matrix);
   return series;
 }
 
@@ -180,7 +217,7 @@ Vector random_walk_series_row(const gossip::GossipMatrix& w, graph::NodeId targe
   const std::size_t n = w.num_nodes();
   require(target < n, "random_walk_series_row: target {} is out of range (n = {})", target, n);
   DenseMatrix row(1, static_cast<Eigen::Index>(n));
-  propagate_block(w.matrix(), steps, static_cast<Eigen::Index>(target), 1, row, 0);
+  propagate_block(transposed(w.matrix()), steps, static_cast<Eigen::Index>(target), 1, row, 0);
   return row.row(0).transpose();
 }
 

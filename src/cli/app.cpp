@@ -8,6 +8,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "netdp/accounting/thread_policy.hpp"
 #include "train_output.hpp"
 
 namespace netdp::cli {
@@ -40,6 +41,8 @@ void refuse_negative_counts(CLI::App& app) {
 }  // namespace
 
 int run(int argc, char** argv) {
+  if (const auto note = accounting::apply_thread_policy().note)
+    std::cerr << "netdp: warning: " << *note << "\n";
   CLI::App app{"netdp: pairwise privacy accounting for differentially private decentralized learning"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("netdp ") + kNetdpVersion);

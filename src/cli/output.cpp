@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "netdp/accounting/thread_policy.hpp"
 #include "netdp/util/check.hpp"
 #include "netdp/util/memory.hpp"
 
@@ -20,7 +21,7 @@ void add_output_options(CLI::App* command, OutputOptions& options, const std::st
           "--threads", [](int threads) { omp_set_num_threads(threads); },
           "Threads for the parallel parts (default: OMP_NUM_THREADS, else every core); results do not "
           "depend on it")
-      ->check(CLI::Range(1, 4096));
+      ->check(CLI::Range(1, accounting::kMaxThreads));
   command->add_option_function<std::uint64_t>(
       "--seed",
       [&options](std::uint64_t seed) {

@@ -91,9 +91,8 @@ void add_common_notes(PrivacyAccount& account, bool exact, bool unequal_batches,
                       std::size_t release_dimension) {
   const char* bound =
       release_dimension == 1
-          ? "pairwise ε is an upper bound: certified sens² = Σ|K_u| (privacy.release_dimension = 1, valid "
-            "for "
-            "any gradient), capped by the local view, where K_u has a negative entry"
+          ? "pairwise ε is an upper bound: certified sens² = min(the verified SDP bound, Σ|K_u|) "
+            "(privacy.release_dimension = 1), capped by the local view, where K_u has a negative entry"
           : "pairwise ε is an upper bound: certified sens² = the verified SDP bound on the worst gradient "
             "vector, capped by the local view, where it was not shown to be attained";
   account.notes.push_back(

@@ -6,12 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
 #include <Eigen/LU>
 #include <Eigen/SVD>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "netdp/util/rng.hpp"
 
@@ -222,6 +224,102 @@ TEST(SymmetricEigen, ExtremeEigenvaluesMatchEveryEigenvalueAndNonFiniteIsRefused
     EXPECT_NE(std::string(e.what()).find("extreme_eigenvalues: the 3 x 3 matrix has a non-finite entry"),
               std::string::npos)
         << e.what();
+  }
+}
+
+// Sizes around LAPACK's and OpenBLAS's block boundaries (32, 64, 128) and the small SPD kernels'
+// order (kSmallSpdMaxOrder). Under the sanitizers these run each LAPACK call with the buffers its
+// documentation asks for; a buffer too short (a one-entry W for DSYEVR) is a stack overflow there.
+const Eigen::Index kBoundarySizes[] = {1, 2, 3, 31, 32, 33, 63, 64, 65, 127, 128, 129};
+
+/// Symmetric matrices whose spectra repeat: c·I (one value n times), the star's adjacency (0 with
+/// multiplicity n − 2), a rank-one matrix (0 with multiplicity n − 1), and the zero matrix.
+std::vector<DenseMatrix> repeated_spectra(Eigen::Index n) {
+  std::vector<DenseMatrix> out;
+  out.push_back(2.5 * DenseMatrix::Identity(n, n));
+  DenseMatrix star = DenseMatrix::Zero(n, n);
+  for (Eigen::Index i = 1; i < n; ++i) star(i, 0) = star(0, i) = 1.0;
+  out.push_back(star);
+  const Vector ones = Vector::Ones(n);
+  out.push_back(ones * ones.transpose());
+  out.push_back(DenseMatrix::Zero(n, n));
+  return out;
+}
+
+TEST(LapackContracts, EigenvalueEndsOfRepeatedSpectraAtBlockBoundaries) {
+  for (const Eigen::Index n : kBoundarySizes) {
+    for (const DenseMatrix& a : repeated_spectra(n)) {
+      const Eigen::SelfAdjointEigenSolver<DenseMatrix> reference(a, Eigen::EigenvaluesOnly);
+      const double low = reference.eigenvalues()(0);
+      const double high = reference.eigenvalues()(n - 1);
+      const double scale = std::max(1.0, a.cwiseAbs().maxCoeff()) * static_cast<double>(n);
+      EXPECT_NEAR(smallest_eigenvalue(a), low, 1e-13 * scale) << "n = " << n;
+      const EigenvalueRange ends = extreme_eigenvalues(a);
+      EXPECT_NEAR(ends.smallest, low, 1e-13 * scale) << "n = " << n;
+      EXPECT_NEAR(ends.largest, high, 1e-13 * scale) << "n = " << n;
+      const SymmetricEigen all = symmetric_eigen(a);
+      EXPECT_NEAR(all.values(0), low, 1e-13 * scale) << "n = " << n;
+      EXPECT_LT((all.vectors * all.values.asDiagonal() * all.vectors.transpose() - a).cwiseAbs().maxCoeff(),
+                1e-12 * scale)
+          << "n = " << n;
+    }
+  }
+}
+
+TEST(LapackContracts, SvdOfRankDeficientTallAndWideMatricesAtBlockBoundaries) {
+  for (const Eigen::Index n : kBoundarySizes) {
+    for (const Eigen::Index m : {Eigen::Index{1}, n, n + 5}) {
+      // Rank at most 2: every other singular value is zero (repeated).
+      const DenseMatrix a = counting(m, 2, 1.0) * counting(2, n, 0.5);
+      for (const DenseMatrix& x : {a, DenseMatrix(a.transpose())}) {
+        const Eigen::JacobiSVD<DenseMatrix> reference(x);
+        const ThinSvd svd = thin_svd(x);
+        const Vector values = singular_values(x);
+        const double scale =
+            std::max(1.0, reference.singularValues().size() > 0 ? reference.singularValues()(0) : 0.0);
+        ASSERT_EQ(values.size(), reference.singularValues().size());
+        EXPECT_LT((values - reference.singularValues()).cwiseAbs().maxCoeff(), 1e-12 * scale);
+        EXPECT_LT((svd.values - reference.singularValues()).cwiseAbs().maxCoeff(), 1e-12 * scale);
+        EXPECT_EQ(svd.left.rows(), x.rows());
+        EXPECT_EQ(svd.left.cols(), std::min(x.rows(), x.cols()));
+      }
+    }
+  }
+}
+
+TEST(LapackContracts, PivotedCholeskyOfRankDeficientGramsAtBlockBoundaries) {
+  for (const Eigen::Index n : kBoundarySizes) {
+    const Eigen::Index rank = std::min<Eigen::Index>(n, 3);
+    const DenseMatrix factor = counting(n, rank, 0.25) + DenseMatrix::Identity(n, rank);
+    const DenseMatrix gram = factor * factor.transpose();
+    const PivotedCholesky pc = pivoted_cholesky(gram, 1e-10 * gram.diagonal().maxCoeff());
+    EXPECT_LE(pc.rank, rank) << "n = " << n;
+    ASSERT_EQ(static_cast<Eigen::Index>(pc.pivots.size()), pc.rank);
+    // The pivoted rows are reproduced: L Lᵀ = G[p, p].
+    DenseMatrix picked(pc.rank, pc.rank);
+    for (Eigen::Index i = 0; i < pc.rank; ++i)
+      for (Eigen::Index j = 0; j < pc.rank; ++j) picked(i, j) = gram(pc.pivots[i], pc.pivots[j]);
+    EXPECT_LT((pc.factor * pc.factor.transpose() - picked).cwiseAbs().maxCoeff(),
+              1e-10 * gram.diagonal().maxCoeff())
+        << "n = " << n;
+  }
+}
+
+TEST(LapackContracts, CholeskyAndInverseAroundTheSmallKernelOrder) {
+  util::Rng rng(23);
+  for (const Eigen::Index n : {kSmallSpdMaxOrder - 1, kSmallSpdMaxOrder, kSmallSpdMaxOrder + 1}) {
+    DenseMatrix a(n, n);
+    for (Eigen::Index j = 0; j < n; ++j)
+      for (Eigen::Index i = 0; i < n; ++i) a(i, j) = rng.standard_normal();
+    const DenseMatrix spd = a * a.transpose() / static_cast<double>(n) + DenseMatrix::Identity(n, n);
+    DenseMatrix inverse = spd;
+    ASSERT_TRUE(spd_invert_in_place(inverse)) << n;
+    EXPECT_LT((inverse * spd - DenseMatrix::Identity(n, n)).cwiseAbs().maxCoeff(), 1e-10) << n;
+    // Rank-deficient: refused, not a crash.
+    DenseMatrix singular = spd;
+    singular.row(n - 1).setZero();
+    singular.col(n - 1).setZero();
+    EXPECT_FALSE(cholesky_succeeds(singular)) << n;
   }
 }
 

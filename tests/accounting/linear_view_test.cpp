@@ -12,6 +12,7 @@
 #include "accounting/linear_system_test_helpers.hpp"
 #include "accounting/sdp_reference.hpp"
 #include "netdp/dp/gdp.hpp"
+#include "netdp/util/rng.hpp"
 
 namespace netdp::accounting {
 namespace {
@@ -95,9 +96,13 @@ TEST(LinearView, AssessPairFieldsAndSignSearch) {
   EXPECT_FALSE(cheap.sensitivity_squared_vector_upper.has_value());
   EXPECT_NEAR(cheap.sensitivity_squared_ones, gram.K.sum(), 1e-15);
   EXPECT_NEAR(cheap.sensitivity_squared_sum_abs, gram.K.cwiseAbs().sum(), 1e-15);
-  EXPECT_EQ(cheap.sensitivity_squared_certified, cheap.sensitivity_squared_sum_abs);
-  EXPECT_FALSE(cheap.exact);
-  EXPECT_FALSE(cheap.sensitivity_squared_exact.has_value());
+  // A scalar release never costs more than a vector one: min(SDP, Σ|K|), above the sign maximum.
+  EXPECT_LE(cheap.sensitivity_squared_certified, cheap.sensitivity_squared_sum_abs);
+  EXPECT_GE(cheap.sensitivity_squared_certified, truth);
+  EXPECT_EQ(cheap.exact, cheap.sensitivity_squared_exact.has_value());
+  if (cheap.exact) {
+    EXPECT_NEAR(*cheap.sensitivity_squared_exact, truth, 1e-9 * truth);
+  }
   const PairSensitivity full = assess_pair(gram, 2.0, 1e-5, {SignSearch::automatic, 1});
   ASSERT_TRUE(full.sensitivity_squared_exact.has_value());
   EXPECT_NEAR(*full.sensitivity_squared_exact, truth, 1e-12);
@@ -116,6 +121,30 @@ TEST(LinearView, AssessPairFieldsAndSignSearch) {
   EXPECT_NEAR(vector.sensitivity_squared_certified, testing::barrier_sdp_value(gram.K), 1e-7);
   EXPECT_GE(vector.sensitivity_squared_certified, truth);
   EXPECT_LE(vector.sensitivity_squared_certified, vector.sensitivity_squared_sum_abs * (1 + 1e-12));
+  EXPECT_LE(cheap.sensitivity_squared_certified, vector.sensitivity_squared_certified);
+}
+
+// Scalar <= vector <= Σ|K| on random indefinite K: the scalar release's certified value is never
+// above the vector release's, and never below the exact sign maximum.
+TEST(LinearView, ScalarReleaseIsNeverAboveTheVectorRelease) {
+  util::Rng rng(31);
+  for (int trial = 0; trial < 40; ++trial) {
+    const Eigen::Index m = 2 + trial % 6;
+    DenseMatrix a(m, m);
+    for (Eigen::Index j = 0; j < m; ++j)
+      for (Eigen::Index i = 0; i < m; ++i) a(i, j) = rng.standard_normal();
+    TargetGram gram;
+    gram.K = a * a.transpose();
+    const PairSensitivity scalar = assess_pair(gram, 1.0, 1e-5, {SignSearch::none, 1});
+    const PairSensitivity vector = assess_pair(gram, 1.0, 1e-5);
+    const double truth = brute_force_sign_max(gram.K);
+    EXPECT_LE(scalar.sensitivity_squared_certified, vector.sensitivity_squared_certified) << trial;
+    EXPECT_LE(scalar.sensitivity_squared_certified, scalar.sensitivity_squared_sum_abs) << trial;
+    EXPECT_GE(scalar.sensitivity_squared_certified, truth * (1 - 1e-12)) << trial;
+    if (scalar.exact) {
+      EXPECT_NEAR(*scalar.sensitivity_squared_exact, truth, 1e-8 * truth) << trial;
+    }
+  }
 }
 
 TEST(LinearView, NonnegativeGramIsExactAtOnes) {

@@ -7,6 +7,7 @@
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/generators.hpp"
 #include "netdp/graph/metrics.hpp"
+#include "netdp/graph/spec.hpp"
 
 namespace netdp::accounting {
 namespace {
@@ -40,6 +41,26 @@ TEST(MfCompare, RowsCoverEveryPairAndRespectLocalDp) {
   EXPECT_EQ(pairs, 8u * 7u);
   // The loss decreases with distance.
   for (std::size_t i = 1; i < rows.size(); ++i) EXPECT_LT(rows[i].mf_max, rows[i - 1].mf_max);
+}
+
+// A graph of 77 nodes or more, not a ring: each side's sign or vector maximum reaches the LAPACK
+// eigenvalue calls with repeated spectra (a one-entry W for DSYEVR crashed here).
+TEST(MfCompare, LesMiserablesClosedRowTwoRoundsCoversEveryPair) {
+  const graph::Graph g = graph::from_spec("lesmis", 1);
+  const auto w = gossip::make_gossip_matrix(g, gossip::Weighting::closed_row);
+  MfOptions options;
+  options.noise_std = 1.0;
+  const std::size_t rounds = 2;
+  const double alpha = 2.0;
+  const auto rows = compare_with_muffliato(w, rounds, 1, alpha, options);
+  std::size_t pairs = 0;
+  const double local = alpha * static_cast<double>(rounds) / 2.0;
+  for (const MfComparisonRow& row : rows) {
+    pairs += row.pairs;
+    EXPECT_LE(row.mf_max, local * (1 + 1e-9));
+    EXPECT_LE(row.mf_min, row.mf_max);
+  }
+  EXPECT_EQ(pairs, g.num_nodes() * (g.num_nodes() - 1));
 }
 
 TEST(MfCompare, MuffliatoVariants) {

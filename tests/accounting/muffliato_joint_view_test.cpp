@@ -141,6 +141,26 @@ TEST(MuffliatoJointView, LeveragesEqualTheLiteralPseudoInverse) {
   EXPECT_GT(column_gram_views, 20u);
 }
 
+// One round, an observer of high degree: the view's smallest eigenvalue is taken of a matrix with a
+// repeated spectrum (LAPACK DSYEVR writes N eigenvalues there, not the one asked for).
+TEST(MuffliatoJointView, OneRoundAtAHubOfManyLeavesMatchesTheLiteralPseudoInverse) {
+  for (const int n : {20, 40}) {
+    const auto ws = repeat(hamilton(n, star_edges(n)), 1);
+    const gossip::Schedule schedule = as_schedule(ws);
+    for (const int v : {0, 1}) {
+      const std::vector<graph::NodeId> observer{static_cast<graph::NodeId>(v)};
+      const Vector reference = reference_leverage(ws, MessageConvention::paper, observer);
+      const ObserverLeverage fast = observer_leverage(schedule, observer);
+      for (int u = 0; u < n; ++u)
+        EXPECT_NEAR(fast.leverage(u), reference(u), 1e-9)
+            << "star " << n << " observer " << v << " target " << u;
+    }
+    const MuffliatoLosses all = muffliato_all_pairs(schedule, unit_options());
+    for (int v = 0; v < n; ++v)
+      for (int u = 0; u < n; ++u) EXPECT_LE(all.capped_sum(v, u), 1.0);
+  }
+}
+
 TEST(MuffliatoJointView, ReportedSumsBoundTheLiteralValueAndStayWithinTheMargin) {
   for (const OracleCase& c : oracle_cases()) {
     const gossip::Schedule schedule = as_schedule(c.ws);

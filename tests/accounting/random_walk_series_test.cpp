@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "netdp/graph/generators.hpp"
+#include "netdp/graph/metrics.hpp"
 #include "random_walk_test_helpers.hpp"
 
 namespace netdp::accounting {
@@ -150,6 +151,35 @@ TEST(RandomWalkSeries, GeneralUsesPropagation) {
   EXPECT_EQ(series.method, RandomWalkSeriesMethod::propagation);
   expect_matrix_near(series.matrix, literal_series(cycle, 30), 1e-9);
   EXPECT_THROW(random_walk_series(w, 30, RandomWalkSeriesMethod::spectral), std::invalid_argument);
+  // One row is the target's row (the walk leaves the target), not its column.
+  for (const std::size_t steps : {1, 3, 30}) {
+    expect_matrix_near(random_walk_series_row(w, 1, steps).transpose(), literal_series(cycle, steps).row(1),
+                       1e-12);
+  }
+}
+
+// Pairs more than T hops apart have S_T(W)_uv = 0 exactly (no walk of T steps joins them); the
+// spectral methods sum eigenvectors of both signs, so rounding must not leave them negative (an RDP
+// curve below zero is refused downstream), nor any other entry: every term is non-negative.
+TEST(RandomWalkSeries, EntriesAreNonNegativeAndZeroBeyondTHops) {
+  for (const auto& c : symmetric_cases()) {
+    for (const std::size_t steps : {1, 2, 3}) {
+      SCOPED_TRACE(std::string(c.name) + " T=" + std::to_string(steps));
+      const DenseMatrix expected = literal_series(DenseMatrix(c.w.matrix()), steps);
+      const DenseMatrix spectral = random_walk_series(c.w, steps).matrix;
+      EXPECT_GE(spectral.minCoeff(), 0.0);
+      for (Eigen::Index u = 0; u < spectral.rows(); ++u) {
+        const auto hops = graph::bfs_distances(c.w.graph(), static_cast<graph::NodeId>(u));
+        for (Eigen::Index v = 0; v < spectral.cols(); ++v) {
+          if (hops[static_cast<std::size_t>(v)] > steps) {
+            EXPECT_LE(spectral(u, v), 1e-15) << u << " " << v;
+          } else {
+            EXPECT_NEAR(spectral(u, v), expected(u, v), 1e-9);
+          }
+        }
+      }
+    }
+  }
 }
 
 TEST(RandomWalkSeries, RejectsZeroStepsDisconnectedAndOutOfRange) {

@@ -341,31 +341,21 @@ TEST(AccountCommand, NpyMatrixLoadsInNumpyAndEqualsTheJsonRows) {
   std::filesystem::remove_all(dir);
 }
 
-/// Runs `command` in a shell; its exit status, then stdout and stderr together.
-std::pair<int, std::string> shell_output(const std::string& command) {
-  std::string output;
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return {-1, "popen failed"};
-  char buffer[4096];
-  while (fgets(buffer, sizeof buffer, pipe) != nullptr) output += buffer;
-  return {pclose(pipe), output};
-}
-
 TEST(AccountCommand, TheHugePageRestartKeepsArgumentsAndOutput) {
   // The command starts itself again with glibc.malloc.hugetlb=1 (apps/netdp/main.cpp): the
   // arguments reach the restarted process and the bytes it prints are those of a run without it.
   const std::string binary = std::string("'") + NETDP_BINARY + "'";
   const std::string args =
       " account --graph ring:n=6 --method random-walk --rounds 40 --sigma 3 --json --summary-only";
-  const auto with = shell_output("env -u NETDP_HUGE_PAGES -u GLIBC_TUNABLES " + binary + args);
-  const auto without = shell_output("env -u GLIBC_TUNABLES NETDP_HUGE_PAGES=0 " + binary + args);
-  const auto user_set = shell_output("env GLIBC_TUNABLES=glibc.malloc.hugetlb=0 " + binary + args);
+  const auto with = testing::shell_output("env -u NETDP_HUGE_PAGES -u GLIBC_TUNABLES " + binary + args);
+  const auto without = testing::shell_output("env -u GLIBC_TUNABLES NETDP_HUGE_PAGES=0 " + binary + args);
+  const auto user_set = testing::shell_output("env GLIBC_TUNABLES=glibc.malloc.hugetlb=0 " + binary + args);
   ASSERT_EQ(with.first, 0) << with.second;
   EXPECT_NE(with.second.find("\"epsilon_max\""), std::string::npos);
   EXPECT_EQ(with, without);
   EXPECT_EQ(with, user_set);
   const auto refused =
-      shell_output("env -u NETDP_HUGE_PAGES " + binary + " account --graph ring:n=6 --rounds -3");
+      testing::shell_output("env -u NETDP_HUGE_PAGES " + binary + " account --graph ring:n=6 --rounds -3");
   EXPECT_NE(refused.first, 0);
   EXPECT_NE(refused.second.find("must be a whole number >= 0, got -3"), std::string::npos) << refused.second;
 }

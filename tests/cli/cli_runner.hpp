@@ -1,9 +1,11 @@
 #pragma once
 // Runs the netdp command in-process and captures what it prints.
 
+#include <cstdio>
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "netdp/cli/app.hpp"
@@ -31,6 +33,17 @@ inline CliResult run_cli(std::vector<std::string> args) {
   result.out = out.str();
   result.err = err.str();
   return result;
+}
+
+/// Runs `command` in a shell (the real binary, e.g. with an environment of its own); its exit status
+/// as pclose gives it, then stdout and stderr together.
+inline std::pair<int, std::string> shell_output(const std::string& command) {
+  std::string output;
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return {-1, "popen failed"};
+  char buffer[4096];
+  while (fgets(buffer, sizeof buffer, pipe) != nullptr) output += buffer;
+  return {pclose(pipe), output};
 }
 
 }  // namespace netdp::cli::testing

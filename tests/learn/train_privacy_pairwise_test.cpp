@@ -99,8 +99,9 @@ TEST(TrainPrivacyPairwiseTest, DpDSgdEqualsKoskelaKulkarniTheorem10) {
   }
 }
 
-TEST(TrainPrivacyPairwiseTest, ReleaseDimensionOneReportsSumAbsAndTheVectorValueIsNoLarger) {
-  // A graph whose plain-view K_u has negative entries: Σ|K| exceeds the vector value there.
+TEST(TrainPrivacyPairwiseTest, ReleaseDimensionOneIsTheAccountantsScalarValueAndNoLargerThanTheVector) {
+  // A graph whose plain-view K_u has negative entries: Σ|K| exceeds the vector value there, and a
+  // scalar release is certified at min(SDP bound, Σ|K|), never above the vector release.
   const std::string graph = "er:n=6,p=0.6,seed=3,connected=1";
   FlatConfig config = small_config("dp-d-sgd", "mean");
   set(config, "network.graph", graph);
@@ -113,7 +114,7 @@ TEST(TrainPrivacyPairwiseTest, ReleaseDimensionOneReportsSumAbsAndTheVectorValue
   const std::vector<double> sens2_sum_abs = kk_sens2(accounting::LinearSystemView::plain, kRounds, 1, graph);
   expect_close(vector.epsilon, combine(epsilons_of_sens2(sens2_vector, local), true));
   expect_close(sum_abs.epsilon, combine(epsilons_of_sens2(sens2_sum_abs, local), true));
-  EXPECT_LT(vector.epsilon, sum_abs.epsilon);
+  EXPECT_LE(sum_abs.epsilon, vector.epsilon);
   const auto mentions_sum_abs = [](const TrainResult& r) {
     return std::any_of(r.warnings.begin(), r.warnings.end(), [](const std::string& w) {
       return w.find("privacy.release_dimension = 1") != std::string::npos;
