@@ -5,6 +5,7 @@ import functools
 import numpy as np
 
 from . import _netdp
+from ._values import integer
 from .graphs import as_graph
 
 _REQUEST_OPTIONS = sorted(name for name in dir(_netdp.AccountRequest()) if not name.startswith("_"))
@@ -26,10 +27,17 @@ def _request(method, options):
         if name not in _REQUEST_OPTIONS or name == "method":
             raise TypeError(f"account() got an unknown option {name!r}; the options of netdp account are: "
                             + ", ".join(n for n in _REQUEST_OPTIONS if n != "method"))
+        current = getattr(request, name)
         if name == "correlation":
             value = np.asarray(value, dtype=float)
         elif name == "release_dimension":
             value = str(value)
+        elif name == "contributions" and not isinstance(value, str):
+            value = str(integer(name, value))  # a count; the library checks it is >= 1
+        elif name == "first_power" and value is not None:
+            value = integer(name, value)
+        elif isinstance(current, int) and not isinstance(current, bool):
+            value = integer(name, value, minimum=0)
         setattr(request, name, value)
     return request
 
@@ -37,9 +45,9 @@ def _request(method, options):
 def _setting(g, rounds, observers, targets, weights, schedule, seed, sensitivity, colluders, group, alpha):
     setting = _netdp.Setting()
     setting.weights = weights
-    setting.rounds = int(rounds)
+    setting.rounds = integer("rounds", rounds, minimum=0)
     setting.schedule = schedule
-    setting.seed = int(seed)
+    setting.seed = integer("seed", seed, minimum=0)
     setting.sensitivity = float(sensitivity)
     setting.observers = _label_list(g, observers) or []
     setting.targets = _label_list(g, targets) or []
@@ -100,7 +108,8 @@ def compare(g, rounds=10, sigma=1.0, gossip_steps=1, alpha=2.0, *, weights="hami
     import pandas as pd
 
     g = as_graph(g)
-    out = _netdp.compare(g._core, weights, int(rounds), int(gossip_steps), float(sigma), float(alpha), variant,
+    out = _netdp.compare(g._core, weights, integer("rounds", rounds, minimum=0),
+                         integer("gossip_steps", gossip_steps, minimum=0), float(sigma), float(alpha), variant,
                          bool(secure_sum))
     frame = pd.DataFrame([dict(row) for row in out["by_distance"]]).set_index("distance")
     frame.attrs.update({"local_dp": out["local_dp"], "central_dp": out["central_dp"],

@@ -1,6 +1,7 @@
 """Matrix-factorization noise correlations, as ``netdp factorize`` computes them (docs/mf.md)."""
 
 from . import _netdp
+from ._values import integer
 from .graphs import as_graph
 
 
@@ -16,12 +17,12 @@ def factorize(workload="prefix-sum", rounds=16, method="optimal", participations
     """
     request = _netdp.FactorizeRequest()
     request.workload = workload
-    request.rounds = int(rounds)
+    request.rounds = integer("rounds", rounds, minimum=0)
     request.method = method
-    request.participations = int(participations)
-    request.separation = int(separation)
-    request.initial_power = int(initial_power)
-    request.bands = int(bands)
+    request.participations = integer("participations", participations, minimum=0)
+    request.separation = integer("separation", separation, minimum=0)
+    request.initial_power = integer("initial_power", initial_power, minimum=0)
+    request.bands = integer("bands", bands, minimum=0)
     core = as_graph(graph)._core if graph is not None else None
     out = dict(_netdp.factorize(request, core, weights))
     out["certificate"] = dict(out["certificate"])

@@ -15,7 +15,7 @@ def _flatten(config, prefix=""):
         elif isinstance(value, bool):
             flat[key] = "true" if value else "false"
         else:
-            flat[key] = repr(value) if isinstance(value, float) else str(value)
+            flat[key] = repr(float(value)) if isinstance(value, float) else str(value)
     return flat
 
 

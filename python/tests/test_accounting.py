@@ -189,3 +189,57 @@ def test_ctrl_c_interrupts_a_long_call_within_a_second():
     assert elapsed < 1.3, f"KeyboardInterrupt after {elapsed:.2f} s"
     # The module still works after an interrupted call.
     assert netdp.account("ring:n=5", rounds=3).summary["pairs"] == 20
+
+
+@pytest.mark.parametrize("call", [
+    lambda value: netdp.account("ring:n=6", rounds=value),
+    lambda value: netdp.account("ring:n=6", rounds=3, seed=value),
+    lambda value: netdp.account("ring:n=6", rounds=3, method="mf", gossip_steps=value),
+    lambda value: netdp.factorize(rounds=value),
+    lambda value: netdp.factorize(rounds=8, participations=value, separation=4),
+])
+def test_a_fraction_where_an_integer_is_meant_is_refused_not_truncated(call):
+    with pytest.raises(ValueError, match=r"must be a whole number, got 1\.5"):
+        call(1.5)
+    with pytest.raises(TypeError, match="must be an integer"):
+        call("3")
+
+
+def test_integers_are_taken_from_numpy_and_integral_floats():
+    plain = netdp.account("ring:n=6", rounds=3, seed=2).epsilon
+    for rounds, seed in [(np.int64(3), np.uint32(2)), (3.0, 2.0), (np.float64(3.0), np.int8(2))]:
+        np.testing.assert_array_equal(netdp.account("ring:n=6", rounds=rounds, seed=seed).epsilon, plain)
+    assert netdp.factorize(rounds=np.int64(8), participations=np.int32(2))["loss"] == \
+        netdp.factorize(rounds=8, participations=2)["loss"]
+
+
+def test_a_contribution_count_is_a_whole_number_of_visits():
+    for value in [0.5, 1e-300]:
+        with pytest.raises(ValueError, match="contributions must be a whole number"):
+            netdp.account("karate", method="random-walk", rounds=100, contributions=value)
+    for value in ["0.5", "1e-300", "0"]:
+        with pytest.raises(ValueError, match=r"a whole number >= 1"):
+            netdp.account("karate", method="random-walk", rounds=100, contributions=value)
+    as_int = netdp.account("karate", method="random-walk", rounds=100, contributions=3, observers=0)
+    as_text = netdp.account("karate", method="random-walk", rounds=100, contributions="3", observers=0)
+    np.testing.assert_array_equal(as_int.epsilon, as_text.epsilon)
+    # The count is used: one more visit loses more.
+    four = netdp.account("karate", method="random-walk", rounds=100, contributions=np.int64(4), observers=0)
+    finite = np.isfinite(as_int.epsilon)
+    assert np.all(as_int.epsilon[finite] <= four.epsilon[finite])
+    assert np.any(as_int.epsilon[finite] < four.epsilon[finite])
+
+
+def test_a_group_or_coalition_that_leaves_no_pair_is_refused():
+    with pytest.raises(ValueError, match=r"the group \{1,2\} and the colluders \{2,6\} share node 2"):
+        netdp.account("karate", rounds=3, group=[1, 2], colluders=[2, 6])
+    with pytest.raises(ValueError, match=r"the colluders \{0,1,2,3\} are all 4 nodes"):
+        netdp.account("ring:n=4", rounds=3, colluders=[0, 1, 2, 3])
+
+
+def test_mf_participation_is_checked_as_factorize_checks_it():
+    message = r"participations k = 2 times separation b = 2 is 4 > rounds T = 3"
+    with pytest.raises(ValueError, match=message):
+        netdp.account("ring:n=5", method="mf", rounds=3, participations=2, separation=2)
+    with pytest.raises(ValueError, match=message):
+        netdp.factorize(rounds=3, participations=2, separation=2)

@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <cstdint>
 
 #include "netdp/util/check.hpp"
-#include "netdp/util/parse_number.hpp"
 
 namespace netdp::accounting {
 namespace {
@@ -14,12 +16,20 @@ bool is_linear_view(const AccountRequest& r) {
   return r.method == "linear-system" || r.method == "mf" || (r.method == "muffliato" && r.gradient_steps > 0);
 }
 
-/// --contributions K: a finite count >= 0 (the names tail | worst | expected are matched first).
+/// --contributions K: a count of visits, a whole number >= 1 in plain decimal digits (the names
+/// tail | worst | expected are matched first). A fraction or 1e-300 would scale the loss down to
+/// nothing: a node that is visited contributes at least once.
 double contribution_cap(const std::string& text) {
-  const std::optional<double> value = util::parse_double(text);
-  require(value && std::isfinite(*value) && *value >= 0.0,
-          "--contributions '{}' is not one of tail, worst, expected, or a finite number >= 0", text);
-  return *value;
+  std::uint64_t value = 0;
+  const char* end = text.data() + text.size();
+  const bool digits =
+      !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  require(digits && ec == std::errc() && ptr == end && value >= 1,
+          "--contributions '{}' is not one of tail, worst, expected, or a whole number >= 1 (a count of "
+          "visits, in decimal digits)",
+          text);
+  return static_cast<double>(value);
 }
 
 }  // namespace
@@ -96,9 +106,10 @@ MfAlgorithmSpec mf_algorithm_spec(const AccountRequest& r) {
   return spec;
 }
 
-MfParticipation mf_participation(const AccountRequest& r) {
+MfParticipation mf_participation(const AccountRequest& r, std::size_t rounds) {
   if (r.participations > 0 || r.separation > 0)
-    return MfParticipation::cyclic(r.participations, r.separation);
+    return MfParticipation::cyclic(r.participations,
+                                   checked_cyclic_separation(rounds, r.participations, r.separation));
   return MfParticipation::every_round();
 }
 
@@ -137,7 +148,7 @@ std::unique_ptr<PairwiseAccount> make_account(const Protocol& protocol, const Pa
                                  r.pair_fields);
   MfOptions options;
   options.assess = release_options(r);
-  options.participation = mf_participation(r);
+  options.participation = mf_participation(r, protocol.rounds);
   options.progress = progress;
   return mf_account(protocol, query, mf_algorithm_spec(r), parse_mf_trust(r.trust), options);
 }

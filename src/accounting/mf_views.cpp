@@ -397,6 +397,20 @@ MfView build_mf_view(const gossip::GossipMatrix& w, std::size_t rounds, const Mf
   return build_gossip_view(w, rounds, spec, adversary, attackers);
 }
 
+std::size_t checked_cyclic_separation(std::size_t rounds, std::size_t participations,
+                                      std::size_t separation) {
+  require(rounds >= 1, "rounds T must be >= 1, got {}", rounds);
+  require(participations >= 1, "participations k must be >= 1, got {}", participations);
+  require(participations <= rounds, "participations k = {} must be <= rounds T = {}", participations, rounds);
+  const std::size_t b = separation == 0 ? (rounds + participations - 1) / participations : separation;
+  require(
+      participations * b <= rounds || separation == 0,
+      "participations k = {} times separation b = {} is {} > rounds T = {} (a record cannot participate k "
+      "times b steps apart)",
+      participations, b, participations * b, rounds);
+  return std::min(b, rounds);
+}
+
 std::vector<std::vector<std::size_t>> participation_classes(const MfParticipation& participation,
                                                             std::size_t rounds) {
   require(rounds >= 1, "rounds (gradient steps T) must be >= 1, got {}", rounds);

@@ -49,6 +49,32 @@ void validate_query(const Protocol& protocol, const PairQuery& q, std::string_vi
     require(std::find(q.colluders.begin(), q.colluders.end(), *q.target) == q.colluders.end(),
             "target {} is one of the colluders", *q.target);
   }
+  // A coalition or a group that leaves no (observer, target) pair would print an empty account.
+  const auto set_text = [](const std::vector<graph::NodeId>& set) {
+    std::string out = "{";
+    for (std::size_t i = 0; i < set.size(); ++i) out += (i == 0 ? "" : ",") + std::to_string(set[i]);
+    return out + "}";
+  };
+  const auto in = [](const std::vector<graph::NodeId>& set, graph::NodeId v) {
+    return std::find(set.begin(), set.end(), v) != set.end();
+  };
+  for (const graph::NodeId v : q.group) {
+    require(!in(q.colluders, v),
+            "the group {} and the colluders {} share node {}: the coalition holds part of the group's data, "
+            "so no (observer, target) pair is left to account",
+            set_text(q.group), set_text(q.colluders), v);
+  }
+  require(q.colluders.empty() || q.colluders.size() < n,
+          "the colluders {} are all {} nodes of the graph: no target is left outside the coalition",
+          set_text(q.colluders), n);
+  if (q.observer) {
+    require(!in(q.group, *q.observer),
+            "the observer {} is in the group {}: no (observer, target) pair is left to account", *q.observer,
+            set_text(q.group));
+  }
+  require(q.group.empty() || q.observer || !q.colluders.empty() || q.group.size() < n,
+          "the group {} holds all {} nodes of the graph: no observer is left outside it", set_text(q.group),
+          n);
 }
 
 std::vector<graph::NodeId> all_nodes(std::size_t n) {

@@ -109,7 +109,8 @@ class NodeMatrix {
 };
 
 // The flags' values checked with the flags' names (the library checks them again in its words).
-void check_flags(const AccountOptions& o) {
+// `request` is the accountant's request with its files read (RequestOptions::resolved).
+void check_flags(const AccountOptions& o, const accounting::AccountRequest& request) {
   require_positive(o.sigma, "--sigma");
   require_positive(o.sensitivity, "--sensitivity");
   // μ = Δ/σ at most (a pair's loss never exceeds the local one), and ε ≈ μ²/2 must stay finite.
@@ -128,7 +129,7 @@ void check_flags(const AccountOptions& o) {
           "their accuracy",
           o.delta, std::numeric_limits<double>::min());
   if (o.alpha) require(std::isfinite(*o.alpha) && *o.alpha > 1.0, "--alpha must be > 1, got {}", *o.alpha);
-  accounting::check_request(o.accountant.request);
+  accounting::check_request(request);
   require(!(o.output.json && o.csv), "choose one of --json and --csv");
   require(!writes_npy(o) || !(o.output.json || o.csv),
           "--out {}: a .npy file holds the n x n matrix of --field; drop --json / --csv", o.out);
@@ -205,7 +206,8 @@ bool prints_rows(const AccountOptions& o) { return (o.output.json && !o.summary_
 void run_account(const AccountOptions& o) {
   const gossip::GossipMatrix w = load_gossip_matrix(o.network, o.output);
   const std::size_t n = w.num_nodes();
-  check_flags(o);
+  accounting::AccountRequest request = o.accountant.resolved();
+  check_flags(o, request);
   require(graph::is_connected(w.graph()),
           "graph '{}' is disconnected ({} components); use --lcc or a connected graph", o.network.graph_spec,
           graph::connected_components(w.graph()).count());
@@ -220,7 +222,6 @@ void run_account(const AccountOptions& o) {
   query.alpha = o.alpha;
   ProgressReporter progress = ProgressReporter::for_stderr(o.output.quiet, "netdp account");
   progress.phase(fmt::format("the {} accountant", o.accountant.request.method));
-  accounting::AccountRequest request = o.accountant.resolved();
   request.pair_fields = prints_rows(o);  // a summary or a matrix needs each pair's μ only
   const std::unique_ptr<accounting::PairwiseAccount> account =
       accounting::make_account(protocol, query, request, progress.callback());
@@ -263,8 +264,11 @@ void run_account(const AccountOptions& o) {
                     : RowWriter::Format::none;
   const bool distances = gossip::uses_base_graph(protocol.schedule);
   NodeMatrix matrix(writes_npy(o) ? n : 0, matrix_field(o.field), report.local_dp);
+  // --out - or /dev/stdout: the machine output goes to stdout, in place of the human table.
+  const bool to_stdout = o.out.empty() || util::is_standard_output(o.out);
   const auto write = [&](std::ostream& out) {
-    RowWriter writer(out, format, report.names, report.bound, o.delta);
+    RowWriter writer(out, to_stdout ? "standard output" : "'" + o.out + "'", format, report.names,
+                     report.bound, o.delta);
     accounting::SummaryBuilder summary(account->pair_count());
     // The consumer's own copy of each chunk: filling distances into the accountant's buffer made
     // the next chunk's rows bounce between the cores' caches.
@@ -297,7 +301,7 @@ void run_account(const AccountOptions& o) {
   } else {
     util::write_file_atomically(o.out, write);
   }
-  if (!o.out.empty() && (o.output.json || o.csv || writes_npy(o))) write_human(std::cout, report);
+  if (!to_stdout && (o.output.json || o.csv || writes_npy(o))) write_human(std::cout, report);
   write_warnings(report.warnings, o.output);
 }
 

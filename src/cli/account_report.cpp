@@ -11,7 +11,9 @@
 #include <string_view>
 #include <utility>
 
+#include "netdp/util/atomic_file.hpp"
 #include "netdp/util/parallel_errors.hpp"
+#include "output.hpp"
 
 namespace netdp::cli {
 namespace {
@@ -161,14 +163,20 @@ Json summary_json(const AccountReport& report) {
   return s;
 }
 
-RowWriter::RowWriter(std::ostream& out, Format format, const NodeNames& names, std::string bound,
-                     double delta)
-    : out_(out), format_(format), names_(names), bound_(std::move(bound)), delta_(delta) {
+RowWriter::RowWriter(std::ostream& out, std::string destination, Format format, const NodeNames& names,
+                     std::string bound, double delta)
+    : out_(out),
+      destination_(std::move(destination)),
+      format_(format),
+      names_(names),
+      bound_(std::move(bound)),
+      delta_(delta) {
   if (format_ == Format::json || format_ == Format::json_summary_only) out_ << "{\n";
   if (format_ == Format::json) out_ << "\"pairs\": [";
 }
 
 void RowWriter::write(std::span<const PairRow> rows) {
+  util::check_written(out_, destination_);
   if (rows.empty() || format_ == Format::json_summary_only || format_ == Format::none) return;
   const bool json = format_ == Format::json;
   // Slices of rows are formatted in parallel, each into its own buffer, and written in order.
@@ -199,12 +207,13 @@ void RowWriter::write(std::span<const PairRow> rows) {
   first_ = false;
   for (std::size_t b = 0; b < slices; ++b)
     out_.write(buffers_[b].data(), static_cast<std::streamsize>(buffers_[b].size()));
+  util::check_written(out_, destination_);
 }
 
 void RowWriter::finish(const AccountReport& report) {
   if (format_ == Format::json) out_ << "\n],\n";
   if (format_ == Format::json || format_ == Format::json_summary_only) {
-    out_ << "\"summary\": " << summary_json(report).dump(2) << "\n}\n";
+    out_ << "\"summary\": " << dump_json(summary_json(report)) << "\n}\n";
   }
 }
 
@@ -221,7 +230,9 @@ std::string coalition(const AccountReport& report) {
 void write_human(std::ostream& out, const AccountReport& report) {
   const Json s = summary_json(report);
   const Json& p = report.parameters;
-  const auto text = [&p](const char* key) { return p.contains(key) ? p[key].dump() : std::string("-"); };
+  const auto text = [&p](const char* key) {
+    return p.contains(key) ? dump_json(p[key], -1) : std::string("-");
+  };
   fmt::print(out, "netdp account: {} accountant on graph {} ({} nodes, {} edges), weights {}, T = {}\n",
              report.method, p.value("graph", std::string("-")), report.num_nodes, report.num_edges,
              p.value("weights", std::string("-")), text("rounds"));
@@ -254,7 +265,7 @@ void write_human(std::ostream& out, const AccountReport& report) {
   fmt::print(out, "{:>8} {:>8} {:>12} {:>12} {:>12}\n", "distance", "pairs", "min", "mean", "max");
   for (const Json& d : s["by_distance"]) {
     fmt::print(out, "{:>8} {:>8} {:>12.6g} {:>12.6g} {:>12.6g}\n",
-               d["distance"].is_null() ? std::string("-") : d["distance"].dump(),
+               d["distance"].is_null() ? std::string("-") : dump_json(d["distance"], -1),
                d["pairs"].get<std::size_t>(), d["epsilon_min"].get<double>(), d["epsilon_mean"].get<double>(),
                d["epsilon_max"].get<double>());
   }

@@ -45,11 +45,14 @@ nlohmann::ordered_json summary_json(const AccountReport& report);
 /// row is kept): JSON {"pairs": [...], "summary": {...}} (pairs omitted for summary-only) or CSV,
 /// one line per pair with the JSON field names as header. Nodes are named by NodeNames (with
 /// `observer_index` and `target_index` when the graph is relabelled). Numbers are formatted by fmt (shortest
-/// round trip); JSON writes a non-finite number as null, CSV as inf.
+/// round trip); JSON writes a non-finite number as null, CSV as inf. Once `out` has failed (a full
+/// disk, a closed pipe, /dev/full), the next block throws std::invalid_argument "cannot write to
+/// <destination>: <reason>", so that a run whose output is lost stops instead of computing on.
 class RowWriter {
  public:
   enum class Format { json, json_summary_only, csv, none };
-  RowWriter(std::ostream& out, Format format, const NodeNames& names, std::string bound, double delta);
+  RowWriter(std::ostream& out, std::string destination, Format format, const NodeNames& names,
+            std::string bound, double delta);
   /// Writes one block of rows.
   void write(std::span<const accounting::PairRow> rows);
   /// Closes the pairs and writes the summary (JSON); nothing else for CSV.
@@ -57,6 +60,7 @@ class RowWriter {
 
  private:
   std::ostream& out_;
+  std::string destination_;  ///< how errors name `out_`: "standard output" or the quoted file name
   Format format_;
   const NodeNames& names_;
   std::string bound_;

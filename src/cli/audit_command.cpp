@@ -85,7 +85,7 @@ learn::MfAuditSpec mf_spec(const AuditOptions& o) {
   spec.algorithm = accounting::mf_algorithm_spec(request);
   spec.trust = accounting::parse_mf_trust(request.trust);
   spec.rounds = o.rounds;
-  spec.participation = accounting::mf_participation(request);
+  spec.participation = accounting::mf_participation(request, o.rounds);
   return spec;
 }
 
@@ -115,7 +115,7 @@ std::pair<learn::Attackers, graph::NodeId> resolve_attackers(const AuditOptions&
 }
 
 void run_audit(const AuditOptions& o) {
-  const accounting::AccountRequest& req = o.accountant.request;
+  const accounting::AccountRequest req = o.accountant.resolved();
   require(req.method == "muffliato" || req.method == "linear-system" || req.method == "mf" ||
               req.method == "random-walk",
           "--method {}: the audit simulates muffliato (gossip averaging), linear-system, mf and random-walk",

@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "netdp/util/atomic_file.hpp"
+#include "output.hpp"
 
 namespace netdp::cli {
 namespace {
@@ -37,7 +38,7 @@ NodeNames::NodeNames(const graph::Graph& g) {
   json_.reserve(labels_.size());
   csv_.reserve(labels_.size());
   for (const std::string& label : labels_) {
-    json_.push_back(numeric_ ? label : nlohmann::ordered_json(label).dump());
+    json_.push_back(numeric_ ? label : dump_json(nlohmann::ordered_json(label), -1));
     csv_.push_back(csv_cell(label));
   }
 }

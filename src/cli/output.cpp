@@ -1,12 +1,13 @@
 #include "output.hpp"
 
+#include <fmt/format.h>
 #include <omp.h>
 
 #include <algorithm>
-#include <fstream>
 #include <iostream>
 
 #include "netdp/accounting/thread_policy.hpp"
+#include "netdp/util/atomic_file.hpp"
 #include "netdp/util/check.hpp"
 #include "netdp/util/memory.hpp"
 
@@ -16,12 +17,16 @@ void add_output_options(CLI::App* command, OutputOptions& options, const std::st
   command->add_flag("--json", options.json, json_help);
   command->add_flag("--quiet", options.quiet,
                     "No progress, notes or warnings on stderr (errors are still printed)");
-  command
-      ->add_option_function<int>(
-          "--threads", [](int threads) { omp_set_num_threads(threads); },
-          "Threads for the parallel parts (default: OMP_NUM_THREADS, else every core); results do not "
-          "depend on it")
-      ->check(CLI::Range(1, accounting::kMaxThreads));
+  command->add_option_function<int>(
+      "--threads",
+      [](int threads) {
+        require(threads >= 1 && threads <= accounting::kMaxThreads, "--threads must be in 1..{}, got {}",
+                accounting::kMaxThreads, threads);
+        omp_set_num_threads(threads);
+      },
+      fmt::format("Threads for the parallel parts, 1..{} (default: OMP_NUM_THREADS, else every core); results "
+                  "do not depend on it",
+                  accounting::kMaxThreads));
   command->add_option_function<std::uint64_t>(
       "--seed",
       [&options](std::uint64_t seed) {
@@ -38,7 +43,7 @@ void add_output_options(CLI::App* command, OutputOptions& options, const std::st
 void print_result(const OutputOptions& options, const nlohmann::json& result,
                   const std::function<void(std::ostream&)>& human) {
   if (options.json) {
-    std::cout << result.dump(2) << "\n";
+    std::cout << dump_json(result) << "\n";
   } else {
     human(std::cout);
   }
@@ -67,11 +72,7 @@ void warn_graph_notes(const graph::Graph& g, const OutputOptions& options) {
 }
 
 void write_text_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  require(static_cast<bool>(out), "cannot open output file '{}' for writing", path);
-  out << text;
-  out.close();
-  require(static_cast<bool>(out), "failed to write output file '{}'", path);
+  util::write_file_atomically(path, [&text](std::ostream& out) { out << text; });
 }
 
 }  // namespace netdp::cli

@@ -29,6 +29,14 @@ struct OutputOptions {
 void add_output_options(CLI::App* command, OutputOptions& options,
                         const std::string& json_help = "Print machine-readable JSON on stdout");
 
+/// `value` as JSON text (pretty with `indent` spaces, one line when -1). A string that is not valid
+/// UTF-8 (which no reader lets in: a label, a path from the command line) is written with U+FFFD in
+/// place of its bad bytes rather than failing the output. The one way the cli module dumps JSON.
+template <class Json>
+std::string dump_json(const Json& value, int indent = 2) {
+  return value.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
 /// Prints `result` as JSON (pretty, 2 spaces) when options.json, else calls `human`.
 void print_result(const OutputOptions& options, const nlohmann::json& result,
                   const std::function<void(std::ostream&)>& human);
@@ -40,7 +48,8 @@ void write_warnings(const std::vector<std::string>& warnings, const OutputOption
 /// Prints what the graph's reader changed in the input (graph::Graph::notes) as warnings.
 void warn_graph_notes(const graph::Graph& g, const OutputOptions& options);
 
-/// Writes `text` to `path`, throwing std::invalid_argument naming the path on failure.
+/// Writes `text` to `path` (util::write_file_atomically: whole or not at all; `-`, /dev/stdout and
+/// pipes in place), throwing std::invalid_argument naming the path on failure.
 void write_text_file(const std::string& path, const std::string& text);
 
 }  // namespace netdp::cli

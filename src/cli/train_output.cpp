@@ -94,8 +94,8 @@ void write_training_outputs(const learn::TrainResult& result, const std::string&
   require(!error, "--out '{}': cannot create the folder ({})", dir, error.message());
   const std::filesystem::path base(dir);
   write_text_file((base / "metrics.csv").string(), metrics_csv(result));
-  write_text_file((base / "metrics.json").string(), metrics_json(result).dump(2) + "\n");
-  write_text_file((base / "summary.json").string(), summary_json(result).dump(2) + "\n");
+  write_text_file((base / "metrics.json").string(), dump_json(metrics_json(result)) + "\n");
+  write_text_file((base / "summary.json").string(), dump_json(summary_json(result)) + "\n");
   const std::string header = fmt::format(
       "The resolved configuration of a `netdp train` run (netdp {}, seed {}).\n"
       "Rerun it with: netdp train --config config.toml",

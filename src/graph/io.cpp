@@ -187,6 +187,12 @@ Graph parse_csv_graph(std::istream& in, const std::string& source) {
   std::vector<std::string> ids;
   while (lines.next(line)) {
     if (util::is_blank(line)) continue;
+    // Labels are written as JSON strings and CSV cells: they must be UTF-8 text.
+    if (const std::size_t at = util::invalid_utf8_offset(line); at != std::string::npos) {
+      lines.fail(line, fmt::format("byte 0x{:02x} at column {} is not valid UTF-8; node labels must be UTF-8 "
+                                   "text (convert the file, e.g. iconv -f latin1 -t utf-8)",
+                                   static_cast<unsigned char>(line[at]), at + 1));
+    }
     std::vector<std::string> fields = split_csv(lines, line);
     if (fields.size() != header.size())
       lines.fail(line, fmt::format("expected {} comma-separated fields", header.size()));

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "netdp/accounting/mf_views.hpp"
 #include "netdp/accounting/sign_max.hpp"
 #include "netdp/mf/factorize.hpp"
 #include "netdp/util/check.hpp"
@@ -11,19 +12,10 @@
 namespace netdp::mf {
 
 Participation make_participation(std::size_t rounds, std::size_t participations, std::size_t separation) {
-  require(rounds >= 1, "rounds T must be >= 1, got {}", rounds);
-  require(participations >= 1, "participations k must be >= 1, got {}", participations);
-  require(participations <= rounds, "participations k = {} must be <= rounds T = {}", participations, rounds);
-  const std::size_t b = separation == 0 ? (rounds + participations - 1) / participations : separation;
-  require(
-      participations * b <= rounds || separation == 0,
-      "participations k = {} times separation b = {} is {} > rounds T = {} (a record cannot participate k "
-      "times b steps apart)",
-      participations, b, participations * b, rounds);
   Participation p;
   p.rounds = rounds;
   p.participations = participations;
-  p.separation = std::min(b, rounds);
+  p.separation = accounting::checked_cyclic_separation(rounds, participations, separation);
   p.classes.resize(p.separation);
   p.class_of.resize(rounds);
   for (std::size_t t = 0; t < rounds; ++t) {

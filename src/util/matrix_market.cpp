@@ -12,6 +12,7 @@
 #include <ostream>
 #include <string_view>
 
+#include "netdp/util/atomic_file.hpp"
 #include "netdp/util/check.hpp"
 #include "netdp/util/enum_names.hpp"
 #include "netdp/util/text_lines.hpp"
@@ -135,7 +136,8 @@ MatrixMarketData parse_matrix_market(std::istream& in, const std::string& source
 
 MatrixMarketData read_matrix_market(const std::string& path) {
   std::ifstream in(path);
-  require_readable(static_cast<bool>(in), "cannot open Matrix Market file '{}' (missing or unreadable)", path);
+  require_readable(static_cast<bool>(in), "cannot open Matrix Market file '{}' (missing or unreadable)",
+                   path);
   return parse_matrix_market(in, path);
 }
 
@@ -181,11 +183,7 @@ void write_matrix_market(std::ostream& out, const MatrixMarketHeader& header,
 
 void write_matrix_market(const std::string& path, const MatrixMarketHeader& header,
                          const std::vector<MatrixMarketEntry>& entries) {
-  std::ofstream out(path);
-  require(static_cast<bool>(out), "cannot open '{}' for writing", path);
-  write_matrix_market(out, header, entries);
-  out.close();
-  require(static_cast<bool>(out), "failed to write '{}'", path);
+  write_file_atomically(path, [&](std::ostream& out) { write_matrix_market(out, header, entries); });
 }
 
 }  // namespace netdp::util

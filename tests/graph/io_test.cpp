@@ -9,6 +9,7 @@
 
 #include "netdp/graph/generators.hpp"
 #include "netdp/graph/metrics.hpp"
+#include "netdp/util/text_lines.hpp"
 #include "util/temp_file.hpp"
 
 namespace netdp::graph {
@@ -38,7 +39,7 @@ TEST(EdgeList, RelabelsByIncreasingNumericIdAndMergesDuplicates) {
   EXPECT_EQ(g.labels(), labels);  // numeric, not lexicographic, order
   const std::vector<Edge> edges{{0, 4}, {0, 5}, {1, 2}};
   EXPECT_EQ(g.edges(), edges);
-  EXPECT_EQ(g.degree(3), 0u);  // node 42 had only a self-loop: kept, isolated
+  EXPECT_EQ(g.degree(3), 0u);       // node 42 had only a self-loop: kept, isolated
   ASSERT_EQ(g.notes().size(), 1u);  // and the user is told
   EXPECT_THAT(g.notes()[0], HasSubstr("1 self-loop dropped"));
   EXPECT_THAT(g.notes()[0], HasSubstr("line 8: '42 42'"));
@@ -143,6 +144,30 @@ TEST(Csv, HeaderRequiredAndBadLinesReported) {
   const TempFile quote("Source,Target\n\"a,b\n", ".csv");
   EXPECT_THAT(error_of([&] { read_csv_graph(quote.path()); }), HasSubstr("unterminated"));
   EXPECT_THAT(error_of([] { read_csv_graph("/nonexistent/f.csv"); }), HasSubstr("/nonexistent/f.csv"));
+}
+
+TEST(Csv, LabelsMustBeUtf8) {
+  // Latin-1 "é" (0xe9) in a label is refused with the line and the column of the byte.
+  const TempFile latin1("Source,Target\na,b\nb,caf\xe9\n", ".csv");
+  const std::string error = error_of([&] { read_csv_graph(latin1.path()); });
+  EXPECT_THAT(error, HasSubstr(latin1.path() + ": line 3: byte 0xe9 at column 6 is not valid UTF-8"));
+  EXPECT_THAT(error, HasSubstr("iconv -f latin1 -t utf-8"));
+  const TempFile ff("Source,Target\n\xff,b\n", ".csv");
+  EXPECT_THAT(error_of([&] { read_csv_graph(ff.path()); }), HasSubstr("line 2: byte 0xff at column 1"));
+  // The same label in UTF-8 is read as it is.
+  const TempFile utf8("Source,Target\na,b\nb,caf\xc3\xa9\n", ".csv");
+  EXPECT_EQ(read_csv_graph(utf8.path()).label(2), "caf\xc3\xa9");
+}
+
+TEST(Utf8, InvalidSequencesAreFoundAtTheirFirstByte) {
+  EXPECT_EQ(util::invalid_utf8_offset("plain ascii"), std::string_view::npos);
+  EXPECT_EQ(util::invalid_utf8_offset("z\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"), std::string_view::npos);
+  EXPECT_EQ(util::invalid_utf8_offset("ab\xff"), 2u);            // never in UTF-8
+  EXPECT_EQ(util::invalid_utf8_offset("a\x80"), 1u);             // a stray continuation byte
+  EXPECT_EQ(util::invalid_utf8_offset("a\xc3"), 1u);             // truncated
+  EXPECT_EQ(util::invalid_utf8_offset("\xc0\xaf"), 0u);          // overlong '/'
+  EXPECT_EQ(util::invalid_utf8_offset("\xed\xa0\x80"), 0u);      // a surrogate
+  EXPECT_EQ(util::invalid_utf8_offset("\xf4\x90\x80\x80"), 0u);  // past U+10FFFF
 }
 
 }  // namespace

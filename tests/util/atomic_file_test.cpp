@@ -4,10 +4,14 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
+#include <iostream>
 #include <ostream>
+#include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include "util/temp_file.hpp"
 
@@ -67,6 +71,39 @@ TEST(AtomicFile, FollowsASymbolicLink) {
 
 TEST(AtomicFile, WritesASpecialFileInPlace) {
   EXPECT_NO_THROW(write_file_atomically("/dev/null", [](std::ostream& out) { out << "discarded\n"; }));
+}
+
+TEST(AtomicFile, ADashIsStandardOutputWrittenInPlace) {
+  EXPECT_TRUE(is_standard_output("-"));
+  EXPECT_FALSE(is_standard_output("/dev/null"));
+  std::ostringstream captured;
+  std::streambuf* old = std::cout.rdbuf(captured.rdbuf());
+  write_file_atomically("-", [](std::ostream& out) { out << "to stdout\n"; });
+  std::cout.rdbuf(old);
+  EXPECT_EQ(captured.str(), "to stdout\n");
+}
+
+TEST(AtomicFile, AFifoIsWrittenInPlace) {
+  const TempFile fifo = TempFile::empty_name(".fifo");
+  ASSERT_EQ(::mkfifo(fifo.path().c_str(), 0600), 0);
+  std::string received;
+  std::thread reader([&] { received = read_text(fifo.path()); });
+  write_file_atomically(fifo.path(), [](std::ostream& out) { out << "through the pipe\n"; });
+  reader.join();
+  EXPECT_EQ(received, "through the pipe\n");
+  EXPECT_EQ(files_like(fifo.path()).size(), 1u) << "no temporary file beside the FIFO";
+}
+
+TEST(AtomicFile, AFailedStreamIsAnErrorNamingWhatWasWritten) {
+  std::ostringstream out;
+  EXPECT_NO_THROW(check_written(out, "standard output"));
+  out.setstate(std::ios::badbit);
+  try {
+    check_written(out, "standard output");
+    FAIL() << "expected an error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_THAT(e.what(), HasSubstr("cannot write to standard output: "));
+  }
 }
 
 TEST(AtomicFile, AMissingDirectoryIsAnErrorNamingThePath) {

@@ -66,8 +66,9 @@ RandomWalkView random_walk_view(const AccountRequest& request);
 AssessOptions release_options(const AccountRequest& request);
 /// The MF algorithm of `algorithm`, `gossip_steps` and `correlation`.
 MfAlgorithmSpec mf_algorithm_spec(const AccountRequest& request);
-/// Every round, or (participations, separation)-cyclic.
-MfParticipation mf_participation(const AccountRequest& request);
+/// Every round, or (participations, separation)-cyclic over `rounds` steps (separation 0: ⌈T/k⌉),
+/// checked by checked_cyclic_separation.
+MfParticipation mf_participation(const AccountRequest& request, std::size_t rounds);
 /// "every-round" or "cyclic:k=K,b=B".
 std::string mf_participation_name(const AccountRequest& request);
 

@@ -122,6 +122,12 @@ struct MfParticipation {
   static MfParticipation cyclic(std::size_t k, std::size_t b) { return {Kind::cyclic, k, b}; }
 };
 
+/// The separation b of (k, b)-cyclic participation in T = `rounds` steps, `separation` 0 meaning
+/// ⌈T/k⌉, once checked that k participations b steps apart fit: 1 <= k <= T and k·b <= T. Throws
+/// std::invalid_argument naming k, b and T. The one check of a (k, b) given by a user: `netdp
+/// factorize` (mf::make_participation) and `netdp account|audit --method mf` (mf_participation).
+std::size_t checked_cyclic_separation(std::size_t rounds, std::size_t participations, std::size_t separation);
+
 /// The participation classes: every_round → {0..T−1}; cyclic → for j = 0..b−1 the steps
 /// {j + i·b : 0 <= i < k, j + i·b < T}. Throws unless (cyclic) k >= 1 and 1 <= b <= T.
 std::vector<std::vector<std::size_t>> participation_classes(const MfParticipation& participation,

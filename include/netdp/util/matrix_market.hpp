@@ -64,7 +64,8 @@ std::vector<MatrixMarketEntry> expand_symmetric(const MatrixMarketData& data);
 void write_matrix_market(std::ostream& out, const MatrixMarketHeader& header,
                          const std::vector<MatrixMarketEntry>& entries);
 
-/// Same, to a file; throws naming the path if it cannot be written.
+/// Same, to a file, written by write_file_atomically (whole or not at all); throws naming the path if
+/// it cannot be written.
 void write_matrix_market(const std::string& path, const MatrixMarketHeader& header,
                          const std::vector<MatrixMarketEntry>& entries);
 

@@ -64,6 +64,45 @@ class TextLines {
   std::size_t number_ = 0;
 };
 
+/// The offset of the first byte of `text` that does not belong to a valid UTF-8 sequence (a stray
+/// continuation byte, a truncated or overlong sequence, a surrogate, a code point past U+10FFFF, or
+/// a byte 0xf8..0xff), or npos when `text` is valid UTF-8 (ASCII is).
+inline std::size_t invalid_utf8_offset(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (byte < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t length = 0;
+    unsigned lowest = 0x80;  // the allowed range of the second byte (overlongs and surrogates excluded)
+    unsigned highest = 0xbf;
+    if (byte >= 0xc2 && byte <= 0xdf) {
+      length = 2;
+    } else if (byte >= 0xe0 && byte <= 0xef) {
+      length = 3;
+      if (byte == 0xe0) lowest = 0xa0;
+      if (byte == 0xed) highest = 0x9f;
+    } else if (byte >= 0xf0 && byte <= 0xf4) {
+      length = 4;
+      if (byte == 0xf0) lowest = 0x90;
+      if (byte == 0xf4) highest = 0x8f;
+    } else {
+      return i;
+    }
+    if (i + length > text.size()) return i;
+    for (std::size_t k = 1; k < length; ++k) {
+      const auto next = static_cast<unsigned char>(text[i + k]);
+      const unsigned low = k == 1 ? lowest : 0x80;
+      const unsigned high = k == 1 ? highest : 0xbf;
+      if (next < low || next > high) return i;
+    }
+    i += length;
+  }
+  return std::string_view::npos;
+}
+
 /// True if the line holds only whitespace.
 inline bool is_blank(std::string_view line) {
   return line.find_first_not_of(" \t\r\n\v\f") == std::string_view::npos;
