@@ -490,9 +490,9 @@ py::dict compare(const graph::Graph& g, const std::string& weights, std::size_t 
 }  // namespace netdp::python
 
 PYBIND11_MODULE(_netdp, m) {
+  using namespace netdp;
   if (const auto note = accounting::apply_thread_policy().note)
     PyErr_WarnEx(PyExc_RuntimeWarning, note->c_str(), 1);
-  using namespace netdp;
   m.doc() = "The compiled core of netdp; use the netdp package, which wraps it.";
   // A run refused for its memory estimate is MemoryError, an input file that cannot be opened
   // FileNotFoundError; other refusals stay ValueError.
