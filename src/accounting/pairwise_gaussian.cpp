@@ -128,6 +128,7 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_account(const Protoco
   mf.assess.sign_search = SignSearch::none;  // scalar releases: Σ|K|
   mf.assess.release_dimension = options.release_dimension;
   mf.progress = options.progress;
+  mf.rounds_option = "--gradient-steps";
   std::unique_ptr<GaussianPairwiseAccount> view = mf_account(steps, q, spec, MfTrust::pndp, mf);
   GaussianPairwiseAccount::Info info = view->info();
   info.method = "muffliato";
