@@ -56,8 +56,10 @@ void check_correlation(const std::string& path, const DenseMatrix& c) {
 }  // namespace
 
 DenseMatrix read_correlation(const std::string& path) {
-  // The dense C of the declared size, checked before any entry is stored.
+  // The dense C of the declared size, checked before any entry is stored (one larger than the MF
+  // optimizers produce is refused once its entries are read, by the message that says so).
   const auto check_size = [&path](const util::MatrixMarketHeader& header) {
+    if (std::max(header.rows, header.cols) > kLocalGramMaxRounds) return;  // refused below, by its size
     const double size = static_cast<double>(std::max(header.rows, header.cols));
     util::require_memory(
         8.0 * size * size, fmt::format("correlation file '{}': C of {} x {}", path, header.rows, header.cols),
