@@ -17,6 +17,7 @@
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <span>
 #include <string>
@@ -501,6 +502,9 @@ PYBIND11_MODULE(_netdp, m) {
       if (p) std::rethrow_exception(p);
     } catch (const util::MemoryLimitError& e) {
       PyErr_SetString(PyExc_MemoryError, e.what());
+    } catch (const std::bad_alloc&) {
+      PyErr_SetString(PyExc_MemoryError,
+                      util::out_of_memory_message("this netdp call", "netdp.set_max_memory").c_str());
     } catch (const FileError& e) {
       PyErr_SetString(PyExc_FileNotFoundError, e.what());
     }

@@ -37,6 +37,40 @@ constexpr std::size_t kBatchesPerBlock = 8;
 
 using RowMajorMap = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>;
 
+/// The memory one pair's result holds: the struct (240 bytes), its observer list (32), two heap
+/// headers and the spare capacity of its observer's vector, 352 bytes in all (measured: all pairs of
+/// facebook_combined and of ba:n=2000,m=10, docs/performance.md), and K_u (T² doubles) when kept.
+double pair_result_bytes(const detail::Resolved& r, const PairwiseOptions& options) {
+  const auto t = static_cast<double>(r.rounds);
+  return 352.0 + (options.keep_gram ? 8.0 * t * t : 0.0);
+}
+
+/// Checks the memory of `workers` workers against the limit, before any view is built, with
+/// `besides` bytes held by the results. A worker holds the rows of `batch` views of `row_nodes`
+/// observed nodes each over the n·T injections: a fixed W's power blocks and lags (16 T K c n bytes
+/// a view, K gossip steps per round), a time-varying schedule's T blocks of T K c rows (8 T · T K c ·
+/// n); and, one view at a time, the noise Gram of its T K c observations with its factor (16 (T K c)²)
+/// and the targets' T x T Grams with the injections' Gram and factor (8 (n T² + 2 T²)).
+void require_view_memory(const detail::Resolved& r, double row_nodes, double batch, double workers,
+                         double besides) {
+  const auto t = static_cast<double>(r.rounds);
+  const auto k = static_cast<double>(r.steps);
+  const auto n = static_cast<double>(r.num_nodes);
+  const double observations = t * k * row_nodes;
+  const double rows = batch * (r.fixed ? 16.0 * observations * n : 8.0 * t * observations * n);
+  const double per_worker = rows + 16.0 * observations * observations + 8.0 * (n * t * t + 2.0 * t * t);
+  util::require_memory(
+      workers * per_worker + besides, "the linear-system accountant",
+      fmt::format(
+          "per thread, the rows of {} view{} ({} x {} observations), a noise Gram and the T x T Grams "
+          "of the targets, n = {}, T = {} rounds of K = {} gossip steps (--gossip-steps), {} "
+          "thread{}; and {} for the results",
+          batch, batch == 1.0 ? "" : "s", r.fixed ? "16 n" : "8 n T", observations, r.num_nodes, r.rounds,
+          r.steps, workers, workers == 1.0 ? "" : "s", util::format_bytes(besides)),
+      "lower the rounds (--rounds, --rounds-grid), the gossip steps (--gossip-steps) or the threads "
+      "(--threads)");
+}
+
 void validate(const PairwiseOptions& p) {
   require_positive(p.noise_std, "noise_std");
   require(std::isfinite(p.delta) && p.delta > 0.0 && p.delta < 1.0, "delta must be in (0, 1), got {}",
@@ -305,16 +339,13 @@ void account_pairs(const gossip::Schedule& schedule, std::span<const graph::Node
   const std::size_t unit = batched ? kObserverBatch : per_target ? kPerTargetObserverBatch : 1;
   const std::size_t units = (observers.size() + unit - 1) / unit;
   const int threads = pairwise.threads > 0 ? pairwise.threads : omp_get_max_threads();
-  // Each worker holds its observer's view rows over the n·T injections (T x nT) and the T x T Gram
-  // of the injections and its factor (T = rounds).
-  const auto rounds = static_cast<double>(r.rounds);
-  const auto nodes = static_cast<double>(r.num_nodes);
-  util::require_memory(static_cast<double>(threads) * 8.0 * (nodes * rounds * rounds + 2.0 * rounds * rounds),
-                       "the linear-system accountant",
-                       fmt::format("8 (n T² + 2 T²) bytes per thread for the view's rows and the Gram of the "
-                                   "injections with its factor, n = {}, T = {} rounds, {} threads",
-                                   r.num_nodes, r.rounds, threads),
-                       "lower the rounds (--rounds) or the threads (--threads)");
+  // A block's results are allocated by the workers, each in its own heap (glibc's per-thread arenas),
+  // so each heap may come to hold a whole block's worth: measured on facebook_combined (4,039 nodes),
+  // the peak grows by one block per thread (docs/performance.md, "Memory").
+  const double per_block = static_cast<double>(std::min(units, kBatchesPerBlock) * unit) *
+                           static_cast<double>(targets.size()) * pair_result_bytes(r, pairwise);
+  require_view_memory(r, 1.0, static_cast<double>(batched ? unit : 1), static_cast<double>(threads),
+                      static_cast<double>(threads) * per_block + pairwise.caller_bytes);
   std::size_t done = 0;
   // Per thread: the batch's view rows and power blocks, reused from batch to batch.
   struct BatchScratch {
@@ -387,6 +418,9 @@ std::vector<PairResult> account_coalition(const gossip::Schedule& schedule,
   const detail::Resolved r = detail::resolve(schedule, options);
   validate_nodes(coalition, r.num_nodes, "coalition member");
   validate_nodes(targets, r.num_nodes, "target");
+  require_view_memory(
+      r, static_cast<double>(coalition.size()), 1.0, 1.0,
+      static_cast<double>(targets.size()) * pair_result_bytes(r, pairwise) + pairwise.caller_bytes);
   std::vector<PairResult> out;
   if (r.view == LinearSystemView::secure_sum) {
     // view_rows validates the coalition (non-empty, distinct); any non-member target will do.

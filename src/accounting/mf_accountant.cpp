@@ -30,9 +30,10 @@ void validate_options(const MfOptions& options) {
 // The dense matrices one attacker's view holds at once, in bytes, checked for `workers` attackers
 // in parallel before any is built. With N = nT columns and R = d T K observed rows (d the largest
 // degree): structured, the observation matrix (R x N), its Gram (R x R) and the targets' T x T
-// Grams; literal, also the message map (nTK x N), B = A C† and the noise map (N x N).
+// Grams; literal, also the message map (nTK x N), B = A C† and the noise map (N x N). Besides, the
+// participation classes (up to T rounds of 8 bytes) and n T results.
 void require_mf_memory(const gossip::GossipMatrix& w, std::size_t rounds, const MfAlgorithmSpec& spec,
-                       bool structured, std::size_t workers) {
+                       bool structured, std::size_t workers, const MfOptions& options) {
   const auto n = static_cast<double>(w.num_nodes());
   const auto t = static_cast<double>(rounds);
   const auto k = static_cast<double>(spec.gossip_steps);
@@ -45,12 +46,12 @@ void require_mf_memory(const gossip::GossipMatrix& w, std::size_t rounds, const 
                                   ? 8.0 * (rows * columns + rows * rows + n * t * t)
                                   : 8.0 * (n * t * k * columns + 2.0 * rows * columns + columns * columns);
   util::require_memory(
-      static_cast<double>(workers) * per_attacker, "the MF accountant",
-      fmt::format("{} path: the dense view of one attacker, {} at a time (n = {}, T = {}, K = {}, largest "
-                  "degree {})",
-                  structured ? "structured" : "literal", workers, w.num_nodes(), rounds, spec.gossip_steps,
-                  degree),
-      "lower the rounds (--rounds) or the threads (--threads)");
+      static_cast<double>(workers) * per_attacker + 8.0 * t, "the MF accountant",
+      fmt::format("{} path: the dense view of one attacker, {} at a time (n = {}, T = {} from {} {}, K = {}, "
+                  "largest degree {})",
+                  structured ? "structured" : "literal", workers, w.num_nodes(), rounds,
+                  options.rounds_option, rounds, spec.gossip_steps, degree),
+      fmt::format("lower {} or the threads (--threads)", options.rounds_option));
 }
 
 std::vector<NodeId> resolve_targets(std::span<const NodeId> targets, const std::vector<NodeId>& attackers,
@@ -205,7 +206,7 @@ MfAccounting account_mf(const gossip::GossipMatrix& w, std::size_t rounds, const
                         const MfOptions& options) {
   validate_options(options);
   const bool structured = uses_structured_path(adversary.trust, spec, options);
-  require_mf_memory(w, rounds, spec, structured, 1);
+  require_mf_memory(w, rounds, spec, structured, 1, options);
   return account_adversary(w, rounds, spec, adversary, targets, options, structured);
 }
 
@@ -219,6 +220,9 @@ MfAccounting account_mf_all_pairs(const gossip::GossipMatrix& w, std::size_t rou
   }
   const std::size_t n = w.num_nodes();
   require(n >= 2, "all-pairs accounting needs at least 2 nodes, got {}", n);
+  const bool structured = uses_structured_path(trust, spec, options);
+  require_mf_memory(w, rounds, spec, structured,
+                    std::min<std::size_t>(n, static_cast<std::size_t>(omp_get_max_threads())), options);
   (void)participation_classes(options.participation, rounds);  // validate before going parallel
   MfOptions inner = options;
   inner.progress = nullptr;
@@ -232,9 +236,6 @@ MfAccounting account_mf_all_pairs(const gossip::GossipMatrix& w, std::size_t rou
   std::stable_sort(order.begin(), order.end(),
                    [&](NodeId x, NodeId y) { return w.graph().degree(x) > w.graph().degree(y); });
   const auto count = static_cast<long long>(n);
-  const bool structured = uses_structured_path(trust, spec, options);
-  require_mf_memory(w, rounds, spec, structured,
-                    std::min<std::size_t>(n, static_cast<std::size_t>(omp_get_max_threads())));
   const detail::SingleThreadedBlas single_threaded_blas;
 #pragma omp parallel for schedule(dynamic, 1)
   for (long long i = 0; i < count; ++i) {

@@ -346,16 +346,29 @@ MuffliatoLosses muffliato_theorem1_losses(const gossip::Schedule& schedule, cons
   const NodeSets targets = detail::validated_node_sets(query.targets, n, "target");
   require(observers.size() <= std::size_t{1} << 31, "too many observer sets ({})", observers.size());
   // The observers × targets sums and their capped copy (moved into the account), 8 bytes each.
+  // Also the message plan (16 bytes per round), and once planned, every message's noise norm and one
+  // share of them per thread (8 bytes each).
+  const double pair_bytes =
+      16.0 * static_cast<double>(observers.size()) * static_cast<double>(targets.size());
+  const auto rounds = static_cast<double>(schedule.rounds());
   util::require_memory(
-      16.0 * static_cast<double>(observers.size()) * static_cast<double>(targets.size()),
-      "the Muffliato Theorem 1 accountant",
-      fmt::format("16 bytes per (observer, target) pair: {} x {}", observers.size(), targets.size()),
-      "account fewer pairs (--observer, --target)");
+      pair_bytes + 16.0 * rounds, "the Muffliato Theorem 1 accountant",
+      fmt::format("16 bytes per (observer, target) pair: {} x {}, and 16 per round, T = {} rounds",
+                  observers.size(), targets.size(), schedule.rounds()),
+      "account fewer pairs (--observer, --target) or lower the rounds (--rounds)");
 
   const std::size_t width =
       options.block_columns > 0 ? options.block_columns : detail::default_block_columns(n);
   const detail::SchedulePlan steps(schedule);
   const MessagePlan plan = plan_messages(schedule, observers);
+  const auto messages = static_cast<double>(plan.total);
+  util::require_memory(
+      pair_bytes + 16.0 * rounds + 8.0 * messages * (1.0 + static_cast<double>(omp_get_max_threads())),
+      "the Muffliato Theorem 1 accountant",
+      fmt::format("16 bytes per (observer, target) pair: {} x {}, and 8 per message and thread, {:.3g} "
+                  "messages over T = {} rounds, {} threads",
+                  observers.size(), targets.size(), messages, schedule.rounds(), omp_get_max_threads()),
+      "account fewer pairs (--observer, --target) or lower the rounds (--rounds)");
   const std::size_t pass1_blocks = (n + width - 1) / width;
   const bool all_singletons =
       std::all_of(targets.begin(), targets.end(), [](const auto& set) { return set.size() == 1; });

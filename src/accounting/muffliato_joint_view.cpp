@@ -579,16 +579,39 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
   ScheduleNeighbours graphs(schedule);
   const bool singletons =
       std::all_of(targets.begin(), targets.end(), [](const auto& set) { return set.size() == 1; });
-  // The observers × targets sums and their capped copy, and one n × n Gram per thread.
+  // The observers × targets sums and their capped copy; per thread an n × n Gram, the messages of
+  // one observer set (at most T times the neighbours its members have in any round, 16 bytes each,
+  // twice for the vector's growth) and its dense rows or sender-power blocks (each at most 64 MiB);
+  // the Chebyshev error table of a fixed symmetric W (n (T + 1) values).
   const auto nodes = static_cast<double>(n);
+  const auto rounds = static_cast<double>(schedule.rounds());
+  const auto threads = static_cast<double>(omp_get_max_threads());
+  std::vector<double> most_neighbours(n, 0.0);
+  for (std::size_t k = 0; k < graphs.distinct_steps(); ++k)
+    for (std::size_t v = 0; v < n; ++v)
+      most_neighbours[v] = std::max(most_neighbours[v], static_cast<double>(graphs.step(k)[v].size()));
+  double heard_per_round = 0.0;
+  for (const std::vector<NodeId>& set : observers) {
+    double sum = 0.0;
+    for (const NodeId c : set) sum += most_neighbours[c];
+    heard_per_round = std::max(heard_per_round, std::min(sum, nodes));
+  }
+  const double messages = rounds * heard_per_round;
+  const double per_thread =
+      8.0 * nodes * nodes + 32.0 * messages + 16.0 * std::min(messages * nodes, kMaxViewEntries);
+  const double table = graphs.symmetric_fixed() ? 8.0 * nodes * (rounds + 1.0) : 0.0;
   util::require_memory(
       16.0 * static_cast<double>(observers.size()) * static_cast<double>(targets.size()) +
-          8.0 * nodes * nodes * static_cast<double>(omp_get_max_threads()),
+          threads * per_thread + 32.0 * messages + table,
       "the Muffliato joint-view accountant",
-      fmt::format("16 bytes per (observer, target) pair ({} x {}) and an n x n Gram per thread "
-                  "(n = {}, {} threads)",
-                  observers.size(), targets.size(), n, omp_get_max_threads()),
-      "account fewer pairs (--observer, --target) or use fewer threads (--threads)");
+      fmt::format(
+          "16 bytes per (observer, target) pair ({} x {}); per thread an n x n Gram, the messages of "
+          "one view, T = {} rounds x {:.0f} heard per round x 32 bytes, and its rows (n = {}, {} "
+          "threads); {}",
+          observers.size(), targets.size(), schedule.rounds(), heard_per_round, n, omp_get_max_threads(),
+          graphs.symmetric_fixed() ? "the Chebyshev error table, n (T + 1) x 8 bytes" : "no error table"),
+      "lower the rounds (--rounds), account fewer pairs (--observer, --target) or use fewer threads "
+      "(--threads)");
 
   DenseMatrix sums =
       DenseMatrix::Zero(static_cast<Index>(observers.size()), static_cast<Index>(targets.size()));

@@ -154,6 +154,7 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_account(const Protoco
   mf.assess.sign_search = SignSearch::none;  // scalar releases: Σ|K|
   mf.assess.release_dimension = options.release_dimension;
   mf.progress = options.progress;
+  mf.rounds_option = "--gradient-steps";
   std::unique_ptr<GaussianPairwiseAccount> view = mf_account(steps, q, spec, MfTrust::pndp, mf);
   GaussianPairwiseAccount::Info info = view->info();
   info.method = "muffliato";
@@ -340,14 +341,25 @@ std::unique_ptr<GaussianPairwiseAccount> linear_system_account(const Protocol& p
   grid.targets = targets;
   const auto rows = static_cast<Eigen::Index>(targets.size());
   const auto cols = static_cast<Eigen::Index>(observers.size());
-  grid.uncapped = DenseMatrix::Constant(rows, cols, std::numeric_limits<double>::quiet_NaN());
-  grid.reported = DenseMatrix::Constant(rows, cols, std::numeric_limits<double>::quiet_NaN());
+  // The two grids, and each pair's fields when kept (their struct and ~64 bytes on the heap).
+  using KeptFields = decltype(grid.sensitivity)::value_type;
+  pairwise.caller_bytes = (16.0 + (pair_fields ? static_cast<double>(sizeof(KeptFields)) + 64.0 : 0.0)) *
+                          static_cast<double>(rows) * static_cast<double>(cols);
   std::vector<Eigen::Index> row_of(n, -1);
   for (Eigen::Index j = 0; j < rows; ++j) row_of[targets[static_cast<std::size_t>(j)]] = j;
   std::vector<std::string> warnings;
   Eigen::Index column = -1;
   Eigen::Index last_row = -1;
+  // The grids are allocated once the accountant has checked its memory (caller_bytes above).
+  bool allocated = false;
+  const auto allocate = [&] {
+    if (allocated) return;
+    grid.uncapped = DenseMatrix::Constant(rows, cols, std::numeric_limits<double>::quiet_NaN());
+    grid.reported = DenseMatrix::Constant(rows, cols, std::numeric_limits<double>::quiet_NaN());
+    allocated = true;
+  };
   const auto keep = [&](std::span<const PairResult> results) {
+    allocate();
     for (const PairResult& result : results) {
       const UnitPair p = unit_pair(result.pair, &protocol.network.graph());
       if (column < 0 || p.observer != observers[static_cast<std::size_t>(column)]) {
@@ -372,6 +384,7 @@ std::unique_ptr<GaussianPairwiseAccount> linear_system_account(const Protocol& p
     // Streamed observer by observer: only the compact per-pair fields are kept.
     account_pairs(schedule, observers, targets, options, pairwise, keep, progress);
   }
+  allocate();
   GaussianPairwiseAccount::Info info;
   info.method = "linear-system";
   info.sensitivity = protocol.sensitivity;

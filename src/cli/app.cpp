@@ -10,12 +10,15 @@
 #include <cstring>
 #include <exception>
 #include <iostream>
+#include <new>
 #include <stdexcept>
 #include <streambuf>
 #include <string>
+#include <vector>
 
 #include "commands.hpp"
 #include "netdp/accounting/thread_policy.hpp"
+#include "netdp/util/memory.hpp"
 #include "train_output.hpp"
 
 namespace netdp::cli {
@@ -185,6 +188,11 @@ int run(int argc, char** argv) {
     status = app.exit(e) == 0 ? 0 : 2;
   } catch (const std::invalid_argument& e) {
     std::cerr << "netdp: error: " << e.what() << "\n";
+    status = 2;
+  } catch (const std::bad_alloc&) {
+    const std::vector<CLI::App*> parsed = app.get_subcommands();
+    const std::string who = parsed.empty() ? "netdp" : "netdp " + parsed.front()->get_name();
+    std::cerr << "netdp: error: " << util::out_of_memory_message(who, "--max-memory") << "\n";
     status = 2;
   } catch (const std::exception& e) {
     std::cerr << "netdp: failure: " << e.what() << "\n";

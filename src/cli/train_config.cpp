@@ -88,10 +88,19 @@ learn::FlatConfig parse_toml_config(const std::string& text, const std::string& 
 
 learn::FlatConfig load_toml_config(const std::string& path) {
   std::ifstream in(path);
-  require_readable(static_cast<bool>(in), "--config '{}': cannot open the file (missing or unreadable)", path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_toml_config(text.str(), path);
+  require_readable(static_cast<bool>(in), "--config '{}': cannot open the file (missing or unreadable)",
+                   path);
+  // A config is a few kilobytes: read at most 16 MiB, so that an endless stream (/dev/zero, a pipe)
+  // is refused instead of buffered.
+  constexpr std::size_t kLongest = std::size_t{16} << 20;
+  std::string text;
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+    require(text.size() <= kLongest, "--config '{}': longer than {} bytes: not a training config", path,
+            kLongest);
+  }
+  return parse_toml_config(text, path);
 }
 
 void apply_overrides(learn::FlatConfig& config, const std::vector<std::string>& overrides) {

@@ -1,15 +1,34 @@
 #include "netdp/gossip/matrix_market_io.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <limits>
 #include <vector>
 
 #include "netdp/util/check.hpp"
 #include "netdp/util/matrix_market.hpp"
+#include "netdp/util/memory.hpp"
 
 namespace netdp::gossip {
 
 namespace {
+
+/// The declared size against the memory limit, before any entry is stored: per node the sparse
+/// offsets, its graph's adjacency and its label (64 bytes), per entry the entry read, its copy, its
+/// triplet, the sparse entry and the graph's edge (96 bytes; twice for a symmetric file).
+util::MatrixMarketHeaderCheck size_check(const std::string& source) {
+  return [&source](const util::MatrixMarketHeader& header) {
+    const double nodes = static_cast<double>(std::max(header.rows, header.cols));
+    const double entries = static_cast<double>(header.nnz) *
+                           (header.symmetry == util::MatrixMarketSymmetry::symmetric ? 2.0 : 1.0);
+    util::require_memory(64.0 * nodes + 96.0 * entries,
+                         fmt::format("{}: the gossip matrix of its size line, {} x {} with {} entries",
+                                     source, header.rows, header.cols, header.nnz),
+                         "64 bytes per node and 96 per entry",
+                         "check the size line 'rows cols entries' of the file");
+  };
+}
 
 GossipMatrix to_gossip_matrix(const util::MatrixMarketData& data, const std::string& source) {
   const util::MatrixMarketHeader& header = data.header;
@@ -64,11 +83,11 @@ std::vector<util::MatrixMarketEntry> entries_of(const GossipMatrix& w) {
 }  // namespace
 
 GossipMatrix parse_gossip_matrix_market(std::istream& in, const std::string& source) {
-  return to_gossip_matrix(util::parse_matrix_market(in, source), source);
+  return to_gossip_matrix(util::parse_matrix_market(in, source, size_check(source)), source);
 }
 
 GossipMatrix read_gossip_matrix_market(const std::string& path) {
-  return to_gossip_matrix(util::read_matrix_market(path), path);
+  return to_gossip_matrix(util::read_matrix_market(path, size_check(path)), path);
 }
 
 void write_gossip_matrix_market(std::ostream& out, const GossipMatrix& w) {

@@ -2,12 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <stdexcept>
 
 #include "netdp/gossip/schedules.hpp"
 #include "netdp/graph/metrics.hpp"
 #include "netdp/graph/spec.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/memory.hpp"
 #include "netdp/util/parse_number.hpp"
 
 namespace netdp::gossip {
@@ -72,9 +74,34 @@ std::string schedule_spec_string(const ScheduleSpec& spec) {
 
 bool uses_base_graph(const ScheduleSpec& spec) { return spec.kind != ScheduleSpec::Kind::er_per_round; }
 
+/// A time-varying schedule holds one sparse matrix per round (8-byte values and 4-byte indices per
+/// entry, 4 bytes per node of offsets, ~64 bytes of object): `pairwise` n + 2 entries, `dropout` at
+/// most W's, `er-per-round` n + 2E with E, the edges drawn, taken 6 standard deviations above its
+/// mean. The accountants keep two more per-round copies (a transpose, the neighbour lists), so the
+/// estimate is three times the schedule. Checked before the first matrix is drawn.
+void require_schedule_memory(const ScheduleSpec& spec, const GossipMatrix& w, std::size_t rounds) {
+  if (spec.kind == ScheduleSpec::Kind::fixed) return;
+  const auto n = static_cast<double>(w.num_nodes());
+  double entries = static_cast<double>(w.matrix().nonZeros());
+  if (spec.kind == ScheduleSpec::Kind::pairwise) entries = n + 2.0;
+  if (spec.kind == ScheduleSpec::Kind::er_per_round) {
+    const double mean = spec.probability * n * (n - 1.0) / 2.0;
+    entries = n + 2.0 * (mean + 6.0 * std::sqrt(mean) + 6.0);
+  }
+  const double per_round = 12.0 * entries + 4.0 * (n + 1.0) + 64.0;
+  util::require_memory(
+      3.0 * per_round * static_cast<double>(rounds),
+      fmt::format("the gossip schedule '{}' over T = {} rounds", schedule_spec_string(spec), rounds),
+      fmt::format("one sparse n x n matrix per round, {:.3g} entries of 12 bytes and n + 1 offsets of 4 "
+                  "(n = {}), held three times by the accountants",
+                  entries, w.num_nodes()),
+      "lower the rounds, or use --schedule fixed");
+}
+
 Schedule schedule_from_spec(const ScheduleSpec& spec, const GossipMatrix& w, Weighting weighting,
                             std::size_t rounds, std::uint64_t seed) {
   require(rounds >= 1, "a schedule needs rounds >= 1, got {}", rounds);
+  require_schedule_memory(spec, w, rounds);
   switch (spec.kind) {
     case ScheduleSpec::Kind::fixed:
       return fixed_schedule(w, rounds);

@@ -15,6 +15,7 @@
 #include "netdp/util/check.hpp"
 #include "netdp/util/csv_fields.hpp"
 #include "netdp/util/matrix_market.hpp"
+#include "netdp/util/memory.hpp"
 #include "netdp/util/text_lines.hpp"
 
 namespace netdp::graph {
@@ -137,7 +138,19 @@ Graph read_edge_list(const std::string& path) {
 }
 
 Graph read_matrix_market_graph(const std::string& path) {
-  const util::MatrixMarketData data = util::read_matrix_market(path);
+  // The declared size is checked before the graph is built: per node its adjacency offset and
+  // degree (16 bytes) and its label (32), per entry the entry read (24), its edge (8) and both
+  // directions of the adjacency (16).
+  const auto check_size = [&path](const util::MatrixMarketHeader& header) {
+    const double nodes = static_cast<double>(std::max(header.rows, header.cols));
+    const double entries = static_cast<double>(header.nnz);
+    util::require_memory(48.0 * nodes + 48.0 * entries,
+                         fmt::format("{}: the graph of its size line, {} x {} with {} entries", path,
+                                     header.rows, header.cols, header.nnz),
+                         "48 bytes per node and per entry",
+                         "check the size line 'rows cols entries' of the file");
+  };
+  const util::MatrixMarketData data = util::read_matrix_market(path, check_size);
   require(data.header.rows == data.header.cols, "{}: an adjacency matrix must be square, got {} x {}", path,
           data.header.rows, data.header.cols);
   require(data.header.rows >= 1, "{}: the matrix has no rows (empty graph)", path);

@@ -1,5 +1,6 @@
 #include "netdp/learn/audit.hpp"
 
+#include <fmt/format.h>
 #include <omp.h>
 
 #include <Eigen/Eigenvalues>
@@ -14,6 +15,7 @@
 #include "audit_linear.hpp"
 #include "netdp/learn/algorithm.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/memory.hpp"
 #include "netdp/util/parallel_errors.hpp"
 
 namespace netdp::learn {
@@ -107,7 +109,24 @@ IdentifiedView::Whitened IdentifiedView::whiten(const DenseMatrix& a) const {
   return out;
 }
 
+void require_audit_memory(double inputs, double noises, double messages, std::size_t rounds) {
+  const double threads = static_cast<double>(omp_get_max_threads());
+  // The pseudo-inverse of B′ solves against an M x M identity: two M x M matrices at its peak.
+  const double bytes = 16.0 * messages * messages + 8.0 * messages * (3.0 * inputs + 4.0 * noises) +
+                       32.0 * messages + 8.0 * (inputs * inputs + noises * noises + inputs * noises) +
+                       8.0 * threads * static_cast<double>(kBatch) * (inputs + noises);
+  util::require_memory(
+      bytes, "the audit's simulated view",
+      fmt::format("8 bytes per entry of its dense maps: M = {:.3g} messages from T = {} rounds "
+                  "(--rounds), M x M for the pseudo-inverse and M x ({:.3g} inputs + {:.3g} noise "
+                  "coordinates), several copies",
+                  messages, rounds, inputs, noises),
+      "lower the rounds (--rounds) or the threads (--threads)");
+}
+
 IdentifiedView identify_view(const LinearProtocol& protocol) {
+  require_audit_memory(static_cast<double>(protocol.inputs), static_cast<double>(protocol.noises),
+                       protocol.messages, protocol.rounds);
   IdentifiedView out;
   out.inputs_map = identify(protocol, false);
   out.noise_map = identify(protocol, true);
@@ -244,6 +263,14 @@ LinearProtocol injection_protocol(const gossip::Schedule& schedule, const Inject
   protocol.inputs = n * spec.rounds;
   protocol.noises = spec.noises;
   protocol.known_noises = spec.known_noises;
+  protocol.rounds = spec.rounds;
+  if (spec.rows.size() == 1) {
+    protocol.messages = static_cast<double>(spec.rounds) * static_cast<double>(spec.steps) *
+                        static_cast<double>(spec.rows.front().size());
+  } else {
+    for (std::size_t q = 0; q < spec.rounds * spec.steps; ++q)
+      protocol.messages += static_cast<double>(spec.rows[q].size());
+  }
   protocol.run = [&schedule, spec, n](const DenseMatrix& g, const DenseMatrix& z, const Receive& receive) {
     const auto nodes = static_cast<Eigen::Index>(n);
     DenseMatrix state = DenseMatrix::Zero(nodes, g.cols());
@@ -362,6 +389,15 @@ AuditResult audit_muffliato(const gossip::Schedule& schedule, const Attackers& o
   protocol.inputs = n;
   protocol.noises = n;
   protocol.known_noises.assign(observer.nodes.begin(), observer.nodes.end());
+  protocol.rounds = schedule.rounds();
+  // Each round the observers hear at most their senders under W_0 (fixed) or every node once per
+  // member; checked before the per-round sender lists are built.
+  const double heard = schedule.is_fixed()
+                           ? static_cast<double>(senders_at(schedule.at(0), observer).size())
+                           : static_cast<double>(n) * static_cast<double>(observer.nodes.size());
+  protocol.messages = heard * static_cast<double>(schedule.rounds());
+  audit_detail::require_audit_memory(static_cast<double>(n), static_cast<double>(n), protocol.messages,
+                                     schedule.rounds());
   const auto neighbours =
       std::make_shared<std::vector<std::vector<graph::NodeId>>>(neighbours_per_round(schedule, observer));
   protocol.run = [&schedule, neighbours](const DenseMatrix& g, const DenseMatrix& z, const Receive& receive) {

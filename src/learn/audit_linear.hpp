@@ -28,10 +28,18 @@ struct LinearProtocol {
   std::size_t inputs = 0;                 ///< coordinates of G per run
   std::size_t noises = 0;                 ///< coordinates of Z per run, i.i.d. N(0, σ²)
   std::vector<std::size_t> known_noises;  ///< the noise coordinates the attackers know
+  double messages = 0.0;                  ///< messages per run (an upper bound), for the memory estimate
+  std::size_t rounds = 0;                 ///< the rounds T they come from, named in a refusal
   /// Runs the protocol on the columns of G (inputs × B) and Z (noises × B) and calls receive per
   /// message, in order. (The attackers' own inputs are 0 in every run: known, and never shifted.)
   std::function<void(const DenseMatrix& g, const DenseMatrix& z, const Receive& receive)> run;
 };
+
+/// Checks the memory identify_view and attack take against the limit (util::require_memory), before
+/// anything is built: the maps A (messages × inputs) and B (messages × noises), B′, its
+/// pseudo-inverse and its decomposition, the unit inputs of the simulation, and the noise and input
+/// blocks of each thread.
+void require_audit_memory(double inputs, double noises, double messages, std::size_t rounds);
 
 /// The attackers' view, identified by simulation: A, B and the pseudo-inverse of B′.
 struct IdentifiedView {

@@ -145,6 +145,8 @@ audit_detail::LinearProtocol zip_dl_protocol(const gossip::GossipMatrix& w, cons
   audit_detail::LinearProtocol protocol;
   protocol.inputs = n * spec.rounds;
   protocol.noises = arcs->size() * spec.rounds;
+  protocol.rounds = spec.rounds;
+  protocol.messages = static_cast<double>(arcs->size()) * static_cast<double>(spec.rounds);
   for (std::size_t t = 0; t < spec.rounds; ++t) {
     for (std::size_t a = 0; a < arcs->size(); ++a)
       if (attacks(attackers, (*arcs)[a].from)) protocol.known_noises.push_back(t * arcs->size() + a);

@@ -1,8 +1,11 @@
 // A planted model with a known parameter θ*, for tests that must converge to a known optimum.
+#include <fmt/format.h>
+
 #include <cmath>
 
 #include "netdp/learn/dataset.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/memory.hpp"
 #include "netdp/util/rng.hpp"
 
 namespace netdp::learn {
@@ -16,6 +19,16 @@ Dataset make_synthetic(const SyntheticOptions& options, Vector* planted) {
   require(!logistic || options.noise <= 0.5,
           "make_synthetic: logistic noise is a label-flip probability and must be in [0, 0.5], got {}",
           options.noise);
+  // What this holds, checked before the trainer's own estimate (netdp train) can run: the n x d
+  // features and n targets, θ*, and a name of about 40 bytes per feature.
+  const auto examples = static_cast<double>(options.examples);
+  const auto features = static_cast<double>(options.features);
+  util::require_memory(
+      8.0 * examples * (features + 1.0) + 48.0 * features, "the synthetic data",
+      fmt::format("data.examples = {} examples of data.features = {} features and a target, 8 "
+                  "bytes each, and 48 bytes per feature",
+                  options.examples, options.features),
+      "use fewer examples (data.examples) or features (data.features)");
   const auto n = static_cast<Eigen::Index>(options.examples);
   const auto d = static_cast<Eigen::Index>(options.features);
 

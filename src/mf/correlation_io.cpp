@@ -1,5 +1,8 @@
 #include "netdp/mf/correlation_io.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <ostream>
@@ -9,6 +12,7 @@
 #include "netdp/util/atomic_file.hpp"
 #include "netdp/util/check.hpp"
 #include "netdp/util/matrix_market.hpp"
+#include "netdp/util/memory.hpp"
 
 namespace netdp::mf {
 namespace {
@@ -52,7 +56,16 @@ void check_correlation(const std::string& path, const DenseMatrix& c) {
 }  // namespace
 
 DenseMatrix read_correlation(const std::string& path) {
-  const util::MatrixMarketData data = util::read_matrix_market(path);
+  // The dense C of the declared size, checked before any entry is stored (one larger than the MF
+  // optimizers produce is refused once its entries are read, by the message that says so).
+  const auto check_size = [&path](const util::MatrixMarketHeader& header) {
+    if (std::max(header.rows, header.cols) > kLocalGramMaxRounds) return;  // refused below, by its size
+    const double size = static_cast<double>(std::max(header.rows, header.cols));
+    util::require_memory(
+        8.0 * size * size, fmt::format("correlation file '{}': C of {} x {}", path, header.rows, header.cols),
+        "8 bytes per entry of the dense C", "check the size line 'rows cols entries' of the file");
+  };
+  const util::MatrixMarketData data = util::read_matrix_market(path, check_size);
   require(data.header.rows == data.header.cols, "correlation file '{}': C is {} x {}, it must be square",
           path, data.header.rows, data.header.cols);
   require(data.header.rows <= kLocalGramMaxRounds,

@@ -15,6 +15,7 @@
 #include "netdp/util/atomic_file.hpp"
 #include "netdp/util/check.hpp"
 #include "netdp/util/enum_names.hpp"
+#include "netdp/util/memory.hpp"
 #include "netdp/util/text_lines.hpp"
 
 namespace netdp::util {
@@ -114,11 +115,17 @@ MatrixMarketEntry parse_entry(TextLines& reader, const std::string& line, const 
 
 }  // namespace
 
-MatrixMarketData parse_matrix_market(std::istream& in, const std::string& source) {
+MatrixMarketData parse_matrix_market(std::istream& in, const std::string& source,
+                                     const MatrixMarketHeaderCheck& check_header) {
   TextLines reader(in, source);
   MatrixMarketData data;
   data.header = parse_banner(reader);
   parse_size_line(reader, data.header);
+  require_memory(static_cast<double>(sizeof(MatrixMarketEntry)) * static_cast<double>(data.header.nnz),
+                 fmt::format("{}: the {} entries its size line declares", source, data.header.nnz),
+                 fmt::format("{} bytes per entry", sizeof(MatrixMarketEntry)),
+                 "check the size line 'rows cols entries' of the file");
+  if (check_header) check_header(data.header);
   // Reserve at most a modest amount up front: nnz comes from the file.
   data.entries.reserve(std::min<std::uint64_t>(data.header.nnz, 1u << 20));
   std::string line;
@@ -134,11 +141,11 @@ MatrixMarketData parse_matrix_market(std::istream& in, const std::string& source
   return data;
 }
 
-MatrixMarketData read_matrix_market(const std::string& path) {
+MatrixMarketData read_matrix_market(const std::string& path, const MatrixMarketHeaderCheck& check_header) {
   std::ifstream in(path);
   require_readable(static_cast<bool>(in), "cannot open Matrix Market file '{}' (missing or unreadable)",
                    path);
-  return parse_matrix_market(in, path);
+  return parse_matrix_market(in, path, check_header);
 }
 
 std::vector<MatrixMarketEntry> expand_symmetric(const MatrixMarketData& data) {

@@ -9,6 +9,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <mutex>
 
 #include "netdp/util/check.hpp"
 
@@ -16,6 +17,19 @@ namespace netdp::util {
 namespace {
 
 std::atomic<double> g_memory_limit{0.0};
+
+/// The largest estimate require_memory let pass, for out_of_memory_message.
+struct LargestEstimate {
+  std::mutex mutex;
+  double bytes = 0.0;
+  std::string what;
+  std::string formula;
+};
+
+LargestEstimate& largest_estimate() {
+  static LargestEstimate largest;
+  return largest;
+}
 
 }  // namespace
 
@@ -27,6 +41,7 @@ std::uint64_t physical_memory_bytes() {
 }
 
 std::string format_bytes(double bytes) {
+  if (bytes >= 1e12) return fmt::format("{:.3g} TB", bytes / 1e12);
   if (bytes >= 1e9) return fmt::format("{:.3g} GB", bytes / 1e9);
   if (bytes >= 1e6) return fmt::format("{:.3g} MB", bytes / 1e6);
   return fmt::format("{:.3g} kB", bytes / 1e3);
@@ -81,12 +96,41 @@ void require_memory(double bytes, std::string_view what, std::string_view formul
   const double limit = memory_limit();
   if (limit <= 0.0) return;
   const bool from_option = g_memory_limit.load() > 0.0;
-  if (bytes <= limit) return;
+  if (bytes <= limit) {
+    LargestEstimate& largest = largest_estimate();
+    const std::lock_guard<std::mutex> lock(largest.mutex);
+    if (bytes > largest.bytes) {
+      largest.bytes = bytes;
+      largest.what = what;
+      largest.formula = formula;
+    }
+    return;
+  }
   throw MemoryLimitError(
       fmt::format("{} needs about {} ({}), more than {}; {}{}", what, format_bytes(bytes), formula,
                   from_option ? fmt::format("the --max-memory limit of {}", format_bytes(limit))
                               : fmt::format("the {} of this machine", format_bytes(limit)),
                   advice, from_option ? ", or raise --max-memory" : " (--max-memory sets another limit)"));
+}
+
+std::string out_of_memory_message(std::string_view who, std::string_view limit_option) {
+  std::string estimate;
+  {
+    LargestEstimate& largest = largest_estimate();
+    const std::lock_guard<std::mutex> lock(largest.mutex);
+    estimate = largest.bytes > 0.0 ? fmt::format("the largest memory estimate checked was {} for {} ({})",
+                                                 format_bytes(largest.bytes), largest.what, largest.formula)
+                                   : std::string("no memory estimate was checked before it");
+  }
+  const double limit = memory_limit();
+  const bool from_option = g_memory_limit.load() > 0.0;
+  return fmt::format(
+      "{} ran out of memory: an allocation failed (std::bad_alloc) that no estimate covered; {}; the limit "
+      "is {}{}; lower the sizes of the input (rounds, nodes, grid, features), or set {} below the memory "
+      "the machine has free so that estimates refuse a run before it starts",
+      who, estimate, limit > 0.0 ? format_bytes(limit) : std::string("unknown"),
+      from_option ? fmt::format(" (set by {})", limit_option) : std::string(" (the machine's memory)"),
+      limit_option);
 }
 
 }  // namespace netdp::util

@@ -12,6 +12,7 @@ namespace {
 TEST(Memory, PhysicalMemoryIsRead) { EXPECT_GT(physical_memory_bytes(), 1u << 20); }
 
 TEST(Memory, FormatsBytesForMessages) {
+  EXPECT_EQ(format_bytes(2.4e12), "2.4 TB");
   EXPECT_EQ(format_bytes(1.5e9), "1.5 GB");
   EXPECT_EQ(format_bytes(3.2e8), "320 MB");
   EXPECT_EQ(format_bytes(2048), "2.05 kB");
@@ -24,7 +25,7 @@ TEST(Memory, RefusesMoreThanTheMachineHasNamingBothFigures) {
     FAIL() << "expected a refusal";
   } catch (const std::invalid_argument& e) {
     const std::string message = e.what();
-    EXPECT_NE(message.find("the accountant needs about 1e+21 GB (8 n² bytes, n = 10^15)"), std::string::npos)
+    EXPECT_NE(message.find("the accountant needs about 1e+18 TB (8 n² bytes, n = 10^15)"), std::string::npos)
         << message;
     EXPECT_NE(message.find("of this machine; use fewer nodes"), std::string::npos) << message;
   }
@@ -59,6 +60,18 @@ TEST(Memory, ASetLimitReplacesTheMachineAndIsNamedInTheRefusal) {
   set_memory_limit(0);
   EXPECT_EQ(memory_limit(), static_cast<double>(physical_memory_bytes()));
   EXPECT_THROW(set_memory_limit(-1), std::invalid_argument);
+}
+
+TEST(Memory, OutOfMemoryNamesTheLargestEstimateThatPassed) {
+  set_memory_limit(5e8);
+  require_memory(4e8, "the big step", "4 x 10^8 bytes", "nothing");
+  require_memory(1e6, "a small step", "10^6 bytes", "nothing");
+  const std::string message = out_of_memory_message("netdp account", "--max-memory");
+  EXPECT_NE(message.find("netdp account ran out of memory"), std::string::npos) << message;
+  EXPECT_NE(message.find("std::bad_alloc"), std::string::npos) << message;
+  EXPECT_NE(message.find("400 MB for the big step (4 x 10^8 bytes)"), std::string::npos) << message;
+  EXPECT_NE(message.find("the limit is 500 MB (set by --max-memory)"), std::string::npos) << message;
+  set_memory_limit(0);
 }
 
 }  // namespace

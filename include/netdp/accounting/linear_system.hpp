@@ -88,6 +88,9 @@ struct PairwiseOptions {
   bool keep_gram = false;
   /// How ε(δ) is computed per pair (see EpsilonMode).
   EpsilonMode epsilon_mode = EpsilonMode::exact;
+  /// Bytes the caller holds for the results (e.g. an observers × targets grid), added to the memory
+  /// estimate checked before the views are built.
+  double caller_bytes = 0.0;
 };
 
 /// One pair: the plain result plus, when keep_gram, K_u.

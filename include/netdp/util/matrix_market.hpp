@@ -8,6 +8,7 @@
 // number and content.
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -44,14 +45,22 @@ struct MatrixMarketData {
   std::vector<MatrixMarketEntry> entries;
 };
 
+/// What a reader checks once the size line is read, before any entry is stored: the memory its
+/// consumer will take for the declared rows, columns and entries (util::require_memory).
+using MatrixMarketHeaderCheck = std::function<void(const MatrixMarketHeader&)>;
+
 /// Parses a Matrix Market coordinate stream. `source` names the stream in
 /// error messages. Checks: banner, size line, entry count (exactly nnz),
 /// 1 <= index <= dimension, finite values, integer values for `integer`, row
-/// >= col for `symmetric` and square shape for `symmetric`.
-MatrixMarketData parse_matrix_market(std::istream& in, const std::string& source);
+/// >= col for `symmetric` and square shape for `symmetric`. The entries the size line declares
+/// are checked against the memory limit (24 bytes each) before they are read, then `check_header`
+/// (when given) is called with the header.
+MatrixMarketData parse_matrix_market(std::istream& in, const std::string& source,
+                                     const MatrixMarketHeaderCheck& check_header = {});
 
 /// Reads a Matrix Market file; throws naming the path if it cannot be opened.
-MatrixMarketData read_matrix_market(const std::string& path);
+MatrixMarketData read_matrix_market(const std::string& path,
+                                    const MatrixMarketHeaderCheck& check_header = {});
 
 /// All entries of the full matrix: for a symmetric file each off-diagonal entry
 /// (i, j, x) also yields (j, i, x); for a general file the entries unchanged.

@@ -39,4 +39,10 @@ class MemoryLimitError : public std::invalid_argument {
 /// (<formula>), more than the <limit> limit (...); <advice>". Does nothing when no limit is known.
 void require_memory(double bytes, std::string_view what, std::string_view formula, std::string_view advice);
 
+/// The message for a std::bad_alloc that escaped every estimate: "<who> ran out of memory ...",
+/// naming the largest estimate require_memory let pass in this process (what needed how much), the
+/// limit and the machine's memory, and how to lower the need or set a limit (`limit_option`, e.g.
+/// "--max-memory").
+std::string out_of_memory_message(std::string_view who, std::string_view limit_option);
+
 }  // namespace netdp::util

@@ -4,12 +4,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <istream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "netdp/util/memory.hpp"
 
 namespace netdp::util {
 
@@ -18,10 +21,45 @@ class TextLines {
   /// `source` names the stream in messages (usually the path); it must outlive this object.
   TextLines(std::istream& in, const std::string& source) : in_(in), source_(source) {}
 
+  /// The longest line read: 64 MiB, or a sixteenth of the memory limit when that is less (a line's
+  /// text, its growth and its split tokens take up to ~16 bytes per byte read).
+  static std::size_t max_line_bytes() {
+    constexpr double kLongest = 64.0 * 1024 * 1024;
+    return static_cast<std::size_t>(std::max(1024.0, std::min(kLongest, memory_limit() / 16.0)));
+  }
+
   /// Reads the next line (a trailing '\r' is removed); false at end of input. Throws on a control
-  /// byte other than a tab (NUL, ESC, …): the file is not text.
+  /// byte other than a tab (NUL, ESC, …): the file is not text, and on a line longer than
+  /// max_line_bytes(), both as soon as the byte is read: an unbounded stream (/dev/zero, a binary
+  /// file) is never buffered whole.
   bool next(std::string& line) {
-    if (!std::getline(in_, line)) return false;
+    line.clear();
+    std::streambuf* buffer = in_.rdbuf();
+    const std::size_t longest = max_line_bytes();
+    bool any = false;
+    for (;;) {
+      const int c = buffer == nullptr ? std::char_traits<char>::eof() : buffer->sbumpc();
+      if (c == std::char_traits<char>::eof()) {
+        in_.setstate(any ? std::ios::eofbit : std::ios::eofbit | std::ios::failbit);
+        if (!any) return false;
+        break;
+      }
+      any = true;
+      if (c == '\n') break;
+      const auto byte = static_cast<unsigned char>(c);
+      if ((byte < 0x20 && byte != '\t' && byte != '\r') || byte == 0x7f) {
+        line += static_cast<char>(c);
+        ++number_;
+        fail(line, fmt::format("byte 0x{:02x} at column {}: not a text file", byte, line.size()));
+      }
+      if (line.size() == longest) {
+        ++number_;
+        fail(line, fmt::format("longer than {} bytes, the longest line read (64 MiB, or a sixteenth of the "
+                               "memory limit of {}): not a text file of this format",
+                               longest, format_bytes(memory_limit())));
+      }
+      line += static_cast<char>(c);
+    }
     ++number_;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     for (std::size_t i = 0; i < line.size(); ++i) {
