@@ -4,11 +4,7 @@
 // accountant's, whose refusal names its estimate), then unrestricted under wait4, which reports
 // the child's peak. Built without sanitizers only (their shadow memory would
 // be measured too).
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -17,42 +13,13 @@
 #include <string>
 #include <vector>
 
+#include "memory/binary_run.hpp"
+
 namespace {
 
-struct Run {
-  int exit_code = -1;
-  double peak_bytes = 0.0;
-  std::string err;
-};
+using Run = netdp::testing::BinaryRun;
 
-Run run_netdp(std::vector<std::string> args) {
-  const std::string err_path = "/tmp/netdp-memory-test-" + std::to_string(::getpid()) + ".err";
-  args.insert(args.begin(), NETDP_BINARY);
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  const pid_t child = fork();
-  if (child == 0) {
-    const int null_fd = open("/dev/null", O_WRONLY);
-    const int err_fd = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    dup2(null_fd, STDOUT_FILENO);
-    dup2(err_fd, STDERR_FILENO);
-    execv(argv[0], argv.data());
-    _exit(127);
-  }
-  Run run;
-  int status = 0;
-  rusage usage{};
-  if (child < 0 || wait4(child, &status, 0, &usage) != child) return run;
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  run.peak_bytes = 1024.0 * static_cast<double>(usage.ru_maxrss);  // Linux: kilobytes
-  std::ifstream in(err_path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  run.err = text.str();
-  std::remove(err_path.c_str());
-  return run;
-}
+Run run_netdp(std::vector<std::string> args) { return netdp::testing::run_binary(std::move(args)); }
 
 // "needs about 144 MB" in a refusal -> 1.44e8.
 double estimate_in(const std::string& err) {
