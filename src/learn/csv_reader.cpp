@@ -12,6 +12,7 @@
 #include "netdp/learn/dataset.hpp"
 #include "netdp/util/check.hpp"
 #include "netdp/util/csv_fields.hpp"
+#include "netdp/util/memory.hpp"
 #include "netdp/util/text_lines.hpp"
 
 namespace netdp::learn {
@@ -63,9 +64,12 @@ Dataset read_csv(const std::string& path, const CsvOptions& options) {
     }
   }
 
-  // Raw fields of the selected columns, row by row.
+  // Raw fields of the selected columns, row by row. What they hold is checked as they are read:
+  // each field is a string (its object and its characters), each row a vector and its line number,
+  // and the features become n x (columns + 1) doubles afterwards.
   std::vector<std::vector<std::string>> rows;
   std::vector<std::size_t> line_of;
+  double held = 0.0;
   while (lines.next(line)) {
     if (util::is_blank(line)) continue;
     std::vector<std::string> fields = util::split_csv(lines, line);
@@ -75,6 +79,14 @@ Dataset read_csv(const std::string& path, const CsvOptions& options) {
     row.reserve(columns.size() + 1);
     for (std::size_t c : columns) row.push_back(std::move(fields[c]));
     row.push_back(std::move(fields[target]));
+    held += static_cast<double>(sizeof(std::vector<std::string>) + 2 * sizeof(std::size_t) +
+                                (sizeof(std::string) + sizeof(double)) * row.size() + line.size());
+    util::require_memory(
+        2.0 * held, fmt::format("reading {}", path),
+        fmt::format("{} rows of {} fields read so far, held as text and then as numbers, twice "
+                    "for the growing buffers",
+                    rows.size() + 1, row.size()),
+        "use a smaller file or fewer columns");
     rows.push_back(std::move(row));
     line_of.push_back(lines.line_number());
   }

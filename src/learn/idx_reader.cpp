@@ -7,26 +7,35 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <vector>
 
 #include "netdp/learn/dataset.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/memory.hpp"
 
 namespace netdp::learn {
 namespace {
 
 std::vector<unsigned char> read_all(const std::string& path) {
   require(std::filesystem::is_regular_file(path), "{}: no such file", path);
-  gzFile file = gzopen(path.c_str(), "rb");
+  const std::unique_ptr<gzFile_s, int (*)(gzFile)> file(gzopen(path.c_str(), "rb"), &gzclose);
   require_readable(file != nullptr, "{}: cannot open (missing or unreadable)", path);
   std::vector<unsigned char> bytes;
   std::array<unsigned char, 1 << 16> buffer{};
   int got = 0;
-  while ((got = gzread(file, buffer.data(), static_cast<unsigned>(buffer.size()))) > 0)
+  while ((got = gzread(file.get(), buffer.data(), static_cast<unsigned>(buffer.size()))) > 0) {
+    // A compressed file can expand a thousandfold: what it holds is checked as it is read, before
+    // it is stored (the vector may double its capacity, hence twice the bytes).
+    const std::size_t read = bytes.size() + static_cast<std::size_t>(got);
+    util::require_memory(
+        2.0 * static_cast<double>(read), fmt::format("reading {}", path),
+        fmt::format("{} bytes read so far, decompressed, twice for the growing buffer", read),
+        "check that the file is an IDX file of the data set");
     bytes.insert(bytes.end(), buffer.begin(), buffer.begin() + got);
+  }
   int error = Z_OK;
-  const std::string message = gzerror(file, &error);
-  gzclose(file);
+  const std::string message = gzerror(file.get(), &error);
   require(got == 0 && error == Z_OK, "{}: truncated or corrupt gzip stream ({})", path, message);
   return bytes;
 }

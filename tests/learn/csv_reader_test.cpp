@@ -6,6 +6,7 @@
 
 #include "dataset_test_files.hpp"
 #include "netdp/learn/dataset.hpp"
+#include "netdp/util/memory.hpp"
 
 namespace netdp::learn {
 namespace {
@@ -36,6 +37,26 @@ TEST(CsvReader, SelectsNumericColumnsInTheGivenOrder) {
   EXPECT_EQ(d.targets, (Vector{{3, 6}}));
   EXPECT_EQ(d.feature_names, (std::vector<std::string>{"b", "a"}));
   EXPECT_EQ(d.task, Task::regression);
+}
+
+TEST(CsvReader, WhatTheRowsHoldIsCheckedAgainstTheMemoryLimitAsTheyAreRead) {
+  // 20,000 rows of 50 one-digit fields: 2 MB of text, held as 51 strings a row (about 45 MB).
+  std::string text;
+  for (int c = 0; c < 50; ++c) {
+    text += 'x';
+    text += std::to_string(c);
+    text += ',';
+  }
+  text += "y\n";
+  std::string row;
+  for (int c = 0; c <= 50; ++c) row += c < 50 ? "1," : "0\n";
+  for (int r = 0; r < 20000; ++r) text += row;
+  TempFile f("wide.csv", text);
+  util::set_memory_limit(5e6);
+  const std::string message = error_of([&] { read_csv(f.path(), target_y()); });
+  util::set_memory_limit(0.0);
+  EXPECT_NE(message.find("reading " + f.path() + " needs about"), std::string::npos) << message;
+  EXPECT_NE(message.find("rows of 51 fields read so far"), std::string::npos) << message;
 }
 
 TEST(CsvReader, MissingValueIsAnErrorNamingFileLineAndColumn) {

@@ -6,6 +6,7 @@
 
 #include "dataset_test_files.hpp"
 #include "netdp/learn/dataset.hpp"
+#include "netdp/util/memory.hpp"
 
 namespace netdp::learn {
 namespace {
@@ -93,6 +94,19 @@ TEST(IdxReader, TruncatedFilesNameTheFileAndWhatIsMissing) {
   EXPECT_NE(error_of([&] { read_idx(trailing.path(), labels.path()); }).find("trailing"), std::string::npos);
   EXPECT_NE(error_of([&] { read_idx("/nonexistent/images", labels.path()); }).find("/nonexistent/images"),
             std::string::npos);
+}
+
+TEST(IdxReader, ACompressedFileIsCheckedAgainstTheMemoryLimitAsItExpands) {
+  // 40 MB of zeros after a header declaring them compress to about 40 kB: the reader is refused
+  // under a 20 MB limit while it reads, before it holds the 40 MB.
+  std::string plain("\x00\x00\x08\x03\x00\x00\x9c\x40\x00\x00\x00\x20\x00\x00\x00\x20", 16);
+  plain.append(std::size_t{40000} * 32 * 32, '\0');
+  TempFile bomb("bomb.gz", gzip(plain)), labels("labels", labels_bytes());
+  util::set_memory_limit(20e6);
+  const std::string message = error_of([&] { read_idx(bomb.path(), labels.path()); });
+  util::set_memory_limit(0.0);
+  EXPECT_NE(message.find("reading " + bomb.path() + " needs about"), std::string::npos) << message;
+  EXPECT_NE(message.find("bytes read so far, decompressed"), std::string::npos) << message;
 }
 
 TEST(IdxReader, ImageAndLabelCountsMustMatch) {
