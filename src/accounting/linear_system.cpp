@@ -39,10 +39,13 @@ using RowMajorMap = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen
 
 /// The memory one pair's result holds: the struct (240 bytes), its observer list (32), two heap
 /// headers and the spare capacity of its observer's vector, 352 bytes in all (measured: all pairs of
-/// facebook_combined and of ba:n=2000,m=10, docs/performance.md), and K_u (T² doubles) when kept.
+/// facebook_combined and of ba:n=2000,m=10, docs/performance.md); and the heap left fragmented
+/// between the results by the worst-case maximisation (the SDP) of every pair whose K_u has a
+/// negative entry, scalar and vector releases alike: 480 bytes a pair in all, as measured on
+/// ba:n=2000,m=10 (188 MB against 157 MB without it); and K_u (T² doubles) when kept.
 double pair_result_bytes(const detail::Resolved& r, const PairwiseOptions& options) {
   const auto t = static_cast<double>(r.rounds);
-  return 352.0 + (options.keep_gram ? 8.0 * t * t : 0.0);
+  return 480.0 + (options.keep_gram ? 8.0 * t * t : 0.0);
 }
 
 /// Checks the memory of `workers` workers against the limit, before any view is built, with
