@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "dense_kernels.hpp"
 #include "netdp/accounting/sign_max.hpp"
 #include "netdp/dp/gdp.hpp"
 #include "netdp/util/check.hpp"
@@ -77,13 +78,14 @@ struct ThinSvd {
   Vector singular;  ///< decreasing
 };
 
-/// B = U S Vᵀ (thin U). Eigen 3.4's divide-and-conquer BDCSVD can return a non-finite U with
-/// `Success` on some rank-deficient B (a Zip-DL view under LDP does it); the one-sided Jacobi SVD,
-/// slower but robust, is used then.
+/// B = U S Vᵀ (thin U): LAPACK's divide and conquer, then its QR iteration, then Eigen's Jacobi
+/// (detail::thin_svd). Not Eigen 3.4's own divide and conquer (BDCSVD): on some rank-deficient B it
+/// reads past the end of an index array in perturbCol0 (an MF view under LDP that the accountant
+/// fuzzer found; an assertion in a build with Eigen's checks, an out-of-bounds read without), and
+/// it can return a non-finite U with Success. A non-finite result of any path falls back to Jacobi.
 ThinSvd thin_svd(const DenseMatrix& b) {
-  const Eigen::BDCSVD<DenseMatrix> fast(b, Eigen::ComputeThinU);
-  if (fast.info() == Eigen::Success && fast.matrixU().allFinite() && fast.singularValues().allFinite())
-    return {fast.matrixU(), fast.singularValues()};
+  detail::ThinSvd fast = detail::thin_svd(b);
+  if (fast.left.allFinite() && fast.values.allFinite()) return {std::move(fast.left), std::move(fast.values)};
   const Eigen::JacobiSVD<DenseMatrix> robust(b, Eigen::ComputeThinU);
   require(robust.info() == Eigen::Success && robust.matrixU().allFinite(),
           "the SVD of the noise map B failed ({} x {})", b.rows(), b.cols());
