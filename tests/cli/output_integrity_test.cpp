@@ -17,7 +17,6 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <sstream>
 #include <streambuf>
 #include <string>
@@ -297,11 +296,22 @@ std::vector<std::pair<std::string, std::string>> typed_options(const std::string
   const testing::CliResult help = testing::run_cli({command, "--help"});
   EXPECT_EQ(help.status, 0);
   std::vector<std::pair<std::string, std::string>> out;
-  const std::regex line(R"(^\s+(?:-\w,)?(--[a-z0-9-]+)(?:,-\w)?\s+(UINT|INT|FLOAT|TEXT)\b)");
+  // An option line: indented, "--name" (with a short alias "-x," before or ",-x" after), then its
+  // type: UINT, INT, FLOAT or TEXT (TEXT:FILE and the like count as TEXT).
   std::istringstream in(help.out);
   for (std::string text; std::getline(in, text);) {
-    std::smatch m;
-    if (std::regex_search(text, m, line)) out.emplace_back(m[1], m[2]);
+    if (text.empty() || (text[0] != ' ' && text[0] != '\t')) continue;
+    std::istringstream words(text);
+    std::string names;
+    std::string type;
+    if (!(words >> names >> type)) continue;
+    std::string name;
+    std::istringstream aliases(names);
+    for (std::string alias; std::getline(aliases, alias, ',');)
+      if (alias.rfind("--", 0) == 0) name = alias;
+    const std::string base = type.substr(0, type.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ"));
+    if (name.size() > 2 && (base == "UINT" || base == "INT" || base == "FLOAT" || base == "TEXT"))
+      out.emplace_back(name, base);
   }
   return out;
 }
