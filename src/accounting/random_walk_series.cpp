@@ -138,6 +138,7 @@ DenseMatrix propagate_series(const SparseMatrix& w, std::size_t steps) {
 /// by as much as it could understate it; see docs/accounting-random-walk.md).
 void repair_negative_entries(const gossip::GossipMatrix& w, std::size_t steps, DenseMatrix& series) {
   const Eigen::Index n = series.rows();
+  std::optional<SparseMatrix> wt;  // Wᵀ, formed once for the first row that needs propagation
   for (Eigen::Index u = 0; u < n; ++u) {
     if (series.row(u).minCoeff() >= 0.0) continue;
     const std::vector<std::uint32_t> hops = graph::bfs_distances(w.graph(), static_cast<graph::NodeId>(u));
@@ -152,7 +153,8 @@ void repair_negative_entries(const gossip::GossipMatrix& w, std::size_t steps, D
     }
     if (propagate) {
       DenseMatrix row(1, n);
-      propagate_block(transposed(w.matrix()), steps, u, 1, row, 0);
+      if (!wt) wt = transposed(w.matrix());
+      propagate_block(*wt, steps, u, 1, row, 0);
       series.row(u) = row.row(0);
     }
   }
