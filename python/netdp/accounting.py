@@ -135,8 +135,13 @@ class AccountResult:
         self.valid_bound = columns.pop("valid_bound")
         self.warnings = list(columns.pop("warnings"))
         self._summary = columns.pop("summary")
+        names = np.asarray(columns.pop("certificate_names"), dtype=object)
+        #: the chance that a value certified by exact arithmetic modulo random primes is wrong
+        self.certificate_failure_probability = columns.pop("certificate_failure_probability")
         self.rows = dict(columns)
         self.rows["capped"] = self.rows["capped"].astype(bool)
+        # What each value is: exact, upper-bound, cap-in-span, cap-undetermined or paper-formula.
+        self.rows["certificate"] = names[self.rows.pop("certificate_code")]
         present_observers = np.unique(self.rows["observer"])
         self._observer_nodes = list(present_observers) if observer_nodes is None or coalition else observer_nodes
         self._target_nodes = list(range(g.num_nodes)) if target_nodes is None else target_nodes
@@ -168,6 +173,19 @@ class AccountResult:
         return self._matrix("mu")
 
     @functools.cached_property
+    def certificate(self):
+        """What each value is, per (observer, target): "exact", "upper-bound", "cap-in-span",
+        "cap-undetermined" or "paper-formula" (docs/certificates.md); None off-pairs."""
+        n = self.graph.num_nodes
+        row_of = np.full(n, -1, dtype=np.int64)
+        row_of[np.asarray(self._observer_nodes, dtype=np.int64)] = np.arange(len(self._observer_nodes))
+        column_of = np.full(n, -1, dtype=np.int64)
+        column_of[np.asarray(self._target_nodes, dtype=np.int64)] = np.arange(len(self._target_nodes))
+        out = np.full((len(self._observer_nodes), len(self._target_nodes)), None, dtype=object)
+        out[row_of[self.rows["observer"]], column_of[self.rows["target"]]] = self.rows["certificate"]
+        return out
+
+    @functools.cached_property
     def epsilon(self):
         """ε at δ per (observer, target), rounded up."""
         return self._matrix("epsilon")
@@ -187,6 +205,8 @@ class AccountResult:
             "mu": self.rows["mu"],
             "epsilon": self.rows["epsilon"],
             "capped": self.rows["capped"],
+            "certificate": self.rows["certificate"],
+            "mu_lower": self.rows["mu_lower"],
         })
         frame.attrs.update({"method": self.method, "bound": self.bound, "sigma": self.sigma, "delta": self.delta})
         return frame
@@ -202,10 +222,11 @@ class AccountResult:
     def summary(self):
         """The summary ``netdp account --json`` writes, with its field names (the library's, not
         recomputed here): pairs, epsilon_min / _mean / _max, epsilon_median / _p90 / _p99, mu_max,
-        capped_pairs, condition_failed_pairs, by_distance; plus method, bound, valid_bound and
-        warnings."""
+        capped_pairs, condition_failed_pairs, certificates (pairs per kind), by_distance; plus
+        method, bound, valid_bound, certificate_failure_probability and warnings."""
         out = dict(self._summary)
         out.update({"method": self.method, "bound": self.bound, "valid_bound": self.valid_bound,
+                    "certificate_failure_probability": self.certificate_failure_probability,
                     "warnings": self.warnings})
         return out
 

@@ -195,6 +195,10 @@ py::dict summary_dict(const accounting::PairwiseSummary& s) {
   out["mu_max"] = optional(s.mu_max);
   out["capped_pairs"] = s.capped_pairs;
   out["condition_failed_pairs"] = s.condition_failed_pairs;
+  py::dict certificates;
+  for (const auto& [kind, name] : accounting::kCertificateNames)
+    certificates[py::str(std::string(name))] = s.certificates[kind];
+  out["certificates"] = certificates;
   py::list by_distance;
   for (const accounting::DistanceSummary& d : s.by_distance) {
     py::dict row;
@@ -219,11 +223,15 @@ struct Columns {
   std::vector<double> uncapped_rdp_epsilon;
   std::vector<double> alpha;
   std::vector<std::uint8_t> capped;
+  std::vector<std::uint8_t> certificate;  ///< code: the order of accounting::kCertificateNames
+  std::vector<double> mu_lower;           ///< NaN: none
 
   void reserve(std::size_t rows) {
     for (auto* v : {&observer, &target, &distance}) v->reserve(rows);
     for (auto* v : {&mu, &epsilon, &rdp_epsilon, &uncapped_rdp_epsilon, &alpha}) v->reserve(rows);
     capped.reserve(rows);
+    certificate.reserve(rows);
+    mu_lower.reserve(rows);
   }
   void add(std::span<const accounting::PairRow> rows) {
     for (const accounting::PairRow& r : rows) {
@@ -236,6 +244,8 @@ struct Columns {
       uncapped_rdp_epsilon.push_back(r.uncapped_rdp_epsilon);
       alpha.push_back(r.alpha);
       capped.push_back(r.capped ? 1 : 0);
+      certificate.push_back(static_cast<std::uint8_t>(r.certificate));
+      mu_lower.push_back(r.mu_lower.value_or(std::numeric_limits<double>::quiet_NaN()));
     }
   }
 };
@@ -351,6 +361,13 @@ py::dict account(const graph::Graph& g, const Setting& setting, const accounting
   out["uncapped_rdp_epsilon"] = owned_array(std::move(columns.uncapped_rdp_epsilon), {n});
   out["alpha"] = owned_array(std::move(columns.alpha), {n});
   out["capped"] = owned_array(std::move(columns.capped), {n});
+  out["certificate_code"] = owned_array(std::move(columns.certificate), {n});
+  out["mu_lower"] = owned_array(std::move(columns.mu_lower), {n});
+  py::list certificate_names;
+  for (const auto& entry : accounting::kCertificateNames) certificate_names.append(std::string(entry.name));
+  out["certificate_names"] = certificate_names;
+  const std::optional<double> failure = built->certificate_failure_probability();
+  out["certificate_failure_probability"] = failure ? py::cast(*failure) : py::none();
   out["method"] = std::string(built->method());
   out["bound"] = built->bound();
   out["valid_bound"] = built->valid_bound();

@@ -14,10 +14,12 @@
 #include <limits>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <utility>
 
 #include "chebyshev_rows.hpp"
 #include "dense_kernels.hpp"
+#include "joint_view_certificate.hpp"
 #include "muffliato_propagation.hpp"
 #include "netdp/accounting/sign_max.hpp"
 #include "netdp/gossip/symmetry.hpp"
@@ -615,6 +617,17 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
 
   DenseMatrix sums =
       DenseMatrix::Zero(static_cast<Index>(observers.size()), static_cast<Index>(targets.size()));
+  // What each sum is: exact arithmetic modulo random primes decides every view's rank and which
+  // targets it solves for (docs/certificates.md).
+  MuffliatoLosses::CertificateMatrix kinds =
+      MuffliatoLosses::CertificateMatrix::Constant(sums.rows(), sums.cols(), Certificate::exact);
+  DenseMatrix lower = DenseMatrix::Zero(sums.rows(), sums.cols());
+  const detail::ViewCertifier certifier(
+      schedule, options.certificate_seed.value_or((static_cast<std::uint64_t>(std::random_device{}()) << 32) ^
+                                                  std::random_device{}()));
+  detail::CertifierTotals certified;
+  // The union bound's count per view, summed in view order at the end (the same bits every run).
+  std::vector<double> bad_primes(observers.size(), 0.0);
   // A symmetry π of a fixed W maps observer p's messages onto π(p)'s, so ℓ_{π(u)}(π(p)) = ℓ_u(p):
   // only each orbit's representative is computed, and the other rows follow from their parents'.
   const std::optional<gossip::SymmetryOrbits> orbits =
@@ -653,6 +666,7 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
 #pragma omp parallel
   {
     JointViewReport local;
+    detail::CertifierTotals local_certified;
 #pragma omp for schedule(dynamic, 1)
     for (std::size_t i = 0; i < computed.size(); ++i) {
       const std::size_t g = computed[i];
@@ -669,20 +683,31 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
         local.chebyshev += view.chebyshev ? count : 0;
         local.capped_views += view.capped ? count : 0;
         local.dense_spectrum += view.dense_spectrum ? count : 0;
+        std::vector<double> raw(targets.size(), 0.0);  // before the margin
         for (std::size_t j = 0; j < targets.size(); ++j) {
           const std::vector<NodeId>& set = targets[j];
-          double value = 0.0;
           if (set.size() == 1) {
-            value = view.leverage[static_cast<Index>(set.front())];
+            raw[j] = view.leverage[static_cast<Index>(set.front())];
           } else if (whitened.rows() > 0) {
             // Group: max over d ∈ [−1,1]^U of dᵀ P_UU d, P_UU = Z_Uᵀ Z_U.
             DenseMatrix columns(whitened.rows(), static_cast<Index>(set.size()));
             for (std::size_t k = 0; k < set.size(); ++k)
               columns.col(static_cast<Index>(k)) = whitened.col(static_cast<Index>(set[k]));
-            value = maximize_over_signs(columns.transpose() * columns).certified;
+            raw[j] = maximize_over_signs(columns.transpose() * columns).certified;
           }
-          sums(static_cast<Index>(g), static_cast<Index>(j)) =
-              detail::widen_by_margin(value, view.margin, set.size());
+        }
+        const std::vector<detail::TimedSender> messages =
+            timed_senders(received_messages(graphs, schedule.rounds(), observers[g], options.messages));
+        detail::CertifierTotals view_totals;
+        const std::vector<detail::CertifiedSum> values =
+            certifier.certify(view, messages, observers[g], targets, raw, view_totals);
+        bad_primes[g] = std::exchange(view_totals.bad_prime_count, 0.0);
+        local_certified.merge(view_totals);
+        for (std::size_t j = 0; j < targets.size(); ++j) {
+          const auto [gi, ji] = std::pair(static_cast<Index>(g), static_cast<Index>(j));
+          sums(gi, ji) = values[j].value;
+          kinds(gi, ji) = values[j].kind;
+          lower(gi, ji) = values[j].lower;
         }
       });
       if (options.progress) {
@@ -699,6 +724,7 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
       totals.chebyshev += local.chebyshev;
       totals.capped_views += local.capped_views;
       totals.dense_spectrum += local.dense_spectrum;
+      certified.merge(local_certified);
     }
   }
   errors.rethrow();
@@ -707,33 +733,42 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
     for (const NodeId v : orbits->order) {
       const NodeId p = orbits->parent[v];
       if (p == v) continue;
-      for (NodeId x = 0; x < n; ++x)
-        sums(static_cast<Index>(v), static_cast<Index>(options.symmetries.image(orbits->via[v], x))) =
-            sums(static_cast<Index>(p), static_cast<Index>(x));
+      for (NodeId x = 0; x < n; ++x) {
+        const auto to = static_cast<Index>(options.symmetries.image(orbits->via[v], x));
+        const auto [vi, pi, xi] =
+            std::tuple(static_cast<Index>(v), static_cast<Index>(p), static_cast<Index>(x));
+        sums(vi, to) = sums(pi, xi);
+        kinds(vi, to) = kinds(pi, xi);
+        lower(vi, to) = lower(pi, xi);
+      }
     }
   }
-  if (report != nullptr) *report = totals;
   detail::zero_undefined(sums, observers, targets, n);  // the margin widened them too
 
   std::vector<double> caps;
   caps.reserve(targets.size());
   for (const auto& set : targets) caps.push_back(static_cast<double>(set.size()));
+  detail::zero_undefined(lower, observers, targets, n);
+  for (const double count : bad_primes) certified.bad_prime_count += count;
+  totals.failure_probability = detail::ViewCertifier::failure_probability(certified);
+  totals.float_rank_short = certified.float_rank_short;
+  totals.over_effort = certified.over_effort;
+  totals.reconstructed = certified.reconstructed;
   MuffliatoLosses losses(std::move(sums), std::nullopt, std::move(caps), observers, targets,
                          options.sensitivity, options.sigma);
-  losses.set_warnings(joint_view_warnings(totals));
+  losses.set_certificates(std::move(kinds), std::move(lower), totals.failure_probability);
+  std::vector<std::string> warnings = joint_view_warnings(totals);
+  for (std::string& w : detail::certifier_warnings(certified, observers.size()))
+    warnings.push_back(std::move(w));
+  losses.set_warnings(std::move(warnings));
+  if (report != nullptr) *report = totals;
   return losses;
 }
 
 std::vector<std::string> joint_view_warnings(const JointViewReport& report) {
+  // The floating-point rank decisions and gaps are settled per pair by the certificates
+  // (certifier_warnings); what is left here are the views given up for effort.
   std::vector<std::string> out;
-  if (report.rank_decisions > 0) {
-    out.push_back(fmt::format(
-        "exact joint view: the messages of {} of {} observer sets are linearly dependent in floating point; "
-        "eigenvalues of their message Gram at or below eps*(n+m+2T+2)*tr(G) (for a view in the Chebyshev "
-        "basis, eps*(n+m+2)*tr(G) plus its certified forward error) were taken as 0 and every "
-        "leverage was widened by the perturbation margin of the kept subspace (largest {:.3g})",
-        report.rank_decisions, report.observer_sets, report.max_margin));
-  }
   if (report.capped_views > 0) {
     out.push_back(fmt::format(
         "exact joint view: {} of {} observer sets hear more messages than there are nodes and their view "
@@ -741,16 +776,10 @@ std::vector<std::string> joint_view_warnings(const JointViewReport& report) {
         "local-DP cap",
         report.capped_views, report.observer_sets, kMaxViewEntries));
   }
-  if (report.no_gap > 0) {
-    out.push_back(
-        fmt::format("exact joint view: {} of {} observer sets have no eigenvalue gap above the "
-                    "floating-point floor; their "
-                    "pairs are reported at the local-DP cap",
-                    report.no_gap, report.observer_sets));
-  }
   if (report.dense_spectrum > 0) {
     out.push_back(fmt::format(
-        "exact joint view: {} of these were given up before reaching the floor, their singular values "
+        "exact joint view: {} observer sets were given up in floating point before reaching the floor, their "
+        "singular values "
         "still dense below the Gram's resolution (a limit of effort: such spectra run on down to the "
         "floor, with no gap)",
         report.dense_spectrum));

@@ -53,6 +53,16 @@ MuffliatoLosses::MuffliatoLosses(DenseMatrix sums, std::optional<DenseMatrix> ca
   for (auto& set : targets_) std::sort(set.begin(), set.end());
 }
 
+void MuffliatoLosses::set_certificates(CertificateMatrix kinds, DenseMatrix lower,
+                                       double failure_probability) {
+  require(kinds.rows() == sums_.rows() && kinds.cols() == sums_.cols() && lower.rows() == sums_.rows() &&
+              lower.cols() == sums_.cols(),
+          "MuffliatoLosses: certificates must have the shape of the sums");
+  certificates_ = std::move(kinds);
+  lower_sums_ = std::move(lower);
+  failure_probability_ = failure_probability;
+}
+
 bool MuffliatoLosses::defined(std::size_t observer, std::size_t target) const {
   require(observer < num_observers(), "observer index {} is out of range (there are {} observer sets)",
           observer, num_observers());
@@ -99,7 +109,12 @@ PairLoss MuffliatoLosses::pair(std::size_t observer, std::size_t target, double 
   loss.mu = ratio * std::sqrt(capped);
   loss.uncapped_rdp_epsilon = dp::gaussian_rdp(alpha, loss.uncapped_mu);
   loss.rdp_epsilon = dp::gaussian_rdp(alpha, loss.mu);
-  loss.capped = capped < uncapped;
+  // The cap also sets the value when exact arithmetic put the pair there (in span, or given up).
+  const auto kind =
+      certificates_ ? (*certificates_)(static_cast<Eigen::Index>(observer), static_cast<Eigen::Index>(target))
+                    : Certificate::upper_bound;
+  loss.capped =
+      capped < uncapped || kind == Certificate::cap_in_span || kind == Certificate::cap_undetermined;
   return loss;
 }
 

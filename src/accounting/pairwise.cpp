@@ -363,6 +363,10 @@ GaussianPairwiseAccount::GaussianPairwiseAccount(UnitMuGrid grid, Info info)
                          : grid_.caps.size() == grid_.targets.size(),
           "unit μ grid: the reported values or caps do not match {} targets and {} observers", rows, cols);
   for (const double cap : grid_.caps) require(cap >= 0.0, "unit μ grid: a cap must be >= 0, got {}", cap);
+  require(
+      (!grid_.certificates || (grid_.certificates->rows() == rows && grid_.certificates->cols() == cols)) &&
+          (!grid_.lower || (grid_.lower->rows() == rows && grid_.lower->cols() == cols)),
+      "unit μ grid: the certificates or lower bounds do not match {} targets and {} observers", rows, cols);
   first_pair_.assign(static_cast<std::size_t>(cols) + 1, 0);
   detail::TablePages pages;
   for (Eigen::Index i = 0; i < cols; ++i) {
@@ -479,7 +483,14 @@ void GaussianPairwiseAccount::stream_rows(double sigma, double delta, const RowS
           row.mu = mus[k];
           row.rdp_epsilon = dp::gaussian_rdp(alpha, mus[k]);
           row.uncapped_rdp_epsilon = dp::gaussian_rdp(alpha, uncapped);
-          row.capped = uncapped > mus[k];
+          row.certificate = grid_.certificates ? (*grid_.certificates)(static_cast<Eigen::Index>(p.row),
+                                                                       static_cast<Eigen::Index>(p.column))
+                                               : info_.certificate;
+          row.capped = uncapped > mus[k] || row.certificate == Certificate::cap_in_span ||
+                       row.certificate == Certificate::cap_undetermined;
+          if (grid_.lower)
+            row.mu_lower =
+                (*grid_.lower)(static_cast<Eigen::Index>(p.row), static_cast<Eigen::Index>(p.column)) * scale;
           row.epsilon = epsilons[k];
           if (!grid_.sensitivity.empty())
             row.sensitivity = std::make_shared<const SensitivityFields>(grid_.sensitivity[p.index]);

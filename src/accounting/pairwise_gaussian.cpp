@@ -178,6 +178,7 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_account(const Protocol& proto
   info.alpha = q.alpha;
   info.bound = bound_label(options.bound);
   info.valid_bound = options.bound == MuffliatoBound::exact;
+  if (!info.valid_bound) info.certificate = Certificate::paper_formula;
   if (gradient_steps > 0) {
     // Local-DP releases of the target: one per gradient step.
     info.releases = static_cast<double>(gradient_steps);
@@ -249,6 +250,22 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_losses_account(MuffliatoLosse
   }
   if (std::optional<DenseMatrix> capped = losses.take_capped_sums()) {
     grid.reported = unit_mu_grid(std::move(*capped), losses, columns, rows);
+  }
+  if (losses.certificates()) {
+    // What each value is, and the lower bound's unit μ (rounded down), on the same grid.
+    const auto& kinds = *losses.certificates();
+    grid.certificates.emplace(static_cast<Eigen::Index>(rows.size()),
+                              static_cast<Eigen::Index>(columns.size()));
+    grid.lower.emplace(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(columns.size()));
+    for (std::size_t c = 0; c < columns.size(); ++c)
+      for (std::size_t r = 0; r < rows.size(); ++r) {
+        const auto [i, j] =
+            std::pair(static_cast<Eigen::Index>(columns[c]), static_cast<Eigen::Index>(rows[r]));
+        const auto [ri, ci] = std::pair(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c));
+        (*grid.certificates)(ri, ci) = kinds(i, j);
+        (*grid.lower)(ri, ci) = std::nextafter(std::sqrt(std::max(0.0, (*losses.lower_sums())(i, j))), 0.0);
+      }
+    info.certificate_failure_probability = losses.certificate_failure_probability();
   }
   grid.uncapped = unit_mu_grid(losses.take_sums(), losses, columns, rows);
   info.warnings.insert(info.warnings.end(), losses.warnings().begin(), losses.warnings().end());

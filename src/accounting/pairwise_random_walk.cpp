@@ -254,6 +254,7 @@ class RandomWalkAccount final : public PairwiseAccount {
     row.capped = l.capped || cap.local_epsilon < conversion.epsilon;
     row.contributions = l.contributions;
     row.condition_ok = l.condition_ok;
+    row.certificate = valid_bound() ? Certificate::upper_bound : Certificate::paper_formula;
     return row;
   }
 

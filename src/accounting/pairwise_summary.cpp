@@ -105,6 +105,7 @@ void SummaryBuilder::Part::add(const PairRow& row) {
   overall.add(row.epsilon);
   capped += row.capped ? 1 : 0;
   condition_failed += row.condition_ok == false ? 1 : 0;
+  certificates.add(row.certificate);
 }
 
 void SummaryBuilder::Part::merge(const Part& other) {
@@ -116,6 +117,7 @@ void SummaryBuilder::Part::merge(const Part& other) {
   overall_mu.merge(other.overall_mu);
   capped += other.capped;
   condition_failed += other.condition_failed;
+  certificates.merge(other.certificates);
 }
 
 void SummaryBuilder::add(std::span<const PairRow> rows) {
@@ -198,6 +200,7 @@ PairwiseSummary SummaryBuilder::finish(std::span<const ObserverDetail> details) 
   s.pairs = total_.overall.count();
   s.capped_pairs = total_.capped;
   s.condition_failed_pairs = total_.condition_failed;
+  s.certificates = total_.certificates;
   if (total_.overall.count() > 0) {
     s.epsilon = total_.overall.range();
     const std::vector<double> q = increasing_quantiles(epsilons_, {0.5, 0.9, 0.99});

@@ -53,15 +53,19 @@ struct AccountOptions {
   bool csv = false;
   bool summary_only = false;
   std::string out;
-  std::optional<std::string> field;  ///< the matrix of a .npy output: epsilon | mu | rdp_epsilon
+  std::optional<std::string> field;  ///< the matrix of a .npy output (MatrixField)
 };
 
 bool writes_npy(const AccountOptions& o) { return o.out.ends_with(".npy"); }
 
 /// The field of a .npy output (--field).
-enum class MatrixField { epsilon, mu, rdp_epsilon };
-constexpr auto kMatrixFieldNames = std::to_array<util::EnumName<MatrixField>>(
-    {{MatrixField::epsilon, "epsilon"}, {MatrixField::mu, "mu"}, {MatrixField::rdp_epsilon, "rdp_epsilon"}});
+enum class MatrixField { epsilon, mu, rdp_epsilon, mu_lower, certificate };
+constexpr auto kMatrixFieldNames =
+    std::to_array<util::EnumName<MatrixField>>({{MatrixField::epsilon, "epsilon"},
+                                                {MatrixField::mu, "mu"},
+                                                {MatrixField::rdp_epsilon, "rdp_epsilon"},
+                                                {MatrixField::mu_lower, "mu_lower"},
+                                                {MatrixField::certificate, "certificate"}});
 static_assert(util::is_valid_enum_table(kMatrixFieldNames));
 
 /// --field's value (default epsilon); throws naming the value and the choices.
@@ -71,23 +75,41 @@ MatrixField matrix_field(const std::optional<std::string>& name) {
 
 /// The n × n matrix of one field for a .npy output: row = observer, column = target, the diagonal
 /// the local-DP value (epsilon, mu, or the Rényi ε α·μ²/2 of the local μ at the rows' order), NaN
-/// where the account has no pair.
+/// where the account has no pair. `certificate` holds each pair's kind as its code (the order of
+/// accounting::kCertificateNames: 0 exact, 1 upper-bound, 2 cap-in-span, 3 cap-undetermined,
+/// 4 paper-formula), `mu_lower` the certified lower bound on μ (NaN: none).
 class NodeMatrix {
  public:
   NodeMatrix(std::size_t n, MatrixField field, const accounting::Baseline& local)
       : n_(n), field_(field), values_(n * n, std::numeric_limits<double>::quiet_NaN()), local_mu_(local.mu) {
     // The Rényi diagonal needs the rows' order (write); ε and μ are known now.
-    if (field_ == MatrixField::rdp_epsilon) return;
+    if (field_ == MatrixField::rdp_epsilon || field_ == MatrixField::certificate ||
+        field_ == MatrixField::mu_lower)
+      return;
     for (std::size_t v = 0; v < n; ++v)
       values_[v * n + v] = field_ == MatrixField::mu ? local.mu : local.epsilon;
   }
   void add(std::span<const accounting::PairRow> rows) {
     if (n_ == 0) return;
     for (const accounting::PairRow& row : rows) {
-      const double value = field_ == MatrixField::epsilon ? row.epsilon
-                           : field_ == MatrixField::mu
-                               ? row.mu.value_or(std::numeric_limits<double>::quiet_NaN())
-                               : row.rdp_epsilon;
+      const double nan = std::numeric_limits<double>::quiet_NaN();
+      double value = row.rdp_epsilon;
+      switch (field_) {
+        case MatrixField::epsilon:
+          value = row.epsilon;
+          break;
+        case MatrixField::mu:
+          value = row.mu.value_or(nan);
+          break;
+        case MatrixField::rdp_epsilon:
+          break;
+        case MatrixField::mu_lower:
+          value = row.mu_lower.value_or(nan);
+          break;
+        case MatrixField::certificate:
+          value = static_cast<double>(row.certificate);
+          break;
+      }
       values_[static_cast<std::size_t>(row.observer) * n_ + row.target] = value;
       if (field_ == MatrixField::rdp_epsilon) alphas_.insert(row.alpha);
     }
@@ -230,6 +252,7 @@ void run_account(const AccountOptions& o) {
   report.method = o.accountant.request.method;
   report.bound = account->bound();
   report.valid_bound = account->valid_bound();
+  report.certificate_failure_probability = account->certificate_failure_probability();
   report.num_nodes = n;
   report.num_edges = w.graph().num_edges();
   report.delta = o.delta;
@@ -354,7 +377,9 @@ void add_account_command(CLI::App& app) {
       "(float64, row = observer, column = target, diagonal = local DP, NaN = no pair) and F.labels.txt "
       "beside it, the label of node i on line i+1");
   cmd->add_option("--field", options->field,
-                  "epsilon | mu | rdp_epsilon: the matrix of a .npy output (default epsilon)");
+                  "epsilon | mu | rdp_epsilon | mu_lower | certificate: the matrix of a .npy output (default "
+                  "epsilon; certificate holds each pair's kind as a code: 0 exact, 1 upper-bound, 2 "
+                  "cap-in-span, 3 cap-undetermined, 4 paper-formula)");
   cmd->callback([options] { run_account(*options); });
 }
 

@@ -47,6 +47,14 @@ class RowFormatter {
     field("epsilon", [&] { number(row.epsilon); });
     field("capped", [&] { boolean(row.capped); });
     field("bound", [&] { fmt::format_to(std::back_inserter(out_), "\"{}\"", bound); });
+    field("certificate", [&] {
+      const std::string_view kind = accounting::certificate_name(row.certificate);
+      if (json_)
+        fmt::format_to(std::back_inserter(out_), "\"{}\"", kind);
+      else
+        out_.append(kind.data(), kind.data() + kind.size());
+    });
+    field("mu_lower", [&] { number(row.mu_lower); });
     if (row.sensitivity) {
       const accounting::SensitivityFields& s = *row.sensitivity;
       field("sensitivity_squared_ones", [&] { number(s.ones); });
@@ -123,6 +131,11 @@ Json summary_json(const AccountReport& report) {
   s["epsilon_p99"] = optional_json(summary.epsilon_p99);
   s["mu_max"] = optional_json(summary.mu_max);
   s["capped_pairs"] = summary.capped_pairs;
+  Json certificates;
+  for (const auto& [kind, name] : accounting::kCertificateNames)
+    certificates[std::string(name)] = summary.certificates[kind];
+  s["certificates"] = std::move(certificates);
+  s["certificate_failure_probability"] = optional_json(report.certificate_failure_probability);
   s["condition_failed_pairs"] = summary.condition_failed_pairs;
   Json colluders = Json::array();
   for (const graph::NodeId v : report.colluders) colluders.push_back(report.names.json(v));
@@ -286,6 +299,15 @@ void write_human(std::ostream& out, const AccountReport& report) {
              "\nbaselines for the same sigma: local DP epsilon {:.6g} (mu {:.6g}), central DP epsilon {:.6g} "
              "(mu {:.6g})\n",
              report.local_dp.epsilon, report.local_dp.mu, report.central_dp.epsilon, report.central_dp.mu);
+  fmt::print(out, "{}\n", accounting::certificate_sentence(report.summary.certificates));
+  if (report.certificate_failure_probability &&
+      report.summary.certificates[accounting::Certificate::exact] +
+              report.summary.certificates[accounting::Certificate::cap_in_span] >
+          0)
+    fmt::print(out,
+               "exact values come from exact arithmetic modulo random primes: all are right except with "
+               "probability at most {:.2g}\n",
+               *report.certificate_failure_probability);
   const std::size_t capped = report.summary.capped_pairs;
   const std::size_t failed = report.summary.condition_failed_pairs;
   if (capped > failed) {

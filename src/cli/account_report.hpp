@@ -24,6 +24,8 @@ struct AccountReport {
   std::string method;
   std::string bound = "upper-bound";  ///< PairwiseAccount::bound(), in every row and the summary
   bool valid_bound = true;            ///< false for a paper's formula that is not a bound
+  /// The chance that a value certified modulo random primes is wrong, when the account uses them.
+  std::optional<double> certificate_failure_probability;
   double sigma = 0.0;
   double delta = 0.0;
   std::vector<graph::NodeId> colluders;  ///< non-empty when the observer is a coalition

@@ -192,7 +192,8 @@ TEST(AccountCommand, CsvHasTheJsonFieldNames) {
   const auto result = run_cli({"account", "--graph", "ring:n=5", "--csv", "--quiet", "--target", "2"});
   ASSERT_EQ(result.status, 0) << result.err;
   EXPECT_EQ(result.out.substr(0, result.out.find('\n')),
-            "observer,target,distance,alpha,rdp_epsilon,uncapped_rdp_epsilon,mu,delta,epsilon,capped,bound");
+            "observer,target,distance,alpha,rdp_epsilon,uncapped_rdp_epsilon,mu,delta,epsilon,capped,bound,"
+            "certificate,mu_lower");
   EXPECT_EQ(std::count(result.out.begin(), result.out.end(), '\n'), 5);
 }
 
@@ -422,11 +423,11 @@ TEST(AccountCommand, SameBytesForAnyThreadCount) {
 
 TEST(AccountCommand, HumanOutputSaysWhatRanAndWarningsGoToStderr) {
   const testing::CliResult r =
-      testing::run_cli({"account", "--graph", "karate", "--rounds", "5", "--target-epsilon", "1"});
+      testing::run_cli({"account", "--graph", "karate", "--rounds", "30", "--target-epsilon", "1"});
   ASSERT_EQ(r.status, 0) << r.err;
   for (const char* part :
        {"netdp account: muffliato accountant on graph karate (34 nodes, 78 edges), weights "
-        "hamilton, T = 5",
+        "hamilton, T = 30",
         "delta 1e-05", "threat model: each observer alone", "calibration: sigma = ",
         " gives mean epsilon = 1 at delta = 1e-05 (target 1)", "epsilon over 1122 pairs: min "})
     EXPECT_NE(r.out.find(part), std::string::npos) << part << " missing in:\n" << r.out;
@@ -434,7 +435,7 @@ TEST(AccountCommand, HumanOutputSaysWhatRanAndWarningsGoToStderr) {
   EXPECT_EQ(r.out.find("warning"), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("netdp: warning: exact joint view:"), std::string::npos) << r.err;
   const testing::CliResult quiet =
-      testing::run_cli({"account", "--graph", "karate", "--rounds", "5", "--target-epsilon", "1", "--quiet"});
+      testing::run_cli({"account", "--graph", "karate", "--rounds", "30", "--target-epsilon", "1", "--quiet"});
   ASSERT_EQ(quiet.status, 0);
   EXPECT_EQ(quiet.err.find("warning"), std::string::npos) << quiet.err;
   EXPECT_EQ(quiet.out, r.out);

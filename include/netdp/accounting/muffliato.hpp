@@ -32,6 +32,7 @@
 #include <utility>
 #include <vector>
 
+#include "netdp/accounting/certificate.hpp"
 #include "netdp/accounting/vector_max.hpp"
 #include "netdp/gossip/schedule.hpp"
 #include "netdp/graph/graph.hpp"
@@ -107,6 +108,9 @@ struct MuffliatoOptions {
   /// Symmetry hints of the graph of a fixed W (graph::SymmetryHints). The exact joint view keeps
   /// those that map W onto itself and, when every pair is asked, computes one observer per orbit.
   graph::SymmetryHints symmetries;
+  /// Seed of the random primes of the exact joint view's certificates (docs/certificates.md).
+  /// Unset: drawn from the system's entropy, so that the primes do not depend on the input.
+  std::optional<std::uint64_t> certificate_seed;
 };
 
 /// One (observer, target) guarantee.
@@ -158,6 +162,15 @@ class MuffliatoLosses {
 
   /// μ² for every pair, capped (reported) or not; undefined pairs are 0.
   DenseMatrix mu_squared(bool capped = true) const;
+  /// Per pair (observer set × target set), what its sum is (the exact joint view sets them; other
+  /// bounds leave them empty). `lower` holds a certified lower bound on each exact sum (0: none).
+  using CertificateMatrix = Eigen::Matrix<Certificate, Eigen::Dynamic, Eigen::Dynamic>;
+  const std::optional<CertificateMatrix>& certificates() const { return certificates_; }
+  const std::optional<DenseMatrix>& lower_sums() const { return lower_sums_; }
+  /// The chance that a value labelled by exact arithmetic modulo random primes is wrong (a union bound).
+  double certificate_failure_probability() const { return failure_probability_; }
+  void set_certificates(CertificateMatrix kinds, DenseMatrix lower, double failure_probability);
+
   /// Numerical decisions behind the sums (the joint view's rank decisions), for display.
   const std::vector<std::string>& warnings() const { return warnings_; }
   void set_warnings(std::vector<std::string> warnings) { warnings_ = std::move(warnings); }
@@ -175,6 +188,9 @@ class MuffliatoLosses {
   double sensitivity_ = 1.0;
   double sigma_ = 1.0;
   std::vector<std::string> warnings_;
+  std::optional<CertificateMatrix> certificates_;
+  std::optional<DenseMatrix> lower_sums_;
+  double failure_probability_ = 0.0;
 };
 
 /// Observer sets (rows) and target sets (columns). An empty list means "every

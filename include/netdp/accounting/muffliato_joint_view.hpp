@@ -62,6 +62,14 @@ struct JointViewReport {
   /// false when the power basis failed on the two smallest such views (probes): they then start in
   /// the Chebyshev basis, which spans the same space.
   bool powers_on_large_views = true;
+  /// Observer sets whose floating-point rank was below the exact rank (docs/certificates.md).
+  std::size_t float_rank_short = 0;
+  /// Observer sets too large for the exact certificate (their reached targets: cap-undetermined).
+  std::size_t over_effort = 0;
+  /// Pairs whose exact rational value was reconstructed and confirmed by a second prime.
+  std::size_t reconstructed = 0;
+  /// The chance that a statement made by exact arithmetic modulo the random primes is wrong.
+  double failure_probability = 0.0;
 };
 
 /// One observer set's exact view: every node's computed leverage ℓ_u (0 for members of the

@@ -23,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "netdp/accounting/certificate.hpp"
 #include "netdp/accounting/linear_system.hpp"
 #include "netdp/accounting/mf_accountant.hpp"
 #include "netdp/accounting/muffliato.hpp"
@@ -98,6 +99,10 @@ struct PairRow {
   /// The linear-system accountant's sensitivity fields (when rows are printed); shared, so that a
   /// row stays small (an all-pairs stream passes millions of rows).
   std::shared_ptr<const SensitivityFields> sensitivity;
+  /// What the value is: exact, an upper bound, the cap in span or undetermined, or a paper's formula.
+  Certificate certificate = Certificate::upper_bound;
+  /// A certified lower bound on the exact μ, when one is known (the exact joint view).
+  std::optional<double> mu_lower;
   std::optional<double> contributions;  ///< random walk: N_u
   std::optional<bool> condition_ok;     ///< random walk: σ² >= 2α(α−1)Δ²
 };
@@ -155,6 +160,9 @@ class PairwiseAccount {
   /// Whether every reported value is an upper bound on the loss of the observer's whole view
   /// (false only for a paper's formula asked for by name).
   virtual bool valid_bound() const { return true; }
+  /// The chance that a value labelled by exact arithmetic modulo random primes is wrong (a union
+  /// bound, docs/certificates.md), for accounts that use it.
+  virtual std::optional<double> certificate_failure_probability() const { return std::nullopt; }
   /// Muffliato with a fixed or time-varying gossip schedule: T_v and eq. (7) per observer.
   virtual std::vector<ObserverDetail> observer_details(double /*sigma*/) const { return {}; }
   /// The statistic of the ε of every row at (σ, δ): the max, or the mean of RangeAccumulator
@@ -218,6 +226,10 @@ struct UnitMuGrid {
   std::optional<DenseMatrix> reported;
   /// Empty, or the sensitivity fields of every pair in stream order.
   std::vector<SensitivityFields> sensitivity;
+  /// Empty, or what each pair's value is (targets × observers, as `uncapped`).
+  std::optional<Eigen::Matrix<Certificate, Eigen::Dynamic, Eigen::Dynamic>> certificates;
+  /// Empty, or a certified lower bound on each pair's exact unit μ (targets × observers; 0: none).
+  std::optional<DenseMatrix> lower;
 };
 
 /// The μ-GDP account shared by Muffliato, linear-system and MF (and by training's accounts).
@@ -233,6 +245,10 @@ class GaussianPairwiseAccount final : public PairwiseAccount {
     bool valid_bound = true;            ///< PairwiseAccount::valid_bound()
     /// T_v per node (Muffliato's eq. 7), empty otherwise.
     std::vector<std::size_t> communications;
+    /// What every value is when the grid does not say pair by pair.
+    Certificate certificate = Certificate::upper_bound;
+    /// The chance that a value certified modulo random primes is wrong (docs/certificates.md).
+    std::optional<double> certificate_failure_probability;
   };
   /// `grid` as built by an accountant. Throws unless the shapes agree and every pair's unit μ
   /// (uncapped, caps, reported) is finite and >= 0, Δ > 0.
@@ -249,6 +265,9 @@ class GaussianPairwiseAccount final : public PairwiseAccount {
   std::vector<std::string> warnings() const override { return info_.warnings; }
   std::string bound() const override { return info_.bound; }
   bool valid_bound() const override { return info_.valid_bound; }
+  std::optional<double> certificate_failure_probability() const override {
+    return info_.certificate_failure_probability;
+  }
   std::vector<ObserverDetail> observer_details(double sigma) const override;
   /// From the pairs' μ and ε alone, converted as stream_rows converts them, without the rows.
   double epsilon_statistic(Statistic statistic, double sigma, double delta) const override;

@@ -66,6 +66,7 @@ struct PairwiseSummary {
   std::optional<double> mu_max;               ///< over the Gaussian rows
   std::size_t capped_pairs = 0;               ///< rows whose reported value is the local-DP cap
   std::size_t condition_failed_pairs = 0;     ///< random walk: rows with condition_ok == false
+  CertificateCounts certificates;             ///< rows of each certificate kind
   std::vector<DistanceSummary> by_distance;   ///< by increasing distance, then the undefined one
   std::vector<ObserverSummary> per_observer;  ///< by observer
 };
@@ -99,6 +100,7 @@ class SummaryBuilder {
     RangeAccumulator overall_mu;
     std::size_t capped = 0;
     std::size_t condition_failed = 0;
+    CertificateCounts certificates;
     void add(const PairRow& row);
     void merge(const Part& other);
   };

@@ -1,0 +1,230 @@
+// The certificate of each joint-view value: see joint_view_certificate.hpp and
+// docs/certificates.md.
+
+#include "joint_view_certificate.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "row_space.hpp"
+
+namespace netdp::accounting::detail {
+
+using graph::NodeId;
+
+void CertifierTotals::merge(const CertifierTotals& o) {
+  views += o.views;
+  over_effort += o.over_effort;
+  float_rank_short += o.float_rank_short;
+  float_no_gap += o.float_no_gap;
+  reconstructed += o.reconstructed;
+  ball_resolved += o.ball_resolved;
+  unresolved += o.unresolved;
+  prime_disagreements += o.prime_disagreements;
+  bad_prime_count += o.bad_prime_count;
+}
+
+namespace {
+
+/// A schedule reduced mod a fresh prime (redrawn in the unlikely case it divides a denominator).
+ModularSchedule reduced_schedule(const RationalSchedule& rational, const gossip::Schedule& schedule,
+                                 std::mt19937_64& rng, std::uint64_t avoid) {
+  for (;;) {
+    const std::uint64_t prime = random_prime(kPrimeBits, rng);
+    if (prime == avoid) continue;
+    try {
+      return ModularSchedule(rational, schedule, prime);
+    } catch (const std::runtime_error&) {
+      continue;  // the prime divides a denominator of W
+    }
+  }
+}
+
+/// Primes of kPrimeBits bits that divide a non-zero integer of `bits` bits: at most this many.
+double prime_divisors(double bits) { return bits / static_cast<double>(kPrimeBits - 1); }
+
+}  // namespace
+
+ViewCertifier::ViewCertifier(const gossip::Schedule& schedule, std::uint64_t seed)
+    : rational_(schedule),
+      fixed_(schedule.is_fixed()),
+      p_([&] {
+        std::mt19937_64 rng(seed);
+        return reduced_schedule(rational_, schedule, rng, 0);
+      }()),
+      q_([&] {
+        std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ULL);
+        return reduced_schedule(rational_, schedule, rng, p_.prime());
+      }()) {}
+
+double ViewCertifier::failure_probability(const CertifierTotals& totals) {
+  return std::min(1.0, totals.bad_prime_count / primes_in_range(kPrimeBits));
+}
+
+std::vector<CertifiedSum> ViewCertifier::certify(const ObserverLeverage& view,
+                                                 std::span<const TimedSender> messages,
+                                                 std::span<const NodeId> observers,
+                                                 const std::vector<std::vector<NodeId>>& targets,
+                                                 std::span<const double> raw, CertifierTotals& totals) const {
+  const std::size_t n = rational_.num_nodes();
+  const bool within_effort =
+      static_cast<double>(messages.size()) * static_cast<double>(n) <= kMaxCertifiedEntries;
+  const ModularView exact(p_, messages, observers, within_effort);
+  ++totals.views;
+  std::vector<CertifiedSum> out(targets.size());
+  const auto cap = [](const std::vector<NodeId>& set) { return static_cast<double>(set.size()); };
+  if (!within_effort) {
+    ++totals.over_effort;
+    for (std::size_t j = 0; j < targets.size(); ++j) {
+      const bool reached =
+          std::any_of(targets[j].begin(), targets[j].end(), [&](NodeId u) { return exact.reached(u); });
+      out[j] = reached ? CertifiedSum{cap(targets[j]), Certificate::cap_undetermined, 0.0}
+                       : CertifiedSum{0.0, Certificate::exact, 0.0};
+      totals.unresolved += reached ? 1 : 0;
+    }
+    return out;
+  }
+  // The floating-point leverages stand where their rank is the exact one and their margin leaves a
+  // gap; the rank statement and each membership below is one event of the union bound.
+  const bool rank_agrees = exact.rank() == view.rank;
+  if (exact.rank() < view.rank && !view.capped) ++totals.prime_disagreements;
+  const bool float_certified = rank_agrees && view.margin < 1.0 && !view.capped && !view.dense_spectrum;
+  if (!rank_agrees && !view.capped) totals.float_rank_short += exact.rank() > view.rank ? 1 : 0;
+  if (rank_agrees && !float_certified) ++totals.float_no_gap;
+  const bool trusted = exact.rank() >= view.rank || view.capped;  // else p is unlucky here
+  totals.bad_prime_count += prime_divisors(exact.height_bits()) * static_cast<double>(1 + targets.size());
+
+  std::vector<NodeId> wanted;  // singletons whose exact value is needed
+  std::vector<std::size_t> wanted_set;
+  for (std::size_t j = 0; j < targets.size(); ++j) {
+    const std::vector<NodeId>& set = targets[j];
+    const double full = cap(set);
+    CertifiedSum& c = out[j];
+    const bool reached = std::any_of(set.begin(), set.end(), [&](NodeId u) { return exact.reached(u); });
+    if (!reached) {
+      c = {0.0, Certificate::exact, 0.0};
+      continue;
+    }
+    if (!trusted) {
+      c = {full, Certificate::cap_undetermined, 0.0};
+      continue;
+    }
+    if (std::all_of(set.begin(), set.end(), [&](NodeId u) { return exact.in_span(u); })) {
+      c = {full, Certificate::cap_in_span, full};  // P_UU = I: the maximum is |U|
+      continue;
+    }
+    if (float_certified) {
+      const double value = widen_by_margin(raw[j], view.margin, set.size());
+      const double root = std::max(
+          0.0, std::sqrt(std::max(raw[j], 0.0)) - view.margin * std::sqrt(static_cast<double>(set.size())));
+      if (value < full) {
+        c = {value, Certificate::upper_bound, root * root};
+        continue;
+      }
+      c = {full, Certificate::cap_undetermined, root * root};
+    } else {
+      c = {full, Certificate::cap_undetermined, 0.0};
+    }
+    if (set.size() == 1) {
+      wanted.push_back(set.front());
+      wanted_set.push_back(j);
+    }
+  }
+  if (wanted.empty()) {
+    for (const CertifiedSum& c : out) totals.unresolved += c.kind == Certificate::cap_undetermined ? 1 : 0;
+    return out;
+  }
+  // Exact values: ℓ_u mod p, its rational reconstruction, confirmed by ℓ_u mod q from an
+  // independent reduction of the same view.
+  // The events of the second prime, counted whether or not a candidate needs it (so that the stated
+  // probability does not depend on the primes drawn): its rank and memberships, and one check per
+  // target. A wrong candidate a/b ≠ ℓ = c/d agrees mod q only if q divides cb − ad, of at most
+  // 2H + n + 33 bits (ℓ's numerator and denominator are below 2^(2H + n): Cauchy–Binet).
+  const double check_bits = 2.0 * exact.height_bits() + static_cast<double>(n) + 33.0;
+  totals.bad_prime_count += (prime_divisors(exact.height_bits()) + prime_divisors(check_bits)) *
+                            static_cast<double>(1 + wanted.size());
+  const std::optional<std::vector<std::uint64_t>> mod_p = exact.leverages(wanted);
+  if (mod_p) {
+    std::vector<std::optional<SmallRational>> candidates(wanted.size());
+    bool any = false;
+    for (std::size_t k = 0; k < wanted.size(); ++k) {
+      candidates[k] = reconstruct_rational((*mod_p)[k], p_.prime());
+      any = any || candidates[k].has_value();
+    }
+    if (any) {
+      const ModularView check(q_, messages, observers, true);
+      const std::optional<std::vector<std::uint64_t>> mod_q =
+          check.rank() == exact.rank() ? check.leverages(wanted) : std::nullopt;
+      for (std::size_t k = 0; k < wanted.size() && mod_q; ++k) {
+        if (!candidates[k] || candidates[k]->num < 0 || candidates[k]->num > candidates[k]->den) continue;
+        if (reduce_rational(*candidates[k], q_.prime()) != (*mod_q)[k]) continue;
+        const double value = round_up(*candidates[k]);
+        const double below =
+            static_cast<double>(candidates[k]->num) / static_cast<double>(candidates[k]->den);
+        out[wanted_set[k]] = {value, value >= 1.0 ? Certificate::cap_in_span : Certificate::exact,
+                              std::nextafter(below, 0.0)};
+        ++totals.reconstructed;
+      }
+    }
+  }
+  // The rest in certified ball arithmetic on the part of the row space the in-span targets leave:
+  // V = span{e_u : u in span} ⊕ V′, and for u outside the span ℓ_u is its leverage in V′.
+  std::vector<NodeId> rest;
+  std::vector<std::size_t> rest_set;
+  for (std::size_t k = 0; k < wanted.size(); ++k) {
+    const CertifiedSum& c = out[wanted_set[k]];
+    if (c.kind == Certificate::cap_undetermined) {
+      rest.push_back(wanted[k]);
+      rest_set.push_back(wanted_set[k]);
+    }
+  }
+  if (!rest.empty()) {
+    std::vector<std::uint8_t> keep(n, 0);
+    std::size_t spanned = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      keep[j] = exact.reached(static_cast<NodeId>(j)) && !exact.in_span(static_cast<NodeId>(j)) ? 1 : 0;
+      spanned += exact.in_span(static_cast<NodeId>(j)) ? 1 : 0;
+    }
+    const std::vector<std::size_t> rows = exact.independent_rows(keep);
+    // The restriction has rank r − (targets in span) when p is not unlucky; otherwise give up.
+    const std::optional<std::vector<LeverageBounds>> balls =
+        rows.size() + spanned == exact.rank() ? ball_leverages(rational_, fixed_, messages, rows, keep, rest)
+                                              : std::nullopt;
+    if (balls) {
+      for (std::size_t k = 0; k < rest.size(); ++k) {
+        const LeverageBounds& b = (*balls)[k];
+        const bool tight = b.upper - b.lower <= 0x1p-50;
+        out[rest_set[k]] = {b.upper, tight ? Certificate::exact : Certificate::upper_bound, b.lower};
+        ++totals.ball_resolved;
+      }
+    }
+  }
+  for (const CertifiedSum& c : out) totals.unresolved += c.kind == Certificate::cap_undetermined ? 1 : 0;
+  return out;
+}
+
+std::vector<std::string> certifier_warnings(const CertifierTotals& totals, std::size_t observer_sets) {
+  std::vector<std::string> out;
+  if (totals.float_rank_short > 0)
+    out.push_back(fmt::format(
+        "exact joint view: in {} of {} observer sets floating point resolved fewer directions than the "
+        "view has (exact rank modulo a random prime); their values come from exact arithmetic or are "
+        "reported at the cap",
+        totals.float_rank_short, observer_sets));
+  if (totals.over_effort > 0)
+    out.push_back(fmt::format(
+        "exact joint view: {} of {} observer sets are too large for the exact certificate (messages x "
+        "nodes above {:.0f}); the targets they reach are reported at the cap, undetermined",
+        totals.over_effort, observer_sets, kMaxCertifiedEntries));
+  if (totals.unresolved > 0)
+    out.push_back(
+        fmt::format("exact joint view: {} pairs are at the local-DP cap as a give-up "
+                    "(cap-undetermined): the exact value may be lower",
+                    totals.unresolved));
+  return out;
+}
+
+}  // namespace netdp::accounting::detail

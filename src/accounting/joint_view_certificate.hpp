@@ -1,0 +1,69 @@
+#pragma once
+// The certificate of each value of a joint-view account (docs/certificates.md): exact arithmetic
+// modulo random primes decides the rank of every view and which targets its row space holds; the
+// floating-point leverages are kept only where their rank is the exact rank.
+
+#include <cstdint>
+#include <random>
+#include <span>
+#include <vector>
+
+#include "modular_view.hpp"
+#include "netdp/accounting/certificate.hpp"
+#include "netdp/accounting/muffliato_joint_view.hpp"
+
+namespace netdp::accounting::detail {
+
+/// A reported sum S (μ² = (Δ/σ)² S) with what it is.
+struct CertifiedSum {
+  double value = 0.0;
+  Certificate kind = Certificate::upper_bound;
+  double lower = 0.0;  ///< a certified lower bound on the exact S (0 when none is known)
+};
+
+/// Why a view's values are not all certified, for the account's warnings.
+struct CertifierTotals {
+  std::size_t views = 0;
+  std::size_t over_effort = 0;          ///< views too large for exact arithmetic (cap: undetermined)
+  std::size_t float_rank_short = 0;     ///< views whose floating-point rank is below the exact rank
+  std::size_t float_no_gap = 0;         ///< views whose floating-point margin reached the cap
+  std::size_t reconstructed = 0;        ///< pairs whose exact rational value was reconstructed
+  std::size_t ball_resolved = 0;        ///< pairs resolved in certified ball arithmetic (Arb)
+  std::size_t unresolved = 0;           ///< pairs left at the cap, undetermined
+  std::size_t prime_disagreements = 0;  ///< views whose prime gave a rank below the float's (redrawn)
+  double bad_prime_count = 0.0;         ///< the union bound's count of primes that could mislead
+  void merge(const CertifierTotals& o);
+};
+
+/// The exact-arithmetic side of one joint-view run: W read as rationals once, two primes drawn once
+/// (p for ranks and memberships, q to confirm reconstructed values).
+class ViewCertifier {
+ public:
+  ViewCertifier(const gossip::Schedule& schedule, std::uint64_t seed);
+
+  /// The certified sums of every target set of one view. `raw[j]` is the floating-point value of
+  /// set j (ℓ_u, or the sign maximum of a group) before the margin; `view` its float account.
+  std::vector<CertifiedSum> certify(const ObserverLeverage& view, std::span<const TimedSender> messages,
+                                    std::span<const graph::NodeId> observers,
+                                    const std::vector<std::vector<graph::NodeId>>& targets,
+                                    std::span<const double> raw, CertifierTotals& totals) const;
+
+  /// The chance that any statement made from the primes is wrong, given the union bound's count.
+  static double failure_probability(const CertifierTotals& totals);
+  /// Entries of W read at their binary value (no small fraction rounds to them).
+  std::size_t binary_entries() const { return rational_.binary_entries(); }
+
+ private:
+  RationalSchedule rational_;
+  bool fixed_ = true;
+  ModularSchedule p_;
+  ModularSchedule q_;
+};
+
+/// Views of more than this many entries (messages × nodes) are not certified (an effort limit).
+inline constexpr double kMaxCertifiedEntries = 8.0 * 1024 * 1024;
+
+/// Warnings for display: what the certificates could not settle (empty when all did).
+std::vector<std::string> certifier_warnings(const CertifierTotals& totals, std::size_t observer_sets);
+
+}  // namespace netdp::accounting::detail

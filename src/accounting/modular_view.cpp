@@ -1,0 +1,600 @@
+// Exact arithmetic for the joint view: see modular_view.hpp and docs/certificates.md.
+
+#include "modular_view.hpp"
+
+#include <arb.h>
+#include <arb_mat.h>
+#include <flint/flint.h>
+#include <flint/fmpq.h>
+#include <flint/fmpz.h>
+#include <flint/nmod_mat.h>
+#include <flint/ulong_extras.h>
+#include <fmt/format.h>
+#include <gmpxx.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "netdp/util/check.hpp"
+
+namespace netdp::accounting::detail {
+
+using graph::NodeId;
+using Index = Eigen::Index;
+
+std::uint64_t random_prime(unsigned bits, std::mt19937_64& rng) {
+  require(bits >= 20 && bits <= 63, "random_prime: {} bits is outside 20..63", bits);
+  for (;;) {
+    const std::uint64_t x = (rng() >> (64 - bits)) | (std::uint64_t{1} << (bits - 1)) | 1;
+    if (n_is_prime(x) != 0) return x;  // deterministic for 64-bit integers (FLINT: BPSW, verified)
+  }
+}
+
+double primes_in_range(unsigned bits) {
+  const double x = std::ldexp(1.0, static_cast<int>(bits) - 1);
+  return 2.0 * x / std::log(2.0 * x) - 1.25506 * x / std::log(x);
+}
+
+namespace {
+
+/// The simplest convergent of x's continued fraction with a denominator below 2^31 whose correctly
+/// rounded quotient is x itself, if any.
+std::optional<mpq_class> small_fraction(double x) {
+  if (x == 0.0 || !std::isfinite(x) || std::fabs(x) >= 0x1p22) return std::nullopt;
+  const double ax = std::fabs(x);  // below 2^22, so h < 2^53 and h / k is one rounding
+  mpq_class rest(ax);              // exact
+  mpz_class h_prev = 1, k_prev = 0, h_prev2 = 0, k_prev2 = 1;
+  const mpz_class limit = mpz_class(1) << 31;
+  for (int step = 0; step < 80; ++step) {
+    mpz_class a;
+    mpz_fdiv_q(a.get_mpz_t(), rest.get_num_mpz_t(), rest.get_den_mpz_t());
+    const mpz_class h = a * h_prev + h_prev2;
+    const mpz_class k = a * k_prev + k_prev2;
+    if (k >= limit) return std::nullopt;
+    if (h > 0 && h.get_d() / k.get_d() == ax) {
+      mpq_class out(x < 0.0 ? mpz_class(-h) : h, k);
+      out.canonicalize();
+      return out;
+    }
+    h_prev2 = h_prev;
+    k_prev2 = k_prev;
+    h_prev = h;
+    k_prev = k;
+    rest -= a;
+    if (rest == 0) return std::nullopt;
+    rest = 1 / rest;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+struct RationalSchedule::Impl {
+  /// One matrix in compressed rows with rational entries (structural zeros dropped).
+  struct Rows {
+    std::vector<std::size_t> start;
+    std::vector<std::size_t> column;
+    std::vector<mpq_class> value;
+  };
+  std::vector<Rows> matrices;  // one for a fixed schedule, else W_0..W_{T−1}
+};
+
+RationalSchedule::RationalSchedule(const gossip::Schedule& schedule)
+    : impl_(std::make_unique<Impl>()), nodes_(schedule.num_nodes()) {
+  const std::size_t count = schedule.is_fixed() ? 1 : schedule.rounds();
+  mpz_class lcm = 1;
+  double growth = 0.0;
+  for (std::size_t t = 0; t < count; ++t) {
+    const SparseMatrix& w = schedule.at(t);
+    Impl::Rows rows;
+    rows.start.push_back(0);
+    std::vector<double> column_sums(nodes_, 0.0);
+    for (Index i = 0; i < w.outerSize(); ++i) {
+      std::vector<std::pair<std::size_t, mpq_class>> entries;
+      std::optional<double> diagonal;
+      mpq_class off_sum = 0;
+      double off_abs = 0.0;
+      for (SparseMatrix::InnerIterator it(w, i); it; ++it) {
+        const double x = it.value();
+        if (x == 0.0) continue;
+        if (it.col() == i) {
+          diagonal = x;
+          continue;
+        }
+        std::optional<mpq_class> q = small_fraction(x);
+        if (!q) {
+          q = mpq_class(x);
+          ++binary_entries_;
+        }
+        off_sum += *q;
+        off_abs += std::fabs(x);
+        entries.emplace_back(static_cast<std::size_t>(it.col()), *q);
+      }
+      if (diagonal) {
+        const mpq_class rest = 1 - off_sum;
+        const double tolerance = 4.0 * static_cast<double>(entries.size() + 2) *
+                                 std::numeric_limits<double>::epsilon() * std::max(1.0, off_abs);
+        std::optional<mpq_class> q;
+        if (std::fabs(rest.get_d() - *diagonal) <= tolerance) {
+          q = rest;
+        } else {
+          q = small_fraction(*diagonal);
+          if (!q) {
+            q = mpq_class(*diagonal);
+            ++binary_entries_;
+          }
+        }
+        if (*q != 0) entries.emplace_back(static_cast<std::size_t>(i), *q);
+      }
+      std::sort(entries.begin(), entries.end(),
+                [](const auto& a, const auto& b) { return a.first < b.first; });
+      double row_sum = 0.0;
+      for (auto& [j, q] : entries) {
+        mpz_lcm(lcm.get_mpz_t(), lcm.get_mpz_t(), q.get_den_mpz_t());
+        const double a = std::fabs(q.get_d());
+        row_sum += a;
+        column_sums[j] += a;
+        rows.column.push_back(j);
+        rows.value.push_back(std::move(q));
+      }
+      growth = std::max(growth, row_sum);
+      rows.start.push_back(rows.column.size());
+    }
+    for (const double s : column_sums) growth = std::max(growth, s);
+    impl_->matrices.push_back(std::move(rows));
+  }
+  // Sums of doubles rounded up by a relative 1e-12 before the log: a bound, not an estimate.
+  bits_per_round_ = static_cast<double>(mpz_sizeinbase(lcm.get_mpz_t(), 2)) +
+                    std::max(0.0, std::log2(growth * (1.0 + 1e-12)));
+}
+
+RationalSchedule::~RationalSchedule() = default;
+RationalSchedule::RationalSchedule(RationalSchedule&&) noexcept = default;
+RationalSchedule& RationalSchedule::operator=(RationalSchedule&&) noexcept = default;
+
+namespace {
+
+std::uint64_t residue_of(const mpz_class& z, std::uint64_t p) {
+  // mpz_fdiv_ui takes an unsigned long (64 bits here) and returns the non-negative residue.
+  static_assert(sizeof(unsigned long) == 8);
+  return mpz_fdiv_ui(z.get_mpz_t(), p);
+}
+
+}  // namespace
+
+struct ModularSchedule::Impl {
+  nmod_t mod{};
+  struct Rows {
+    std::vector<std::size_t> start;
+    std::vector<std::size_t> column;
+    std::vector<std::uint64_t> value;
+  };
+  std::vector<Rows> matrices;
+  bool fixed = true;
+};
+
+ModularSchedule::ModularSchedule(const RationalSchedule& rational, const gossip::Schedule& schedule,
+                                 std::uint64_t prime)
+    : impl_(std::make_unique<Impl>()),
+      prime_(prime),
+      nodes_(rational.num_nodes()),
+      bits_per_round_(rational.bits_per_round()) {
+  nmod_init(&impl_->mod, prime);
+  impl_->fixed = schedule.is_fixed();
+  for (const RationalSchedule::Impl::Rows& r : rational.impl().matrices) {
+    Impl::Rows rows;
+    rows.start = r.start;
+    rows.column = r.column;
+    rows.value.reserve(r.value.size());
+    for (const mpq_class& q : r.value) {
+      const std::uint64_t den = residue_of(q.get_den(), prime);
+      if (den == 0) throw std::runtime_error(fmt::format("the prime {} divides a denominator of W", prime));
+      rows.value.push_back(nmod_mul(residue_of(q.get_num(), prime), n_invmod(den, prime), impl_->mod));
+    }
+    impl_->matrices.push_back(std::move(rows));
+  }
+}
+
+ModularSchedule::~ModularSchedule() = default;
+ModularSchedule::ModularSchedule(ModularSchedule&&) noexcept = default;
+
+struct ModularView::Impl {
+  nmod_mat_t rref;
+  nmod_mat_t rows;                 // A′ mod p as built (the echelon form overwrites its copy)
+  std::vector<std::size_t> pivot;  // pivot column of each of the first rank rows
+  std::size_t rank = 0;
+  Impl(std::size_t m, std::size_t columns, std::uint64_t p) {
+    nmod_mat_init(rref, static_cast<slong>(m), static_cast<slong>(columns), p);
+    nmod_mat_init(rows, static_cast<slong>(m), static_cast<slong>(columns), p);
+  }
+  ~Impl() {
+    nmod_mat_clear(rows);
+    nmod_mat_clear(rref);
+  }
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
+};
+
+namespace {
+
+/// x ← x W (a row vector times W mod p), with the structural support carried along.
+void modular_step(const ModularSchedule::Impl::Rows& w, const nmod_t mod, std::vector<std::uint64_t>& x,
+                  std::vector<std::uint8_t>& support, std::vector<std::uint64_t>& y,
+                  std::vector<std::uint8_t>& next) {
+  std::fill(y.begin(), y.end(), 0);
+  std::fill(next.begin(), next.end(), 0);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (support[i] == 0) continue;
+    const std::uint64_t xi = x[i];
+    for (std::size_t k = w.start[i]; k < w.start[i + 1]; ++k) {
+      const std::size_t j = w.column[k];
+      next[j] = 1;
+      if (xi != 0) y[j] = nmod_add(y[j], nmod_mul(xi, w.value[k], mod), mod);
+    }
+  }
+  x.swap(y);
+  support.swap(next);
+}
+
+}  // namespace
+
+ModularView::ModularView(const ModularSchedule& schedule, std::span<const TimedSender> messages,
+                         std::span<const NodeId> observers, bool exact)
+    : exact_(exact), in_span_(schedule.num_nodes(), 0), reached_(schedule.num_nodes(), 0) {
+  const std::size_t n = schedule.num_nodes();
+  const std::size_t m = messages.size();
+  const ModularSchedule::Impl& s = schedule.impl();
+  impl_ = std::make_unique<Impl>(exact ? m : 0, n, schedule.prime());
+  std::vector<std::uint64_t> x(n), y(n);
+  std::vector<std::uint8_t> support(n), next(n);
+  const auto store = [&](std::size_t row) {
+    for (std::size_t j = 0; j < n; ++j) reached_[j] |= support[j];
+    if (exact_)
+      for (std::size_t j = 0; j < n; ++j)
+        nmod_mat_entry(impl_->rref, static_cast<slong>(row), static_cast<slong>(j)) = x[j];
+  };
+  const auto start = [&](NodeId w) {
+    std::fill(x.begin(), x.end(), 0);
+    std::fill(support.begin(), support.end(), 0);
+    x[w] = 1;
+    support[w] = 1;
+  };
+  if (s.fixed) {
+    // Each sender's rows e_wᵀ W^t in increasing t, one propagation per sender.
+    std::vector<std::size_t> order(m);
+    for (std::size_t k = 0; k < m; ++k) order[k] = k;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return messages[a].sender != messages[b].sender ? messages[a].sender < messages[b].sender
+                                                      : messages[a].time < messages[b].time;
+    });
+    for (std::size_t k = 0; k < m;) {
+      const NodeId w = messages[order[k]].sender;
+      start(w);
+      std::size_t time = 0;
+      for (; k < m && messages[order[k]].sender == w; ++k) {
+        for (; time < messages[order[k]].time; ++time)
+          modular_step(s.matrices[0], s.mod, x, support, y, next);
+        store(order[k]);
+      }
+    }
+  } else {
+    // e_wᵀ W_{t−1} ⋯ W_0: W_{t−1} first.
+    for (std::size_t k = 0; k < m; ++k) {
+      start(messages[k].sender);
+      for (std::size_t r = messages[k].time; r-- > 0;)
+        modular_step(s.matrices[r], s.mod, x, support, y, next);
+      store(k);
+    }
+  }
+  // The observers know their own releases: their columns are not part of A′.
+  for (const NodeId c : observers) {
+    reached_[c] = 0;
+    if (!exact_) continue;
+    for (std::size_t row = 0; row < m; ++row)
+      nmod_mat_entry(impl_->rref, static_cast<slong>(row), static_cast<slong>(c)) = 0;
+  }
+  if (!exact_) return;
+  nmod_mat_set(impl_->rows, impl_->rref);
+  rank_ = m == 0 ? 0 : static_cast<std::size_t>(nmod_mat_rref(impl_->rref));
+  impl_->rank = rank_;
+  for (std::size_t k = 0; k < rank_; ++k) {
+    std::size_t first = n;
+    std::size_t nonzero = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      if (nmod_mat_entry(impl_->rref, static_cast<slong>(k), static_cast<slong>(j)) == 0) continue;
+      if (first == n) first = j;
+      ++nonzero;
+    }
+    impl_->pivot.push_back(first);
+    // A row of the reduced echelon form with a single entry is e_pivot itself.
+    if (nonzero == 1) in_span_[first] = 1;
+  }
+  // Hadamard's bound: an integerised row of time t has norm at most 2^(t·bits_per_round), and a
+  // minor holds at most `rank` rows of A′ (and possibly one e_u, of norm 1).
+  std::vector<std::size_t> times;
+  times.reserve(m);
+  for (const TimedSender& message : messages) times.push_back(message.time);
+  std::sort(times.begin(), times.end(), std::greater<>());
+  double bits = 0.0;
+  for (std::size_t k = 0; k < std::min(rank_ + 1, m); ++k) bits += static_cast<double>(times[k]);
+  height_bits_ = bits * schedule.bits_per_round();
+}
+
+ModularView::~ModularView() = default;
+ModularView::ModularView(ModularView&&) noexcept = default;
+
+std::optional<std::vector<std::uint64_t>> ModularView::leverages(std::span<const NodeId> targets) const {
+  const nmod_mat_struct* r = impl_->rref;
+  const slong n = r->c;
+  const auto rank = static_cast<slong>(rank_);
+  const nmod_t mod = r->mod;
+  std::vector<std::uint64_t> out(targets.size(), 0);
+  if (rank == 0) return out;
+  std::vector<slong> row_of(static_cast<std::size_t>(n), -1);  // pivot column → its row
+  for (slong k = 0; k < rank; ++k) row_of[impl_->pivot[static_cast<std::size_t>(k)]] = k;
+  std::vector<slong> free_columns;
+  std::vector<slong> free_index(static_cast<std::size_t>(n), -1);
+  for (slong j = 0; j < n; ++j)
+    if (row_of[static_cast<std::size_t>(j)] < 0) {
+      free_index[static_cast<std::size_t>(j)] = static_cast<slong>(free_columns.size());
+      free_columns.push_back(j);
+    }
+  const auto kf = static_cast<slong>(free_columns.size());
+  const auto quadratic = [&](const nmod_mat_t inverse, const std::vector<std::uint64_t>& v) {
+    std::uint64_t sum = 0;
+    const auto size = static_cast<slong>(v.size());
+    for (slong i = 0; i < size; ++i) {
+      if (v[static_cast<std::size_t>(i)] == 0) continue;
+      std::uint64_t row = 0;
+      for (slong j = 0; j < size; ++j)
+        row =
+            nmod_add(row, nmod_mul(nmod_mat_entry(inverse, i, j), v[static_cast<std::size_t>(j)], mod), mod);
+      sum = nmod_add(sum, nmod_mul(v[static_cast<std::size_t>(i)], row, mod), mod);
+    }
+    return sum;
+  };
+  if (rank <= kf) {
+    // ℓ_u = c_uᵀ (R Rᵀ)⁻¹ c_u, c_u column u of the echelon rows R.
+    nmod_mat_t rows, transposed, gram, inverse;
+    nmod_mat_window_init(rows, r, 0, 0, rank, n);
+    nmod_mat_init(transposed, n, rank, mod.n);
+    nmod_mat_transpose(transposed, rows);
+    nmod_mat_init(gram, rank, rank, mod.n);
+    nmod_mat_mul(gram, rows, transposed);
+    nmod_mat_init(inverse, rank, rank, mod.n);
+    const int invertible = nmod_mat_inv(inverse, gram);
+    if (invertible != 0) {
+      std::vector<std::uint64_t> c(static_cast<std::size_t>(rank));
+      for (std::size_t t = 0; t < targets.size(); ++t) {
+        for (slong k = 0; k < rank; ++k)
+          c[static_cast<std::size_t>(k)] = nmod_mat_entry(rows, k, static_cast<slong>(targets[t]));
+        out[t] = quadratic(inverse, c);
+      }
+    }
+    nmod_mat_clear(inverse);
+    nmod_mat_clear(gram);
+    nmod_mat_clear(transposed);
+    nmod_mat_window_clear(rows);
+    if (invertible == 0) return std::nullopt;
+    return out;
+  }
+  // ℓ_u = 1 − n_uᵀ (I + R_Fᵀ R_F)⁻¹ n_u with the kernel basis N = [−R_F; I] (F the free columns):
+  // n_u = −(row of R_F at u's pivot row), or the unit vector of u's free column.
+  nmod_mat_t rf, rft, gram, inverse;
+  nmod_mat_init(rf, rank, kf, mod.n);
+  for (slong k = 0; k < rank; ++k)
+    for (slong f = 0; f < kf; ++f)
+      nmod_mat_entry(rf, k, f) = nmod_mat_entry(r, k, free_columns[static_cast<std::size_t>(f)]);
+  nmod_mat_init(rft, kf, rank, mod.n);
+  nmod_mat_transpose(rft, rf);
+  nmod_mat_init(gram, kf, kf, mod.n);
+  nmod_mat_mul(gram, rft, rf);
+  for (slong f = 0; f < kf; ++f) nmod_mat_entry(gram, f, f) = nmod_add(nmod_mat_entry(gram, f, f), 1, mod);
+  nmod_mat_init(inverse, kf, kf, mod.n);
+  const int invertible = nmod_mat_inv(inverse, gram);
+  if (invertible != 0) {
+    std::vector<std::uint64_t> v(static_cast<std::size_t>(kf));
+    for (std::size_t t = 0; t < targets.size(); ++t) {
+      const auto u = static_cast<std::size_t>(targets[t]);
+      std::fill(v.begin(), v.end(), 0);
+      if (row_of[u] >= 0) {
+        for (slong f = 0; f < kf; ++f) v[static_cast<std::size_t>(f)] = nmod_mat_entry(rf, row_of[u], f);
+      } else {
+        v[static_cast<std::size_t>(free_index[u])] = 1;
+      }
+      out[t] = nmod_sub(1, quadratic(inverse, v), mod);
+    }
+  }
+  nmod_mat_clear(inverse);
+  nmod_mat_clear(gram);
+  nmod_mat_clear(rft);
+  nmod_mat_clear(rf);
+  if (invertible == 0) return std::nullopt;
+  return out;
+}
+
+std::vector<std::size_t> ModularView::independent_rows(std::span<const std::uint8_t> keep) const {
+  const nmod_mat_struct* a = impl_->rows;
+  const slong m = a->r;
+  std::vector<slong> columns;
+  for (slong j = 0; j < a->c; ++j)
+    if (keep[static_cast<std::size_t>(j)] != 0) columns.push_back(j);
+  if (m == 0 || columns.empty()) return {};
+  nmod_mat_t restricted;
+  nmod_mat_init(restricted, m, static_cast<slong>(columns.size()), a->mod.n);
+  for (slong i = 0; i < m; ++i)
+    for (std::size_t k = 0; k < columns.size(); ++k)
+      nmod_mat_entry(restricted, i, static_cast<slong>(k)) = nmod_mat_entry(a, i, columns[k]);
+  // PA = LU with L unit lower triangular on its first `rank` rows: rows P[0..rank) of A are
+  // independent (FLINT's generalised LU).
+  std::vector<slong> permutation(static_cast<std::size_t>(m));
+  const slong rank = nmod_mat_lu(permutation.data(), restricted, 0);
+  nmod_mat_clear(restricted);
+  std::vector<std::size_t> out;
+  for (slong k = 0; k < rank; ++k)
+    out.push_back(static_cast<std::size_t>(permutation[static_cast<std::size_t>(k)]));
+  return out;
+}
+
+std::optional<std::vector<LeverageBounds>> ball_leverages(const RationalSchedule& schedule, bool fixed,
+                                                          std::span<const TimedSender> messages,
+                                                          std::span<const std::size_t> rows,
+                                                          std::span<const std::uint8_t> keep,
+                                                          std::span<const NodeId> targets, long max_bits) {
+  const std::size_t n = schedule.num_nodes();
+  std::vector<std::size_t> column_of(n, n);
+  std::size_t k = 0;
+  for (std::size_t j = 0; j < n; ++j)
+    if (keep[j] != 0) column_of[j] = k++;
+  const auto r = static_cast<slong>(rows.size());
+  std::vector<LeverageBounds> out(targets.size());
+  if (r == 0) {
+    for (LeverageBounds& b : out) b = {0.0, 0.0};
+    return out;
+  }
+  const auto& matrices = schedule.impl().matrices;
+  for (long prec = 128; prec <= max_bits; prec *= 2) {
+    // W's entries as balls at this precision.
+    std::vector<std::vector<arb_struct>> w(matrices.size());
+    for (std::size_t t = 0; t < matrices.size(); ++t) {
+      w[t].resize(matrices[t].value.size());
+      for (std::size_t e = 0; e < matrices[t].value.size(); ++e) {
+        arb_init(&w[t][e]);
+        fmpq_t q;
+        fmpq_init(q);
+        fmpq_set_mpq(q, matrices[t].value[e].get_mpq_t());
+        arb_set_fmpq(&w[t][e], q, prec);
+        fmpq_clear(q);
+      }
+    }
+    arb_mat_t b, bt, gram, chol, rhs, solved;
+    arb_mat_init(b, r, static_cast<slong>(k));
+    // The rows e_wᵀ W_{t−1}⋯W_0 of the chosen messages (a fixed W: one propagation per sender).
+    arb_ptr x = _arb_vec_init(static_cast<slong>(n));
+    arb_ptr y = _arb_vec_init(static_cast<slong>(n));
+    const auto step = [&](std::size_t t) {
+      const auto& m = matrices[fixed ? 0 : t];
+      _arb_vec_zero(y, static_cast<slong>(n));
+      for (std::size_t i = 0; i < n; ++i) {
+        if (arb_is_zero(x + i)) continue;
+        for (std::size_t e = m.start[i]; e < m.start[i + 1]; ++e)
+          arb_addmul(y + m.column[e], x + i, &w[fixed ? 0 : t][e], prec);
+      }
+      _arb_vec_swap(x, y, static_cast<slong>(n));
+    };
+    const auto store = [&](slong row) {
+      for (std::size_t j = 0; j < n; ++j)
+        if (column_of[j] < n) arb_set(arb_mat_entry(b, row, static_cast<slong>(column_of[j])), x + j);
+    };
+    std::vector<std::size_t> order(rows.begin(), rows.end());
+    std::vector<slong> row_of(messages.size(), -1);
+    for (slong i = 0; i < r; ++i) row_of[rows[static_cast<std::size_t>(i)]] = i;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t c) {
+      return messages[a].sender != messages[c].sender ? messages[a].sender < messages[c].sender
+                                                      : messages[a].time < messages[c].time;
+    });
+    for (std::size_t i = 0; i < order.size();) {
+      const NodeId sender = messages[order[i]].sender;
+      if (fixed) {
+        _arb_vec_zero(x, static_cast<slong>(n));
+        arb_one(x + sender);
+        std::size_t time = 0;
+        for (; i < order.size() && messages[order[i]].sender == sender; ++i) {
+          for (; time < messages[order[i]].time; ++time) step(0);
+          store(row_of[order[i]]);
+        }
+      } else {
+        _arb_vec_zero(x, static_cast<slong>(n));
+        arb_one(x + sender);
+        for (std::size_t t = messages[order[i]].time; t-- > 0;) step(t);
+        store(row_of[order[i]]);
+        ++i;
+      }
+    }
+    _arb_vec_clear(x, static_cast<slong>(n));
+    _arb_vec_clear(y, static_cast<slong>(n));
+    for (auto& ws : w)
+      for (arb_struct& e : ws) arb_clear(&e);
+    // ℓ_u = ‖L⁻¹ c_u‖² with B Bᵀ = L Lᵀ, c_u column u of B.
+    arb_mat_init(bt, static_cast<slong>(k), r);
+    arb_mat_transpose(bt, b);
+    arb_mat_init(gram, r, r);
+    arb_mat_mul(gram, b, bt, prec);
+    arb_mat_init(chol, r, r);
+    const bool proven = arb_mat_cho(chol, gram, prec) != 0;
+    bool resolved = proven;
+    if (proven) {
+      arb_mat_init(rhs, r, static_cast<slong>(targets.size()));
+      for (std::size_t t = 0; t < targets.size(); ++t) {
+        const std::size_t c = column_of[targets[t]];
+        if (c == n) continue;  // a dropped column: its caller knows its value
+        for (slong i = 0; i < r; ++i)
+          arb_set(arb_mat_entry(rhs, i, static_cast<slong>(t)), arb_mat_entry(b, i, static_cast<slong>(c)));
+      }
+      arb_mat_init(solved, r, static_cast<slong>(targets.size()));
+      arb_mat_solve_tril(solved, chol, rhs, 0, prec);
+      arb_t sum;
+      arb_init(sum);
+      arf_t bound;
+      arf_init(bound);
+      for (std::size_t t = 0; t < targets.size() && resolved; ++t) {
+        arb_zero(sum);
+        for (slong i = 0; i < r; ++i)
+          arb_addmul(sum, arb_mat_entry(solved, i, static_cast<slong>(t)),
+                     arb_mat_entry(solved, i, static_cast<slong>(t)), prec);
+        arb_get_ubound_arf(bound, sum, prec);
+        out[t].upper = std::min(1.0, arf_get_d(bound, ARF_RND_UP));
+        arb_get_lbound_arf(bound, sum, prec);
+        out[t].lower = std::max(0.0, arf_get_d(bound, ARF_RND_DOWN));
+        // A ball wider than 10⁻⁹ is not worth reporting at this precision: refine.
+        resolved = std::isfinite(out[t].upper) && out[t].upper - out[t].lower <= 1e-9;
+      }
+      arf_clear(bound);
+      arb_clear(sum);
+      arb_mat_clear(solved);
+      arb_mat_clear(rhs);
+    }
+    arb_mat_clear(chol);
+    arb_mat_clear(gram);
+    arb_mat_clear(bt);
+    arb_mat_clear(b);
+    if (resolved) return out;
+  }
+  return std::nullopt;
+}
+
+std::optional<SmallRational> reconstruct_rational(std::uint64_t value, std::uint64_t prime) {
+  fmpz_t a, m;
+  fmpq_t q;
+  fmpz_init_set_ui(a, value);
+  fmpz_init_set_ui(m, prime);
+  fmpq_init(q);
+  std::optional<SmallRational> out;
+  if (fmpq_reconstruct_fmpz(q, a, m) != 0 && fmpz_fits_si(fmpq_numref(q)) && fmpz_fits_si(fmpq_denref(q)))
+    out = SmallRational{fmpz_get_si(fmpq_numref(q)), fmpz_get_si(fmpq_denref(q))};
+  fmpq_clear(q);
+  fmpz_clear(m);
+  fmpz_clear(a);
+  return out;
+}
+
+double round_up(const SmallRational& r) {
+  const double v = static_cast<double>(r.num) / static_cast<double>(r.den);
+  return mpq_class(v) >= mpq_class(r.num, r.den) ? v
+                                                 : std::nextafter(v, std::numeric_limits<double>::infinity());
+}
+
+std::uint64_t reduce_rational(const SmallRational& r, std::uint64_t prime) {
+  nmod_t mod;
+  nmod_init(&mod, prime);
+  const auto residue = [prime](std::int64_t z) {
+    std::int64_t a = z % static_cast<std::int64_t>(prime);  // prime < 2^63
+    if (a < 0) a += static_cast<std::int64_t>(prime);
+    return static_cast<std::uint64_t>(a);
+  };
+  return nmod_mul(residue(r.num), n_invmod(residue(r.den), prime), mod);
+}
+
+}  // namespace netdp::accounting::detail
