@@ -137,51 +137,9 @@ std::vector<CertifiedSum> ViewCertifier::certify(const ObserverLeverage& view,
     for (const CertifiedSum& c : out) totals.unresolved += c.kind == Certificate::cap_undetermined ? 1 : 0;
     return out;
   }
-  // Exact values: ℓ_u mod p, its rational reconstruction, confirmed by ℓ_u mod q from an
-  // independent reduction of the same view.
-  // The events of the second prime, counted whether or not a candidate needs it (so that the stated
-  // probability does not depend on the primes drawn): its rank and memberships, and one check per
-  // target. A wrong candidate a/b ≠ ℓ = c/d agrees mod q only if q divides cb − ad, of at most
-  // 2H + n + 33 bits (ℓ's numerator and denominator are below 2^(2H + n): Cauchy–Binet).
-  const double check_bits = 2.0 * exact.height_bits() + static_cast<double>(n) + 33.0;
-  totals.bad_prime_count += (prime_divisors(exact.height_bits()) + prime_divisors(check_bits)) *
-                            static_cast<double>(1 + wanted.size());
-  const std::optional<std::vector<std::uint64_t>> mod_p = exact.leverages(wanted);
-  if (mod_p) {
-    std::vector<std::optional<SmallRational>> candidates(wanted.size());
-    bool any = false;
-    for (std::size_t k = 0; k < wanted.size(); ++k) {
-      candidates[k] = reconstruct_rational((*mod_p)[k], p_.prime());
-      any = any || candidates[k].has_value();
-    }
-    if (any) {
-      const ModularView check(q_, messages, observers, true);
-      const std::optional<std::vector<std::uint64_t>> mod_q =
-          check.rank() == exact.rank() ? check.leverages(wanted) : std::nullopt;
-      for (std::size_t k = 0; k < wanted.size() && mod_q; ++k) {
-        if (!candidates[k] || candidates[k]->num < 0 || candidates[k]->num > candidates[k]->den) continue;
-        if (reduce_rational(*candidates[k], q_.prime()) != (*mod_q)[k]) continue;
-        const double value = round_up(*candidates[k]);
-        const double below =
-            static_cast<double>(candidates[k]->num) / static_cast<double>(candidates[k]->den);
-        out[wanted_set[k]] = {value, value >= 1.0 ? Certificate::cap_in_span : Certificate::exact,
-                              std::nextafter(below, 0.0)};
-        ++totals.reconstructed;
-      }
-    }
-  }
-  // The rest in certified ball arithmetic on the part of the row space the in-span targets leave:
+  // Certified ball arithmetic on the part of the row space the in-span targets leave:
   // V = span{e_u : u in span} ⊕ V′, and for u outside the span ℓ_u is its leverage in V′.
-  std::vector<NodeId> rest;
-  std::vector<std::size_t> rest_set;
-  for (std::size_t k = 0; k < wanted.size(); ++k) {
-    const CertifiedSum& c = out[wanted_set[k]];
-    if (c.kind == Certificate::cap_undetermined) {
-      rest.push_back(wanted[k]);
-      rest_set.push_back(wanted_set[k]);
-    }
-  }
-  if (!rest.empty()) {
+  {
     std::vector<std::uint8_t> keep(n, 0);
     std::size_t spanned = 0;
     for (std::size_t j = 0; j < n; ++j) {
@@ -189,16 +147,60 @@ std::vector<CertifiedSum> ViewCertifier::certify(const ObserverLeverage& view,
       spanned += exact.in_span(static_cast<NodeId>(j)) ? 1 : 0;
     }
     const std::vector<std::size_t> rows = exact.independent_rows(keep);
-    // The restriction has rank r − (targets in span) when p is not unlucky; otherwise give up.
+    // The restriction has rank r − (targets in span) when p is not unlucky; otherwise give up here.
     const std::optional<std::vector<LeverageBounds>> balls =
-        rows.size() + spanned == exact.rank() ? ball_leverages(rational_, fixed_, messages, rows, keep, rest)
+        rows.size() + spanned == exact.rank() ? ball_leverages(rational_, fixed_, messages, rows, keep, wanted)
                                               : std::nullopt;
     if (balls) {
-      for (std::size_t k = 0; k < rest.size(); ++k) {
+      for (std::size_t k = 0; k < wanted.size(); ++k) {
         const LeverageBounds& b = (*balls)[k];
         const bool tight = b.upper - b.lower <= 0x1p-50;
-        out[rest_set[k]] = {b.upper, tight ? Certificate::exact : Certificate::upper_bound, b.lower};
+        out[wanted_set[k]] = {b.upper, tight ? Certificate::exact : Certificate::upper_bound, b.lower};
         ++totals.ball_resolved;
+      }
+    }
+  }
+  // What the balls left: ℓ_u mod p, its rational reconstruction, confirmed by ℓ_u mod q from an
+  // independent reduction of the same view.
+  std::vector<NodeId> rest;
+  std::vector<std::size_t> rest_set;
+  for (std::size_t k = 0; k < wanted.size(); ++k) {
+    if (out[wanted_set[k]].kind == Certificate::cap_undetermined) {
+      rest.push_back(wanted[k]);
+      rest_set.push_back(wanted_set[k]);
+    }
+  }
+  if (rest.empty()) {
+    for (const CertifiedSum& c : out) totals.unresolved += c.kind == Certificate::cap_undetermined ? 1 : 0;
+    return out;
+  }
+  // The events of the second prime: its rank and memberships, and one check per target. A wrong
+  // candidate a/b ≠ ℓ = c/d agrees mod q only if q divides cb − ad, of at most 2H + n + 33 bits
+  // (ℓ's numerator and denominator are below 2^(2H + n): Cauchy–Binet).
+  const double check_bits = 2.0 * exact.height_bits() + static_cast<double>(n) + 33.0;
+  totals.bad_prime_count +=
+      (prime_divisors(exact.height_bits()) + prime_divisors(check_bits)) * static_cast<double>(1 + rest.size());
+  const std::optional<std::vector<std::uint64_t>> mod_p = exact.leverages(rest);
+  if (mod_p) {
+    std::vector<std::optional<SmallRational>> candidates(rest.size());
+    bool any = false;
+    for (std::size_t k = 0; k < rest.size(); ++k) {
+      candidates[k] = reconstruct_rational((*mod_p)[k], p_.prime());
+      any = any || candidates[k].has_value();
+    }
+    if (any) {
+      const ModularView check(q_, messages, observers, true);
+      const std::optional<std::vector<std::uint64_t>> mod_q =
+          check.rank() == exact.rank() ? check.leverages(rest) : std::nullopt;
+      for (std::size_t k = 0; k < rest.size() && mod_q; ++k) {
+        if (!candidates[k] || candidates[k]->num < 0 || candidates[k]->num > candidates[k]->den) continue;
+        if (reduce_rational(*candidates[k], q_.prime()) != (*mod_q)[k]) continue;
+        const double value = round_up(*candidates[k]);
+        const double below =
+            static_cast<double>(candidates[k]->num) / static_cast<double>(candidates[k]->den);
+        out[rest_set[k]] = {value, value >= 1.0 ? Certificate::cap_in_span : Certificate::exact,
+                            std::nextafter(below, 0.0)};
+        ++totals.reconstructed;
       }
     }
   }

@@ -48,6 +48,17 @@ class ViewCertifier {
                                     const std::vector<std::vector<graph::NodeId>>& targets,
                                     std::span<const double> raw, CertifierTotals& totals) const;
 
+  /// Keeps every sender's message rows up to `rounds` modulo both primes (ModularSchedule::keep_rows),
+  /// when they fit. Call before the views run in parallel.
+  void keep_rows(std::size_t rounds) {
+    p_.keep_rows(rounds);
+    q_.keep_rows(rounds);
+  }
+  /// The bytes keep_rows keeps for a schedule of n nodes.
+  static double kept_bytes(std::size_t nodes, std::size_t rounds, bool fixed) {
+    return 2.0 * ModularSchedule::row_table_bytes(nodes, rounds, fixed);
+  }
+
   /// The chance that any statement made from the primes is wrong, given the union bound's count.
   static double failure_probability(const CertifierTotals& totals);
   /// Entries of W read at their binary value (no small fraction rounds to them).

@@ -173,6 +173,10 @@ struct ModularSchedule::Impl {
   };
   std::vector<Rows> matrices;
   bool fixed = true;
+  /// keep_rows: row (w·rounds + t) holds e_wᵀ W^t mod p; hops[w·n + u] the hop distance (0xFFFF: none).
+  std::size_t table_rounds = 0;
+  std::vector<std::uint64_t> table;
+  std::vector<std::uint16_t> hops;
 };
 
 ModularSchedule::ModularSchedule(const RationalSchedule& rational, const gossip::Schedule& schedule,
@@ -195,6 +199,12 @@ ModularSchedule::ModularSchedule(const RationalSchedule& rational, const gossip:
     }
     impl_->matrices.push_back(std::move(rows));
   }
+}
+
+double ModularSchedule::row_table_bytes(std::size_t nodes, std::size_t rounds, bool fixed) {
+  const double n = static_cast<double>(nodes);
+  const double bytes = 8.0 * n * static_cast<double>(rounds) * n + 2.0 * n * n;
+  return fixed && nodes < 0xFFFF && bytes <= kMaxRowTableBytes ? bytes : 0.0;
 }
 
 ModularSchedule::~ModularSchedule() = default;
@@ -240,6 +250,35 @@ void modular_step(const ModularSchedule::Impl::Rows& w, const nmod_t mod, std::v
 
 }  // namespace
 
+void ModularSchedule::keep_rows(std::size_t rounds) {
+  const std::size_t n = nodes_;
+  if (row_table_bytes(n, rounds, impl_->fixed) == 0.0 || rounds == 0) return;
+  Impl& s = *impl_;
+  s.table.assign(n * rounds * n, 0);
+  s.hops.assign(n * n, 0xFFFF);
+  const Impl::Rows& w = s.matrices.front();
+#pragma omp parallel
+  {
+    std::vector<std::uint64_t> x(n), y(n);
+    std::vector<std::uint8_t> support(n), next(n);
+#pragma omp for schedule(dynamic, 8)
+    for (std::size_t sender = 0; sender < n; ++sender) {
+      std::fill(x.begin(), x.end(), 0);
+      std::fill(support.begin(), support.end(), 0);
+      x[sender] = 1;
+      support[sender] = 1;
+      std::uint16_t* hop = s.hops.data() + sender * n;
+      for (std::size_t t = 0; t < rounds; ++t) {
+        std::copy(x.begin(), x.end(), s.table.begin() + static_cast<std::ptrdiff_t>((sender * rounds + t) * n));
+        for (std::size_t u = 0; u < n; ++u)
+          if (support[u] != 0 && hop[u] == 0xFFFF) hop[u] = static_cast<std::uint16_t>(t);
+        if (t + 1 < rounds) modular_step(w, s.mod, x, support, y, next);
+      }
+    }
+  }
+  s.table_rounds = rounds;
+}
+
 ModularView::ModularView(const ModularSchedule& schedule, std::span<const TimedSender> messages,
                          std::span<const NodeId> observers, bool exact)
     : exact_(exact), in_span_(schedule.num_nodes(), 0), reached_(schedule.num_nodes(), 0) {
@@ -261,7 +300,22 @@ ModularView::ModularView(const ModularSchedule& schedule, std::span<const TimedS
     x[w] = 1;
     support[w] = 1;
   };
-  if (s.fixed) {
+  const bool tabled = s.table_rounds > 0 && std::all_of(messages.begin(), messages.end(), [&](const TimedSender& x) {
+                       return x.time < s.table_rounds;
+                     });
+  if (tabled) {
+    // Rows copied from the table; a node is reached when it lies within t hops of a sender heard at t.
+    for (std::size_t k = 0; k < m; ++k) {
+      const std::size_t w = messages[k].sender;
+      const std::size_t t = messages[k].time;
+      const std::uint16_t* hop = s.hops.data() + w * n;
+      for (std::size_t u = 0; u < n; ++u)
+        if (hop[u] <= t) reached_[u] = 1;
+      if (!exact_) continue;
+      const std::uint64_t* row = s.table.data() + (w * s.table_rounds + t) * n;
+      for (std::size_t j = 0; j < n; ++j) nmod_mat_entry(impl_->rref, static_cast<slong>(k), static_cast<slong>(j)) = row[j];
+    }
+  } else if (s.fixed) {
     // Each sender's rows e_wᵀ W^t in increasing t, one propagation per sender.
     std::vector<std::size_t> order(m);
     for (std::size_t k = 0; k < m; ++k) order[k] = k;
@@ -455,7 +509,7 @@ std::optional<std::vector<LeverageBounds>> ball_leverages(const RationalSchedule
     return out;
   }
   const auto& matrices = schedule.impl().matrices;
-  for (long prec = 128; prec <= max_bits; prec *= 2) {
+  for (long prec = 256; prec <= max_bits; prec *= 2) {
     // W's entries as balls at this precision.
     std::vector<std::vector<arb_struct>> w(matrices.size());
     for (std::size_t t = 0; t < matrices.size(); ++t) {
@@ -469,7 +523,7 @@ std::optional<std::vector<LeverageBounds>> ball_leverages(const RationalSchedule
         fmpq_clear(q);
       }
     }
-    arb_mat_t b, bt, gram, chol, rhs, solved;
+    arb_mat_t b, gram, chol, rhs, solved;
     arb_mat_init(b, r, static_cast<slong>(k));
     // The rows e_wᵀ W_{t−1}⋯W_0 of the chosen messages (a fixed W: one propagation per sender).
     arb_ptr x = _arb_vec_init(static_cast<slong>(n));
@@ -518,10 +572,15 @@ std::optional<std::vector<LeverageBounds>> ball_leverages(const RationalSchedule
     for (auto& ws : w)
       for (arb_struct& e : ws) arb_clear(&e);
     // ℓ_u = ‖L⁻¹ c_u‖² with B Bᵀ = L Lᵀ, c_u column u of B.
-    arb_mat_init(bt, static_cast<slong>(k), r);
-    arb_mat_transpose(bt, b);
+    // The Gram by dot products of rows (its lower triangle mirrored): arb_mat_mul's blocks go through
+    // big integers, slow on rows whose entries span many binary orders, as powers of W do.
     arb_mat_init(gram, r, r);
-    arb_mat_mul(gram, b, bt, prec);
+    for (slong i = 0; i < r; ++i)
+      for (slong j = 0; j <= i; ++j) {
+        arb_dot(arb_mat_entry(gram, i, j), nullptr, 0, arb_mat_entry(b, i, 0), 1, arb_mat_entry(b, j, 0), 1,
+                static_cast<slong>(k), prec);
+        if (j < i) arb_set(arb_mat_entry(gram, j, i), arb_mat_entry(gram, i, j));
+      }
     arb_mat_init(chol, r, r);
     const bool proven = arb_mat_cho(chol, gram, prec) != 0;
     bool resolved = proven;
@@ -558,7 +617,6 @@ std::optional<std::vector<LeverageBounds>> ball_leverages(const RationalSchedule
     }
     arb_mat_clear(chol);
     arb_mat_clear(gram);
-    arb_mat_clear(bt);
     arb_mat_clear(b);
     if (resolved) return out;
   }

@@ -31,6 +31,9 @@ std::uint64_t random_prime(unsigned bits, std::mt19937_64& rng);
 /// x / ln x < π(x) < 1.25506 x / ln x for x >= 17).
 double primes_in_range(unsigned bits);
 
+/// The largest table of message rows ModularSchedule::keep_rows keeps: 256 MiB.
+inline constexpr double kMaxRowTableBytes = 256.0 * 1024 * 1024;
+
 /// The bits of the primes the certificates draw.
 inline constexpr unsigned kPrimeBits = 62;
 
@@ -72,6 +75,13 @@ class ModularSchedule {
   std::uint64_t prime() const { return prime_; }
   std::size_t num_nodes() const { return nodes_; }
   double bits_per_round() const { return bits_per_round_; }
+  /// Under a fixed W, keeps e_wᵀ W^t mod p for every node w and t < rounds (n·T·n words, built in
+  /// parallel) and the hop distances of W's graph, for the views to copy instead of propagating
+  /// (a view of |S| senders saves |S|·T sparse products). Not kept above kMaxRowTableBytes.
+  /// Call before the views run in parallel.
+  void keep_rows(std::size_t rounds);
+  /// Bytes keep_rows(rounds) would keep on a schedule of n nodes (0 when it would keep nothing).
+  static double row_table_bytes(std::size_t nodes, std::size_t rounds, bool fixed);
 
   struct Impl;
   const Impl& impl() const { return *impl_; }

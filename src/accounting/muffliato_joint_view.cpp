@@ -599,17 +599,21 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
     heard_per_round = std::max(heard_per_round, std::min(sum, nodes));
   }
   const double messages = rounds * heard_per_round;
-  const double per_thread =
-      8.0 * nodes * nodes + 32.0 * messages + 16.0 * std::min(messages * nodes, kMaxViewEntries);
+  // The exact certificate adds per thread A′ mod p twice (as built and reduced, 8 bytes per entry,
+  // up to kMaxCertifiedEntries), and the tables of rows modulo its two primes.
+  const double per_thread = 8.0 * nodes * nodes + 32.0 * messages +
+                            16.0 * std::min(messages * nodes, kMaxViewEntries) +
+                            16.0 * std::min(messages * nodes, detail::kMaxCertifiedEntries);
   const double table = graphs.symmetric_fixed() ? 8.0 * nodes * (rounds + 1.0) : 0.0;
+  const double estimate = 16.0 * static_cast<double>(observers.size()) * static_cast<double>(targets.size()) +
+                          threads * per_thread + 32.0 * messages + table;
   util::require_memory(
-      16.0 * static_cast<double>(observers.size()) * static_cast<double>(targets.size()) +
-          threads * per_thread + 32.0 * messages + table,
+      estimate,
       "the Muffliato joint-view accountant",
       fmt::format(
           "16 bytes per (observer, target) pair ({} x {}); per thread an n x n Gram, the messages of "
-          "one view, T = {} rounds x {:.0f} heard per round x 32 bytes, and its rows (n = {}, {} "
-          "threads); {}",
+          "one view, T = {} rounds x {:.0f} heard per round x 32 bytes, its rows and their exact copies "
+          "modulo a prime (n = {}, {} threads); {}",
           observers.size(), targets.size(), schedule.rounds(), heard_per_round, n, omp_get_max_threads(),
           graphs.symmetric_fixed() ? "the Chebyshev error table, n (T + 1) x 8 bytes" : "no error table"),
       "lower the rounds (--rounds), account fewer pairs (--observer, --target) or use fewer threads "
@@ -622,7 +626,7 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
   MuffliatoLosses::CertificateMatrix kinds =
       MuffliatoLosses::CertificateMatrix::Constant(sums.rows(), sums.cols(), Certificate::exact);
   DenseMatrix lower = DenseMatrix::Zero(sums.rows(), sums.cols());
-  const detail::ViewCertifier certifier(
+  detail::ViewCertifier certifier(
       schedule, options.certificate_seed.value_or((static_cast<std::uint64_t>(std::random_device{}()) << 32) ^
                                                   std::random_device{}()));
   detail::CertifierTotals certified;
@@ -652,6 +656,16 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
         received_messages(graphs, schedule.rounds(), observers[g], options.messages);
     heard[g] = messages.size();
     if (!messages.empty()) last_time = std::max(last_time, messages.back().time);
+  }
+  {
+    // Every sender's rows modulo the primes, kept once when the views would propagate more.
+    double heard_by_computed = 0.0;
+    for (const std::size_t g : computed) heard_by_computed += static_cast<double>(heard[g]);
+    // The tables only save time: they are kept when they fit in what --max-memory leaves.
+    const double kept = detail::ViewCertifier::kept_bytes(n, last_time + 1, schedule.is_fixed());
+    if (heard_by_computed >= static_cast<double>(n) * static_cast<double>(last_time + 1) &&
+        estimate + kept <= util::memory_limit())
+      certifier.keep_rows(last_time + 1);
   }
   totals.powers_on_large_views = powers_resolve_on(schedule, graphs, observers, heard, options.messages);
   if (!totals.powers_on_large_views) {

@@ -29,6 +29,11 @@
 // mapped onto [−1, 1]): the same rows span, far better conditioned. The recurrence's certified
 // forward error E_C is added to the floor E, which bounds how far the computed rows are from exact
 // ones (E = ε_mach (n + m + 2) ‖Ĉ‖_F + E_C there). The basis with the smaller s is kept.
+//
+// Certificates (docs/certificates.md): every view is also reduced modulo a random prime, which
+// gives its exact rank and the targets its row space holds (ℓ = 1). The floating-point leverages
+// stand only where their rank is the exact rank; the others are rebuilt fractions or certified Arb
+// balls, or the cap as a counted give-up. MuffliatoLosses::certificates() says which, pair by pair.
 
 #include <cstddef>
 #include <string>
