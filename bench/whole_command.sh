@@ -14,6 +14,8 @@ repeat=${REPEAT:-3}
 data=../shared/datasets/graphs/facebook
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+# shellcheck source=bench/timing.sh
+source "$(dirname "$0")/timing.sh"
 
 run() {  # run LABEL ARGS...: netdp ARGS
   local label=$1
@@ -24,19 +26,11 @@ run() {  # run LABEL ARGS...: netdp ARGS
 measure() {  # measure LABEL PROGRAM ARGS...
   local label=$1
   shift
-  local walls=() rss=0
-  for _ in $(seq "$repeat"); do
-    if ! /usr/bin/time -f "%e %M" -o "$out/time" "$@" > "$out/stdout" 2> "$out/stderr"; then
-      printf '| %s | FAILED: %s |\n' "$label" "$(tail -1 "$out/stderr")"
-      return
-    fi
-    read -r wall peak < "$out/time"
-    walls+=("$wall")
-    rss=$((peak > rss ? peak : rss))
-  done
-  local median
-  median=$(printf '%s\n' "${walls[@]}" | sort -g | sed -n "$(((repeat + 1) / 2))p")
-  printf '| %s | %s s | %s MB |\n' "$label" "$median" "$((rss / 1024))"
+  if ! timed_runs "$out" "$repeat" "$@"; then
+    printf '| %s | FAILED: %s |\n' "$label" "$(tail -1 "$out/stderr")"
+    return
+  fi
+  printf '| %s | %s s | %s MB |\n' "$label" "$MEDIAN_WALL" "$PEAK_MB"
 }
 
 needs_data() {  # needs_data LABEL: false (and a row saying so) when the SNAP files are absent

@@ -191,3 +191,20 @@ def test_the_command_reports_a_solvable_target_at_the_cap_in_span(cli, args):
     assert row["certificate"] == "cap-in-span"
     assert out["summary"]["certificates"]["cap-in-span"] == 1
     assert out["summary"]["certificate_failure_probability"] < 1e-6
+
+
+def test_the_npy_companion_holds_each_pairs_certificate_code(tmp_path):
+    import os
+    import subprocess
+
+    binary = os.environ.get("NETDP_BINARY")
+    if not binary:
+        pytest.fail("NETDP_BINARY must name the netdp binary of this build (ctest sets it)")
+    out = tmp_path / "kind.npy"
+    subprocess.run([binary, "account", "--graph", "karate", "--rounds", "30", "--sigma", "1", "--observer", "16",
+                    "--out", str(out), "--field", "certificate", "--quiet"], check=True)
+    codes = np.load(out)
+    assert codes.shape == (34, 34)
+    assert codes[16, 26] == 2  # cap-in-span, the order of the certificate names
+    assert np.isnan(codes[16, 16]) and np.isnan(codes[0, 1])  # no pair: itself, another observer
+    assert set(np.unique(codes[16][~np.isnan(codes[16])])) <= {0, 1, 2, 3}
