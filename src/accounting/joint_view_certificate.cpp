@@ -149,8 +149,9 @@ std::vector<CertifiedSum> ViewCertifier::certify(const ObserverLeverage& view,
     const std::vector<std::size_t> rows = exact.independent_rows(keep);
     // The restriction has rank r − (targets in span) when p is not unlucky; otherwise give up here.
     const std::optional<std::vector<LeverageBounds>> balls =
-        rows.size() + spanned == exact.rank() ? ball_leverages(rational_, fixed_, messages, rows, keep, wanted)
-                                              : std::nullopt;
+        rows.size() + spanned == exact.rank()
+            ? ball_leverages(rational_, fixed_, messages, rows, keep, wanted)
+            : std::nullopt;
     if (balls) {
       for (std::size_t k = 0; k < wanted.size(); ++k) {
         const LeverageBounds& b = (*balls)[k];
@@ -178,8 +179,8 @@ std::vector<CertifiedSum> ViewCertifier::certify(const ObserverLeverage& view,
   // candidate a/b ≠ ℓ = c/d agrees mod q only if q divides cb − ad, of at most 2H + n + 33 bits
   // (ℓ's numerator and denominator are below 2^(2H + n): Cauchy–Binet).
   const double check_bits = 2.0 * exact.height_bits() + static_cast<double>(n) + 33.0;
-  totals.bad_prime_count +=
-      (prime_divisors(exact.height_bits()) + prime_divisors(check_bits)) * static_cast<double>(1 + rest.size());
+  totals.bad_prime_count += (prime_divisors(exact.height_bits()) + prime_divisors(check_bits)) *
+                            static_cast<double>(1 + rest.size());
   const std::optional<std::vector<std::uint64_t>> mod_p = exact.leverages(rest);
   if (mod_p) {
     std::vector<std::optional<SmallRational>> candidates(rest.size());

@@ -269,7 +269,8 @@ void ModularSchedule::keep_rows(std::size_t rounds) {
       support[sender] = 1;
       std::uint16_t* hop = s.hops.data() + sender * n;
       for (std::size_t t = 0; t < rounds; ++t) {
-        std::copy(x.begin(), x.end(), s.table.begin() + static_cast<std::ptrdiff_t>((sender * rounds + t) * n));
+        std::copy(x.begin(), x.end(),
+                  s.table.begin() + static_cast<std::ptrdiff_t>((sender * rounds + t) * n));
         for (std::size_t u = 0; u < n; ++u)
           if (support[u] != 0 && hop[u] == 0xFFFF) hop[u] = static_cast<std::uint16_t>(t);
         if (t + 1 < rounds) modular_step(w, s.mod, x, support, y, next);
@@ -300,9 +301,9 @@ ModularView::ModularView(const ModularSchedule& schedule, std::span<const TimedS
     x[w] = 1;
     support[w] = 1;
   };
-  const bool tabled = s.table_rounds > 0 && std::all_of(messages.begin(), messages.end(), [&](const TimedSender& x) {
-                       return x.time < s.table_rounds;
-                     });
+  const bool tabled =
+      s.table_rounds > 0 && std::all_of(messages.begin(), messages.end(),
+                                        [&](const TimedSender& x) { return x.time < s.table_rounds; });
   if (tabled) {
     // Rows copied from the table; a node is reached when it lies within t hops of a sender heard at t.
     for (std::size_t k = 0; k < m; ++k) {
@@ -313,7 +314,8 @@ ModularView::ModularView(const ModularSchedule& schedule, std::span<const TimedS
         if (hop[u] <= t) reached_[u] = 1;
       if (!exact_) continue;
       const std::uint64_t* row = s.table.data() + (w * s.table_rounds + t) * n;
-      for (std::size_t j = 0; j < n; ++j) nmod_mat_entry(impl_->rref, static_cast<slong>(k), static_cast<slong>(j)) = row[j];
+      for (std::size_t j = 0; j < n; ++j)
+        nmod_mat_entry(impl_->rref, static_cast<slong>(k), static_cast<slong>(j)) = row[j];
     }
   } else if (s.fixed) {
     // Each sender's rows e_wᵀ W^t in increasing t, one propagation per sender.

@@ -608,8 +608,7 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
   const double estimate = 16.0 * static_cast<double>(observers.size()) * static_cast<double>(targets.size()) +
                           threads * per_thread + 32.0 * messages + table;
   util::require_memory(
-      estimate,
-      "the Muffliato joint-view accountant",
+      estimate, "the Muffliato joint-view accountant",
       fmt::format(
           "16 bytes per (observer, target) pair ({} x {}); per thread an n x n Gram, the messages of "
           "one view, T = {} rounds x {:.0f} heard per round x 32 bytes, its rows and their exact copies "

@@ -24,9 +24,10 @@ void add_output_options(CLI::App* command, OutputOptions& options, const std::st
                 accounting::kMaxThreads, threads);
         omp_set_num_threads(threads);
       },
-      fmt::format("Threads for the parallel parts, 1..{} (default: OMP_NUM_THREADS, else every core); results "
-                  "do not depend on it",
-                  accounting::kMaxThreads));
+      fmt::format(
+          "Threads for the parallel parts, 1..{} (default: OMP_NUM_THREADS, else every core); results "
+          "do not depend on it",
+          accounting::kMaxThreads));
   command->add_option_function<std::uint64_t>(
       "--seed",
       [&options](std::uint64_t seed) {

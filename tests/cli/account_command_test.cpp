@@ -434,8 +434,8 @@ TEST(AccountCommand, HumanOutputSaysWhatRanAndWarningsGoToStderr) {
   // Diagnostics on stderr, once per distinct message; none on stdout; none with --quiet.
   EXPECT_EQ(r.out.find("warning"), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("netdp: warning: exact joint view:"), std::string::npos) << r.err;
-  const testing::CliResult quiet =
-      testing::run_cli({"account", "--graph", "karate", "--rounds", "30", "--target-epsilon", "1", "--quiet"});
+  const testing::CliResult quiet = testing::run_cli(
+      {"account", "--graph", "karate", "--rounds", "30", "--target-epsilon", "1", "--quiet"});
   ASSERT_EQ(quiet.status, 0);
   EXPECT_EQ(quiet.err.find("warning"), std::string::npos) << quiet.err;
   EXPECT_EQ(quiet.out, r.out);
