@@ -38,7 +38,7 @@ inline constexpr double kMaxRowTableBytes = 256.0 * 1024 * 1024;
 inline constexpr unsigned kPrimeBits = 62;
 
 /// The matrices of a schedule as exact rationals. An off-diagonal entry is the simplest fraction
-/// with a denominator below 2^31 that rounds to it (1/3 for the double nearest 1/3); a diagonal
+/// with a denominator below 2^20 that rounds to it (1/3 for the double nearest 1/3); a diagonal
 /// entry is 1 minus the row's other entries when it is within rounding of that (every weighting
 /// defines it so); an entry with neither reading is its own binary value, exactly.
 class RationalSchedule {

@@ -775,7 +775,7 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
     warnings.push_back(std::move(w));
   if (certifier.binary_entries() > 0)
     warnings.push_back(fmt::format(
-        "exact joint view: {} entries of W are no fraction with a denominator below 2^31 (nor 1 minus "
+        "exact joint view: {} entries of W are no fraction with a denominator below 2^20 (nor 1 minus "
         "their row's other entries); exact arithmetic reads them at their binary value, exactly as stored",
         certifier.binary_entries()));
   losses.set_warnings(std::move(warnings));

@@ -59,6 +59,24 @@ TEST(ModularView, HamiltonWeightsAreReadAsTheirFractions) {
   EXPECT_NEAR(third.bits_per_round(), 3.0, 1e-9);  // lcm 5 (3 bits), row and column sums 1
 }
 
+TEST(ModularView, EntriesWithoutASmallFractionAreReadAtTheirBinaryValue) {
+  // 0.3 reads as 3/10; π/10 has no fraction with a denominator below 2^31 that rounds to it, so it is
+  // read as the double itself (both copies); the diagonals are 1 minus their rows.
+  DenseMatrix w(3, 3);
+  const double pi_tenth = 0.31415926535897932;
+  w << 1.0 - 0.3 - pi_tenth, 0.3, pi_tenth,  //
+      0.3, 0.7, 0.0,                        //
+      pi_tenth, 0.0, 1.0 - pi_tenth;
+  const gossip::Schedule s = gossip::Schedule::fixed(to_sparse(w), 2);
+  const RationalSchedule rational(s);
+  EXPECT_EQ(rational.binary_entries(), 2u);
+  const ModularSchedule mod(rational, s, kPrime);
+  const ModularView view(mod, all_rounds({1}, 2), std::vector<graph::NodeId>{2});
+  EXPECT_EQ(view.rank(), 2u);  // e_1 and e_1ᵀW = (0.3, 0.7, 0) span e_0 and e_1
+  EXPECT_TRUE(view.in_span(0));
+  EXPECT_TRUE(view.in_span(1));
+}
+
 TEST(ModularView, ATargetTheObserverCanSolveForIsInTheSpan) {
   // Path 0-1-2-3, observer 3, T = 3 (the paper's counterexample): y_0 is solvable.
   const gossip::Schedule s = gossip::Schedule::fixed(to_sparse(hamilton(4, path_edges(4))), 3);
