@@ -155,15 +155,15 @@ class AccountResult:
     def targets(self):
         return [self.graph.labels[v] for v in self._target_nodes]
 
-    def _matrix(self, field):
+    def _matrix(self, field, empty=np.nan, dtype=float):
         """One row per observer, one column per target, filled from the rows (vectorized: an
-        all-pairs account of 2048 nodes has 4.2 M rows)."""
+        all-pairs account of 2048 nodes has 4.2 M rows); ``empty`` where there is no pair."""
         n = self.graph.num_nodes
         row_of = np.full(n, -1, dtype=np.int64)
         row_of[np.asarray(self._observer_nodes, dtype=np.int64)] = np.arange(len(self._observer_nodes))
         column_of = np.full(n, -1, dtype=np.int64)
         column_of[np.asarray(self._target_nodes, dtype=np.int64)] = np.arange(len(self._target_nodes))
-        out = np.full((len(self._observer_nodes), len(self._target_nodes)), np.nan)
+        out = np.full((len(self._observer_nodes), len(self._target_nodes)), empty, dtype=dtype)
         out[row_of[self.rows["observer"]], column_of[self.rows["target"]]] = self.rows[field]
         return out
 
@@ -176,14 +176,7 @@ class AccountResult:
     def certificate(self):
         """What each value is, per (observer, target): "exact", "upper-bound", "cap-in-span",
         "cap-undetermined" or "paper-formula" (docs/certificates.md); None off-pairs."""
-        n = self.graph.num_nodes
-        row_of = np.full(n, -1, dtype=np.int64)
-        row_of[np.asarray(self._observer_nodes, dtype=np.int64)] = np.arange(len(self._observer_nodes))
-        column_of = np.full(n, -1, dtype=np.int64)
-        column_of[np.asarray(self._target_nodes, dtype=np.int64)] = np.arange(len(self._target_nodes))
-        out = np.full((len(self._observer_nodes), len(self._target_nodes)), None, dtype=object)
-        out[row_of[self.rows["observer"]], column_of[self.rows["target"]]] = self.rows["certificate"]
-        return out
+        return self._matrix("certificate", empty=None, dtype=object)
 
     @functools.cached_property
     def epsilon(self):

@@ -15,15 +15,10 @@ namespace netdp::accounting::detail {
 
 using graph::NodeId;
 
-void CertifierTotals::merge(const CertifierTotals& o) {
-  views += o.views;
-  over_effort += o.over_effort;
-  float_rank_short += o.float_rank_short;
-  float_no_gap += o.float_no_gap;
-  reconstructed += o.reconstructed;
-  ball_resolved += o.ball_resolved;
-  unresolved += o.unresolved;
-  prime_disagreements += o.prime_disagreements;
+void CertifierTotals::merge(const CertifierTotals& o, std::size_t count) {
+  over_effort += o.over_effort * count;
+  float_rank_short += o.float_rank_short * count;
+  reconstructed += o.reconstructed * count;
   bad_prime_count += o.bad_prime_count;
 }
 
@@ -73,7 +68,6 @@ std::vector<CertifiedSum> ViewCertifier::certify(const ObserverLeverage& view,
   const bool within_effort =
       static_cast<double>(messages.size()) * static_cast<double>(n) <= kMaxCertifiedEntries;
   const ModularView exact(p_, messages, observers, within_effort);
-  ++totals.views;
   std::vector<CertifiedSum> out(targets.size());
   const auto cap = [](const std::vector<NodeId>& set) { return static_cast<double>(set.size()); };
   if (!within_effort) {
@@ -83,17 +77,14 @@ std::vector<CertifiedSum> ViewCertifier::certify(const ObserverLeverage& view,
           std::any_of(targets[j].begin(), targets[j].end(), [&](NodeId u) { return exact.reached(u); });
       out[j] = reached ? CertifiedSum{cap(targets[j]), Certificate::cap_undetermined, 0.0}
                        : CertifiedSum{0.0, Certificate::exact, 0.0};
-      totals.unresolved += reached ? 1 : 0;
     }
     return out;
   }
   // The floating-point leverages stand where their rank is the exact one and their margin leaves a
   // gap; the rank statement and each membership below is one event of the union bound.
   const bool rank_agrees = exact.rank() == view.rank;
-  if (exact.rank() < view.rank && !view.capped) ++totals.prime_disagreements;
   const bool float_certified = rank_agrees && view.margin < 1.0 && !view.capped && !view.dense_spectrum;
-  if (!rank_agrees && !view.capped) totals.float_rank_short += exact.rank() > view.rank ? 1 : 0;
-  if (rank_agrees && !float_certified) ++totals.float_no_gap;
+  if (!view.capped && exact.rank() > view.rank) ++totals.float_rank_short;
   const bool trusted = exact.rank() >= view.rank || view.capped;  // else p is unlucky here
   totals.bad_prime_count += prime_divisors(exact.height_bits()) * static_cast<double>(1 + targets.size());
 
@@ -133,10 +124,7 @@ std::vector<CertifiedSum> ViewCertifier::certify(const ObserverLeverage& view,
       wanted_set.push_back(j);
     }
   }
-  if (wanted.empty()) {
-    for (const CertifiedSum& c : out) totals.unresolved += c.kind == Certificate::cap_undetermined ? 1 : 0;
-    return out;
-  }
+  if (wanted.empty()) return out;
   // Certified ball arithmetic on the part of the row space the in-span targets leave:
   // V = span{e_u : u in span} ⊕ V′, and for u outside the span ℓ_u is its leverage in V′.
   {
@@ -157,7 +145,6 @@ std::vector<CertifiedSum> ViewCertifier::certify(const ObserverLeverage& view,
         const LeverageBounds& b = (*balls)[k];
         const bool tight = b.upper - b.lower <= 0x1p-50;
         out[wanted_set[k]] = {b.upper, tight ? Certificate::exact : Certificate::upper_bound, b.lower};
-        ++totals.ball_resolved;
       }
     }
   }
@@ -171,10 +158,7 @@ std::vector<CertifiedSum> ViewCertifier::certify(const ObserverLeverage& view,
       rest_set.push_back(wanted_set[k]);
     }
   }
-  if (rest.empty()) {
-    for (const CertifiedSum& c : out) totals.unresolved += c.kind == Certificate::cap_undetermined ? 1 : 0;
-    return out;
-  }
+  if (rest.empty()) return out;
   // The events of the second prime: its rank and memberships, and one check per target. A wrong
   // candidate a/b ≠ ℓ = c/d agrees mod q only if q divides cb − ad, of at most 2H + n + 33 bits
   // (ℓ's numerator and denominator are below 2^(2H + n): Cauchy–Binet).
@@ -205,11 +189,11 @@ std::vector<CertifiedSum> ViewCertifier::certify(const ObserverLeverage& view,
       }
     }
   }
-  for (const CertifiedSum& c : out) totals.unresolved += c.kind == Certificate::cap_undetermined ? 1 : 0;
   return out;
 }
 
-std::vector<std::string> certifier_warnings(const CertifierTotals& totals, std::size_t observer_sets) {
+std::vector<std::string> certifier_warnings(const CertifierTotals& totals, std::size_t observer_sets,
+                                            std::size_t undetermined_pairs) {
   std::vector<std::string> out;
   if (totals.float_rank_short > 0)
     out.push_back(fmt::format(
@@ -222,11 +206,11 @@ std::vector<std::string> certifier_warnings(const CertifierTotals& totals, std::
         "exact joint view: {} of {} observer sets are too large for the exact certificate (messages x "
         "nodes above {:.0f}); the targets they reach are reported at the cap, undetermined",
         totals.over_effort, observer_sets, kMaxCertifiedEntries));
-  if (totals.unresolved > 0)
+  if (undetermined_pairs > 0)
     out.push_back(
         fmt::format("exact joint view: {} pairs are at the local-DP cap as a give-up "
                     "(cap-undetermined): the exact value may be lower",
-                    totals.unresolved));
+                    undetermined_pairs));
   return out;
 }
 

@@ -21,18 +21,16 @@ struct CertifiedSum {
   double lower = 0.0;  ///< a certified lower bound on the exact S (0 when none is known)
 };
 
-/// Why a view's values are not all certified, for the account's warnings.
+/// What the certificates of the views did, for the account's report and warnings.
 struct CertifierTotals {
-  std::size_t views = 0;
-  std::size_t over_effort = 0;          ///< views too large for exact arithmetic (cap: undetermined)
-  std::size_t float_rank_short = 0;     ///< views whose floating-point rank is below the exact rank
-  std::size_t float_no_gap = 0;         ///< views whose floating-point margin reached the cap
-  std::size_t reconstructed = 0;        ///< pairs whose exact rational value was reconstructed
-  std::size_t ball_resolved = 0;        ///< pairs resolved in certified ball arithmetic (Arb)
-  std::size_t unresolved = 0;           ///< pairs left at the cap, undetermined
-  std::size_t prime_disagreements = 0;  ///< views whose prime gave a rank below the float's (redrawn)
-  double bad_prime_count = 0.0;         ///< the union bound's count of primes that could mislead
-  void merge(const CertifierTotals& o);
+  std::size_t over_effort = 0;       ///< views too large for exact arithmetic (cap: undetermined)
+  std::size_t float_rank_short = 0;  ///< views whose floating-point rank is below the exact rank
+  std::size_t reconstructed = 0;     ///< pairs whose exact rational value was reconstructed
+  double bad_prime_count = 0.0;      ///< the union bound's count of primes that could mislead
+  /// Adds a view's totals, its counts standing for `count` observer sets (a symmetry orbit: the
+  /// other members' values are copies, their statements not made again, so the count of primes is not
+  /// multiplied).
+  void merge(const CertifierTotals& o, std::size_t count = 1);
 };
 
 /// The exact-arithmetic side of one joint-view run: W read as rationals once, two primes drawn once
@@ -74,7 +72,9 @@ class ViewCertifier {
 /// Views of more than this many entries (messages × nodes) are not certified (an effort limit).
 inline constexpr double kMaxCertifiedEntries = 8.0 * 1024 * 1024;
 
-/// Warnings for display: what the certificates could not settle (empty when all did).
-std::vector<std::string> certifier_warnings(const CertifierTotals& totals, std::size_t observer_sets);
+/// Warnings for display: what the certificates could not settle, with the number of pairs left at
+/// the cap as a give-up (empty when all were settled).
+std::vector<std::string> certifier_warnings(const CertifierTotals& totals, std::size_t observer_sets,
+                                            std::size_t undetermined_pairs);
 
 }  // namespace netdp::accounting::detail

@@ -253,6 +253,36 @@ void modular_step(const ModularSchedule::Impl::Rows& w, const nmod_t mod, std::v
 
 }  // namespace
 
+/// Visits the rows e_wᵀ W_{t−1}⋯W_0 of the messages `chosen` (indices into `messages`), in whatever
+/// arithmetic the callbacks keep: start(w) sets x = e_w, step(t) sets x ← x W_t, store(k) takes x as
+/// the row of message k. A fixed W propagates each sender once, in increasing time; a time-varying
+/// schedule applies W_{t−1} first, message by message.
+template <class Start, class Step, class Store>
+void propagate_messages(std::span<const TimedSender> messages, std::vector<std::size_t> chosen, bool fixed,
+                        const Start& start, const Step& step, const Store& store) {
+  if (!fixed) {
+    for (const std::size_t k : chosen) {
+      start(messages[k].sender);
+      for (std::size_t t = messages[k].time; t-- > 0;) step(t);
+      store(k);
+    }
+    return;
+  }
+  std::sort(chosen.begin(), chosen.end(), [&](std::size_t a, std::size_t b) {
+    return messages[a].sender != messages[b].sender ? messages[a].sender < messages[b].sender
+                                                    : messages[a].time < messages[b].time;
+  });
+  for (std::size_t i = 0; i < chosen.size();) {
+    const NodeId w = messages[chosen[i]].sender;
+    start(w);
+    std::size_t time = 0;
+    for (; i < chosen.size() && messages[chosen[i]].sender == w; ++i) {
+      for (; time < messages[chosen[i]].time; ++time) step(0);
+      store(chosen[i]);
+    }
+  }
+}
+
 void ModularSchedule::keep_rows(std::size_t rounds) {
   const std::size_t n = nodes_;
   if (row_table_bytes(n, rounds, impl_->fixed) == 0.0 || rounds == 0) return;
@@ -320,32 +350,12 @@ ModularView::ModularView(const ModularSchedule& schedule, std::span<const TimedS
       for (std::size_t j = 0; j < n; ++j)
         nmod_mat_entry(impl_->rref, static_cast<slong>(k), static_cast<slong>(j)) = row[j];
     }
-  } else if (s.fixed) {
-    // Each sender's rows e_wᵀ W^t in increasing t, one propagation per sender.
-    std::vector<std::size_t> order(m);
-    for (std::size_t k = 0; k < m; ++k) order[k] = k;
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-      return messages[a].sender != messages[b].sender ? messages[a].sender < messages[b].sender
-                                                      : messages[a].time < messages[b].time;
-    });
-    for (std::size_t k = 0; k < m;) {
-      const NodeId w = messages[order[k]].sender;
-      start(w);
-      std::size_t time = 0;
-      for (; k < m && messages[order[k]].sender == w; ++k) {
-        for (; time < messages[order[k]].time; ++time)
-          modular_step(s.matrices[0], s.mod, x, support, y, next);
-        store(order[k]);
-      }
-    }
   } else {
-    // e_wᵀ W_{t−1} ⋯ W_0: W_{t−1} first.
-    for (std::size_t k = 0; k < m; ++k) {
-      start(messages[k].sender);
-      for (std::size_t r = messages[k].time; r-- > 0;)
-        modular_step(s.matrices[r], s.mod, x, support, y, next);
-      store(k);
-    }
+    std::vector<std::size_t> all(m);
+    for (std::size_t k = 0; k < m; ++k) all[k] = k;
+    propagate_messages(
+        messages, std::move(all), s.fixed, start,
+        [&](std::size_t t) { modular_step(s.matrices[t], s.mod, x, support, y, next); }, store);
   }
   // The observers know their own releases: their columns are not part of A′.
   for (const NodeId c : observers) {
@@ -401,75 +411,64 @@ std::optional<std::vector<std::uint64_t>> ModularView::leverages(std::span<const
       free_columns.push_back(j);
     }
   const auto kf = static_cast<slong>(free_columns.size());
-  const auto quadratic = [&](const nmod_mat_t inverse, const std::vector<std::uint64_t>& v) {
-    std::uint64_t sum = 0;
-    const auto size = static_cast<slong>(v.size());
-    for (slong i = 0; i < size; ++i) {
-      if (v[static_cast<std::size_t>(i)] == 0) continue;
-      std::uint64_t row = 0;
-      for (slong j = 0; j < size; ++j)
-        row =
-            nmod_add(row, nmod_mul(nmod_mat_entry(inverse, i, j), v[static_cast<std::size_t>(j)], mod), mod);
-      sum = nmod_add(sum, nmod_mul(v[static_cast<std::size_t>(i)], row, mod), mod);
-    }
-    return sum;
-  };
-  if (rank <= kf) {
-    // ℓ_u = c_uᵀ (R Rᵀ)⁻¹ c_u, c_u column u of the echelon rows R.
-    nmod_mat_t rows, transposed, gram, inverse;
-    nmod_mat_window_init(rows, r, 0, 0, rank, n);
-    nmod_mat_init(transposed, n, rank, mod.n);
-    nmod_mat_transpose(transposed, rows);
-    nmod_mat_init(gram, rank, rank, mod.n);
-    nmod_mat_mul(gram, rows, transposed);
-    nmod_mat_init(inverse, rank, rank, mod.n);
-    const int invertible = nmod_mat_inv(inverse, gram);
-    if (invertible != 0) {
-      std::vector<std::uint64_t> c(static_cast<std::size_t>(rank));
-      for (std::size_t t = 0; t < targets.size(); ++t) {
-        for (slong k = 0; k < rank; ++k)
-          c[static_cast<std::size_t>(k)] = nmod_mat_entry(rows, k, static_cast<slong>(targets[t]));
-        out[t] = quadratic(inverse, c);
-      }
-    }
-    nmod_mat_clear(inverse);
-    nmod_mat_clear(gram);
-    nmod_mat_clear(transposed);
-    nmod_mat_window_clear(rows);
-    if (invertible == 0) return std::nullopt;
-    return out;
+  // Two forms of the same leverage; the smaller Gram is inverted:
+  //   ℓ_u = c_uᵀ (R Rᵀ)⁻¹ c_u, c_u column u of the echelon rows R (rank × rank), or
+  //   ℓ_u = 1 − n_uᵀ (I + R_Fᵀ R_F)⁻¹ n_u with the kernel basis N = [−R_F; I] (F the free columns):
+  //   n_u = −(row of R_F at u's pivot row), or the unit vector of u's free column (kf × kf). The sign
+  //   of n_u does not change the form.
+  const bool by_rows = rank <= kf;
+  const slong size = by_rows ? rank : kf;
+  nmod_mat_t basis, transposed, gram, inverse;
+  if (by_rows) {
+    nmod_mat_init(basis, rank, n, mod.n);
+    for (slong k = 0; k < rank; ++k)
+      for (slong j = 0; j < n; ++j) nmod_mat_entry(basis, k, j) = nmod_mat_entry(r, k, j);
+  } else {
+    nmod_mat_init(basis, rank, kf, mod.n);
+    for (slong k = 0; k < rank; ++k)
+      for (slong f = 0; f < kf; ++f)
+        nmod_mat_entry(basis, k, f) = nmod_mat_entry(r, k, free_columns[static_cast<std::size_t>(f)]);
   }
-  // ℓ_u = 1 − n_uᵀ (I + R_Fᵀ R_F)⁻¹ n_u with the kernel basis N = [−R_F; I] (F the free columns):
-  // n_u = −(row of R_F at u's pivot row), or the unit vector of u's free column.
-  nmod_mat_t rf, rft, gram, inverse;
-  nmod_mat_init(rf, rank, kf, mod.n);
-  for (slong k = 0; k < rank; ++k)
-    for (slong f = 0; f < kf; ++f)
-      nmod_mat_entry(rf, k, f) = nmod_mat_entry(r, k, free_columns[static_cast<std::size_t>(f)]);
-  nmod_mat_init(rft, kf, rank, mod.n);
-  nmod_mat_transpose(rft, rf);
-  nmod_mat_init(gram, kf, kf, mod.n);
-  nmod_mat_mul(gram, rft, rf);
-  for (slong f = 0; f < kf; ++f) nmod_mat_entry(gram, f, f) = nmod_add(nmod_mat_entry(gram, f, f), 1, mod);
-  nmod_mat_init(inverse, kf, kf, mod.n);
+  nmod_mat_init(transposed, basis->c, rank, mod.n);
+  nmod_mat_transpose(transposed, basis);
+  nmod_mat_init(gram, size, size, mod.n);
+  if (by_rows) {
+    nmod_mat_mul(gram, basis, transposed);
+  } else {
+    nmod_mat_mul(gram, transposed, basis);
+    for (slong f = 0; f < kf; ++f) nmod_mat_entry(gram, f, f) = nmod_add(nmod_mat_entry(gram, f, f), 1, mod);
+  }
+  nmod_mat_init(inverse, size, size, mod.n);
   const int invertible = nmod_mat_inv(inverse, gram);
   if (invertible != 0) {
-    std::vector<std::uint64_t> v(static_cast<std::size_t>(kf));
+    std::vector<std::uint64_t> v(static_cast<std::size_t>(size));
     for (std::size_t t = 0; t < targets.size(); ++t) {
       const auto u = static_cast<std::size_t>(targets[t]);
       std::fill(v.begin(), v.end(), 0);
-      if (row_of[u] >= 0) {
-        for (slong f = 0; f < kf; ++f) v[static_cast<std::size_t>(f)] = nmod_mat_entry(rf, row_of[u], f);
+      if (by_rows) {
+        for (slong k = 0; k < rank; ++k)
+          v[static_cast<std::size_t>(k)] = nmod_mat_entry(basis, k, static_cast<slong>(u));
+      } else if (row_of[u] >= 0) {
+        for (slong f = 0; f < kf; ++f) v[static_cast<std::size_t>(f)] = nmod_mat_entry(basis, row_of[u], f);
       } else {
         v[static_cast<std::size_t>(free_index[u])] = 1;
       }
-      out[t] = nmod_sub(1, quadratic(inverse, v), mod);
+      std::uint64_t form = 0;  // vᵀ inverse v
+      for (slong i = 0; i < size; ++i) {
+        if (v[static_cast<std::size_t>(i)] == 0) continue;
+        std::uint64_t row = 0;
+        for (slong j = 0; j < size; ++j)
+          row = nmod_add(row, nmod_mul(nmod_mat_entry(inverse, i, j), v[static_cast<std::size_t>(j)], mod),
+                         mod);
+        form = nmod_add(form, nmod_mul(v[static_cast<std::size_t>(i)], row, mod), mod);
+      }
+      out[t] = by_rows ? form : nmod_sub(1, form, mod);
     }
   }
   nmod_mat_clear(inverse);
   nmod_mat_clear(gram);
-  nmod_mat_clear(rft);
-  nmod_mat_clear(rf);
+  nmod_mat_clear(transposed);
+  nmod_mat_clear(basis);
   if (invertible == 0) return std::nullopt;
   return out;
 }
@@ -533,45 +532,30 @@ std::optional<std::vector<LeverageBounds>> ball_leverages(const RationalSchedule
     // The rows e_wᵀ W_{t−1}⋯W_0 of the chosen messages (a fixed W: one propagation per sender).
     arb_ptr x = _arb_vec_init(static_cast<slong>(n));
     arb_ptr y = _arb_vec_init(static_cast<slong>(n));
+    // A fixed schedule holds one matrix: its steps ask for t = 0.
     const auto step = [&](std::size_t t) {
-      const auto& m = matrices[fixed ? 0 : t];
+      const auto& m = matrices[t];
       _arb_vec_zero(y, static_cast<slong>(n));
       for (std::size_t i = 0; i < n; ++i) {
         if (arb_is_zero(x + i)) continue;
         for (std::size_t e = m.start[i]; e < m.start[i + 1]; ++e)
-          arb_addmul(y + m.column[e], x + i, &w[fixed ? 0 : t][e], prec);
+          arb_addmul(y + m.column[e], x + i, &w[t][e], prec);
       }
       _arb_vec_swap(x, y, static_cast<slong>(n));
     };
-    const auto store = [&](slong row) {
-      for (std::size_t j = 0; j < n; ++j)
-        if (column_of[j] < n) arb_set(arb_mat_entry(b, row, static_cast<slong>(column_of[j])), x + j);
+    const auto start = [&](NodeId sender) {
+      _arb_vec_zero(x, static_cast<slong>(n));
+      arb_one(x + sender);
     };
-    std::vector<std::size_t> order(rows.begin(), rows.end());
     std::vector<slong> row_of(messages.size(), -1);
     for (slong i = 0; i < r; ++i) row_of[rows[static_cast<std::size_t>(i)]] = i;
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t c) {
-      return messages[a].sender != messages[c].sender ? messages[a].sender < messages[c].sender
-                                                      : messages[a].time < messages[c].time;
-    });
-    for (std::size_t i = 0; i < order.size();) {
-      const NodeId sender = messages[order[i]].sender;
-      if (fixed) {
-        _arb_vec_zero(x, static_cast<slong>(n));
-        arb_one(x + sender);
-        std::size_t time = 0;
-        for (; i < order.size() && messages[order[i]].sender == sender; ++i) {
-          for (; time < messages[order[i]].time; ++time) step(0);
-          store(row_of[order[i]]);
-        }
-      } else {
-        _arb_vec_zero(x, static_cast<slong>(n));
-        arb_one(x + sender);
-        for (std::size_t t = messages[order[i]].time; t-- > 0;) step(t);
-        store(row_of[order[i]]);
-        ++i;
-      }
-    }
+    const auto store = [&](std::size_t message) {
+      for (std::size_t j = 0; j < n; ++j)
+        if (column_of[j] < n)
+          arb_set(arb_mat_entry(b, row_of[message], static_cast<slong>(column_of[j])), x + j);
+    };
+    propagate_messages(messages, std::vector<std::size_t>(rows.begin(), rows.end()), fixed, start, step,
+                       store);
     _arb_vec_clear(x, static_cast<slong>(n));
     _arb_vec_clear(y, static_cast<slong>(n));
     for (auto& ws : w)

@@ -451,11 +451,11 @@ bool starts_with_powers(const ScheduleNeighbours& graphs, std::size_t messages, 
   return !graphs.symmetric_fixed() || powers_for_large_views || messages < kProbeMessages;
 }
 
-/// Builds the view of `observers` and its leverages.
+/// Builds the view of `observers` from its `messages` (received_messages) and its leverages.
 ObserverLeverage observer_view_leverage(const gossip::Schedule& schedule, const ScheduleNeighbours& graphs,
-                                        const std::vector<NodeId>& observers, MessageConvention convention,
-                                        DenseMatrix* whitened, bool powers_for_large_views = true) {
-  const std::vector<Message> messages = received_messages(graphs, schedule.rounds(), observers, convention);
+                                        const std::vector<NodeId>& observers,
+                                        const std::vector<Message>& messages, DenseMatrix* whitened,
+                                        bool powers_for_large_views = true) {
   const std::size_t n = schedule.num_nodes();
   if (messages.size() > n) {
     // More messages than nodes: work with the n × n Gram of the columns, with A′ kept for the
@@ -569,7 +569,9 @@ ObserverLeverage observer_leverage(const gossip::Schedule& schedule, const std::
   const NodeSets sets = detail::validated_node_sets({observers}, schedule.num_nodes(), "observer");
   detail::require_finite_entries(schedule);
   const ScheduleNeighbours graphs(schedule);
-  return observer_view_leverage(schedule, graphs, sets.front(), messages, nullptr);
+  return observer_view_leverage(schedule, graphs, sets.front(),
+                                received_messages(graphs, schedule.rounds(), sets.front(), messages),
+                                nullptr);
 }
 
 MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, const MuffliatoQuery& query,
@@ -685,9 +687,11 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
       const std::size_t g = computed[i];
       errors.run(static_cast<std::int64_t>(g), [&] {
         DenseMatrix whitened;
+        const std::vector<Message> messages =
+            received_messages(graphs, schedule.rounds(), observers[g], options.messages);
         const ObserverLeverage view =
-            observer_view_leverage(schedule, graphs, observers[g], options.messages,
-                                   singletons ? nullptr : &whitened, totals.powers_on_large_views);
+            observer_view_leverage(schedule, graphs, observers[g], messages, singletons ? nullptr : &whitened,
+                                   totals.powers_on_large_views);
         const std::size_t count = stands_for[g];
         local.max_messages = std::max(local.max_messages, view.messages);
         local.rank_decisions += view.rank_decided && view.rank > 0 ? count : 0;
@@ -709,13 +713,11 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
             raw[j] = maximize_over_signs(columns.transpose() * columns).certified;
           }
         }
-        const std::vector<detail::TimedSender> messages =
-            timed_senders(received_messages(graphs, schedule.rounds(), observers[g], options.messages));
         detail::CertifierTotals view_totals;
         const std::vector<detail::CertifiedSum> values =
-            certifier.certify(view, messages, observers[g], targets, raw, view_totals);
+            certifier.certify(view, timed_senders(messages), observers[g], targets, raw, view_totals);
         bad_primes[g] = std::exchange(view_totals.bad_prime_count, 0.0);
-        local_certified.merge(view_totals);
+        local_certified.merge(view_totals, count);
         for (std::size_t j = 0; j < targets.size(); ++j) {
           const auto [gi, ji] = std::pair(static_cast<Index>(g), static_cast<Index>(j));
           sums(gi, ji) = values[j].value;
@@ -770,8 +772,17 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
   MuffliatoLosses losses(std::move(sums), std::nullopt, std::move(caps), observers, targets,
                          options.sensitivity, options.sigma);
   losses.set_certificates(std::move(kinds), std::move(lower), totals.failure_probability);
+  // The give-ups counted on the pairs themselves (symmetric copies included).
+  std::size_t undetermined = 0;
+  for (std::size_t i = 0; i < observers.size(); ++i)
+    for (std::size_t j = 0; j < targets.size(); ++j)
+      undetermined +=
+          losses.defined(i, j) && (*losses.certificates())(static_cast<Index>(i), static_cast<Index>(j)) ==
+                                      Certificate::cap_undetermined
+              ? 1
+              : 0;
   std::vector<std::string> warnings = joint_view_warnings(totals);
-  for (std::string& w : detail::certifier_warnings(certified, observers.size()))
+  for (std::string& w : detail::certifier_warnings(certified, observers.size(), undetermined))
     warnings.push_back(std::move(w));
   if (certifier.binary_entries() > 0)
     warnings.push_back(fmt::format(
