@@ -139,7 +139,7 @@ def test_twins_are_reported_at_their_exact_share_not_at_the_cap():
 
 @pytest.mark.parametrize("g", [nx.complete_bipartite_graph(3, 4), nx.path_graph(6), nx.star_graph(6),
                                nx.cycle_graph(7), nx.complete_graph(5)], ids=["K34", "path6", "star6", "ring7", "K5"])
-@pytest.mark.parametrize("rounds", [1, 3, 8])
+@pytest.mark.parametrize("rounds", [1, 3, 8, 20])
 def test_structured_graphs_against_the_exact_reference(g, rounds):
     check(g, rounds)
 
