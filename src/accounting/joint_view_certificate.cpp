@@ -19,40 +19,20 @@ void CertifierTotals::merge(const CertifierTotals& o, std::size_t count) {
   over_effort += o.over_effort * count;
   float_rank_short += o.float_rank_short * count;
   reconstructed += o.reconstructed * count;
+  over_memory += o.over_memory * count;
   bad_prime_count += o.bad_prime_count;
 }
-
-namespace {
-
-/// A schedule reduced mod a fresh prime (redrawn in the unlikely case it divides a denominator).
-ModularSchedule reduced_schedule(const RationalSchedule& rational, const gossip::Schedule& schedule,
-                                 std::mt19937_64& rng, std::uint64_t avoid) {
-  for (;;) {
-    const std::uint64_t prime = random_prime(kPrimeBits, rng);
-    if (prime == avoid) continue;
-    try {
-      return ModularSchedule(rational, schedule, prime);
-    } catch (const std::runtime_error&) {
-      continue;  // the prime divides a denominator of W
-    }
-  }
-}
-
-/// Primes of kPrimeBits bits that divide a non-zero integer of `bits` bits: at most this many.
-double prime_divisors(double bits) { return bits / static_cast<double>(kPrimeBits - 1); }
-
-}  // namespace
 
 ViewCertifier::ViewCertifier(const gossip::Schedule& schedule, std::uint64_t seed)
     : rational_(schedule),
       fixed_(schedule.is_fixed()),
       p_([&] {
         std::mt19937_64 rng(seed);
-        return reduced_schedule(rational_, schedule, rng, 0);
+        return draw_modular_schedule(rational_, schedule, rng, 0);
       }()),
       q_([&] {
         std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ULL);
-        return reduced_schedule(rational_, schedule, rng, p_.prime());
+        return draw_modular_schedule(rational_, schedule, rng, p_.prime());
       }()) {}
 
 double ViewCertifier::failure_probability(const CertifierTotals& totals) {
@@ -86,7 +66,7 @@ std::vector<CertifiedSum> ViewCertifier::certify(const ObserverLeverage& view,
   const bool float_certified = rank_agrees && view.margin < 1.0 && !view.capped && !view.dense_spectrum;
   if (!view.capped && exact.rank() > view.rank) ++totals.float_rank_short;
   const bool trusted = exact.rank() >= view.rank || view.capped;  // else p is unlucky here
-  totals.bad_prime_count += prime_divisors(exact.height_bits()) * static_cast<double>(1 + targets.size());
+  totals.bad_prime_count += misleading_primes(exact.height_bits()) * static_cast<double>(1 + targets.size());
 
   std::vector<NodeId> wanted;  // singletons whose exact value is needed
   std::vector<std::size_t> wanted_set;
@@ -136,9 +116,14 @@ std::vector<CertifiedSum> ViewCertifier::certify(const ObserverLeverage& view,
     }
     const std::vector<std::size_t> rows = exact.independent_rows(keep);
     // The restriction has rank r − (targets in span) when p is not unlucky; otherwise give up here.
+    std::size_t kept = 0;
+    for (const std::uint8_t k : keep) kept += k;
+    const bool fits = ball_leverage_bytes(static_cast<double>(rows.size()), static_cast<double>(kept),
+                                          static_cast<double>(wanted.size()), 256) <= ball_budget_;
+    if (!fits) ++totals.over_memory;
     const std::optional<std::vector<LeverageBounds>> balls =
-        rows.size() + spanned == exact.rank()
-            ? ball_leverages(rational_, fixed_, messages, rows, keep, wanted)
+        rows.size() + spanned == exact.rank() && fits
+            ? ball_leverages(rational_, fixed_, messages, rows, keep, wanted, ball_budget_)
             : std::nullopt;
     if (balls) {
       for (std::size_t k = 0; k < wanted.size(); ++k) {
@@ -163,7 +148,7 @@ std::vector<CertifiedSum> ViewCertifier::certify(const ObserverLeverage& view,
   // candidate a/b ≠ ℓ = c/d agrees mod q only if q divides cb − ad, of at most 2H + n + 33 bits
   // (ℓ's numerator and denominator are below 2^(2H + n): Cauchy–Binet).
   const double check_bits = 2.0 * exact.height_bits() + static_cast<double>(n) + 33.0;
-  totals.bad_prime_count += (prime_divisors(exact.height_bits()) + prime_divisors(check_bits)) *
+  totals.bad_prime_count += (misleading_primes(exact.height_bits()) + misleading_primes(check_bits)) *
                             static_cast<double>(1 + rest.size());
   const std::optional<std::vector<std::uint64_t>> mod_p = exact.leverages(rest);
   if (mod_p) {
@@ -206,6 +191,12 @@ std::vector<std::string> certifier_warnings(const CertifierTotals& totals, std::
         "exact joint view: {} of {} observer sets are too large for the exact certificate (messages x "
         "nodes above {:.0f}); the targets they reach are reported at the cap, undetermined",
         totals.over_effort, observer_sets, kMaxCertifiedEntries));
+  if (totals.over_memory > 0)
+    out.push_back(fmt::format(
+        "exact joint view: the ball arithmetic of {} of {} observer sets does not fit in the memory "
+        "--max-memory leaves per thread; their values come from rational reconstruction or are reported at "
+        "the cap",
+        totals.over_memory, observer_sets));
   if (undetermined_pairs > 0)
     out.push_back(
         fmt::format("exact joint view: {} pairs are at the local-DP cap as a give-up "

@@ -4,6 +4,7 @@
 // floating-point leverages are kept only where their rank is the exact rank.
 
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <span>
 #include <vector>
@@ -26,6 +27,7 @@ struct CertifierTotals {
   std::size_t over_effort = 0;       ///< views too large for exact arithmetic (cap: undetermined)
   std::size_t float_rank_short = 0;  ///< views whose floating-point rank is below the exact rank
   std::size_t reconstructed = 0;     ///< pairs whose exact rational value was reconstructed
+  std::size_t over_memory = 0;       ///< views whose ball arithmetic did not fit in the memory left
   double bad_prime_count = 0.0;      ///< the union bound's count of primes that could mislead
   /// Adds a view's totals, its counts standing for `count` observer sets (a symmetry orbit: the
   /// other members' values are copies, their statements not made again, so the count of primes is not
@@ -57,6 +59,10 @@ class ViewCertifier {
     return 2.0 * ModularSchedule::row_table_bytes(nodes, rounds, fixed);
   }
 
+  /// The memory one view's ball arithmetic may hold (what --max-memory leaves per thread); a view
+  /// that needs more is not computed in balls (counted in CertifierTotals::over_memory).
+  void set_ball_budget(double bytes) { ball_budget_ = bytes; }
+
   /// The chance that any statement made from the primes is wrong, given the union bound's count.
   static double failure_probability(const CertifierTotals& totals);
   /// Entries of W read at their binary value (no small fraction rounds to them).
@@ -67,6 +73,7 @@ class ViewCertifier {
   bool fixed_ = true;
   ModularSchedule p_;
   ModularSchedule q_;
+  double ball_budget_ = std::numeric_limits<double>::infinity();
 };
 
 /// Views of more than this many entries (messages × nodes) are not certified (an effort limit).

@@ -171,6 +171,9 @@ PairResult make_result(std::span<const graph::NodeId> observers, graph::NodeId t
     pair.rank = factor.rank;
     pair.condition = factor.condition;
     pair.warnings = factor.warnings;
+    pair.certificate =
+        factor.subspace_margin >= 1.0 ? Certificate::cap_undetermined : Certificate::upper_bound;
+    pair.certificate_failure_probability = factor.certificate_failure_probability;
     if (options.epsilon_mode == EpsilonMode::exact) {
       fill_privacy(pair, options.noise_std, options.delta);
     } else {
@@ -196,21 +199,28 @@ void solve_dependent_view(const detail::Resolved& r, const detail::ViewRows& row
   DenseMatrix b = coefficient_matrix(rows, n);
   for (std::size_t s = 0; s < t; ++s)
     for (const auto x : excluded) b.col(static_cast<Eigen::Index>(s * n + x)).setZero();
-  const detail::RowSpace space =
+  detail::RowSpace space =
       detail::row_space(b, std::nullopt,
                         detail::rounding_floor_factor(b.cols(), b.rows(),
                                                       r.rounds * r.steps + static_cast<std::size_t>(r.power)),
                         detail::structural_rank(b));
   detail::Factor factor;
+  // A rank cut is checked against the exact rank of B: observation (step, j) holds
+  // e_{r_j}ᵀ W_{step−1+p} ⋯ W_{sK} at injection s.
+  if (space.rank_decided) {
+    std::vector<detail::SweptRow> swept;
+    swept.reserve(rows.observations);
+    for (std::size_t step = 0; step < r.rounds * r.steps; ++step)
+      for (const graph::NodeId node : rows.nodes)
+        swept.push_back({node, step + static_cast<std::size_t>(r.power), step / r.steps});
+    factor.certificate_failure_probability =
+        detail::certify_rank_cut(space, *r.certifier, swept, r.steps, t, excluded, factor.warnings);
+  }
   factor.rank = static_cast<std::size_t>(space.rank());
   factor.subspace_margin = space.margin;
   factor.condition = space.rank() > 0 && space.smallest_singular > 0.0
                          ? std::pow(b.norm() / space.smallest_singular, 2)
                          : std::numeric_limits<double>::infinity();
-  factor.warnings.push_back(fmt::format(
-      "the {} observations are linearly dependent in floating point (rank {} at the rounding floor of B); "
-      "K_u is the computed projector block widened by its subspace margin {:.3g}",
-      rows.observations, space.rank(), space.margin));
   for (const auto u : targets) {
     const DenseMatrix k = detail::projector_block(space, static_cast<Eigen::Index>(u),
                                                   static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(t));

@@ -4,11 +4,13 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "netdp/accounting/linear_system.hpp"
+#include "rank_certificate.hpp"
 
 namespace netdp::accounting::detail {
 
@@ -23,6 +25,8 @@ struct Resolved {
   std::size_t num_nodes = 0;
   bool fixed = true;                     ///< time-invariant W
   std::vector<SparseMatrix> transposed;  ///< W_mᵀ (row-major) for the gossip steps used
+  /// Exact ranks for the views whose observations are dependent (built on first use).
+  std::shared_ptr<const LazyRankCertifier> certifier;
 };
 
 Resolved resolve(const gossip::Schedule& schedule, const LinearSystemOptions& options);
@@ -44,6 +48,7 @@ struct ViewRows {
   bool toeplitz = true;
   DenseMatrix lag;                 ///< toeplitz: row o' = lag o'
   std::vector<DenseMatrix> block;  ///< time-varying: one per injection
+  std::vector<graph::NodeId> nodes;  ///< the row nodes r_j
 };
 
 ViewRows build_view_rows(const Resolved& r, std::span<const graph::NodeId> row_nodes);
@@ -67,6 +72,7 @@ struct Factor {
   std::size_t rank = 0;
   double condition = 1.0;
   double subspace_margin = 0.0;  ///< TargetGram::subspace_margin of every K_u of the view
+  double certificate_failure_probability = 0.0;  ///< TargetGram::certificate_failure_probability
   std::vector<std::string> warnings;
 };
 Factor factor_noise_gram(const DenseMatrix& bbt, const RankOptions& options);

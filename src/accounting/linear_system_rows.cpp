@@ -76,6 +76,7 @@ Resolved resolve(const gossip::Schedule& schedule, const LinearSystemOptions& op
           "rank_tolerance must be in (0, 1), got {}", r.rank.rank_tolerance);
   const std::size_t steps_total = r.rounds * r.steps;
   r.fixed = schedule.is_fixed();
+  r.certifier = std::make_shared<const LazyRankCertifier>(schedule);
   require(r.fixed || schedule.rounds() >= steps_total,
           "the schedule has {} matrices but rounds * gossip_steps = {} * {} gossip steps need {}",
           schedule.rounds(), r.rounds, r.steps, steps_total);
@@ -133,7 +134,9 @@ void build_single_rows_batch(const Resolved& r, std::span<const graph::NodeId> b
   const std::size_t lags = r.rounds * r.steps;
   power_blocks(r.transposed.front(), batch, lags, r.power, blocks);
   out.resize(w);
-  for (ViewRows& v : out) {
+  for (std::size_t k = 0; k < w; ++k) {
+    ViewRows& v = out[k];
+    v.nodes.assign(1, batch[k]);
     v.injections = r.rounds;
     v.observations = lags;
     v.shift = r.steps;
@@ -155,6 +158,7 @@ ViewRows build_view_rows(const Resolved& r, std::span<const graph::NodeId> row_n
   const std::size_t c = row_nodes.size();
   const std::size_t steps_total = r.rounds * r.steps;
   ViewRows v;
+  v.nodes.assign(row_nodes.begin(), row_nodes.end());
   v.injections = r.rounds;
   v.observations = steps_total * c;
   v.shift = r.steps * c;

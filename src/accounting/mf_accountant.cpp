@@ -123,6 +123,8 @@ MfPairResult assess_over_classes(const TargetGram& full, const std::vector<std::
       }
     }
     PairSensitivity p = assess_pair(sub, options.noise_std, options.delta, options.assess);
+    // Without a local cap, a view given up (margin 1) still bounds: (√v + √|rounds|)², not a cap.
+    if (local_cap_per_round == 0.0) p.certificate = Certificate::upper_bound;
     const double cap = local_cap_per_round * static_cast<double>(rounds.size());
     if (local_cap_per_round > 0.0 && cap < p.sensitivity_squared_certified) {
       // K_u ⪯ cap·I: the view is post-processing of the target's own noisy inputs.
@@ -178,6 +180,7 @@ MfAccounting account_adversary(const gossip::GossipMatrix& w, std::size_t rounds
       gram.observations = grams.observations;
       gram.condition = grams.condition;
       gram.subspace_margin = grams.subspace_margin;
+      gram.certificate_failure_probability = grams.certificate_failure_probability;
       gram.warnings = grams.warnings;
       MfPairResult pair = assess_over_classes(gram, classes, options, mf_local_cap_per_round(spec));
       pair.privacy.observers = adversary.attackers;

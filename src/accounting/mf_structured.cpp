@@ -26,6 +26,7 @@
 #include "dense_kernels.hpp"
 #include "netdp/accounting/mf_accountant.hpp"
 #include "netdp/util/check.hpp"
+#include "rank_certificate.hpp"
 #include "row_space.hpp"
 
 namespace netdp::accounting {
@@ -176,15 +177,21 @@ StructuredGrams mf_pndp_target_grams(const gossip::GossipMatrix& w, std::size_t 
     detail::RowSpace space =
         detail::row_space(m_rows, std::move(gram), detail::rounding_floor_factor(m_rows.cols(), rows, comm),
                           detail::structural_rank(m_rows));
+    // A rank cut is checked against the exact rank of M: row (r, o) holds e_oᵀ W^(r − Ks) at step s.
+    if (space.rank_decided) {
+      std::vector<detail::SweptRow> swept;
+      swept.reserve(static_cast<std::size_t>(rows));
+      for (Index r = 0; r < comm; ++r)
+        for (const NodeId o : observed)
+          swept.push_back({o, static_cast<std::size_t>(r), static_cast<std::size_t>(r / k)});
+      const gossip::Schedule schedule = gossip::Schedule::fixed(w.matrix(), static_cast<std::size_t>(comm));
+      const detail::LazyRankCertifier certifier(schedule);
+      out.certificate_failure_probability =
+          detail::certify_rank_cut(space, certifier, swept, static_cast<std::size_t>(k),
+                                   static_cast<std::size_t>(t_steps), attackers, out.warnings);
+    }
     out.subspace_margin = space.margin;
     out.condition = std::numeric_limits<double>::infinity();
-    if (space.rank_decided || space.margin > 0.0) {
-      out.warnings.push_back(fmt::format(
-          "the {} observations are linearly dependent in floating point (rank {} at the rounding floor of "
-          "the observation matrix); K_u is the computed projector block widened by its subspace margin "
-          "{:.3g}",
-          rows, space.rank(), space.margin));
-    }
     for (Index s = 0; s < t_steps; ++s) {
       WhitenedBlock& wb = whitened[static_cast<std::size_t>(s)];
       wb.start = 0;

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "netdp/util/check.hpp"
 
@@ -147,6 +148,20 @@ RationalSchedule::RationalSchedule(const gossip::Schedule& schedule)
     }
     for (const double s : column_sums) growth = std::max(growth, s);
     impl_->matrices.push_back(std::move(rows));
+  }
+  if (count == 1) {  // W = Wᵀ as rationals: entry (i, j) against entry (j, i), rows sorted by column
+    const Impl::Rows& w = impl_->matrices.front();
+    symmetric_ = true;
+    for (std::size_t i = 0; i < nodes_ && symmetric_; ++i) {
+      for (std::size_t e = w.start[i]; e < w.start[i + 1] && symmetric_; ++e) {
+        const std::size_t j = w.column[e];
+        const auto first = w.column.begin() + static_cast<std::ptrdiff_t>(w.start[j]);
+        const auto last = w.column.begin() + static_cast<std::ptrdiff_t>(w.start[j + 1]);
+        const auto it = std::lower_bound(first, last, i);
+        symmetric_ = it != last && *it == i &&
+                     w.value[static_cast<std::size_t>(it - w.column.begin())] == w.value[e];
+      }
+    }
   }
   // Sums of doubles rounded up by a relative 1e-12 before the log: a bound, not an estimate.
   bits_per_round_ = static_cast<double>(mpz_sizeinbase(lcm.get_mpz_t(), 2)) +
@@ -496,11 +511,210 @@ std::vector<std::size_t> ModularView::independent_rows(std::span<const std::uint
   return out;
 }
 
+std::uint64_t fresh_certificate_seed() {
+  std::random_device entropy;
+  return (static_cast<std::uint64_t>(entropy()) << 32) ^ entropy();
+}
+
+ModularSchedule draw_modular_schedule(const RationalSchedule& rational, const gossip::Schedule& schedule,
+                                      std::mt19937_64& rng, std::uint64_t avoid) {
+  for (;;) {
+    const std::uint64_t prime = random_prime(kPrimeBits, rng);
+    if (prime == avoid) continue;
+    try {
+      return ModularSchedule(rational, schedule, prime);
+    } catch (const std::runtime_error&) {
+      continue;  // the prime divides a denominator of W
+    }
+  }
+}
+
+SweptRankCertifier::SweptRankCertifier(const gossip::Schedule& schedule, std::uint64_t seed)
+    : rational_(schedule), modular_([&] {
+        std::mt19937_64 rng(seed);
+        return draw_modular_schedule(rational_, schedule, rng);
+      }()) {}
+
+RankStatement SweptRankCertifier::rank(std::span<const SweptRow> rows, std::size_t block_steps,
+                                       std::size_t blocks, std::span<const NodeId> known) const {
+  require(block_steps >= 1, "a swept view needs K >= 1 gossip steps per block");
+  const std::size_t n = modular_.num_nodes();
+  const ModularSchedule::Impl& s = modular_.impl();
+  const auto m = static_cast<slong>(rows.size());
+  nmod_mat_t a;
+  nmod_mat_init(a, m, static_cast<slong>(n * blocks), modular_.prime());
+  std::vector<std::uint64_t> x(n), y(n);
+  std::vector<std::uint8_t> support(n), next(n);
+  for (slong i = 0; i < m; ++i) {
+    const SweptRow& row = rows[static_cast<std::size_t>(i)];
+    require(row.node < n && row.last_block < blocks && row.last_block * block_steps <= row.end,
+            "swept row {}: node {}, end {}, last block {} do not fit {} nodes and {} blocks of {} steps", i,
+            row.node, row.end, row.last_block, n, blocks, block_steps);
+    require(s.fixed || row.end <= s.matrices.size(), "swept row {} ends at step {}, after the schedule's {}",
+            i, row.end, s.matrices.size());
+  }
+  const auto start = [&](NodeId node) {
+    std::fill(x.begin(), x.end(), 0);
+    std::fill(support.begin(), support.end(), 0);
+    x[node] = 1;
+    support[node] = 1;
+  };
+  if (s.fixed) {
+    // Block s of a row is e_nodeᵀ W^(end − sK): each node's powers once, then copied.
+    std::vector<std::size_t> order(rows.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rows[a].node < rows[b].node; });
+    std::vector<std::uint64_t> powers;
+    for (std::size_t first = 0; first < order.size();) {
+      const NodeId node = rows[order[first]].node;
+      std::size_t last = first;
+      std::size_t depth = 0;
+      for (; last < order.size() && rows[order[last]].node == node; ++last)
+        depth = std::max(depth, rows[order[last]].end);
+      powers.resize((depth + 1) * n);
+      start(node);
+      for (std::size_t j = 0; j <= depth; ++j) {
+        std::copy(x.begin(), x.end(), powers.begin() + static_cast<std::ptrdiff_t>(j * n));
+        if (j < depth) modular_step(s.matrices.front(), s.mod, x, support, y, next);
+      }
+      for (; first < last; ++first) {
+        const SweptRow& row = rows[order[first]];
+        for (std::size_t b = 0; b <= row.last_block; ++b) {
+          const std::uint64_t* power = powers.data() + (row.end - b * block_steps) * n;
+          std::copy(power, power + n, nmod_mat_entry_ptr(a, static_cast<slong>(order[first]), static_cast<slong>(b * n)));
+        }
+      }
+    }
+  } else {
+    for (slong i = 0; i < m; ++i) {
+      const SweptRow& row = rows[static_cast<std::size_t>(i)];
+      start(row.node);
+      // Backward: xᵀ ← xᵀ W_q for q = end − 1 down to sK, block s stored once q reaches sK.
+      std::size_t q = row.end;
+      for (std::size_t b = row.last_block + 1; b-- > 0;) {
+        for (; q > b * block_steps; --q) modular_step(s.matrices[q - 1], s.mod, x, support, y, next);
+        std::copy(x.begin(), x.end(), nmod_mat_entry_ptr(a, i, static_cast<slong>(b * n)));
+      }
+    }
+  }
+  for (slong i = 0; i < m; ++i)
+    for (const NodeId c : known)
+      for (std::size_t b = 0; b < blocks; ++b) nmod_mat_entry(a, i, static_cast<slong>(b * n + c)) = 0;
+  RankStatement out;
+  if (m > 0) {  // in place: nmod_mat_rank would copy the matrix
+    std::vector<slong> permutation(rows.size());
+    out.rank = static_cast<std::size_t>(nmod_mat_lu(permutation.data(), a, 0));
+  }
+  nmod_mat_clear(a);
+  // Hadamard's bound on a minor of rank + 1 rows: a row ending at `end` has, integerised, norm at most
+  // 2^(end·bits_per_round) in each of its last_block + 1 blocks.
+  std::vector<double> bits;
+  bits.reserve(rows.size());
+  for (const SweptRow& row : rows)
+    bits.push_back(static_cast<double>(row.end) * modular_.bits_per_round() +
+                   0.5 * std::log2(static_cast<double>(row.last_block + 1)));
+  std::sort(bits.begin(), bits.end(), std::greater<>());
+  double height = 0.0;
+  for (std::size_t k = 0; k < std::min(out.rank + 1, bits.size()); ++k) height += bits[k];
+  out.failure_probability = std::min(1.0, misleading_primes(height) / primes_in_range(kPrimeBits));
+  return out;
+}
+
+double ball_bytes(double balls, long bits) {
+  // An arb_t (48 bytes) and, beyond two limbs, its mantissa on the heap with an allocation header.
+  return balls * (48.0 + (bits > 128 ? static_cast<double>(bits) / 8.0 + 16.0 : 0.0));
+}
+
+double ball_leverage_bytes(double rows, double columns, double targets, long bits) {
+  return ball_bytes(rows * columns + 2.0 * rows * rows + 2.0 * rows * targets, bits);
+}
+
+namespace {
+
+/// The rows' Gram over the kept columns, lower triangle mirrored, by dot products of rows: arb_mat_mul's
+/// blocks go through big integers, slow on rows whose entries span many binary orders, as powers of
+/// W do.
+void direct_gram(arb_mat_t gram, const arb_mat_t b, long prec) {
+  const slong r = arb_mat_nrows(b);
+  for (slong i = 0; i < r; ++i)
+    for (slong j = 0; j <= i; ++j) {
+      arb_dot(arb_mat_entry(gram, i, j), nullptr, 0, arb_mat_entry(b, i, 0), 1, arb_mat_entry(b, j, 0), 1,
+              arb_mat_ncols(b), prec);
+      if (j < i) arb_set(arb_mat_entry(gram, j, i), arb_mat_entry(gram, i, j));
+    }
+}
+
+/// Each sender's propagated rows x_t = e_wᵀ W^t, t = 0..last, over all n columns.
+struct SenderPowers {
+  std::size_t size = 0;                      // n
+  std::vector<NodeId> senders;               // sorted
+  std::vector<std::vector<arb_ptr>> powers;  // per sender, per t
+  SenderPowers() = default;
+  SenderPowers(const SenderPowers&) = delete;
+  SenderPowers& operator=(const SenderPowers&) = delete;
+  ~SenderPowers() {
+    for (auto& rows : powers)
+      for (arb_ptr x : rows) _arb_vec_clear(x, static_cast<slong>(size));
+  }
+  std::size_t index(NodeId w) const {
+    return static_cast<std::size_t>(std::lower_bound(senders.begin(), senders.end(), w) - senders.begin());
+  }
+};
+
+/// The Gram of the rows (t_i, w_i) over the kept columns under a symmetric W: the full Gram's entry
+/// is (W^(t_i + t_j))_{w_i w_j} = x_{w_i, s}·x_{w_j, t_i + t_j − s} for any split s, one dot product per
+/// (sender pair, power) instead of one per pair of rows; the columns not kept are subtracted.
+void hankel_gram(arb_mat_t gram, const SenderPowers& p, std::span<const TimedSender> messages,
+                 std::span<const std::size_t> rows, std::span<const std::size_t> dropped, long prec) {
+  const auto r = static_cast<slong>(rows.size());
+  const slong d = static_cast<slong>(dropped.size());
+  const std::size_t senders = p.senders.size();
+  std::vector<std::size_t> who(rows.size());
+  std::size_t longest = 0;
+  for (std::size_t i = 0; i < rows.size(); ++i) who[i] = p.index(messages[rows[i]].sender);
+  for (const auto& powers : p.powers) longest = std::max(longest, powers.size());
+  // The rows at the dropped columns.
+  arb_ptr at_dropped = _arb_vec_init(std::max<slong>(1, r * d));
+  for (slong i = 0; i < r; ++i)
+    for (slong c = 0; c < d; ++c)
+      arb_set(at_dropped + i * d + c,
+              p.powers[who[static_cast<std::size_t>(i)]][messages[rows[static_cast<std::size_t>(i)]].time] +
+                  dropped[static_cast<std::size_t>(c)]);
+  std::unordered_map<std::size_t, std::size_t> known;  // (sender pair, power) -> slot in `values`
+  std::vector<arb_struct> values;
+  values.reserve(static_cast<std::size_t>(r) * static_cast<std::size_t>(r + 1) / 2);
+  const auto n = static_cast<slong>(p.size);
+  for (slong i = 0; i < r; ++i)
+    for (slong j = 0; j <= i; ++j) {
+      std::size_t hi = who[static_cast<std::size_t>(i)];
+      std::size_t lo = who[static_cast<std::size_t>(j)];
+      if (hi < lo) std::swap(hi, lo);
+      const std::size_t power =
+          messages[rows[static_cast<std::size_t>(i)]].time + messages[rows[static_cast<std::size_t>(j)]].time;
+      const std::size_t key = (hi * senders + lo) * (2 * longest + 1) + power;
+      auto [it, added] = known.try_emplace(key, values.size());
+      if (added) {
+        const std::size_t first = std::min(power, p.powers[hi].size() - 1);
+        values.emplace_back();
+        arb_init(&values.back());
+        arb_dot(&values.back(), nullptr, 0, p.powers[hi][first], 1, p.powers[lo][power - first], 1, n, prec);
+      }
+      arb_dot(arb_mat_entry(gram, i, j), &values[it->second], 1, at_dropped + i * d, 1, at_dropped + j * d, 1, d,
+              prec);
+      if (j < i) arb_set(arb_mat_entry(gram, j, i), arb_mat_entry(gram, i, j));
+    }
+  for (arb_struct& v : values) arb_clear(&v);
+  _arb_vec_clear(at_dropped, std::max<slong>(1, r * d));
+}
+
+}  // namespace
+
 std::optional<std::vector<LeverageBounds>> ball_leverages(const RationalSchedule& schedule, bool fixed,
                                                           std::span<const TimedSender> messages,
                                                           std::span<const std::size_t> rows,
                                                           std::span<const std::uint8_t> keep,
-                                                          std::span<const NodeId> targets, long max_bits) {
+                                                          std::span<const NodeId> targets, double max_bytes,
+                                                          long max_bits) {
   const std::size_t n = schedule.num_nodes();
   std::vector<std::size_t> column_of(n, n);
   std::size_t k = 0;
@@ -512,8 +726,30 @@ std::optional<std::vector<LeverageBounds>> ball_leverages(const RationalSchedule
     for (LeverageBounds& b : out) b = {0.0, 0.0};
     return out;
   }
+  // A symmetric fixed W gives the Gram from each sender's powers (hankel_gram), when keeping them pays.
+  std::vector<NodeId> senders;
+  std::size_t last_time = 0;
+  for (const std::size_t i : rows) {
+    senders.push_back(messages[i].sender);
+    last_time = std::max(last_time, messages[i].time);
+  }
+  std::sort(senders.begin(), senders.end());
+  senders.erase(std::unique(senders.begin(), senders.end()), senders.end());
+  const double power_balls = static_cast<double>(senders.size()) * static_cast<double>(last_time + 1) *
+                             static_cast<double>(n);
+  const double rows_d = static_cast<double>(r);
+  const double sender_pairs = static_cast<double>(senders.size()) * static_cast<double>(senders.size());
+  const double dots = std::min(rows_d * rows_d, sender_pairs * static_cast<double>(2 * last_time + 1)) / 2.0;
+  const double hankel_work = dots * static_cast<double>(n) +
+                             rows_d * rows_d / 2.0 * static_cast<double>(n - k) + power_balls;
+  const bool hankel =
+      fixed && schedule.symmetric() && hankel_work < rows_d * rows_d / 2.0 * static_cast<double>(k);
   const auto& matrices = schedule.impl().matrices;
-  for (long prec = 256; prec <= max_bits; prec *= 2) {
+  for (long prec = 256; prec <= max_bits; prec = prec * 3 / 2) {
+    const double bytes =
+        ball_leverage_bytes(rows_d, static_cast<double>(k), static_cast<double>(targets.size()), prec) +
+        (hankel ? ball_bytes(power_balls + dots, prec) : 0.0);
+    if (bytes > max_bytes) return std::nullopt;  // the memory limit: a counted give-up
     // W's entries as balls at this precision.
     std::vector<std::vector<arb_struct>> w(matrices.size());
     for (std::size_t t = 0; t < matrices.size(); ++t) {
@@ -532,6 +768,19 @@ std::optional<std::vector<LeverageBounds>> ball_leverages(const RationalSchedule
     // The rows e_wᵀ W_{t−1}⋯W_0 of the chosen messages (a fixed W: one propagation per sender).
     arb_ptr x = _arb_vec_init(static_cast<slong>(n));
     arb_ptr y = _arb_vec_init(static_cast<slong>(n));
+    SenderPowers powers;
+    powers.size = n;
+    if (hankel) {
+      powers.senders = senders;
+      powers.powers.resize(senders.size());
+    }
+    std::size_t current = 0;
+    const auto keep_power = [&] {
+      if (!hankel) return;
+      arb_ptr copy = _arb_vec_init(static_cast<slong>(n));
+      _arb_vec_set(copy, x, static_cast<slong>(n));
+      powers.powers[current].push_back(copy);
+    };
     // A fixed schedule holds one matrix: its steps ask for t = 0.
     const auto step = [&](std::size_t t) {
       const auto& m = matrices[t];
@@ -542,10 +791,13 @@ std::optional<std::vector<LeverageBounds>> ball_leverages(const RationalSchedule
           arb_addmul(y + m.column[e], x + i, &w[t][e], prec);
       }
       _arb_vec_swap(x, y, static_cast<slong>(n));
+      keep_power();
     };
     const auto start = [&](NodeId sender) {
       _arb_vec_zero(x, static_cast<slong>(n));
       arb_one(x + sender);
+      if (hankel) current = powers.index(sender);
+      keep_power();
     };
     std::vector<slong> row_of(messages.size(), -1);
     for (slong i = 0; i < r; ++i) row_of[rows[static_cast<std::size_t>(i)]] = i;
@@ -561,15 +813,23 @@ std::optional<std::vector<LeverageBounds>> ball_leverages(const RationalSchedule
     for (auto& ws : w)
       for (arb_struct& e : ws) arb_clear(&e);
     // ℓ_u = ‖L⁻¹ c_u‖² with B Bᵀ = L Lᵀ, c_u column u of B.
-    // The Gram by dot products of rows (its lower triangle mirrored): arb_mat_mul's blocks go through
-    // big integers, slow on rows whose entries span many binary orders, as powers of W do.
     arb_mat_init(gram, r, r);
-    for (slong i = 0; i < r; ++i)
-      for (slong j = 0; j <= i; ++j) {
-        arb_dot(arb_mat_entry(gram, i, j), nullptr, 0, arb_mat_entry(b, i, 0), 1, arb_mat_entry(b, j, 0), 1,
-                static_cast<slong>(k), prec);
-        if (j < i) arb_set(arb_mat_entry(gram, j, i), arb_mat_entry(gram, i, j));
+    if (hankel) {
+      std::vector<std::size_t> dropped;  // columns not kept on which some row is non-zero
+      for (std::size_t c = 0; c < n; ++c) {
+        if (column_of[c] < n) continue;
+        for (slong i = 0; i < r; ++i) {
+          const TimedSender& m = messages[rows[static_cast<std::size_t>(i)]];
+          if (!arb_is_zero(powers.powers[powers.index(m.sender)][m.time] + c)) {
+            dropped.push_back(c);
+            break;
+          }
+        }
       }
+      hankel_gram(gram, powers, messages, rows, dropped, prec);
+    } else {
+      direct_gram(gram, b, prec);
+    }
     arb_mat_init(chol, r, r);
     const bool proven = arb_mat_cho(chol, gram, prec) != 0;
     bool resolved = proven;

@@ -54,6 +54,8 @@ class RationalSchedule {
   double bits_per_round() const { return bits_per_round_; }
   /// Entries read as their binary value (no small fraction rounds to them).
   std::size_t binary_entries() const { return binary_entries_; }
+  /// A fixed W equal to its transpose as rationals.
+  bool symmetric() const { return symmetric_; }
 
   struct Impl;
   const Impl& impl() const { return *impl_; }
@@ -63,6 +65,7 @@ class RationalSchedule {
   std::size_t nodes_ = 0;
   double bits_per_round_ = 0.0;
   std::size_t binary_entries_ = 0;
+  bool symmetric_ = false;
 };
 
 /// The schedule reduced modulo a prime p (which must divide no denominator: throws otherwise).
@@ -133,6 +136,49 @@ class ModularView {
   double height_bits_ = 0.0;
 };
 
+/// Primes of kPrimeBits bits that divide a non-zero integer of `bits` bits: at most this many.
+inline double misleading_primes(double bits) { return bits / static_cast<double>(kPrimeBits - 1); }
+
+/// A seed for the certificates' primes drawn from the system's entropy: a new pair of primes every
+/// run, so that no input can be built against them.
+std::uint64_t fresh_certificate_seed();
+
+/// A schedule reduced modulo a prime drawn uniformly with `rng`, other than `avoid` (redrawn in the
+/// unlikely case it divides a denominator of W).
+ModularSchedule draw_modular_schedule(const RationalSchedule& rational, const gossip::Schedule& schedule,
+                                      std::mt19937_64& rng, std::uint64_t avoid = 0);
+
+/// A row of a swept view: e_nodeᵀ W_{end−1} ⋯ W_{sK} at column block s, for s = 0..last_block
+/// (sK <= end, K gossip steps per block). The whole views of Muffliato-GD, of the Koskela–Kulkarni
+/// linear systems and of PNDP under DP-D-SGD / Muffliato-SGD(K) (MF paper A.2, A.4) are made of
+/// such rows.
+struct SweptRow {
+  graph::NodeId node = 0;
+  std::size_t end = 0;
+  std::size_t last_block = 0;
+};
+
+/// What one exact rank says: rank_p, which is at most rank_ℚ, and the chance that it is below it.
+struct RankStatement {
+  std::size_t rank = 0;
+  double failure_probability = 0.0;
+};
+
+/// The exact ranks of swept views: W read as rationals and reduced modulo a random prime, drawn once.
+/// A floating-point rank cut below this rank dropped a real direction of the view.
+class SweptRankCertifier {
+ public:
+  SweptRankCertifier(const gossip::Schedule& schedule, std::uint64_t seed);
+  /// The rank mod p of the view of `rows` over `blocks` column blocks of n columns (K = block_steps),
+  /// the columns of the `known` nodes zero in every block.
+  RankStatement rank(std::span<const SweptRow> rows, std::size_t block_steps, std::size_t blocks,
+                     std::span<const graph::NodeId> known) const;
+
+ private:
+  RationalSchedule rational_;
+  ModularSchedule modular_;
+};
+
 /// A certified interval for a leverage.
 struct LeverageBounds {
   double lower = 0.0;
@@ -141,15 +187,23 @@ struct LeverageBounds {
 
 /// The leverages of `targets` in the row space of the messages `rows` of `messages` (independent
 /// over ℚ, e.g. from ModularView::independent_rows), restricted to the columns with keep[j] != 0, in
-/// Arb's ball arithmetic: the rows are propagated from W's rationals, and the Gram's Cholesky factor
-/// is computed at 128 bits, then twice as many, until Arb proves it (a ball that excludes 0 on every
-/// pivot), at most `max_bits`. nullopt when that precision does not resolve it.
+/// Arb's ball arithmetic: the rows are propagated from W's rationals (under a symmetric fixed W their
+/// Gram comes from each sender's powers, (W^(s+t))_{vw}), and the Gram's Cholesky factor is computed at
+/// 256 bits, then 1.5 times as many, until Arb proves it (a ball that excludes 0 on every pivot) and every
+/// leverage's ball is narrower than 10⁻⁹, at most `max_bits`. nullopt when that precision does not
+/// resolve it, or when the next precision would hold more than `max_bytes`.
 std::optional<std::vector<LeverageBounds>> ball_leverages(const RationalSchedule& schedule, bool fixed,
                                                           std::span<const TimedSender> messages,
                                                           std::span<const std::size_t> rows,
                                                           std::span<const std::uint8_t> keep,
                                                           std::span<const graph::NodeId> targets,
-                                                          long max_bits = 4096);
+                                                          double max_bytes, long max_bits = 4096);
+
+/// Bytes of `balls` Arb balls at `bits` of precision.
+double ball_bytes(double balls, long bits);
+/// Bytes ball_leverages holds for its rows (r × k kept columns), Gram, Cholesky factor and the w
+/// targets' solves at `bits` (without a symmetric W's sender powers).
+double ball_leverage_bytes(double rows, double columns, double targets, long bits);
 
 /// A rational a/b, b > 0.
 struct SmallRational {

@@ -16,6 +16,7 @@
 #include "netdp/util/memory.hpp"
 #include "netdp/util/parallel_errors.hpp"
 #include "pairwise_detail.hpp"
+#include "rank_certificate.hpp"
 #include "row_space.hpp"
 
 namespace netdp::accounting {
@@ -73,12 +74,23 @@ DenseMatrix view_rows(const gossip::Schedule& rounds, const std::vector<Neighbou
 /// The pairs of observer v: K_u from the basis of its view's row space.
 void observer_pairs(const gossip::Schedule& rounds, const std::vector<Neighbours>& graphs, std::size_t steps,
                     std::size_t k, std::size_t release_dimension, NodeId v,
-                    std::vector<PairSensitivity>& out) {
+                    const detail::LazyRankCertifier& certifier, std::vector<PairSensitivity>& out) {
   const std::size_t n = rounds.num_nodes();
   const DenseMatrix a = view_rows(rounds, graphs, steps, k, v);
-  const detail::RowSpace space =
+  detail::RowSpace space =
       detail::row_space(a, std::nullopt, detail::rounding_floor_factor(a.cols(), a.rows(), steps * k),
                         detail::structural_rank(a));
+  // A rank cut is checked against the exact rank of the same rows (view_rows' sweep, modulo p).
+  std::vector<std::string> rank_warnings;
+  double failure_probability = 0.0;
+  if (space.rank_decided) {
+    std::vector<detail::SweptRow> swept;
+    swept.reserve(static_cast<std::size_t>(a.rows()));
+    for (std::size_t r = 0; r < steps * k; ++r)
+      for (const NodeId w : senders_at(graphs, r, v)) swept.push_back({w, r, r / k});
+    const NodeId known[] = {v};
+    failure_probability = detail::certify_rank_cut(space, certifier, swept, k, steps, known, rank_warnings);
+  }
   const auto t = static_cast<Index>(steps);
   const double cap = static_cast<double>(steps);
   for (NodeId u = 0; u < n; ++u) {
@@ -87,6 +99,8 @@ void observer_pairs(const gossip::Schedule& rounds, const std::vector<Neighbours
     gram.K = detail::projector_block(space, static_cast<Index>(u), static_cast<Index>(n), t);
     gram.rank = static_cast<std::size_t>(space.rank());
     gram.subspace_margin = space.margin;
+    gram.certificate_failure_probability = failure_probability;
+    gram.warnings = rank_warnings;
     // Scalar releases: Σ|K_u| (widened by the margin); vectors: the certified SDP value.
     PairSensitivity pair = assess_sensitivity(gram, {SignSearch::none, release_dimension});
     pair.observers = {v};
@@ -97,12 +111,6 @@ void observer_pairs(const gossip::Schedule& rounds, const std::vector<Neighbours
     }
     pair.sensitivity = std::sqrt(pair.sensitivity_squared_certified);
     pair.mu = pair.sensitivity;
-    if (space.rank_decided) {
-      pair.warnings.push_back(fmt::format(
-          "the {} messages are linearly dependent in floating point (rank {} at the rounding floor); K_u "
-          "is widened by the subspace margin {:.3g}",
-          a.rows(), space.rank(), space.margin));
-    }
     out.push_back(std::move(pair));
   }
 }
@@ -116,9 +124,9 @@ void require_view_memory(const std::vector<Neighbours>& graphs, std::size_t n, s
   const auto heard = static_cast<double>(most);
   const double columns = static_cast<double>(n) * static_cast<double>(steps);
   util::require_memory(
-      static_cast<double>(workers) * 8.0 * (2.0 * heard * columns + heard * heard),
+      static_cast<double>(workers) * 8.0 * (3.0 * heard * columns + heard * heard),
       "the Muffliato-GD view accountant",
-      fmt::format("8 (2 m nT + m²) bytes per observer, {} at a time: m = {} messages heard, n = {}, T = {} "
+      fmt::format("8 (3 m nT + m²) bytes per observer, {} at a time: m = {} messages heard, n = {}, T = {} "
                   "gradient steps",
                   workers, heard, n, steps),
       "lower the rounds or the threads (--threads)");
@@ -179,10 +187,11 @@ std::vector<PairSensitivity> muffliato_gd_view_pairs(
   util::ParallelErrors errors;
   std::size_t done = 0;
   const detail::SingleThreadedBlas single_threaded_blas;
+  const detail::LazyRankCertifier certifier(rounds);
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::size_t i = 0; i < observers.size(); ++i) {
     errors.run(static_cast<std::int64_t>(i), [&] {
-      observer_pairs(rounds, graphs, gradient_steps, gossip_rounds, release_dimension, observers[i],
+      observer_pairs(rounds, graphs, gradient_steps, gossip_rounds, release_dimension, observers[i], certifier,
                      per_observer[i]);
     });
     if (progress) {

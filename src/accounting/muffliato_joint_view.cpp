@@ -627,9 +627,7 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
   MuffliatoLosses::CertificateMatrix kinds =
       MuffliatoLosses::CertificateMatrix::Constant(sums.rows(), sums.cols(), Certificate::exact);
   DenseMatrix lower = DenseMatrix::Zero(sums.rows(), sums.cols());
-  detail::ViewCertifier certifier(
-      schedule, options.certificate_seed.value_or((static_cast<std::uint64_t>(std::random_device{}()) << 32) ^
-                                                  std::random_device{}()));
+  detail::ViewCertifier certifier(schedule, options.certificate_seed.value_or(detail::fresh_certificate_seed()));
   detail::CertifierTotals certified;
   // The union bound's count per view, summed in view order at the end (the same bits every run).
   std::vector<double> bad_primes(observers.size(), 0.0);
@@ -664,9 +662,12 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
     for (const std::size_t g : computed) heard_by_computed += static_cast<double>(heard[g]);
     // The tables only save time: they are kept when they fit in what --max-memory leaves.
     const double kept = detail::ViewCertifier::kept_bytes(n, last_time + 1, schedule.is_fixed());
-    if (heard_by_computed >= static_cast<double>(n) * static_cast<double>(last_time + 1) &&
-        estimate + kept <= util::memory_limit())
-      certifier.keep_rows(last_time + 1);
+    const bool keep = heard_by_computed >= static_cast<double>(n) * static_cast<double>(last_time + 1) &&
+                      estimate + kept <= util::memory_limit();
+    if (keep) certifier.keep_rows(last_time + 1);
+    // The ball arithmetic of the views that need it holds what --max-memory leaves, per thread.
+    if (util::memory_limit() > 0.0)  // 0: no limit is known
+      certifier.set_ball_budget(std::max(0.0, util::memory_limit() - estimate - (keep ? kept : 0.0)) / threads);
   }
   totals.powers_on_large_views = powers_resolve_on(schedule, graphs, observers, heard, options.messages);
   if (!totals.powers_on_large_views) {

@@ -321,14 +321,23 @@ GaussianPairwiseAccount::GaussianPairwiseAccount(std::span<const UnitPair> pairs
   if (!pairs.empty()) first_pair_.push_back(pairs.size());
   std::sort(grid_.targets.begin(), grid_.targets.end());
   grid_.targets.erase(std::unique(grid_.targets.begin(), grid_.targets.end()), grid_.targets.end());
-  // A grid mostly of pairs is stored dense; a sparse list (local DP's diagonal) pair by pair.
+  // A grid mostly of pairs is stored dense; a sparse list (local DP's diagonal) pair by pair. Pairs
+  // that differ in what their values are keep a dense grid of certificates.
+  const bool mixed = std::any_of(pairs.begin(), pairs.end(),
+                                 [&](const UnitPair& p) { return p.certificate != info_.certificate; });
+  double failure = 0.0;
+  for (const UnitPair& p : pairs) failure += p.certificate_failure_probability;
+  if (failure > 0.0)
+    info_.certificate_failure_probability =
+        std::min(1.0, info_.certificate_failure_probability.value_or(0.0) + failure);
   const std::size_t cells = grid_.targets.size() * grid_.observers.size();
-  sparse_ = cells > 2 * pairs.size() + grid_.targets.size() + grid_.observers.size();
+  sparse_ = !mixed && cells > 2 * pairs.size() + grid_.targets.size() + grid_.observers.size();
   if (!sparse_) {
     const auto rows = static_cast<Eigen::Index>(grid_.targets.size());
     const auto cols = static_cast<Eigen::Index>(grid_.observers.size());
     grid_.uncapped = DenseMatrix::Constant(rows, cols, std::numeric_limits<double>::quiet_NaN());
     grid_.reported = grid_.uncapped;
+    if (mixed) grid_.certificates = UnitMuGrid::CertificateMatrix::Constant(rows, cols, info_.certificate);
   }
   const bool with_sensitivity = !pairs.empty() && pairs.front().sensitivity.has_value();
   Eigen::Index column = -1;
@@ -344,6 +353,7 @@ GaussianPairwiseAccount::GaussianPairwiseAccount(std::span<const UnitPair> pairs
     } else {
       grid_.uncapped(row, column) = p.uncapped_unit_mu;
       (*grid_.reported)(row, column) = p.unit_mu;
+      if (mixed) (*grid_.certificates)(row, column) = p.certificate;
     }
     require(p.sensitivity.has_value() == with_sensitivity,
             "pair ({}, {}): either every pair or none carries sensitivity fields", p.observer, p.target);
@@ -543,6 +553,10 @@ std::vector<UnitPair> GaussianPairwiseAccount::unit_pairs() const {
     p.unit_mu = v.reported;
     p.uncapped_unit_mu = v.uncapped;
     if (!grid_.sensitivity.empty()) p.sensitivity = grid_.sensitivity[v.index];
+    // The failure probability stays with the account's info (it is not split over its pairs).
+    p.certificate = grid_.certificates ? (*grid_.certificates)(static_cast<Eigen::Index>(v.row),
+                                                               static_cast<Eigen::Index>(v.column))
+                                       : info_.certificate;
   });
   return pairs;
 }

@@ -297,8 +297,13 @@ UnitPair unit_pair(const PairSensitivity& p, const graph::Graph* g) {
           name(p.target));
   const double uncapped =
       p.sensitivity_squared_uncapped ? std::sqrt(*p.sensitivity_squared_uncapped) : p.sensitivity;
-  return {p.observers.empty() ? p.target : p.observers.front(), p.target, p.sensitivity, uncapped,
-          sensitivity_fields(p)};
+  return {p.observers.empty() ? p.target : p.observers.front(),
+          p.target,
+          p.sensitivity,
+          uncapped,
+          sensitivity_fields(p),
+          p.certificate,
+          p.certificate_failure_probability};
 }
 
 // The engine's numerical verdicts, each naming its pair by the graph's labels (all of them: the

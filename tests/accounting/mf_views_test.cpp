@@ -429,7 +429,9 @@ TEST(MfViews, StructuredRankDeficientGramFallsBackToEigendecomposition) {
   spec.gossip_steps = 2;
   const std::vector<NodeId> attackers{0};
   const StructuredGrams grams = mf_pndp_target_grams(w, 3, 2, attackers);
-  ASSERT_FALSE(grams.warnings.empty());
+  // The row space is resolved (its zero directions are structural, no rank cut to certify).
+  EXPECT_LT(grams.subspace_margin, 1.0);
+  EXPECT_TRUE(grams.warnings.empty());
   const MfView view = build_mf_view(w, 3, spec, {MfTrust::pndp, attackers});
   for (NodeId u = 1; u < 4; ++u)
     expect_close(grams.K[u], target_gram_literal(view.view, u).K, "rank-deficient Gram");

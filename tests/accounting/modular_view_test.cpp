@@ -139,5 +139,70 @@ TEST(ModularView, SmallFractionsSurviveReductionAndReconstruction) {
   EXPECT_EQ(detail::reduce_rational({-1, 2}, 7), 3u);  // −1/2 ≡ 3 (mod 7): 2·3 = 6 ≡ −1
 }
 
+/// The swept view of `rows` in floating point, built literally: block s of a row holds
+/// e_nodeᵀ W_{end−1} ⋯ W_{sK}, the known nodes' columns zero.
+DenseMatrix swept_literal(const gossip::Schedule& schedule, const std::vector<detail::SweptRow>& rows,
+                          std::size_t k, std::size_t blocks, const std::vector<graph::NodeId>& known) {
+  const auto n = static_cast<Eigen::Index>(schedule.num_nodes());
+  DenseMatrix a = DenseMatrix::Zero(static_cast<Eigen::Index>(rows.size()), n * static_cast<Eigen::Index>(blocks));
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    for (std::size_t s = 0; s <= rows[i].last_block; ++s) {
+      DenseMatrix x = DenseMatrix::Zero(1, n);
+      x(0, rows[i].node) = 1.0;
+      for (std::size_t q = rows[i].end; q > s * k; --q) x = x * DenseMatrix(schedule.at(q - 1));
+      a.block(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(s) * n, 1, n) = x;
+    }
+  }
+  for (const graph::NodeId c : known)
+    for (std::size_t s = 0; s < blocks; ++s) a.col(static_cast<Eigen::Index>(s) * n + c).setZero();
+  return a;
+}
+
+Eigen::Index float_rank(const DenseMatrix& a) {
+  Eigen::FullPivLU<DenseMatrix> lu(a);
+  lu.setThreshold(1e-10);
+  return lu.rank();
+}
+
+TEST(SweptRank, EqualsTheRankOfTheLiteralViewOnSmallWellConditionedCases) {
+  // Muffliato-GD-like rows (every message (r, w) of observer 0 at its last block r / K) on a
+  // path and a star, fixed and time-varying, with and without the observer's columns.
+  for (const std::size_t n : {4, 6}) {
+    const SparseMatrix path = to_sparse(hamilton(n, path_edges(n)));
+    const SparseMatrix star = to_sparse(metropolis(n, star_edges(n)));
+    const std::size_t k = 2;
+    const std::size_t blocks = 3;
+    std::vector<detail::SweptRow> rows;
+    for (std::size_t r = 0; r < k * blocks; ++r)
+      for (const graph::NodeId w : {graph::NodeId{1}, static_cast<graph::NodeId>(n - 1)})
+        rows.push_back({w, r, r / k});
+    const std::vector<gossip::Schedule> schedules = {
+        gossip::Schedule::fixed(path, k * blocks), gossip::Schedule::fixed(star, k * blocks),
+        gossip::Schedule::sequence({path, star, path, path, star, star})};
+    for (const gossip::Schedule& schedule : schedules) {
+      const detail::SweptRankCertifier certifier(schedule, 11);
+      for (const std::vector<graph::NodeId>& known : {std::vector<graph::NodeId>{}, std::vector<graph::NodeId>{0}}) {
+        const detail::RankStatement exact = certifier.rank(rows, k, blocks, known);
+        EXPECT_EQ(static_cast<Eigen::Index>(exact.rank), float_rank(swept_literal(schedule, rows, k, blocks, known)))
+            << "n = " << n << ", " << known.size() << " known";
+        EXPECT_GT(exact.failure_probability, 0.0);
+        EXPECT_LT(exact.failure_probability, 1e-12);
+      }
+    }
+  }
+}
+
+TEST(SweptRank, TwinsSeenWithoutTheirOwnColumnsAreOneDirection) {
+  // Leaves 1 and 2 of a star are twins: e_1ᵀW and e_2ᵀW differ only in their own columns.
+  const gossip::Schedule star = gossip::Schedule::fixed(to_sparse(hamilton(5, star_edges(5))), 2);
+  const detail::SweptRankCertifier certifier(star, 3);
+  const std::vector<detail::SweptRow> rows = {{1, 1, 0}, {2, 1, 0}};
+  EXPECT_EQ(certifier.rank(rows, 1, 1, std::vector<graph::NodeId>{}).rank, 2u);
+  EXPECT_EQ(certifier.rank(rows, 1, 1, std::vector<graph::NodeId>{1, 2}).rank, 1u);
+  // A row must fit its blocks and the schedule.
+  const std::vector<detail::SweptRow> late = {{1, 0, 1}};
+  EXPECT_THROW(certifier.rank(late, 1, 2, std::vector<graph::NodeId>{}), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace netdp::accounting

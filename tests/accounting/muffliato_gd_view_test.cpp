@@ -15,6 +15,7 @@
 #include "accounting/sdp_reference.hpp"
 #include "netdp/accounting/mf_accountant.hpp"
 #include "netdp/gossip/weighting.hpp"
+#include "netdp/graph/spec.hpp"
 
 namespace netdp::accounting {
 namespace {
@@ -148,6 +149,49 @@ TEST(MuffliatoGdView, FixedMatrixAgreesWithTheMfEnginesStructuredPath) {
       ASSERT_EQ(mf.pairs[i].privacy.target, pairs[i].target);
       const double want = mf.pairs[i].privacy.sensitivity_squared_sum_abs;
       EXPECT_NEAR(pairs[i].sensitivity_squared_sum_abs, want, 1e-9 * std::max(1.0, want)) << "K = " << k;
+    }
+  }
+}
+
+TEST(MuffliatoGdView, ARankCutIsCheckedByTheExactRankAndAViewGivenUpIsACountedCap) {
+  // Karate, K = 20 rounds per step: some observers' views fall below the rounding floor; their pairs
+  // are the cap T, labelled a give-up. K = 3: the rank cuts are certified, every pair an upper bound.
+  const auto w = gossip::make_gossip_matrix(graph::from_spec("karate"), gossip::Weighting::hamilton);
+  const std::size_t steps = 2;
+  for (const std::size_t k : {20u, 3u}) {
+    MfAlgorithmSpec spec;
+    spec.algorithm = MfAlgorithm::muffliato_sgd;
+    spec.gossip_steps = k;
+    MfOptions options;
+    options.assess.sign_search = SignSearch::none;
+    const MfAccounting mf = account_mf_all_pairs(w, steps, spec, MfTrust::pndp, options);
+    const std::vector<PairSensitivity> view =
+        muffliato_gd_view_pairs(gossip::Schedule::fixed(w.matrix(), steps * k), steps, k);
+    for (const auto* pairs : {&view, static_cast<const std::vector<PairSensitivity>*>(nullptr)}) {
+      std::vector<PairSensitivity> from_mf;
+      if (pairs == nullptr) {
+        for (const MfPairResult& p : mf.pairs) from_mf.push_back(p.privacy);
+        pairs = &from_mf;
+      }
+      std::size_t given_up = 0;
+      double failure = 0.0;
+      for (const PairSensitivity& p : *pairs) {
+        failure += p.certificate_failure_probability;
+        if (p.certificate == Certificate::cap_undetermined) {
+          ++given_up;
+          EXPECT_DOUBLE_EQ(p.sensitivity_squared_certified, static_cast<double>(steps));
+        } else {
+          EXPECT_EQ(p.certificate, Certificate::upper_bound);
+          EXPECT_LE(p.sensitivity_squared_certified, static_cast<double>(steps));
+        }
+      }
+      if (k == 20) {
+        EXPECT_GT(given_up, 0u);
+      } else {
+        EXPECT_EQ(given_up, 0u);
+        EXPECT_GT(failure, 0.0);  // rank cuts were made and checked
+      }
+      EXPECT_LT(failure, 1e-6);
     }
   }
 }

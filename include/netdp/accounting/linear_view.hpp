@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "netdp/accounting/certificate.hpp"
 #include "netdp/accounting/vector_max.hpp"
 #include "netdp/graph/graph.hpp"
 #include "netdp/util/enum_names.hpp"
@@ -55,6 +56,9 @@ struct TargetGram {
   /// perturbation margin of a row space whose rank was decided in floating point (row_space.hpp).
   /// assess_pair widens its bounds by it; 1 trusts nothing (the bound becomes |rounds|).
   double subspace_margin = 0.0;
+  /// The chance that the exact rank behind a floating-point rank cut was misjudged (a union bound over
+  /// random primes, docs/certificates.md); 0 when no cut was made.
+  double certificate_failure_probability = 0.0;
   std::vector<std::string> warnings;
 };
 
@@ -117,6 +121,10 @@ struct PairSensitivity {
   std::size_t rank = 0;
   double range_residual = 0.0;
   double condition = 1.0;
+  /// What `sensitivity_squared_certified` is: an upper bound, or the cap as a give-up where the view's
+  /// subspace margin reached 1 (a rank cut that dropped a direction, or a view too large to resolve).
+  Certificate certificate = Certificate::upper_bound;
+  double certificate_failure_probability = 0.0;  ///< TargetGram::certificate_failure_probability
   std::vector<std::string> warnings;
 };
 

@@ -78,6 +78,7 @@ struct StructuredGrams {
   std::size_t observations = 0;
   double condition = 1.0;        ///< of the observation Gram (from the Cholesky diagonal: a lower estimate)
   double subspace_margin = 0.0;  ///< TargetGram::subspace_margin of every K_u (0 after a Cholesky)
+  double certificate_failure_probability = 0.0;  ///< TargetGram::certificate_failure_probability
   std::vector<std::string> warnings;
 };
 StructuredGrams mf_pndp_target_grams(const gossip::GossipMatrix& w, std::size_t rounds,

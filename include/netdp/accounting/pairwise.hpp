@@ -209,6 +209,9 @@ struct UnitPair {
   double unit_mu = 0.0;           ///< reported (capped where a cap applies)
   double uncapped_unit_mu = 0.0;  ///< before the local-DP cap
   std::optional<SensitivityFields> sensitivity;
+  Certificate certificate = Certificate::upper_bound;  ///< what unit_mu is
+  /// The chance that the exact arithmetic behind the certificate misjudged (0: none was used).
+  double certificate_failure_probability = 0.0;
 };
 
 /// The unit μ of a Gaussian account on a grid of observers × targets, 8 bytes per cell: an
@@ -227,7 +230,8 @@ struct UnitMuGrid {
   /// Empty, or the sensitivity fields of every pair in stream order.
   std::vector<SensitivityFields> sensitivity;
   /// Empty, or what each pair's value is (targets × observers, as `uncapped`).
-  std::optional<Eigen::Matrix<Certificate, Eigen::Dynamic, Eigen::Dynamic>> certificates;
+  using CertificateMatrix = Eigen::Matrix<Certificate, Eigen::Dynamic, Eigen::Dynamic>;
+  std::optional<CertificateMatrix> certificates;
   /// Empty, or a certified lower bound on each pair's exact unit μ (targets × observers; 0: none).
   std::optional<DenseMatrix> lower;
 };
@@ -253,7 +257,9 @@ class GaussianPairwiseAccount final : public PairwiseAccount {
   /// `grid` as built by an accountant. Throws unless the shapes agree and every pair's unit μ
   /// (uncapped, caps, reported) is finite and >= 0, Δ > 0.
   GaussianPairwiseAccount(UnitMuGrid grid, Info info);
-  /// `pairs` in observer-major order: each observer's pairs contiguous, by increasing target.
+  /// `pairs` in observer-major order: each observer's pairs contiguous, by increasing target. Pairs
+  /// whose certificate differs from info.certificate are stored pair by pair, and their failure
+  /// probabilities are added to info's (a union bound).
   GaussianPairwiseAccount(std::span<const UnitPair> pairs, Info info);
 
   std::string_view method() const override { return info_.method; }
