@@ -3,7 +3,7 @@
 # targets: wall time and peak memory of the whole command (median of REPEAT runs, default 1), the
 # certificate counts, and the word operations of the reductions modulo p (an upper bound:
 # Σ_v m_v · n · min(m_v, n) for the m_v = deg(v)·T messages of observer v). Usage (after `make build`):
-#   bench/certificate_targets.sh [BUILD_DIR]        # default build/release
+#   bench/certificate_targets.sh [BUILD_DIR]        # default build/release; EGOS="414 0" for a subset
 # The SNAP ego graphs need ../shared/datasets; without it they are reported as not run.
 set -euo pipefail
 build=${1:-build/release}
@@ -56,7 +56,7 @@ echo
 echo '| command (all pairs, T as given, σ = 1) | wall | peak memory | word ops mod p (bound) | certificates |'
 echo '|---|---|---|---|---|'
 run "hypercube d=11, T = 19" 19 --graph hypercube:d=11
-for ego in 414 0 1912; do
+for ego in ${EGOS:-414 0 1912}; do
   if [ -f "$data/$ego.edges" ]; then
     run "ego-Facebook $ego (--lcc), T = 20" 20 --graph "edgelist:$data/$ego.edges" --lcc
   else

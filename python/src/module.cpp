@@ -563,6 +563,7 @@ PYBIND11_MODULE(_netdp, m) {
       .def_readwrite("authors_convention", &accounting::AccountRequest::authors_convention)
       .def_readwrite("count_observer_noise", &accounting::AccountRequest::count_observer_noise)
       .def_readwrite("gradient_steps", &accounting::AccountRequest::gradient_steps)
+      .def_readwrite("exact_effort", &accounting::AccountRequest::exact_effort)
       .def_readwrite("contributions", &accounting::AccountRequest::contributions)
       .def_readwrite("tail_share", &accounting::AccountRequest::tail_share)
       .def_readwrite("sender_known", &accounting::AccountRequest::sender_known)

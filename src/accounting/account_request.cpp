@@ -45,6 +45,14 @@ void check_request(const AccountRequest& r) {
           "--bound {}: only --method muffliato has a paper formula that is not a bound (the other methods "
           "always report a valid upper bound)",
           r.bound);
+  require((r.method == "muffliato" && r.bound == "exact" && r.gradient_steps == 0) ||
+              r.exact_effort == kDefaultExactEffort,
+          "--exact-effort applies to the exact joint view of --method muffliato only (not to --bound paper "
+          "or --gradient-steps)");
+  require(std::isfinite(r.exact_effort) && r.exact_effort >= 0.0,
+          "--exact-effort must be a finite number of entries >= 0 (messages x nodes of the largest view "
+          "computed in exact arithmetic), got {}",
+          r.exact_effort);
   require(r.method == "random-walk" || (r.contributions == "tail" && r.tail_share == 0.1 && !r.sender_known),
           "--contributions, --tail-share and --sender-known apply to --method random-walk only");
   require(std::isfinite(r.tail_share) && r.tail_share > 0.0 && r.tail_share < 1.0,
@@ -128,6 +136,7 @@ std::unique_ptr<PairwiseAccount> make_account(const Protocol& protocol, const Pa
     options.messages = r.authors_convention ? MessageConvention::authors_code : MessageConvention::paper;
     options.observer_noise = r.count_observer_noise ? ObserverNoise::counted : ObserverNoise::known;
     options.release_dimension = release_options(r).release_dimension;
+    options.exact_effort = r.exact_effort;
     options.progress = progress;
     return muffliato_account(protocol, query, options, r.gradient_steps);
   }

@@ -23,7 +23,7 @@ void CertifierTotals::merge(const CertifierTotals& o, std::size_t count) {
   bad_prime_count += o.bad_prime_count;
 }
 
-ViewCertifier::ViewCertifier(const gossip::Schedule& schedule, std::uint64_t seed)
+ViewCertifier::ViewCertifier(const gossip::Schedule& schedule, std::uint64_t seed, double effort)
     : rational_(schedule),
       fixed_(schedule.is_fixed()),
       p_([&] {
@@ -33,7 +33,8 @@ ViewCertifier::ViewCertifier(const gossip::Schedule& schedule, std::uint64_t see
       q_([&] {
         std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ULL);
         return draw_modular_schedule(rational_, schedule, rng, p_.prime());
-      }()) {}
+      }()),
+      effort_(effort) {}
 
 double ViewCertifier::failure_probability(const CertifierTotals& totals) {
   return std::min(1.0, totals.bad_prime_count / primes_in_range(kPrimeBits));
@@ -45,8 +46,7 @@ std::vector<CertifiedSum> ViewCertifier::certify(const ObserverLeverage& view,
                                                  const std::vector<std::vector<NodeId>>& targets,
                                                  std::span<const double> raw, CertifierTotals& totals) const {
   const std::size_t n = rational_.num_nodes();
-  const bool within_effort =
-      static_cast<double>(messages.size()) * static_cast<double>(n) <= kMaxCertifiedEntries;
+  const bool within_effort = static_cast<double>(messages.size()) * static_cast<double>(n) <= effort_;
   const ModularView exact(p_, messages, observers, within_effort);
   std::vector<CertifiedSum> out(targets.size());
   const auto cap = [](const std::vector<NodeId>& set) { return static_cast<double>(set.size()); };
@@ -178,7 +178,7 @@ std::vector<CertifiedSum> ViewCertifier::certify(const ObserverLeverage& view,
 }
 
 std::vector<std::string> certifier_warnings(const CertifierTotals& totals, std::size_t observer_sets,
-                                            std::size_t undetermined_pairs) {
+                                            std::size_t undetermined_pairs, double effort) {
   std::vector<std::string> out;
   if (totals.float_rank_short > 0)
     out.push_back(fmt::format(
@@ -188,9 +188,10 @@ std::vector<std::string> certifier_warnings(const CertifierTotals& totals, std::
         totals.float_rank_short, observer_sets));
   if (totals.over_effort > 0)
     out.push_back(fmt::format(
-        "exact joint view: {} of {} observer sets are too large for the exact certificate (messages x "
-        "nodes above {:.0f}); the targets they reach are reported at the cap, undetermined",
-        totals.over_effort, observer_sets, kMaxCertifiedEntries));
+        "exact joint view: {} of {} observer sets are above the effort limit of the exact certificate "
+        "(messages x nodes above --exact-effort {:.0f}); the targets they reach are reported at the cap, "
+        "undetermined",
+        totals.over_effort, observer_sets, effort));
   if (totals.over_memory > 0)
     out.push_back(fmt::format(
         "exact joint view: the ball arithmetic of {} of {} observer sets does not fit in the memory "

@@ -39,7 +39,8 @@ struct CertifierTotals {
 /// (p for ranks and memberships, q to confirm reconstructed values).
 class ViewCertifier {
  public:
-  ViewCertifier(const gossip::Schedule& schedule, std::uint64_t seed);
+  /// Views of more than `effort` entries (messages × nodes) are not computed in exact arithmetic.
+  ViewCertifier(const gossip::Schedule& schedule, std::uint64_t seed, double effort);
 
   /// The certified sums of every target set of one view. `raw[j]` is the floating-point value of
   /// set j (ℓ_u, or the sign maximum of a group) before the margin; `view` its float account.
@@ -73,15 +74,13 @@ class ViewCertifier {
   bool fixed_ = true;
   ModularSchedule p_;
   ModularSchedule q_;
+  double effort_ = 0.0;
   double ball_budget_ = std::numeric_limits<double>::infinity();
 };
-
-/// Views of more than this many entries (messages × nodes) are not certified (an effort limit).
-inline constexpr double kMaxCertifiedEntries = 8.0 * 1024 * 1024;
 
 /// Warnings for display: what the certificates could not settle, with the number of pairs left at
 /// the cap as a give-up (empty when all were settled).
 std::vector<std::string> certifier_warnings(const CertifierTotals& totals, std::size_t observer_sets,
-                                            std::size_t undetermined_pairs);
+                                            std::size_t undetermined_pairs, double effort);
 
 }  // namespace netdp::accounting::detail

@@ -532,6 +532,8 @@ bool powers_resolve_on(const gossip::Schedule& schedule, const ScheduleNeighbour
 void validate(const gossip::Schedule& schedule, const MuffliatoOptions& options) {
   require_positive(options.sigma, "sigma");
   require_positive(options.sensitivity, "sensitivity");
+  require(std::isfinite(options.exact_effort) && options.exact_effort >= 0.0,
+          "exact_effort must be a finite number of entries >= 0, got {}", options.exact_effort);
   require(schedule.rounds() >= 1, "the number of rounds T must be >= 1, got {}", schedule.rounds());
   require(options.observer_noise == ObserverNoise::known,
           "the exact joint view always knows the observer's own release; --observer-noise counted "
@@ -602,10 +604,10 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
   }
   const double messages = rounds * heard_per_round;
   // The exact certificate adds per thread A′ mod p twice (as built and reduced, 8 bytes per entry,
-  // up to kMaxCertifiedEntries), and the tables of rows modulo its two primes.
+  // up to options.exact_effort), and the tables of rows modulo its two primes.
   const double per_thread = 8.0 * nodes * nodes + 32.0 * messages +
                             16.0 * std::min(messages * nodes, kMaxViewEntries) +
-                            16.0 * std::min(messages * nodes, detail::kMaxCertifiedEntries);
+                            16.0 * std::min(messages * nodes, options.exact_effort);
   const double table = graphs.symmetric_fixed() ? 8.0 * nodes * (rounds + 1.0) : 0.0;
   const double estimate = 16.0 * static_cast<double>(observers.size()) * static_cast<double>(targets.size()) +
                           threads * per_thread + 32.0 * messages + table;
@@ -627,7 +629,8 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
   MuffliatoLosses::CertificateMatrix kinds =
       MuffliatoLosses::CertificateMatrix::Constant(sums.rows(), sums.cols(), Certificate::exact);
   DenseMatrix lower = DenseMatrix::Zero(sums.rows(), sums.cols());
-  detail::ViewCertifier certifier(schedule, options.certificate_seed.value_or(detail::fresh_certificate_seed()));
+  detail::ViewCertifier certifier(
+      schedule, options.certificate_seed.value_or(detail::fresh_certificate_seed()), options.exact_effort);
   detail::CertifierTotals certified;
   // The union bound's count per view, summed in view order at the end (the same bits every run).
   std::vector<double> bad_primes(observers.size(), 0.0);
@@ -667,7 +670,8 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
     if (keep) certifier.keep_rows(last_time + 1);
     // The ball arithmetic of the views that need it holds what --max-memory leaves, per thread.
     if (util::memory_limit() > 0.0)  // 0: no limit is known
-      certifier.set_ball_budget(std::max(0.0, util::memory_limit() - estimate - (keep ? kept : 0.0)) / threads);
+      certifier.set_ball_budget(std::max(0.0, util::memory_limit() - estimate - (keep ? kept : 0.0)) /
+                                threads);
   }
   totals.powers_on_large_views = powers_resolve_on(schedule, graphs, observers, heard, options.messages);
   if (!totals.powers_on_large_views) {
@@ -783,7 +787,8 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
               ? 1
               : 0;
   std::vector<std::string> warnings = joint_view_warnings(totals);
-  for (std::string& w : detail::certifier_warnings(certified, observers.size(), undetermined))
+  for (std::string& w :
+       detail::certifier_warnings(certified, observers.size(), undetermined, options.exact_effort))
     warnings.push_back(std::move(w));
   if (certifier.binary_entries() > 0)
     warnings.push_back(fmt::format(

@@ -23,6 +23,12 @@ void add_request_options(CLI::App* command, RequestOptions& options) {
           "muffliato: exact (the observer's whole view) | paper (Theorems 1/6/11/12/13, not an upper "
           "bound on the view)")
       ->capture_default_str();
+  command
+      ->add_option("--exact-effort", r.exact_effort,
+                   "muffliato (exact joint view): the largest view, in messages x nodes, computed in exact "
+                   "arithmetic for its certificate; the targets a larger view reaches are reported at the "
+                   "local-DP cap, counted as cap-undetermined")
+      ->capture_default_str();
   command->add_flag(
       "--count-observer-noise", r.count_observer_noise,
       "muffliato --bound paper: count the observer's own noise as noise (Theorem 1 as printed)");

@@ -85,6 +85,13 @@ TEST(AccountRequest, RefusesAnOptionOfAnotherMethodByName) {
   r.trust = "ldp";
   EXPECT_NE(message(r).find("--trust, --algorithm"), std::string::npos);
   r = {};
+  r.exact_effort = -1.0;
+  EXPECT_NE(message(r).find("--exact-effort must be a finite number of entries >= 0"), std::string::npos);
+  r = {};
+  r.bound = "paper";
+  r.exact_effort = 10.0;
+  EXPECT_NE(message(r).find("--exact-effort applies to the exact joint view"), std::string::npos);
+  r = {};
   r.method = "mf";
   r.algorithm = "mf-d-sgd";
   EXPECT_NE(message(r).find("--algorithm mf-d-sgd needs --correlation"), std::string::npos);

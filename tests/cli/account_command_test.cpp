@@ -254,6 +254,33 @@ TEST(AccountCommand, MuffliatoDefaultIsTheExactJointViewAndThePaperFormulaIsLabe
   EXPECT_NE(table.out.find("NOT an upper bound"), std::string::npos) << table.out;
 }
 
+TEST(AccountCommand, AnExactEffortBelowTheViewsIsACountedCapAndNeverLowersAValue) {
+  // Karate, T = 20: every view has more than 100 entries (messages x nodes), so none is certified in
+  // exact arithmetic; the pairs they reach are the cap, cap-undetermined, counted and warned about.
+  const std::vector<std::string> args = {"--graph", "karate", "--rounds", "20", "--sigma", "1"};
+  const Json full = account_json(args);
+  std::vector<std::string> limited_args = args;
+  limited_args.insert(limited_args.end(), {"--exact-effort", "100"});
+  const Json limited = account_json(limited_args);
+  ASSERT_EQ(full["pairs"].size(), limited["pairs"].size());
+  EXPECT_EQ(full["summary"]["certificates"]["cap-undetermined"], 0);
+  EXPECT_GT(limited["summary"]["certificates"]["cap-undetermined"].get<int>(), 0);
+  for (std::size_t i = 0; i < full["pairs"].size(); ++i) {
+    const Json& a = full["pairs"][i];
+    const Json& b = limited["pairs"][i];
+    EXPECT_GE(b["mu"].get<double>(), a["mu"].get<double>() - 1e-15) << a;
+    EXPECT_TRUE(b["certificate"] == "cap-undetermined" || b["certificate"] == "exact") << b;
+  }
+  const auto run = run_cli({"account", "--graph", "karate", "--rounds", "20", "--exact-effort", "100"});
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_NE(run.err.find("--exact-effort 100"), std::string::npos) << run.err;
+  const auto refused =
+      run_cli({"account", "--graph", "karate", "--method", "random-walk", "--exact-effort", "10"});
+  EXPECT_EQ(refused.status, 2);
+  EXPECT_NE(refused.err.find("--exact-effort applies to the exact joint view"), std::string::npos)
+      << refused.err;
+}
+
 struct BadInput {
   std::vector<std::string> args;
   std::string message;

@@ -23,6 +23,7 @@ struct AccountRequest {
   bool authors_convention = false;    ///< powers 1..T, no t = 0 exchange (the authors' code)
   bool count_observer_noise = false;  ///< --bound paper: Theorem 1 as printed
   std::size_t gradient_steps = 0;     ///< > 0: Muffliato-GD with this many steps of `rounds` rounds
+  double exact_effort = kDefaultExactEffort;  ///< MuffliatoOptions::exact_effort
   // random-walk
   std::string contributions = "tail";  ///< tail | worst | expected | a cap K (a number)
   double tail_share = 0.1;             ///< the share of δ spent on the tail count

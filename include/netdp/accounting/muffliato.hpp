@@ -88,6 +88,10 @@ static_assert(util::is_valid_enum_table(kMuffliatoBoundNames));
 /// The label of a bound in every output: "exact-joint-view" or "paper-formula".
 std::string_view bound_label(MuffliatoBound bound);
 
+/// The default effort limit of the exact joint view's certificates (MuffliatoOptions::exact_effort):
+/// 8·2²⁰ entries, 64 MiB per copy of a view modulo p.
+inline constexpr double kDefaultExactEffort = 8.0 * 1024 * 1024;
+
 struct MuffliatoOptions {
   /// Exact joint view (default) or the paper's formula (by name only; not a valid bound).
   MuffliatoBound bound = MuffliatoBound::exact;
@@ -111,6 +115,10 @@ struct MuffliatoOptions {
   /// Seed of the random primes of the exact joint view's certificates (docs/certificates.md).
   /// Unset: drawn from the system's entropy, so that the primes do not depend on the input.
   std::optional<std::uint64_t> certificate_seed;
+  /// The effort limit of those certificates: a view of more entries (messages × nodes) is not
+  /// computed in exact arithmetic, and the targets it reaches are reported at the cap as a counted
+  /// give-up (cap-undetermined). Each view costs O(entries · rank) word operations.
+  double exact_effort = kDefaultExactEffort;
 };
 
 /// One (observer, target) guarantee.
