@@ -46,8 +46,8 @@ struct ViewRows {
   std::size_t observations = 0;
   std::size_t shift = 0;
   bool toeplitz = true;
-  DenseMatrix lag;                 ///< toeplitz: row o' = lag o'
-  std::vector<DenseMatrix> block;  ///< time-varying: one per injection
+  DenseMatrix lag;                   ///< toeplitz: row o' = lag o'
+  std::vector<DenseMatrix> block;    ///< time-varying: one per injection
   std::vector<graph::NodeId> nodes;  ///< the row nodes r_j
 };
 
@@ -71,7 +71,7 @@ struct Factor {
   bool lower_triangular = false;
   std::size_t rank = 0;
   double condition = 1.0;
-  double subspace_margin = 0.0;  ///< TargetGram::subspace_margin of every K_u of the view
+  double subspace_margin = 0.0;                  ///< TargetGram::subspace_margin of every K_u of the view
   double certificate_failure_probability = 0.0;  ///< TargetGram::certificate_failure_probability
   std::vector<std::string> warnings;
 };

@@ -158,8 +158,8 @@ RationalSchedule::RationalSchedule(const gossip::Schedule& schedule)
         const auto first = w.column.begin() + static_cast<std::ptrdiff_t>(w.start[j]);
         const auto last = w.column.begin() + static_cast<std::ptrdiff_t>(w.start[j + 1]);
         const auto it = std::lower_bound(first, last, i);
-        symmetric_ = it != last && *it == i &&
-                     w.value[static_cast<std::size_t>(it - w.column.begin())] == w.value[e];
+        symmetric_ =
+            it != last && *it == i && w.value[static_cast<std::size_t>(it - w.column.begin())] == w.value[e];
       }
     }
   }
@@ -563,7 +563,8 @@ RankStatement SweptRankCertifier::rank(std::span<const SweptRow> rows, std::size
     // Block s of a row is e_nodeᵀ W^(end − sK): each node's powers once, then copied.
     std::vector<std::size_t> order(rows.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rows[a].node < rows[b].node; });
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return rows[a].node < rows[b].node; });
     std::vector<std::uint64_t> powers;
     for (std::size_t first = 0; first < order.size();) {
       const NodeId node = rows[order[first]].node;
@@ -581,7 +582,8 @@ RankStatement SweptRankCertifier::rank(std::span<const SweptRow> rows, std::size
         const SweptRow& row = rows[order[first]];
         for (std::size_t b = 0; b <= row.last_block; ++b) {
           const std::uint64_t* power = powers.data() + (row.end - b * block_steps) * n;
-          std::copy(power, power + n, nmod_mat_entry_ptr(a, static_cast<slong>(order[first]), static_cast<slong>(b * n)));
+          std::copy(power, power + n,
+                    nmod_mat_entry_ptr(a, static_cast<slong>(order[first]), static_cast<slong>(b * n)));
         }
       }
     }
@@ -699,8 +701,8 @@ void hankel_gram(arb_mat_t gram, const SenderPowers& p, std::span<const TimedSen
         arb_init(&values.back());
         arb_dot(&values.back(), nullptr, 0, p.powers[hi][first], 1, p.powers[lo][power - first], 1, n, prec);
       }
-      arb_dot(arb_mat_entry(gram, i, j), &values[it->second], 1, at_dropped + i * d, 1, at_dropped + j * d, 1, d,
-              prec);
+      arb_dot(arb_mat_entry(gram, i, j), &values[it->second], 1, at_dropped + i * d, 1, at_dropped + j * d, 1,
+              d, prec);
       if (j < i) arb_set(arb_mat_entry(gram, j, i), arb_mat_entry(gram, i, j));
     }
   for (arb_struct& v : values) arb_clear(&v);
@@ -735,13 +737,13 @@ std::optional<std::vector<LeverageBounds>> ball_leverages(const RationalSchedule
   }
   std::sort(senders.begin(), senders.end());
   senders.erase(std::unique(senders.begin(), senders.end()), senders.end());
-  const double power_balls = static_cast<double>(senders.size()) * static_cast<double>(last_time + 1) *
-                             static_cast<double>(n);
+  const double power_balls =
+      static_cast<double>(senders.size()) * static_cast<double>(last_time + 1) * static_cast<double>(n);
   const double rows_d = static_cast<double>(r);
   const double sender_pairs = static_cast<double>(senders.size()) * static_cast<double>(senders.size());
   const double dots = std::min(rows_d * rows_d, sender_pairs * static_cast<double>(2 * last_time + 1)) / 2.0;
-  const double hankel_work = dots * static_cast<double>(n) +
-                             rows_d * rows_d / 2.0 * static_cast<double>(n - k) + power_balls;
+  const double hankel_work =
+      dots * static_cast<double>(n) + rows_d * rows_d / 2.0 * static_cast<double>(n - k) + power_balls;
   const bool hankel =
       fixed && schedule.symmetric() && hankel_work < rows_d * rows_d / 2.0 * static_cast<double>(k);
   const auto& matrices = schedule.impl().matrices;

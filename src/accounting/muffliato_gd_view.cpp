@@ -191,8 +191,8 @@ std::vector<PairSensitivity> muffliato_gd_view_pairs(
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::size_t i = 0; i < observers.size(); ++i) {
     errors.run(static_cast<std::int64_t>(i), [&] {
-      observer_pairs(rounds, graphs, gradient_steps, gossip_rounds, release_dimension, observers[i], certifier,
-                     per_observer[i]);
+      observer_pairs(rounds, graphs, gradient_steps, gossip_rounds, release_dimension, observers[i],
+                     certifier, per_observer[i]);
     });
     if (progress) {
 #pragma omp critical(netdp_gd_view_progress)

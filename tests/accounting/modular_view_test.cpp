@@ -65,7 +65,7 @@ TEST(ModularView, EntriesWithoutASmallFractionAreReadAtTheirBinaryValue) {
   DenseMatrix w(3, 3);
   const double pi_tenth = 0.31415926535897932;
   w << 1.0 - 0.3 - pi_tenth, 0.3, pi_tenth,  //
-      0.3, 0.7, 0.0,                        //
+      0.3, 0.7, 0.0,                         //
       pi_tenth, 0.0, 1.0 - pi_tenth;
   const gossip::Schedule s = gossip::Schedule::fixed(to_sparse(w), 2);
   const RationalSchedule rational(s);
@@ -144,7 +144,8 @@ TEST(ModularView, SmallFractionsSurviveReductionAndReconstruction) {
 DenseMatrix swept_literal(const gossip::Schedule& schedule, const std::vector<detail::SweptRow>& rows,
                           std::size_t k, std::size_t blocks, const std::vector<graph::NodeId>& known) {
   const auto n = static_cast<Eigen::Index>(schedule.num_nodes());
-  DenseMatrix a = DenseMatrix::Zero(static_cast<Eigen::Index>(rows.size()), n * static_cast<Eigen::Index>(blocks));
+  DenseMatrix a =
+      DenseMatrix::Zero(static_cast<Eigen::Index>(rows.size()), n * static_cast<Eigen::Index>(blocks));
   for (std::size_t i = 0; i < rows.size(); ++i) {
     for (std::size_t s = 0; s <= rows[i].last_block; ++s) {
       DenseMatrix x = DenseMatrix::Zero(1, n);
@@ -181,9 +182,11 @@ TEST(SweptRank, EqualsTheRankOfTheLiteralViewOnSmallWellConditionedCases) {
         gossip::Schedule::sequence({path, star, path, path, star, star})};
     for (const gossip::Schedule& schedule : schedules) {
       const detail::SweptRankCertifier certifier(schedule, 11);
-      for (const std::vector<graph::NodeId>& known : {std::vector<graph::NodeId>{}, std::vector<graph::NodeId>{0}}) {
+      for (const std::vector<graph::NodeId>& known :
+           {std::vector<graph::NodeId>{}, std::vector<graph::NodeId>{0}}) {
         const detail::RankStatement exact = certifier.rank(rows, k, blocks, known);
-        EXPECT_EQ(static_cast<Eigen::Index>(exact.rank), float_rank(swept_literal(schedule, rows, k, blocks, known)))
+        EXPECT_EQ(static_cast<Eigen::Index>(exact.rank),
+                  float_rank(swept_literal(schedule, rows, k, blocks, known)))
             << "n = " << n << ", " << known.size() << " known";
         EXPECT_GT(exact.failure_probability, 0.0);
         EXPECT_LT(exact.failure_probability, 1e-12);
