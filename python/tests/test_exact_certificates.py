@@ -208,3 +208,25 @@ def test_the_npy_companion_holds_each_pairs_certificate_code(tmp_path):
     assert codes[16, 26] == 2  # cap-in-span, the order of the certificate names
     assert np.isnan(codes[16, 16]) and np.isnan(codes[0, 1])  # no pair: itself, another observer
     assert set(np.unique(codes[16][~np.isnan(codes[16])])) <= {0, 1, 2, 3}
+
+
+def test_an_effort_limit_gives_counted_caps_never_lower_values():
+    full = netdp.account("karate", rounds=20, sigma=1.0)
+    limited = netdp.account("karate", rounds=20, sigma=1.0, exact_effort=100)
+    assert limited.summary["certificates"]["cap-undetermined"] > 0
+    assert full.summary["certificates"]["cap-undetermined"] == 0
+    assert np.all(limited.rows["mu"] >= full.rows["mu"] - 1e-15)
+    assert set(limited.rows["certificate"]) <= {"exact", "cap-undetermined"}
+    assert any("--exact-effort" in w for w in limited.warnings)
+
+
+def test_a_muffliato_gd_view_given_up_is_a_labelled_cap():
+    # Karate, 2 gradient steps of 20 rounds: some views fall below the rounding floor; their pairs
+    # are the cap (μ = √2 at σ = 1), labelled a give-up, and the rest are upper bounds.
+    r = netdp.account("karate", rounds=20, gradient_steps=2, sigma=1.0)
+    kinds = r.rows["certificate"]
+    given_up = kinds == "cap-undetermined"
+    assert given_up.any() and not given_up.all()
+    assert np.allclose(r.rows["mu"][given_up], np.sqrt(2.0))
+    assert set(kinds[~given_up]) == {"upper-bound"}
+    assert r.summary["certificates"]["cap-undetermined"] == int(given_up.sum())
