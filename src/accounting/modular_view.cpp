@@ -541,10 +541,6 @@ RankStatement SweptRankCertifier::rank(std::span<const SweptRow> rows, std::size
   const std::size_t n = modular_.num_nodes();
   const ModularSchedule::Impl& s = modular_.impl();
   const auto m = static_cast<slong>(rows.size());
-  nmod_mat_t a;
-  nmod_mat_init(a, m, static_cast<slong>(n * blocks), modular_.prime());
-  std::vector<std::uint64_t> x(n), y(n);
-  std::vector<std::uint8_t> support(n), next(n);
   for (slong i = 0; i < m; ++i) {
     const SweptRow& row = rows[static_cast<std::size_t>(i)];
     require(row.node < n && row.last_block < blocks && row.last_block * block_steps <= row.end,
@@ -553,6 +549,18 @@ RankStatement SweptRankCertifier::rank(std::span<const SweptRow> rows, std::size
     require(s.fixed || row.end <= s.matrices.size(), "swept row {} ends at step {}, after the schedule's {}",
             i, row.end, s.matrices.size());
   }
+  for (const NodeId c : known) require(c < n, "known node {} is not a node (num_nodes = {})", c, n);
+  // The matrix mod p, cleared on every way out.
+  struct Owned {
+    nmod_mat_t m;
+    Owned(slong rows, slong columns, std::uint64_t prime) { nmod_mat_init(m, rows, columns, prime); }
+    ~Owned() { nmod_mat_clear(m); }
+    Owned(const Owned&) = delete;
+    Owned& operator=(const Owned&) = delete;
+  } owned(m, static_cast<slong>(n * blocks), modular_.prime());
+  nmod_mat_struct* a = owned.m;
+  std::vector<std::uint64_t> x(n), y(n);
+  std::vector<std::uint8_t> support(n), next(n);
   const auto start = [&](NodeId node) {
     std::fill(x.begin(), x.end(), 0);
     std::fill(support.begin(), support.end(), 0);
@@ -607,7 +615,6 @@ RankStatement SweptRankCertifier::rank(std::span<const SweptRow> rows, std::size
     std::vector<slong> permutation(rows.size());
     out.rank = static_cast<std::size_t>(nmod_mat_lu(permutation.data(), a, 0));
   }
-  nmod_mat_clear(a);
   // Hadamard's bound on a minor of rank + 1 rows: a row ending at `end` has, integerised, norm at most
   // 2^(end·bits_per_round) in each of its last_block + 1 blocks.
   std::vector<double> bits;
