@@ -171,8 +171,7 @@ PairResult make_result(std::span<const graph::NodeId> observers, graph::NodeId t
     pair.rank = factor.rank;
     pair.condition = factor.condition;
     pair.warnings = factor.warnings;
-    pair.certificate =
-        factor.subspace_margin >= 1.0 ? Certificate::cap_undetermined : Certificate::upper_bound;
+    pair.certificate = detail::margin_certificate(factor.subspace_margin);
     pair.certificate_failure_probability = factor.certificate_failure_probability;
     if (options.epsilon_mode == EpsilonMode::exact) {
       fill_privacy(pair, options.noise_std, options.delta);

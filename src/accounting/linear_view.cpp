@@ -201,7 +201,7 @@ PairSensitivity assess_sensitivity(const TargetGram& gram, const AssessOptions& 
   pair.range_residual = gram.range_residual;
   pair.condition = gram.condition;
   pair.warnings = gram.warnings;
-  pair.certificate = gram.subspace_margin >= 1.0 ? Certificate::cap_undetermined : Certificate::upper_bound;
+  pair.certificate = detail::margin_certificate(gram.subspace_margin);
   pair.certificate_failure_probability = gram.certificate_failure_probability;
   if (gram.range_residual > kResidualWarning) {
     // The target's change leaves range(B): it is read without noise, whatever K says.

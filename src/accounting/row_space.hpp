@@ -16,6 +16,7 @@
 #include <limits>
 #include <optional>
 
+#include "netdp/accounting/certificate.hpp"
 #include "netdp/util/types.hpp"
 
 namespace netdp::accounting::detail {
@@ -73,6 +74,12 @@ DenseMatrix projector_block(const RowSpace& space, Eigen::Index first, Eigen::In
 /// Σ|K| of a computed projector block of `size` × `size` widened by the margin s: each entry of the
 /// exact block differs from the computed one by at most s.
 double widen_sum_abs(double sum_abs, double margin, std::size_t size);
+
+/// What a value widened by margin s is: an upper bound, or, at s >= 1 (nothing of the computed space
+/// trusted), the cap as a give-up.
+inline Certificate margin_certificate(double margin) {
+  return margin >= 1.0 ? Certificate::cap_undetermined : Certificate::upper_bound;
+}
 
 /// (sqrt(value) + s·sqrt(size))², capped at nothing: the value of a computed projector block on
 /// a box of `size` coordinates of magnitude <= 1, widened by the margin s of its subspace.
