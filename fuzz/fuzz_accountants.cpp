@@ -66,38 +66,48 @@ std::string graph_spec(Choices& c) {
 }
 
 accounting::AccountRequest request_of(Choices& c) {
+  // Set by name from text, as the command line and Python do (the option table's parser).
   accounting::AccountRequest r;
+  const auto set = [&r](std::string_view name, std::string_view text) {
+    accounting::set_account_option(r, name, text);
+  };
   static const char* const kMethods[] = {"muffliato", "random-walk", "linear-system", "mf"};
-  r.method = c.one_of(kMethods);
+  const std::string method = c.one_of(kMethods);
+  set("method", method);
   static const char* const kDimensions[] = {"vector", "1", "2"};
-  if (r.method == "muffliato") {
-    r.bound = c.flag() ? "exact" : "paper";
+  if (method == "muffliato") {
+    const bool paper = !c.flag();
+    set("bound", paper ? "paper" : "exact");
     r.authors_convention = c.flag();
-    if (r.bound == "paper") r.count_observer_noise = c.flag();
+    if (paper) r.count_observer_noise = c.flag();
     if (c.pick(4) == 0) {
       r.gradient_steps = 1 + c.pick(3);
-      r.release_dimension = c.one_of(kDimensions);
+      set("release_dimension", c.one_of(kDimensions));
     }
-  } else if (r.method == "random-walk") {
+  } else if (method == "random-walk") {
     static const char* const kContributions[] = {"tail", "worst", "expected", "1", "3"};
-    r.contributions = c.one_of(kContributions);
-    if (r.contributions == "tail" && c.flag()) r.tail_share = 0.5;
+    const std::string contributions = c.one_of(kContributions);
+    set("contributions", contributions);
+    if (contributions == "tail" && c.flag()) r.tail_share = 0.5;
     r.sender_known = c.flag();
-  } else if (r.method == "linear-system") {
+  } else if (method == "linear-system") {
     static const char* const kViews[] = {"secure-sum", "secure-sum-adaptive", "plain"};
-    r.view = c.one_of(kViews);
+    const std::string view = c.one_of(kViews);
+    set("view", view);
     if (c.flag()) r.first_power = static_cast<int>(c.pick(2));
-    if (r.view == std::string("secure-sum")) r.gossip_steps = 1 + c.pick(3);  // K > 1: Theorem 8 only
+    if (view == "secure-sum") r.gossip_steps = 1 + c.pick(3);  // K > 1: Theorem 8 only
     r.keep_observer_noise = c.pick(4) == 0;
-    r.release_dimension = c.one_of(kDimensions);
-    if (r.release_dimension == std::string("1") && c.flag()) r.sign_search = "auto";
+    const std::string dimension = c.one_of(kDimensions);
+    set("release_dimension", dimension);
+    if (dimension == "1" && c.flag()) set("sign_search", "auto");
   } else {
     static const char* const kTrust[] = {"ldp", "pndp", "secldp"};
     static const char* const kAlgorithms[] = {"dp-d-sgd", "muffliato-sgd", "antipgd", "decor", "zip-dl"};
-    r.trust = c.one_of(kTrust);
-    r.algorithm = c.one_of(kAlgorithms);
-    if (r.algorithm == "muffliato-sgd") r.gossip_steps = 1 + c.pick(2);
-    r.release_dimension = c.one_of(kDimensions);
+    set("trust", c.one_of(kTrust));
+    const std::string algorithm = c.one_of(kAlgorithms);
+    set("algorithm", algorithm);
+    if (algorithm == "muffliato-sgd") r.gossip_steps = 1 + c.pick(2);
+    set("release_dimension", c.one_of(kDimensions));
   }
   return r;
 }
@@ -134,11 +144,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   network.graph = graph_spec(c);
   network.weighting = gossip::kAllWeightings[c.pick(gossip::kAllWeightings.size())];
   accounting::AccountRequest request = request_of(c);
-  const std::size_t rounds = request.method == "random-walk" ? 1 + c.pick(64) : 1 + c.pick(6);
+  const std::size_t rounds =
+      request.method == accounting::Method::random_walk ? 1 + c.pick(64) : 1 + c.pick(6);
   static const char* const kSchedules[] = {"fixed", "fixed", "pairwise", "er-per-round:p=0.5",
                                            "dropout:p=0.7"};
   // The random walk and MF account a fixed W only.
-  const bool fixed_only = request.method == "random-walk" || request.method == "mf";
+  const bool fixed_only =
+      request.method == accounting::Method::random_walk || request.method == accounting::Method::mf;
   const std::string schedule = fixed_only ? "fixed" : c.one_of(kSchedules);
   const std::size_t query_kind = c.pick(4);
   const std::size_t a = c.pick(12);
@@ -146,7 +158,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const double kSigmas[] = {0.3, 1.0, 4.0, 25.0};
   const double sigma = c.one_of(kSigmas);
   const std::string context = network.graph + " " + std::string(gossip::weighting_name(network.weighting)) +
-                              " T=" + std::to_string(rounds) + " " + request.method + " schedule " + schedule;
+                              " T=" + std::to_string(rounds) + " " +
+                              std::string(util::name_of(accounting::kMethodNames, request.method)) +
+                              " schedule " + schedule;
   // NETDP_FUZZ_VERBOSE=1: each protocol, its row count or the refusal (to see what a corpus reaches).
   static const bool verbose = std::getenv("NETDP_FUZZ_VERBOSE") != nullptr;
   try {

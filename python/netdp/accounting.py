@@ -1,6 +1,7 @@
 """Pairwise accounts: every accountant of ``netdp account``, by the same option names."""
 
 import functools
+import numbers
 
 import numpy as np
 
@@ -8,7 +9,7 @@ from . import _netdp
 from ._values import integer
 from .graphs import as_graph
 
-_REQUEST_OPTIONS = sorted(name for name in dir(_netdp.AccountRequest()) if not name.startswith("_"))
+_OPTIONS = {row["name"]: row for row in _netdp.account_options()}
 
 
 def _label_list(g, labels):
@@ -20,25 +21,41 @@ def _label_list(g, labels):
     return [g.index(labels)]
 
 
+def _option_text(name, kind, value):
+    """The text of one option's value, after checking its Python type against the option table."""
+    if kind == "flag":
+        if not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"option {name} takes True or False, got {type(value).__name__} {value!r}")
+        return "true" if value else "false"
+    if kind in ("count", "integer"):
+        return str(integer(name, value, minimum=0 if kind == "count" else None))
+    if kind == "real":
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise TypeError(f"option {name} takes a number, got {type(value).__name__} {value!r}")
+        return repr(float(value))
+    if kind == "choice":
+        if not isinstance(value, str):
+            raise TypeError(f"option {name} takes one of {_OPTIONS[name]['values']}, "
+                            f"got {type(value).__name__} {value!r}")
+        return value
+    # count_or_choice, dimension: a name or a whole number
+    if isinstance(value, str):
+        return value
+    return str(integer(name, value))
+
+
 def _request(method, options):
     request = _netdp.AccountRequest()
-    request.method = method
+    request.set("method", _option_text("method", "choice", method))
     for name, value in options.items():
-        if name not in _REQUEST_OPTIONS or name == "method":
+        option = _OPTIONS.get(name)
+        if option is None or name == "method":
             raise TypeError(f"account() got an unknown option {name!r}; the options of netdp account are: "
-                            + ", ".join(n for n in _REQUEST_OPTIONS if n != "method"))
-        current = getattr(request, name)
-        if name == "correlation":
-            value = np.asarray(value, dtype=float)
-        elif name == "release_dimension":
-            value = str(value)
-        elif name == "contributions" and not isinstance(value, str):
-            value = str(integer(name, value))  # a count; the library checks it is >= 1
-        elif name == "first_power" and value is not None:
-            value = integer(name, value)
-        elif isinstance(current, int) and not isinstance(current, bool):
-            value = integer(name, value, minimum=0)
-        setattr(request, name, value)
+                            + ", ".join(n for n in sorted(_OPTIONS) if n != "method"))
+        if option["type"] == "matrix":
+            request.correlation = np.asarray(value, dtype=float)
+        elif value is not None:
+            request.set(name, _option_text(name, option["type"], value))
     return request
 
 

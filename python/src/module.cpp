@@ -9,6 +9,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -556,28 +557,34 @@ PYBIND11_MODULE(_netdp, m) {
   m.def("gossip_spectrum", &python::gossip_spectrum, py::arg("graph"), py::arg("weights"));
 
   py::class_<accounting::AccountRequest>(m, "AccountRequest",
-                                         "The accountant's options, named as `netdp account` names them.")
+                                         "The accountant's options; set them by name with set().")
       .def(py::init<>())
-      .def_readwrite("method", &accounting::AccountRequest::method)
-      .def_readwrite("bound", &accounting::AccountRequest::bound)
-      .def_readwrite("authors_convention", &accounting::AccountRequest::authors_convention)
-      .def_readwrite("count_observer_noise", &accounting::AccountRequest::count_observer_noise)
-      .def_readwrite("gradient_steps", &accounting::AccountRequest::gradient_steps)
-      .def_readwrite("exact_effort", &accounting::AccountRequest::exact_effort)
-      .def_readwrite("contributions", &accounting::AccountRequest::contributions)
-      .def_readwrite("tail_share", &accounting::AccountRequest::tail_share)
-      .def_readwrite("sender_known", &accounting::AccountRequest::sender_known)
-      .def_readwrite("view", &accounting::AccountRequest::view)
-      .def_readwrite("first_power", &accounting::AccountRequest::first_power)
-      .def_readwrite("keep_observer_noise", &accounting::AccountRequest::keep_observer_noise)
-      .def_readwrite("gossip_steps", &accounting::AccountRequest::gossip_steps)
-      .def_readwrite("sign_search", &accounting::AccountRequest::sign_search)
-      .def_readwrite("release_dimension", &accounting::AccountRequest::release_dimension)
-      .def_readwrite("trust", &accounting::AccountRequest::trust)
-      .def_readwrite("algorithm", &accounting::AccountRequest::algorithm)
-      .def_readwrite("participations", &accounting::AccountRequest::participations)
-      .def_readwrite("separation", &accounting::AccountRequest::separation)
+      .def("set", &accounting::set_account_option, py::arg("name"), py::arg("text"),
+           "Sets one option of account_options() from its text, as the command line reads it.")
       .def_readwrite("correlation", &accounting::AccountRequest::correlation);
+  m.def(
+      "account_options",
+      [] {
+        static constexpr std::array kTypes = {"flag",   "count",           "integer",   "real",
+                                              "choice", "count_or_choice", "dimension", "matrix"};
+        py::list out;
+        for (const accounting::AccountOption& option : accounting::account_options()) {
+          py::list methods;
+          for (const auto& entry : accounting::kMethodNames)
+            if ((option.methods & (1U << static_cast<unsigned>(entry.value))) != 0)
+              methods.append(entry.name);
+          py::dict row;
+          row["name"] = option.name;
+          row["type"] = kTypes[static_cast<std::size_t>(option.type)];
+          row["default"] = option.default_value;
+          row["values"] = option.values;
+          row["methods"] = methods;
+          row["help"] = option.help;
+          out.append(row);
+        }
+        return out;
+      },
+      "The accountant options' table: name, type, default, accepted values, methods, help.");
 
   py::class_<python::Setting>(m, "Setting", "Where the protocol runs and which pairs a call reports.")
       .def(py::init<>())

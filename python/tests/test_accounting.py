@@ -77,10 +77,10 @@ def test_a_coalition_is_one_observer_row():
     assert np.isnan(result.epsilon).sum() == 2  # the two members are not targets
 
 
-def test_options_and_values_are_checked_with_the_command_lines_messages():
-    with pytest.raises(ValueError, match="--bound paper: only --method muffliato has a paper formula"):
+def test_options_and_values_are_checked_by_the_names_python_gives_them():
+    with pytest.raises(ValueError, match="`bound` paper: only `method` muffliato has a paper formula"):
         netdp.account("ring:n=5", "linear-system", bound="paper")
-    with pytest.raises(ValueError, match="--view, --first-power and --keep-observer-noise apply to"):
+    with pytest.raises(ValueError, match="`view`, `first_power` and `keep_observer_noise` apply to"):
         netdp.account("ring:n=5", view="plain")
     with pytest.raises(TypeError, match="unknown option 'viewz'"):
         netdp.account("ring:n=5", viewz="plain")
@@ -90,6 +90,38 @@ def test_options_and_values_are_checked_with_the_command_lines_messages():
         netdp.account("florentine", observers="Borgia")
     with pytest.raises(ValueError, match="disconnected"):
         netdp.account(netdp.Graph.from_edges([[0, 1], [2, 3]]))
+
+
+def test_options_take_numbers_as_numbers():
+    # A count, a cap and a dimension are numbers in Python, as the option table types them.
+    walk = netdp.account("ring:n=6", "random-walk", rounds=30, contributions=1)
+    capped = netdp.account("ring:n=6", "random-walk", rounds=30, contributions="1")
+    np.testing.assert_array_equal(walk.epsilon, capped.epsilon)
+    mf = netdp.account("ring:n=6", "mf", rounds=4, participations=2, release_dimension=1)
+    assert mf.epsilon.shape == (6, 6)
+    share = netdp.account("ring:n=6", "random-walk", rounds=30, tail_share=0.25)
+    assert share.epsilon.shape == (6, 6)
+
+
+def test_a_wrong_type_names_the_option_and_the_type():
+    with pytest.raises(TypeError, match="option tail_share takes a number, got str 'half'"):
+        netdp.account("ring:n=6", "random-walk", tail_share="half")
+    with pytest.raises(TypeError, match="participations must be an integer"):
+        netdp.account("ring:n=6", "mf", participations="2")
+    with pytest.raises(TypeError, match="option sender_known takes True or False"):
+        netdp.account("ring:n=6", "random-walk", sender_known=1)
+    with pytest.raises(TypeError, match="option view takes one of secure-sum"):
+        netdp.account("ring:n=6", "linear-system", view=1)
+    with pytest.raises(ValueError, match="contributions must be a whole number, got 1.5"):
+        netdp.account("ring:n=6", "random-walk", contributions=1.5)
+
+
+def test_the_option_table_is_the_keywords():
+    names = {row["name"] for row in netdp._netdp.account_options()}
+    assert {"tail_share", "contributions", "release_dimension", "correlation", "method"} <= names
+    for row in netdp._netdp.account_options():
+        assert row["methods"], row["name"]
+        assert row["type"] in {"flag", "count", "integer", "real", "choice", "count_or_choice", "dimension", "matrix"}
 
 
 def test_a_long_call_releases_the_gil():

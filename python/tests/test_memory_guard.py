@@ -35,7 +35,7 @@ def test_a_time_varying_schedule_is_estimated_before_it_is_drawn(limit_300m):
 
 
 def test_gradient_steps_are_named_in_the_refusal(limit_300m):
-    with pytest.raises(MemoryError, match=r"T = 4294967295 from --gradient-steps 4294967295"):
+    with pytest.raises(MemoryError, match=r"T = 4294967295 from `gradient_steps` 4294967295"):
         netdp.account("karate", rounds=1, gradient_steps=4294967295)
 
 

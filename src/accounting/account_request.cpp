@@ -3,94 +3,281 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "netdp/util/check.hpp"
+#include "netdp/util/parse_number.hpp"
 
 namespace netdp::accounting {
 namespace {
 
-bool is_linear_view(const AccountRequest& r) {
-  return r.method == "linear-system" || r.method == "mf" || (r.method == "muffliato" && r.gradient_steps > 0);
+constexpr unsigned bit(Method m) { return 1U << static_cast<unsigned>(m); }
+constexpr unsigned kMuffliato = bit(Method::muffliato);
+constexpr unsigned kRandomWalk = bit(Method::random_walk);
+constexpr unsigned kLinearSystem = bit(Method::linear_system);
+constexpr unsigned kMf = bit(Method::mf);
+constexpr unsigned kEvery = kMuffliato | kRandomWalk | kLinearSystem | kMf;
+
+using enum OptionType;
+
+// The help lines are the command line's; an option's applicability opens its line.
+constexpr std::array kOptions = std::to_array<AccountOption>({
+    {"method", choice, "muffliato", "muffliato | random-walk | linear-system | mf", kEvery, true, "",
+     "muffliato | random-walk | linear-system | mf"},
+    {"gradient_steps", count, "", "integer >= 0", kMuffliato, true, "",
+     "muffliato: Muffliato-GD with this many gradient steps of --rounds gossip rounds each (Theorem 6 / "
+     "Theorem 11)"},
+    {"authors_convention", flag, "", "", kMuffliato, false, "",
+     "muffliato: powers 1..T, no t = 0 exchange (the authors' code)"},
+    {"count_observer_noise", flag, "", "", kMuffliato, true, "",
+     "muffliato --bound paper: count the observer's own noise as noise (Theorem 1 as printed)"},
+    {"bound", choice, "exact", "exact | paper", kMuffliato, true, "",
+     "muffliato: exact (the observer's whole view) | paper (Theorems 1/6/11/12/13, not an upper bound on "
+     "the view)"},
+    {"exact_effort", real, "8.38861e+06", "real >= 0", kMuffliato, true, "",
+     "muffliato (exact joint view): the largest view, in messages x nodes, computed in exact arithmetic for "
+     "its certificate; the targets a larger view reaches are reported at the local-DP cap, counted as "
+     "cap-undetermined"},
+    {"contributions", count_or_choice, "tail", "tail | worst | expected | K >= 1", kRandomWalk, true, "",
+     "random-walk: N_u of each target: tail (k with P(N_u > k) <= tail-share * delta, spent from delta), "
+     "worst (T, or T/2 without self-loops), expected (T/n, the paper's: not a bound), or a number K (a cap "
+     "the protocol enforces, Remark 5)"},
+    {"tail_share", real, "0.1", "real in (0, 1)", kRandomWalk, true, "",
+     "random-walk --contributions tail: the share of delta spent on the count's failure probability"},
+    {"sender_known", flag, "", "", kRandomWalk, true, "",
+     "random-walk: the observer knows who sent the token (Appendix B.1)"},
+    {"view", choice, "secure-sum", "secure-sum | secure-sum-adaptive | plain", kLinearSystem, true, "",
+     "linear-system: secure-sum | secure-sum-adaptive | plain"},
+    {"first_power", integer, "", "0 | 1", kLinearSystem, true, "",
+     "linear-system: first power of W, 0 or 1 (default: the paper's)"},
+    {"keep_observer_noise", flag, "", "", kLinearSystem, false, "",
+     "linear-system: keep the observer's own noise (the paper's first variant)"},
+    {"gossip_steps", count, "1", "integer >= 1", kLinearSystem | kMf, true, "K",
+     "linear-system, mf: gossip steps per injection / gradient"},
+    {"release_dimension", dimension, "vector", "vector | integer >= 1", kLinearSystem | kMf | kMuffliato,
+     true, "",
+     "linear-system, mf, muffliato --gradient-steps: coordinates of each round's release: vector (any "
+     "dimension: the certified SDP worst case) | 1 (scalar) | p"},
+    {"sign_search", choice, "none", "none | auto", kLinearSystem | kMf, false, "",
+     "linear-system, mf with --release-dimension 1: none (Σ|K|) | auto (exact / SDP-certified maximum over "
+     "sign vectors)"},
+    {"trust", choice, "pndp", "ldp | pndp | secldp", kMf, true, "", "mf: ldp | pndp | secldp"},
+    {"algorithm", choice, "dp-d-sgd", "dp-d-sgd | muffliato-sgd | antipgd | decor | zip-dl | mf-d-sgd", kMf,
+     true, "", "mf: dp-d-sgd | muffliato-sgd | antipgd | decor | zip-dl | mf-d-sgd"},
+    {"participations", count, "", "integer >= 0", kMf, true, "", "mf: k of (k, b)-cyclic participation"},
+    {"separation", count, "", "integer >= 0", kMf, true, "", "mf: b of (k, b)-cyclic participation"},
+    {"correlation", matrix, "", "a T x T lower-triangular matrix", kMf, true, "",
+     "mf: Matrix Market file of the correlation C (mf-d-sgd)"},
+});
+
+/// The options whose applicability is more than their methods; check_request states their rules.
+constexpr std::array<std::string_view, 4> kOwnRules = {"bound", "exact_effort", "release_dimension",
+                                                       "sign_search"};
+
+/// `name` in backticks: how a message names an option (util/option_spelling.hpp).
+std::string quoted(std::string_view name) { return fmt::format("`{}`", name); }
+
+/// "a", "a and b", "a, b and c".
+std::string joined(const std::vector<std::string>& words) {
+  std::string out;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    if (i > 0) out += i + 1 == words.size() ? " and " : ", ";
+    out += words[i];
+  }
+  return out;
+}
+
+std::string method_list(unsigned methods) {
+  std::vector<std::string> names;
+  for (const auto& entry : kMethodNames)
+    if ((methods & bit(entry.value)) != 0) names.emplace_back(entry.name);
+  return joined(names);
 }
 
 /// --contributions K: a count of visits, a whole number >= 1 in plain decimal digits (the names
 /// tail | worst | expected are matched first). A fraction or 1e-300 would scale the loss down to
 /// nothing: a node that is visited contributes at least once.
-double contribution_cap(const std::string& text) {
+Contributions parse_contributions(std::string_view text) {
+  if (const auto count = util::find_enum(kContributionCountNames, text)) return {*count, 0};
   std::uint64_t value = 0;
   const char* end = text.data() + text.size();
   const bool digits =
       !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
   const auto [ptr, ec] = std::from_chars(text.data(), end, value);
   require(digits && ec == std::errc() && ptr == end && value >= 1,
-          "--contributions '{}' is not one of tail, worst, expected, or a whole number >= 1 (a count of "
+          "`contributions` '{}' is not one of tail, worst, expected, or a whole number >= 1 (a count of "
           "visits, in decimal digits)",
           text);
-  return static_cast<double>(value);
+  return {ContributionCount::tail, value};
+}
+
+template <class Int>
+Int parse_whole(std::string_view name, std::string_view text, bool allow_negative) {
+  Int value = 0;
+  const char* begin = text.data();
+  const char* end = begin + text.size();
+  const auto [ptr, ec] = std::from_chars(begin, end, value);
+  require(!text.empty() && ec == std::errc() && ptr == end && (allow_negative || text.front() != '-'),
+          "`{}` must be a whole number{}, got '{}'", name, allow_negative ? "" : " >= 0", text);
+  return value;
+}
+
+double parse_real(std::string_view name, std::string_view text) {
+  const std::optional<double> value = util::parse_double(std::string(text));
+  require(value.has_value(), "`{}` must be a number, got '{}'", name, text);
+  return *value;
+}
+
+bool parse_flag(std::string_view name, std::string_view text) {
+  require(text == "true" || text == "false", "`{}` is a flag: true or false, got '{}'", name, text);
+  return text == "true";
+}
+
+bool is_linear_view(const AccountRequest& r) {
+  return r.method == Method::linear_system || r.method == Method::mf ||
+         (r.method == Method::muffliato && r.gradient_steps > 0);
 }
 
 }  // namespace
 
-void check_request(const AccountRequest& r) {
-  require(
-      r.method == "muffliato" || r.method == "random-walk" || r.method == "linear-system" || r.method == "mf",
-      "--method '{}' is not one of: muffliato, random-walk, linear-system, mf", r.method);
-  require(
-      r.method == "muffliato" || (r.gradient_steps == 0 && !r.authors_convention && !r.count_observer_noise),
-      "--gradient-steps, --authors-convention and --count-observer-noise apply to --method muffliato only");
-  require(r.method == "muffliato" || r.bound == "exact",
-          "--bound {}: only --method muffliato has a paper formula that is not a bound (the other methods "
-          "always report a valid upper bound)",
-          r.bound);
-  require((r.method == "muffliato" && r.bound == "exact" && r.gradient_steps == 0) ||
-              r.exact_effort == kDefaultExactEffort,
-          "--exact-effort applies to the exact joint view of --method muffliato only (not to --bound paper "
-          "or --gradient-steps)");
-  require(std::isfinite(r.exact_effort) && r.exact_effort >= 0.0,
-          "--exact-effort must be a finite number of entries >= 0 (messages x nodes of the largest view "
-          "computed in exact arithmetic), got {}",
-          r.exact_effort);
-  require(r.method == "random-walk" || (r.contributions == "tail" && r.tail_share == 0.1 && !r.sender_known),
-          "--contributions, --tail-share and --sender-known apply to --method random-walk only");
-  require(std::isfinite(r.tail_share) && r.tail_share > 0.0 && r.tail_share < 1.0,
-          "--tail-share must be in (0, 1) (the share of --delta spent on the contribution count), got {}",
-          r.tail_share);
-  require(r.method == "linear-system" || (r.view == "secure-sum" && !r.first_power && !r.keep_observer_noise),
-          "--view, --first-power and --keep-observer-noise apply to --method linear-system only");
-  require(r.method == "linear-system" || r.method == "mf" || r.gossip_steps == 1,
-          "--gossip-steps applies to --method linear-system and mf only");
-  require(r.method == "mf" || (r.trust == "pndp" && r.algorithm == "dp-d-sgd" && r.participations == 0 &&
-                               r.separation == 0 && r.correlation.size() == 0),
-          "--trust, --algorithm, --participations, --separation and --correlation apply to --method mf only");
-  require(
-      is_linear_view(r) || r.release_dimension == "vector",
-      "--release-dimension applies to the linear views only: --method linear-system, mf, or muffliato with "
-      "--gradient-steps");
-  const AssessOptions release = release_options(r);
-  require(
-      r.sign_search == "none" || release.release_dimension == 1,
-      "--sign-search {} maximises over scalar releases; add --release-dimension 1 (the default release is a "
-      "vector, whose worst case is the SDP value)",
-      r.sign_search);
-  if (r.method == "muffliato") (void)util::parse_enum(kMuffliatoBoundNames, r.bound, "--bound");
-  if (r.method == "random-walk" && !util::find_enum(kContributionCountNames, r.contributions))
-    (void)contribution_cap(r.contributions);
-  if (r.method == "linear-system") (void)parse_linear_system_view(r.view);
-  if (r.method == "mf") {
-    (void)parse_mf_trust(r.trust);
-    require(parse_mf_algorithm(r.algorithm) != MfAlgorithm::mf_d_sgd || r.correlation.size() > 0,
-            "--algorithm mf-d-sgd needs --correlation C.mtx");
+std::string Contributions::name() const {
+  return cap > 0 ? std::to_string(cap) : std::string(util::name_of(kContributionCountNames, count));
+}
+
+std::span<const AccountOption> account_options() { return kOptions; }
+
+const AccountOption* find_account_option(std::string_view name) {
+  for (const AccountOption& option : kOptions)
+    if (option.name == name) return &option;
+  return nullptr;
+}
+
+void set_account_option(AccountRequest& r, std::string_view name, std::string_view text) {
+  require(find_account_option(name) != nullptr, "unknown accountant option '{}'", name);
+  if (name == "method") {
+    const auto method = util::find_enum(kMethodNames, text);
+    require(method.has_value(), "`method` '{}' is not one of: {}", text, util::names_of(kMethodNames));
+    r.method = *method;
+  } else if (name == "gradient_steps") {
+    r.gradient_steps = parse_whole<std::size_t>(name, text, false);
+  } else if (name == "authors_convention") {
+    r.authors_convention = parse_flag(name, text);
+  } else if (name == "count_observer_noise") {
+    r.count_observer_noise = parse_flag(name, text);
+  } else if (name == "bound") {
+    r.bound = util::parse_enum(kMuffliatoBoundNames, text, quoted(name));
+  } else if (name == "exact_effort") {
+    r.exact_effort = parse_real(name, text);
+  } else if (name == "contributions") {
+    r.contributions = parse_contributions(text);
+  } else if (name == "tail_share") {
+    r.tail_share = parse_real(name, text);
+  } else if (name == "sender_known") {
+    r.sender_known = parse_flag(name, text);
+  } else if (name == "view") {
+    r.view = parse_linear_system_view(text);
+  } else if (name == "first_power") {
+    r.first_power = parse_whole<int>(name, text, true);
+  } else if (name == "keep_observer_noise") {
+    r.keep_observer_noise = parse_flag(name, text);
+  } else if (name == "gossip_steps") {
+    r.gossip_steps = parse_whole<std::size_t>(name, text, false);
+  } else if (name == "release_dimension") {
+    r.release_dimension = parse_release_dimension(text, quoted(name));
+  } else if (name == "sign_search") {
+    r.sign_search = util::parse_enum(kSignSearchNames, text, quoted(name));
+  } else if (name == "trust") {
+    r.trust = parse_mf_trust(text);
+  } else if (name == "algorithm") {
+    r.algorithm = parse_mf_algorithm(text);
+  } else if (name == "participations") {
+    r.participations = parse_whole<std::size_t>(name, text, false);
+  } else if (name == "separation") {
+    r.separation = parse_whole<std::size_t>(name, text, false);
+  } else {
+    require(false, "`{}` is a matrix, not text: read it from a file first", name);
   }
+}
+
+bool account_option_set(const AccountRequest& r, std::string_view name) {
+  if (name == "method") return r.method != Method::muffliato;
+  if (name == "gradient_steps") return r.gradient_steps > 0;
+  if (name == "authors_convention") return r.authors_convention;
+  if (name == "count_observer_noise") return r.count_observer_noise;
+  if (name == "bound") return r.bound.has_value();
+  if (name == "exact_effort") return r.exact_effort.has_value();
+  if (name == "contributions") return r.contributions.has_value();
+  if (name == "tail_share") return r.tail_share.has_value();
+  if (name == "sender_known") return r.sender_known;
+  if (name == "view") return r.view.has_value();
+  if (name == "first_power") return r.first_power.has_value();
+  if (name == "keep_observer_noise") return r.keep_observer_noise;
+  if (name == "gossip_steps") return r.gossip_steps.has_value();
+  if (name == "release_dimension") return r.release_dimension.has_value();
+  if (name == "sign_search") return r.sign_search.has_value();
+  if (name == "trust") return r.trust.has_value();
+  if (name == "algorithm") return r.algorithm.has_value();
+  if (name == "participations") return r.participations > 0;
+  if (name == "separation") return r.separation > 0;
+  if (name == "correlation") return r.correlation.size() > 0;
+  return false;
+}
+
+void check_request(const AccountRequest& r) {
+  // The options that apply to some methods only, refused together with the others of their methods.
+  for (const AccountOption& option : kOptions) {
+    if ((option.methods & bit(r.method)) != 0 || !account_option_set(r, option.name) ||
+        std::find(kOwnRules.begin(), kOwnRules.end(), option.name) != kOwnRules.end())
+      continue;
+    std::vector<std::string> peers;
+    for (const AccountOption& peer : kOptions)
+      if (peer.methods == option.methods &&
+          std::find(kOwnRules.begin(), kOwnRules.end(), peer.name) == kOwnRules.end())
+        peers.push_back(quoted(peer.name));
+    require(false, "{} {} to `method` {} only", joined(peers), peers.size() > 1 ? "apply" : "applies",
+            method_list(option.methods));
+  }
+  require(r.method == Method::muffliato || !r.bound.has_value(),
+          "`bound` {}: only `method` muffliato has a paper formula that is not a bound (the other methods "
+          "always report a valid upper bound)",
+          util::name_of(kMuffliatoBoundNames, r.bound.value_or(MuffliatoBound::exact)));
+  require((r.method == Method::muffliato &&
+           r.bound.value_or(MuffliatoBound::exact) == MuffliatoBound::exact && r.gradient_steps == 0) ||
+              !r.exact_effort.has_value(),
+          "`exact_effort` applies to the exact joint view of `method` muffliato only (not to `bound` paper "
+          "or `gradient_steps`)");
+  const double effort = r.exact_effort.value_or(kDefaultExactEffort);
+  require(std::isfinite(effort) && effort >= 0.0,
+          "`exact_effort` must be a finite number of entries >= 0 (messages x nodes of the largest view "
+          "computed in exact arithmetic), got {}",
+          effort);
+  const double share = r.tail_share_or_default();
+  require(std::isfinite(share) && share > 0.0 && share < 1.0,
+          "`tail_share` must be in (0, 1) (the share of `delta` spent on the contribution count), got {}",
+          share);
+  require(is_linear_view(r) || !r.release_dimension.has_value(),
+          "`release_dimension` applies to the linear views only: `method` linear-system, mf, or muffliato "
+          "with `gradient_steps`");
+  require(
+      r.sign_search.value_or(SignSearch::none) == SignSearch::none || r.release_dimension_or_default() == 1,
+      "`sign_search` {} maximises over scalar releases; add `release_dimension` 1 (the default release "
+      "is a vector, whose worst case is the SDP value)",
+      util::name_of(kSignSearchNames, r.sign_search.value_or(SignSearch::none)));
+  require(r.method != Method::mf || r.algorithm.value_or(MfAlgorithm::dp_d_sgd) != MfAlgorithm::mf_d_sgd ||
+              r.correlation.size() > 0,
+          "`algorithm` mf-d-sgd needs `correlation` C.mtx");
 }
 
 LinearSystemOptions linear_system_options(const AccountRequest& r) {
   LinearSystemOptions options;
-  options.view = parse_linear_system_view(r.view);
+  options.view = r.view.value_or(LinearSystemView::secure_sum);
   options.first_power = r.first_power;
-  options.gossip_steps = r.gossip_steps;
+  options.gossip_steps = r.gossip_steps_or_default();
   options.keep_observer_noise = r.keep_observer_noise;
   return options;
 }
@@ -100,17 +287,16 @@ RandomWalkView random_walk_view(const AccountRequest& r) {
 }
 
 AssessOptions release_options(const AccountRequest& r) {
-  return {util::parse_enum(kSignSearchNames, r.sign_search, "--sign-search"),
-          parse_release_dimension(r.release_dimension, "--release-dimension")};
+  return {r.sign_search.value_or(SignSearch::none), r.release_dimension_or_default()};
 }
 
 MfAlgorithmSpec mf_algorithm_spec(const AccountRequest& r) {
   MfAlgorithmSpec spec;
-  spec.algorithm = parse_mf_algorithm(r.algorithm);
-  spec.gossip_steps = r.gossip_steps;
+  spec.algorithm = r.algorithm.value_or(MfAlgorithm::dp_d_sgd);
+  spec.gossip_steps = r.gossip_steps_or_default();
   spec.correlation = r.correlation;
   require(spec.algorithm != MfAlgorithm::mf_d_sgd || spec.correlation.size() > 0,
-          "--algorithm mf-d-sgd needs --correlation C.mtx");
+          "`algorithm` mf-d-sgd needs `correlation` C.mtx");
   return spec;
 }
 
@@ -129,37 +315,43 @@ std::string mf_participation_name(const AccountRequest& r) {
 std::unique_ptr<PairwiseAccount> make_account(const Protocol& protocol, const PairQuery& query,
                                               const AccountRequest& r, const ProgressCallback& progress) {
   check_request(r);
-  require(r.method == "muffliato" || query.group.empty(), "--group applies to --method muffliato only");
-  if (r.method == "muffliato") {
-    MuffliatoOptions options;
-    options.bound = util::parse_enum(kMuffliatoBoundNames, r.bound, "--bound");
-    options.messages = r.authors_convention ? MessageConvention::authors_code : MessageConvention::paper;
-    options.observer_noise = r.count_observer_noise ? ObserverNoise::counted : ObserverNoise::known;
-    options.release_dimension = release_options(r).release_dimension;
-    options.exact_effort = r.exact_effort;
-    options.progress = progress;
-    return muffliato_account(protocol, query, options, r.gradient_steps);
-  }
-  if (r.method == "random-walk") {
-    RandomWalkOptions options;
-    if (const auto count = util::find_enum(kContributionCountNames, r.contributions)) {
-      options.count = *count;
-    } else {
-      options.contributions = contribution_cap(r.contributions);
+  require(r.method == Method::muffliato || query.group.empty(), "`group` applies to `method` muffliato only");
+  switch (r.method) {
+    case Method::muffliato: {
+      MuffliatoOptions options;
+      options.bound = r.bound.value_or(MuffliatoBound::exact);
+      options.messages = r.authors_convention ? MessageConvention::authors_code : MessageConvention::paper;
+      options.observer_noise = r.count_observer_noise ? ObserverNoise::counted : ObserverNoise::known;
+      options.release_dimension = r.release_dimension_or_default();
+      options.exact_effort = r.exact_effort.value_or(kDefaultExactEffort);
+      options.progress = progress;
+      return muffliato_account(protocol, query, options, r.gradient_steps);
     }
-    options.tail_share = r.tail_share;
-    options.view = random_walk_view(r);
-    options.progress = progress;
-    return random_walk_account(protocol, query, options);
+    case Method::random_walk: {
+      RandomWalkOptions options;
+      const Contributions contributions = r.contributions.value_or(Contributions{});
+      if (contributions.cap > 0) {
+        options.contributions = static_cast<double>(contributions.cap);
+      } else {
+        options.count = contributions.count;
+      }
+      options.tail_share = r.tail_share_or_default();
+      options.view = random_walk_view(r);
+      options.progress = progress;
+      return random_walk_account(protocol, query, options);
+    }
+    case Method::linear_system:
+      return linear_system_account(protocol, query, linear_system_options(r), release_options(r), progress,
+                                   r.pair_fields);
+    case Method::mf: {
+      MfOptions options;
+      options.assess = release_options(r);
+      options.participation = mf_participation(r, protocol.rounds);
+      options.progress = progress;
+      return mf_account(protocol, query, mf_algorithm_spec(r), r.trust.value_or(MfTrust::pndp), options);
+    }
   }
-  if (r.method == "linear-system")
-    return linear_system_account(protocol, query, linear_system_options(r), release_options(r), progress,
-                                 r.pair_fields);
-  MfOptions options;
-  options.assess = release_options(r);
-  options.participation = mf_participation(r, protocol.rounds);
-  options.progress = progress;
-  return mf_account(protocol, query, mf_algorithm_spec(r), parse_mf_trust(r.trust), options);
+  return nullptr;
 }
 
 }  // namespace netdp::accounting

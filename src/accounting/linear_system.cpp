@@ -66,12 +66,12 @@ void require_view_memory(const detail::Resolved& r, double row_nodes, double bat
       workers * per_worker + besides, "the linear-system accountant",
       fmt::format(
           "per thread, the rows of {} view{} ({} x {} observations), a noise Gram and the T x T Grams "
-          "of the targets, n = {}, T = {} rounds of K = {} gossip steps (--gossip-steps), {} "
+          "of the targets, n = {}, T = {} rounds of K = {} gossip steps (`gossip_steps`), {} "
           "thread{}; and {} for the results",
           batch, batch == 1.0 ? "" : "s", r.fixed ? "16 n" : "8 n T", observations, r.num_nodes, r.rounds,
           r.steps, workers, workers == 1.0 ? "" : "s", util::format_bytes(besides)),
-      "lower the rounds (--rounds, --rounds-grid), the gossip steps (--gossip-steps) or the threads "
-      "(--threads)");
+      "lower the rounds (`rounds`, `rounds_grid`), the gossip steps (`gossip_steps`) or the threads "
+      "(`threads`)");
 }
 
 void validate(const PairwiseOptions& p) {

@@ -51,7 +51,7 @@ void require_mf_memory(const gossip::GossipMatrix& w, std::size_t rounds, const 
                   "largest degree {})",
                   structured ? "structured" : "literal", workers, w.num_nodes(), rounds,
                   options.rounds_option, rounds, spec.gossip_steps, degree),
-      fmt::format("lower {} or the threads (--threads)", options.rounds_option));
+      fmt::format("lower {} or the threads (`threads`)", options.rounds_option));
 }
 
 std::vector<NodeId> resolve_targets(std::span<const NodeId> targets, const std::vector<NodeId>& attackers,

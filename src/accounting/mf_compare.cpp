@@ -80,7 +80,7 @@ std::vector<MfComparisonRow> compare_with_muffliato(const gossip::GossipMatrix& 
 
 FigureTwo figure_two(const gossip::GossipMatrix& w, std::size_t rounds, std::size_t gossip_steps,
                      double sigma, double alpha, MuffliatoVariant variant, bool with_secure_sum) {
-  require(std::isfinite(sigma) && sigma > 0.0, "--sigma must be a finite number > 0, got {}", sigma);
+  require(std::isfinite(sigma) && sigma > 0.0, "`sigma` must be a finite number > 0, got {}", sigma);
   MfOptions options;
   options.noise_std = sigma;
   FigureTwo out;

@@ -355,7 +355,7 @@ MuffliatoLosses muffliato_theorem1_losses(const gossip::Schedule& schedule, cons
       pair_bytes + 16.0 * rounds, "the Muffliato Theorem 1 accountant",
       fmt::format("16 bytes per (observer, target) pair: {} x {}, and 16 per round, T = {} rounds",
                   observers.size(), targets.size(), schedule.rounds()),
-      "account fewer pairs (--observer, --target) or lower the rounds (--rounds)");
+      "account fewer pairs (`observer`, `target`) or lower the rounds (`rounds`)");
 
   const std::size_t width =
       options.block_columns > 0 ? options.block_columns : detail::default_block_columns(n);
@@ -368,7 +368,7 @@ MuffliatoLosses muffliato_theorem1_losses(const gossip::Schedule& schedule, cons
       fmt::format("16 bytes per (observer, target) pair: {} x {}, and 8 per message and thread, {:.3g} "
                   "messages over T = {} rounds, {} threads",
                   observers.size(), targets.size(), messages, schedule.rounds(), omp_get_max_threads()),
-      "account fewer pairs (--observer, --target) or lower the rounds (--rounds)");
+      "account fewer pairs (`observer`, `target`) or lower the rounds (`rounds`)");
   const std::size_t pass1_blocks = (n + width - 1) / width;
   const bool all_singletons =
       std::all_of(targets.begin(), targets.end(), [](const auto& set) { return set.size() == 1; });

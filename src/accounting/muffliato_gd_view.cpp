@@ -129,7 +129,7 @@ void require_view_memory(const std::vector<Neighbours>& graphs, std::size_t n, s
       fmt::format("8 (3 m nT + m²) bytes per observer, {} at a time: m = {} messages heard, n = {}, T = {} "
                   "gradient steps",
                   workers, heard, n, steps),
-      "lower the rounds or the threads (--threads)");
+      "lower the rounds or the threads (`threads`)");
 }
 
 void validate(const gossip::Schedule& rounds, std::size_t steps, std::size_t k) {

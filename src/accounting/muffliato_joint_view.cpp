@@ -619,8 +619,8 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
           "modulo a prime (n = {}, {} threads); {}",
           observers.size(), targets.size(), schedule.rounds(), heard_per_round, n, omp_get_max_threads(),
           graphs.symmetric_fixed() ? "the Chebyshev error table, n (T + 1) x 8 bytes" : "no error table"),
-      "lower the rounds (--rounds), account fewer pairs (--observer, --target) or use fewer threads "
-      "(--threads)");
+      "lower the rounds (`rounds`), account fewer pairs (`observer`, `target`) or use fewer threads "
+      "(`threads`)");
 
   DenseMatrix sums =
       DenseMatrix::Zero(static_cast<Index>(observers.size()), static_cast<Index>(targets.size()));

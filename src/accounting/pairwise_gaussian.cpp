@@ -131,10 +131,10 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_account(const Protoco
                                                                    std::size_t gradient_steps) {
   require(options.messages == MessageConvention::paper,
           "Muffliato-GD's view sends each release raw first (power 0, the paper's convention); "
-          "--authors-convention applies to --bound paper only");
+          "`authors_convention` applies to `bound` paper only");
   require(options.observer_noise == ObserverNoise::known,
-          "the view of Muffliato-GD always knows the observer's own noise; --count-observer-noise applies to "
-          "--bound paper only");
+          "the view of Muffliato-GD always knows the observer's own noise; `count_observer_noise` applies to "
+          "`bound` paper only");
   require(q.group.empty(), "Muffliato-GD (gradient steps) does not combine with a group of targets");
   if (protocol.schedule.kind != gossip::ScheduleSpec::Kind::fixed) {
     require(q.colluders.empty(), "Muffliato-GD on a time-varying schedule does not combine with colluders");
@@ -154,7 +154,7 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_account(const Protoco
   mf.assess.sign_search = SignSearch::none;  // scalar releases: Σ|K|
   mf.assess.release_dimension = options.release_dimension;
   mf.progress = options.progress;
-  mf.rounds_option = "--gradient-steps";
+  mf.rounds_option = "`gradient_steps`";
   std::unique_ptr<GaussianPairwiseAccount> view = mf_account(steps, q, spec, MfTrust::pndp, mf);
   GaussianPairwiseAccount::Info info = view->info();
   info.method = "muffliato";

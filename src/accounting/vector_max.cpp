@@ -222,6 +222,10 @@ int factor_rank(Eigen::Index m, std::size_t dimension) {
 
 }  // namespace
 
+std::string release_dimension_name(std::size_t dimension) {
+  return dimension == kAnyReleaseDimension ? std::string("vector") : std::to_string(dimension);
+}
+
 std::size_t parse_release_dimension(std::string_view text, std::string_view what) {
   if (text == "vector") return kAnyReleaseDimension;
   std::size_t value = 0;

@@ -171,18 +171,17 @@ void check_flags(const AccountOptions& o, const accounting::AccountRequest& requ
   }
 }
 
-nlohmann::ordered_json parameters_json(const AccountOptions& o, const accounting::PairQuery& query,
-                                       const NodeNames& names) {
+nlohmann::ordered_json parameters_json(const AccountOptions& o, const accounting::AccountRequest& r,
+                                       const accounting::PairQuery& query, const NodeNames& names) {
   const auto node = [&names](const std::optional<graph::NodeId>& v) {
     return v ? names.json(*v) : nlohmann::ordered_json(nullptr);
   };
-  const accounting::AccountRequest& r = o.accountant.request;
   nlohmann::ordered_json p;
   p["graph"] = o.network.graph_spec;
   p["lcc"] = o.network.lcc;
   p["weights"] = o.network.weights;
   p["nodes"] = names.size();
-  p["method"] = r.method;
+  p["method"] = util::name_of(accounting::kMethodNames, r.method);
   p["observer"] = node(query.observer);
   p["target"] = node(query.target);
   p["rounds"] = o.rounds;
@@ -190,33 +189,38 @@ nlohmann::ordered_json parameters_json(const AccountOptions& o, const accounting
   p["seed"] = o.output.seed;
   p["sensitivity"] = o.sensitivity;
   p["alpha"] = o.alpha ? nlohmann::ordered_json(*o.alpha) : nlohmann::ordered_json(nullptr);
-  if (r.method == "muffliato") {
-    p["bound"] = r.bound;
+  const std::string release_dimension = accounting::release_dimension_name(r.release_dimension_or_default());
+  const std::string_view sign_search =
+      util::name_of(accounting::kSignSearchNames, accounting::release_options(r).sign_search);
+  if (r.method == accounting::Method::muffliato) {
+    p["bound"] =
+        util::name_of(accounting::kMuffliatoBoundNames, r.bound.value_or(accounting::MuffliatoBound::exact));
     p["messages"] = r.authors_convention ? "authors-code" : "paper";
     p["observer_noise"] = r.count_observer_noise ? "counted" : "known";
     nlohmann::ordered_json group = nlohmann::ordered_json::array();
     for (const graph::NodeId v : query.group) group.push_back(names.json(v));
     p["group"] = std::move(group);
     p["gradient_steps"] = r.gradient_steps;
-    if (r.gradient_steps > 0) p["release_dimension"] = r.release_dimension;
-  } else if (r.method == "random-walk") {
-    p["contributions"] = r.contributions;
-    p["tail_share"] = r.tail_share;
+    if (r.gradient_steps > 0) p["release_dimension"] = release_dimension;
+  } else if (r.method == accounting::Method::random_walk) {
+    p["contributions"] = r.contributions.value_or(accounting::Contributions{}).name();
+    p["tail_share"] = r.tail_share_or_default();
     p["sender_known"] = r.sender_known;
-  } else if (r.method == "linear-system") {
-    p["view"] = r.view;
+  } else if (r.method == accounting::Method::linear_system) {
+    p["view"] =
+        accounting::linear_system_view_name(r.view.value_or(accounting::LinearSystemView::secure_sum));
     p["first_power"] =
         r.first_power ? nlohmann::ordered_json(*r.first_power) : nlohmann::ordered_json("paper");
-    p["gossip_steps"] = r.gossip_steps;
+    p["gossip_steps"] = r.gossip_steps_or_default();
     p["keep_observer_noise"] = r.keep_observer_noise;
-    p["sign_search"] = r.sign_search;
-    p["release_dimension"] = r.release_dimension;
-  } else if (r.method == "mf") {
-    p["sign_search"] = r.sign_search;
-    p["release_dimension"] = r.release_dimension;
-    p["trust"] = r.trust;
-    p["algorithm"] = r.algorithm;
-    p["gossip_steps"] = r.gossip_steps;
+    p["sign_search"] = sign_search;
+    p["release_dimension"] = release_dimension;
+  } else if (r.method == accounting::Method::mf) {
+    p["sign_search"] = sign_search;
+    p["release_dimension"] = release_dimension;
+    p["trust"] = accounting::to_string(r.trust.value_or(accounting::MfTrust::pndp));
+    p["algorithm"] = accounting::to_string(r.algorithm.value_or(accounting::MfAlgorithm::dp_d_sgd));
+    p["gossip_steps"] = r.gossip_steps_or_default();
     p["participation"] = accounting::mf_participation_name(r);
   }
   return p;
@@ -243,13 +247,13 @@ void run_account(const AccountOptions& o) {
   if (!o.group.empty()) query.group = resolve_node_list(w.graph(), o.group, "group");
   query.alpha = o.alpha;
   ProgressReporter progress = ProgressReporter::for_stderr(o.output.quiet, "netdp account");
-  progress.phase(fmt::format("the {} accountant", o.accountant.request.method));
+  progress.phase(fmt::format("the {} accountant", util::name_of(accounting::kMethodNames, request.method)));
   request.pair_fields = prints_rows(o);  // a summary or a matrix needs each pair's μ only
   const std::unique_ptr<accounting::PairwiseAccount> account =
       accounting::make_account(protocol, query, request, progress.callback());
 
   AccountReport report;
-  report.method = o.accountant.request.method;
+  report.method = util::name_of(accounting::kMethodNames, request.method);
   report.bound = account->bound();
   report.valid_bound = account->valid_bound();
   report.certificate_failure_probability = account->certificate_failure_probability();
@@ -258,7 +262,7 @@ void run_account(const AccountOptions& o) {
   report.delta = o.delta;
   report.colluders = query.colluders;
   report.names = NodeNames(w.graph());
-  report.parameters = parameters_json(o, query, report.names);
+  report.parameters = parameters_json(o, request, query, report.names);
   report.sigma = o.sigma;
   if (o.target_epsilon) {
     progress.phase(fmt::format("calibration to ε = {} ({}), evaluations", *o.target_epsilon,
@@ -355,14 +359,6 @@ void add_account_command(CLI::App& app) {
                   "fixed | pairwise | er-per-round:p=P | dropout:p=P (`netdp help schedules`)")
       ->capture_default_str();
   cmd->add_option("--group", r.group, "muffliato: a group of targets by their labels (Theorem 13), e.g. 2,3");
-  cmd->add_flag("--authors-convention", r.accountant.request.authors_convention,
-                "muffliato: powers 1..T, no t = 0 exchange (the authors' code)");
-  cmd->add_flag("--keep-observer-noise", r.accountant.request.keep_observer_noise,
-                "linear-system: keep the observer's own noise (the paper's first variant)");
-  cmd->add_option("--sign-search", r.accountant.request.sign_search,
-                  "linear-system, mf with --release-dimension 1: none (Σ|K|) | auto (exact / SDP-certified "
-                  "maximum over sign vectors)")
-      ->capture_default_str();
   cmd->add_option("--target-epsilon", options->target_epsilon,
                   "Calibrate σ so that the chosen ε meets this target");
   cmd->add_option(

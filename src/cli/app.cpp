@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <charconv>
@@ -19,6 +20,7 @@
 #include "commands.hpp"
 #include "netdp/accounting/thread_policy.hpp"
 #include "netdp/util/memory.hpp"
+#include "netdp/util/option_spelling.hpp"
 #include "train_output.hpp"
 
 namespace netdp::cli {
@@ -187,7 +189,13 @@ int run(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     status = app.exit(e) == 0 ? 0 : 2;
   } catch (const std::invalid_argument& e) {
-    std::cerr << "netdp: error: " << e.what() << "\n";
+    // The library names options as `tail_share`; the command line shows the flag, --tail-share.
+    const auto is_flag = [&](const std::string& flag) {
+      const std::vector<CLI::App*> commands = app.get_subcommands({});
+      return std::any_of(commands.begin(), commands.end(),
+                         [&](CLI::App* command) { return command->get_option_no_throw(flag) != nullptr; });
+    };
+    std::cerr << "netdp: error: " << util::spelled_as_flags(e.what(), is_flag) << "\n";
     status = 2;
   } catch (const std::bad_alloc&) {
     const std::vector<CLI::App*> parsed = app.get_subcommands();

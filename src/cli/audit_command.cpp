@@ -25,6 +25,8 @@
 namespace netdp::cli {
 namespace {
 
+using accounting::Method;
+
 struct AuditOptions {
   NetworkOptions network;
   RequestOptions accountant;  ///< --method and the claim's options, as `netdp account` takes them
@@ -69,7 +71,7 @@ Claim claimed_row(const AuditOptions& o, const accounting::Protocol& protocol,
   query.target = target;
   accounting::AccountRequest request = o.accountant.resolved();
   // Scalar releases are claimed at the exact sign maximum (a vector's at the certified SDP value).
-  if (accounting::release_options(request).release_dimension == 1) request.sign_search = "auto";
+  if (request.release_dimension_or_default() == 1) request.sign_search = accounting::SignSearch::automatic;
   const std::unique_ptr<accounting::PairwiseAccount> account =
       accounting::make_account(protocol, query, request);
   Claim claim;
@@ -83,7 +85,7 @@ learn::MfAuditSpec mf_spec(const AuditOptions& o) {
   const accounting::AccountRequest request = o.accountant.resolved();
   learn::MfAuditSpec spec;
   spec.algorithm = accounting::mf_algorithm_spec(request);
-  spec.trust = accounting::parse_mf_trust(request.trust);
+  spec.trust = request.trust.value_or(accounting::MfTrust::pndp);
   spec.rounds = o.rounds;
   spec.participation = accounting::mf_participation(request, o.rounds);
   return spec;
@@ -92,7 +94,8 @@ learn::MfAuditSpec mf_spec(const AuditOptions& o) {
 /// The attackers (--observer, or the coalition of --colluders) and the target (default: the
 /// node of index 1, or with colluders the first node outside the coalition).
 std::pair<learn::Attackers, graph::NodeId> resolve_attackers(const AuditOptions& o, const graph::Graph& g) {
-  if (o.accountant.request.method == "mf" && o.accountant.request.trust == "ldp") {
+  const accounting::AccountRequest request = o.accountant.resolved();
+  if (request.method == Method::mf && request.trust == accounting::MfTrust::ldp) {
     require(!o.observer.given() && o.colluders.empty(),
             "--trust ldp has no observer nor colluders: every message is public");
     require(g.num_nodes() >= 2, "the graph needs a target and another node: it has {} node(s)",
@@ -116,25 +119,28 @@ std::pair<learn::Attackers, graph::NodeId> resolve_attackers(const AuditOptions&
 
 void run_audit(const AuditOptions& o) {
   const accounting::AccountRequest req = o.accountant.resolved();
-  require(req.method == "muffliato" || req.method == "linear-system" || req.method == "mf" ||
-              req.method == "random-walk",
-          "--method {}: the audit simulates muffliato (gossip averaging), linear-system, mf and random-walk",
-          req.method);
+  const accounting::Contributions contributions = req.contributions.value_or(accounting::Contributions{});
+  const std::string method_name(util::name_of(accounting::kMethodNames, req.method));
+  const std::string algorithm_name(
+      accounting::to_string(req.algorithm.value_or(accounting::MfAlgorithm::dp_d_sgd)));
+  const std::string trust_name(accounting::to_string(req.trust.value_or(accounting::MfTrust::pndp)));
+  const std::string view_name(
+      accounting::linear_system_view_name(req.view.value_or(accounting::LinearSystemView::secure_sum)));
   accounting::check_request(req);
-  require(req.method == "random-walk" || !o.walk_start.given(),
+  require(req.method == Method::random_walk || !o.walk_start.given(),
           "--walk-start applies to --method random-walk only");
-  require(req.method != "random-walk" || o.schedule == "fixed",
+  require(req.method != Method::random_walk || o.schedule == "fixed",
           "--method random-walk walks on the fixed W: --schedule {} does not apply", o.schedule);
   require(
-      req.method != "random-walk" || util::find_enum(accounting::kContributionCountNames, req.contributions),
+      req.method != Method::random_walk || contributions.cap == 0,
       "--contributions {}: the audited walk enforces no cap on contributions, so its claim is tail, worst "
       "or expected (a number is a cap the protocol enforces, Remark 5)",
-      req.contributions);
+      contributions.name());
   require(!req.authors_convention,
           "--authors-convention: the audit simulates the paper's message convention");
   require(!req.keep_observer_noise,
           "--keep-observer-noise: in the audit the observer knows its own injections");
-  require(req.bound == "paper" || !req.count_observer_noise,
+  require(req.bound == accounting::MuffliatoBound::paper || !req.count_observer_noise,
           "--count-observer-noise applies to --bound paper only");
   require_positive(o.sigma, "--sigma");
   require_positive(o.sensitivity, "--sensitivity");
@@ -156,7 +162,7 @@ void run_audit(const AuditOptions& o) {
 
   ProgressReporter progress = ProgressReporter::for_stderr(o.output.quiet, "netdp audit");
   const std::size_t calibration =
-      req.method == "random-walk" ? std::min(o.trials, learn::kMaxWalkCalibrationTrials) : 0;
+      req.method == Method::random_walk ? std::min(o.trials, learn::kMaxWalkCalibrationTrials) : 0;
   progress.phase(calibration > 0 ? "calibration and trials (both inputs)" : "trials (both inputs)",
                  2 * (calibration + o.trials));
   learn::AuditOptions audit;
@@ -165,25 +171,24 @@ void run_audit(const AuditOptions& o) {
   audit.confidence = o.confidence;
   audit.delta = o.delta;
   audit.progress = [&progress](std::size_t done) { progress.update(done); };
-  const std::size_t dimension =
-      accounting::parse_release_dimension(req.release_dimension, "--release-dimension");
+  const std::size_t dimension = req.release_dimension_or_default();
   // Muffliato-GD gossips --rounds rounds per gradient step with that step's matrix.
   const gossip::Schedule schedule =
       req.gradient_steps > 0
           ? accounting::muffliato_gd_rounds(accounting::protocol_schedule(protocol, req.gradient_steps),
                                             req.gradient_steps, o.rounds)
-          : accounting::protocol_schedule(protocol, o.rounds * req.gossip_steps);
+          : accounting::protocol_schedule(protocol, o.rounds * req.gossip_steps_or_default());
   const std::optional<graph::NodeId> walk_start = resolve_node(w.graph(), o.walk_start, "walk-start");
   const learn::AuditResult r =
-      req.method == "random-walk"
+      req.method == Method::random_walk
           ? learn::audit_random_walk(w, attackers, target, o.sigma, o.sensitivity, o.rounds, walk_start,
                                      accounting::random_walk_view(req), audit)
-      : req.method == "muffliato" && req.gradient_steps > 0
+      : req.method == Method::muffliato && req.gradient_steps > 0
           ? learn::audit_muffliato_gd(schedule, attackers, target, o.sigma, o.sensitivity, req.gradient_steps,
                                       o.rounds, dimension, audit)
-      : req.method == "muffliato"
+      : req.method == Method::muffliato
           ? learn::audit_muffliato(schedule, attackers, target, o.sigma, o.sensitivity, audit)
-      : req.method == "linear-system"
+      : req.method == Method::linear_system
           ? learn::audit_linear_system(schedule, attackers, target, o.sigma, o.sensitivity,
                                        linear_system_options(o.rounds, req), dimension, audit)
           : learn::audit_mf(w, attackers, target, o.sigma, o.sensitivity, mf_spec(o), dimension, audit);
@@ -194,7 +199,7 @@ void run_audit(const AuditOptions& o) {
   nlohmann::ordered_json j;
   j["graph"] = o.network.graph_spec;
   j["weights"] = o.network.weights;
-  j["method"] = req.method;
+  j["method"] = method_name;
   j["rounds"] = o.rounds;
   j["schedule"] = o.schedule;
   j["sigma"] = o.sigma;
@@ -211,22 +216,23 @@ void run_audit(const AuditOptions& o) {
   }
   j["target"] = names.json(target);
   j["bound"] = claimed.bound;
-  if (req.method == "mf") {
-    j["algorithm"] = req.algorithm;
-    j["trust"] = req.trust;
+  if (req.method == Method::mf) {
+    j["algorithm"] = algorithm_name;
+    j["trust"] = trust_name;
     j["participation"] = accounting::mf_participation_name(req);
   }
-  if (req.method == "linear-system") j["view"] = req.view;
-  if (req.method == "random-walk") {
-    j["contributions"] = req.contributions;
+  if (req.method == Method::linear_system) j["view"] = view_name;
+  if (req.method == Method::random_walk) {
+    j["contributions"] = contributions.name();
     j["claimed_contributions"] = claim.contributions.value_or(0.0);
     j["sender_known"] = req.sender_known;
     j["walk_start"] = walk_start ? names.json(*walk_start) : nlohmann::ordered_json("uniform");
   }
   if (req.gradient_steps > 0) j["gradient_steps"] = req.gradient_steps;
-  if (req.method == "linear-system" || req.method == "mf") j["gossip_steps"] = req.gossip_steps;
-  if (req.method == "linear-system" || req.method == "mf" || req.gradient_steps > 0) {
-    j["release_dimension"] = req.release_dimension;
+  if (req.method == Method::linear_system || req.method == Method::mf)
+    j["gossip_steps"] = req.gossip_steps_or_default();
+  if (req.method == Method::linear_system || req.method == Method::mf || req.gradient_steps > 0) {
+    j["release_dimension"] = accounting::release_dimension_name(dimension);
     j["dimension"] = r.dimension;
   }
   j["trials"] = r.trials;
@@ -239,7 +245,7 @@ void run_audit(const AuditOptions& o) {
   j["empirical_epsilon_lower"] = r.bound.epsilon;
   j["empirical_mu_estimate"] = r.bound.mu_estimate;
   j["attack_mu"] = r.attack_mu ? nlohmann::ordered_json(*r.attack_mu) : nlohmann::ordered_json(nullptr);
-  j["test"] = req.method == "random-walk" ? "likelihood-ratio" : "neyman-pearson";
+  j["test"] = req.method == Method::random_walk ? "likelihood-ratio" : "neyman-pearson";
   j["threshold"] = r.threshold;
   j["calibration_trials"] = r.calibration_trials;
   j["false_positives"] = r.false_positives;
@@ -249,10 +255,11 @@ void run_audit(const AuditOptions& o) {
   j["verdict"] = violation ? "VIOLATION" : "consistent";
   print_result(o.output, j, [&](std::ostream& out) {
     fmt::print(out, "netdp audit: {} on graph {} ({} nodes), weights {}, T = {}, sigma {}, delta {}\n",
-               req.method == "random-walk"     ? "random walk (contributions " + req.contributions + ")"
-               : req.method == "muffliato"     ? std::string("Muffliato")
-               : req.method == "linear-system" ? "linear-system view " + req.view
-                                               : "MF view of " + req.algorithm + " (" + req.trust + ")",
+               req.method == Method::random_walk ? "random walk (contributions " + contributions.name() + ")"
+               : req.method == Method::muffliato ? std::string("Muffliato")
+               : req.method == Method::linear_system
+                   ? "linear-system view " + view_name
+                   : "MF view of " + algorithm_name + " (" + trust_name + ")",
                o.network.graph_spec, w.num_nodes(), o.network.weights, o.rounds, o.sigma, o.delta);
     std::string who;
     for (const graph::NodeId v : attackers.nodes) who += (who.empty() ? "" : ",") + names.label(v);
@@ -291,7 +298,7 @@ void add_audit_command(CLI::App& app) {
       "audit",
       "Attack the simulated protocol and check the accountant's claim with a lower confidence bound");
   add_network_options(cmd, o->network);
-  add_request_options(cmd, o->accountant);
+  add_request_options(cmd, o->accountant, true);
   cmd->add_option("--rounds,-T", o->rounds, "Rounds T (gossip rounds, or the walk's steps)")
       ->capture_default_str();
   cmd->add_option("--sigma", o->sigma, "Noise standard deviation σ")->capture_default_str();

@@ -1,25 +1,32 @@
 #pragma once
-// The accountant's flags that `netdp account` and `netdp audit` share, bound to the library's
-// AccountRequest (accounting/account_request.hpp), which checks them and builds the account.
+// The accountant's flags that `netdp account` and `netdp audit` share: one flag per row of the
+// library's option table (accounting::account_options), parsed into an AccountRequest by the table's
+// own parser (set_account_option).
 
 #include <CLI/CLI.hpp>
+#include <deque>
 #include <string>
+#include <vector>
 
 #include "netdp/accounting/account_request.hpp"
 
 namespace netdp::cli {
 
 struct RequestOptions {
-  accounting::AccountRequest request;
-  std::string correlation_path;  ///< --correlation: a Matrix Market file of mf-d-sgd's C
-
-  /// The request with C read from --correlation (when given).
+  /// The request of the flags given, with C read from --correlation (when given).
   accounting::AccountRequest resolved() const;
+
+  struct Bound {
+    const accounting::AccountOption* option = nullptr;
+    CLI::Option* flag = nullptr;
+  };
+  std::vector<Bound> bound;
+  std::deque<std::string> texts;  ///< each value option's text (a deque: the flags keep its addresses)
+  std::deque<bool> switches;      ///< each flag's state
+  std::string correlation_path;   ///< --correlation: a Matrix Market file of mf-d-sgd's C
 };
 
-/// Adds --method, --gradient-steps, --bound, --count-observer-noise, --contributions,
-/// --tail-share, --sender-known, --view, --first-power, --gossip-steps, --release-dimension,
-/// --trust, --algorithm, --participations, --separation and --correlation.
-void add_request_options(CLI::App* command, RequestOptions& options);
+/// Adds a flag for every option of the table (`netdp audit`: those it offers).
+void add_request_options(CLI::App* command, RequestOptions& options, bool audit = false);
 
 }  // namespace netdp::cli

@@ -137,7 +137,7 @@ DistanceMatrix::DistanceMatrix(const Graph& g) : n_(g.num_nodes()) {
           kAllPairsMaxNodes);
   const auto nodes = static_cast<double>(n_);
   util::require_memory(2.0 * nodes * nodes, "all-pairs hop distances", fmt::format("2 n² bytes, n = {}", n_),
-                       "account fewer pairs (--observer, --target)");
+                       "account fewer pairs (`observer`, `target`)");
   dist_.resize(n_ * n_);
   std::vector<std::uint32_t> dist(n_);
   std::vector<NodeId> queue(n_);

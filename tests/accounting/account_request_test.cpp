@@ -31,30 +31,30 @@ TEST(AccountRequest, BuildsWhatEachFactoryBuilds) {
   AccountRequest request;
   MuffliatoOptions paper;
   paper.bound = MuffliatoBound::paper;
-  request.bound = "paper";
+  request.bound = MuffliatoBound::paper;
   EXPECT_EQ(epsilons(*make_account(p, all, request)), epsilons(*muffliato_account(p, all, paper)));
 
   request = {};
-  request.method = "random-walk";
-  request.contributions = "worst";
+  request.method = Method::random_walk;
+  request.contributions = Contributions{ContributionCount::worst_case, 0};
   RandomWalkOptions walk;
   walk.count = ContributionCount::worst_case;
   EXPECT_EQ(epsilons(*make_account(p, all, request)), epsilons(*random_walk_account(p, all, walk)));
 
   request = {};
-  request.method = "linear-system";
-  request.view = "plain";
-  request.release_dimension = "1";
-  request.sign_search = "auto";
+  request.method = Method::linear_system;
+  request.view = LinearSystemView::plain;
+  request.release_dimension = 1;
+  request.sign_search = SignSearch::automatic;
   LinearSystemOptions plain;
   plain.view = LinearSystemView::plain;
   EXPECT_EQ(epsilons(*make_account(p, all, request)),
             epsilons(*linear_system_account(p, all, plain, {SignSearch::automatic, 1})));
 
   request = {};
-  request.method = "mf";
-  request.algorithm = "antipgd";
-  request.trust = "secldp";
+  request.method = Method::mf;
+  request.algorithm = MfAlgorithm::antipgd;
+  request.trust = MfTrust::secldp;
   MfAlgorithmSpec antipgd;
   antipgd.algorithm = MfAlgorithm::antipgd;
   PairQuery one;
@@ -63,47 +63,111 @@ TEST(AccountRequest, BuildsWhatEachFactoryBuilds) {
             epsilons(*mf_account(p, one, antipgd, MfTrust::secldp, {})));
 }
 
+std::string refusal(const AccountRequest& request) {
+  try {
+    check_request(request);
+  } catch (const std::invalid_argument& e) {
+    return std::string(e.what());
+  }
+  return "accepted";
+}
+
+std::string parse_refusal(std::string_view name, std::string_view text) {
+  AccountRequest request;
+  try {
+    set_account_option(request, name, text);
+  } catch (const std::invalid_argument& e) {
+    return std::string(e.what());
+  }
+  return "accepted";
+}
+
 TEST(AccountRequest, RefusesAnOptionOfAnotherMethodByName) {
-  const auto message = [](AccountRequest request) {
-    try {
-      check_request(request);
-    } catch (const std::invalid_argument& e) {
-      return std::string(e.what());
-    }
-    return std::string("accepted");
-  };
   AccountRequest r;
-  r.method = "gossip";
-  EXPECT_NE(message(r).find("--method 'gossip' is not one of"), std::string::npos);
+  r.view = LinearSystemView::plain;
+  EXPECT_EQ(refusal(r),
+            "`view`, `first_power` and `keep_observer_noise` apply to `method` linear-system only");
   r = {};
-  r.view = "plain";
-  EXPECT_NE(
-      message(r).find("--view, --first-power and --keep-observer-noise apply to --method linear-system"),
-      std::string::npos);
-  r = {};
-  r.method = "linear-system";
-  r.trust = "ldp";
-  EXPECT_NE(message(r).find("--trust, --algorithm"), std::string::npos);
+  r.method = Method::linear_system;
+  r.trust = MfTrust::ldp;
+  EXPECT_EQ(
+      refusal(r),
+      "`trust`, `algorithm`, `participations`, `separation` and `correlation` apply to `method` mf only");
   r = {};
   r.exact_effort = -1.0;
-  EXPECT_NE(message(r).find("--exact-effort must be a finite number of entries >= 0"), std::string::npos);
+  EXPECT_NE(refusal(r).find("`exact_effort` must be a finite number of entries >= 0"), std::string::npos);
   r = {};
-  r.bound = "paper";
+  r.bound = MuffliatoBound::paper;
   r.exact_effort = 10.0;
-  EXPECT_NE(message(r).find("--exact-effort applies to the exact joint view"), std::string::npos);
+  EXPECT_NE(refusal(r).find("`exact_effort` applies to the exact joint view"), std::string::npos);
   r = {};
-  r.method = "mf";
-  r.algorithm = "mf-d-sgd";
-  EXPECT_NE(message(r).find("--algorithm mf-d-sgd needs --correlation"), std::string::npos);
-  r = {};
-  r.method = "random-walk";
-  r.contributions = "many";
-  EXPECT_NE(message(r).find("--contributions 'many' is not one of tail, worst, expected"), std::string::npos);
+  r.method = Method::mf;
+  r.algorithm = MfAlgorithm::mf_d_sgd;
+  EXPECT_EQ(refusal(r), "`algorithm` mf-d-sgd needs `correlation` C.mtx");
   r = {};
   r.gossip_steps = 3;
-  EXPECT_NE(message(r).find("--gossip-steps applies to --method linear-system and mf only"),
-            std::string::npos);
-  EXPECT_EQ(message(AccountRequest{}), "accepted");
+  EXPECT_EQ(refusal(r), "`gossip_steps` applies to `method` linear-system and mf only");
+  EXPECT_EQ(refusal(AccountRequest{}), "accepted");
+}
+
+// An option set to its default value is still set: it is refused for a method it does not apply to
+// (the request records what was asked, not what it equals).
+TEST(AccountRequest, AnOptionSetToItsDefaultIsStillSet) {
+  AccountRequest r;
+  r.method = Method::random_walk;
+  r.bound = MuffliatoBound::exact;
+  EXPECT_NE(refusal(r).find("`bound` exact: only `method` muffliato"), std::string::npos);
+  r = {};
+  r.tail_share = 0.1;
+  EXPECT_EQ(refusal(r),
+            "`contributions`, `tail_share` and `sender_known` apply to `method` random-walk only");
+}
+
+TEST(AccountRequest, ParsesEachOptionFromTextByTheTable) {
+  for (const AccountOption& option : account_options()) {
+    if (option.type == OptionType::matrix) continue;
+    AccountRequest r;
+    const std::string_view text = option.type == OptionType::flag        ? "true"
+                                  : option.type == OptionType::real      ? "0.5"
+                                  : option.type == OptionType::count     ? "2"
+                                  : option.type == OptionType::integer   ? "1"
+                                  : option.type == OptionType::dimension ? "1"
+                                  : option.name == "method"              ? "mf"
+                                  : option.name == "contributions"
+                                      ? "3"
+                                      : option.values.substr(0, option.values.find(' '));
+    set_account_option(r, option.name, text);
+    EXPECT_TRUE(account_option_set(r, option.name)) << option.name;
+    EXPECT_FALSE(account_option_set(AccountRequest{}, option.name)) << option.name;
+    EXPECT_NE(find_account_option(option.name), nullptr);
+    EXPECT_FALSE(option.help.empty()) << option.name;
+  }
+  AccountRequest r;
+  set_account_option(r, "contributions", "expected");
+  EXPECT_EQ(r.contributions->count, ContributionCount::expected);
+  EXPECT_EQ(r.contributions->name(), "expected");
+  set_account_option(r, "contributions", "12");
+  EXPECT_EQ(r.contributions->cap, 12U);
+  set_account_option(r, "release_dimension", "vector");
+  EXPECT_EQ(*r.release_dimension, kAnyReleaseDimension);
+  set_account_option(r, "method", "linear-system");
+  EXPECT_EQ(r.method, Method::linear_system);
+}
+
+TEST(AccountRequest, RefusesTextThatIsNotTheOptionsType) {
+  EXPECT_EQ(parse_refusal("method", "gossip"),
+            "`method` 'gossip' is not one of: muffliato, random-walk, linear-system, mf");
+  EXPECT_EQ(parse_refusal("contributions", "many"),
+            "`contributions` 'many' is not one of tail, worst, expected, or a whole number >= 1 (a count of "
+            "visits, in decimal digits)");
+  EXPECT_EQ(parse_refusal("contributions", "0.5").substr(0, 32), "`contributions` '0.5' is not one");
+  EXPECT_EQ(parse_refusal("tail_share", "half"), "`tail_share` must be a number, got 'half'");
+  EXPECT_EQ(parse_refusal("gradient_steps", "-2"), "`gradient_steps` must be a whole number >= 0, got '-2'");
+  EXPECT_EQ(parse_refusal("sender_known", "yes"), "`sender_known` is a flag: true or false, got 'yes'");
+  EXPECT_EQ(parse_refusal("bound", "tight"), "unknown `bound` 'tight'; expected one of: exact, paper");
+  EXPECT_EQ(parse_refusal("correlation", "C.mtx"),
+            "`correlation` is a matrix, not text: read it from a file first");
+  EXPECT_EQ(parse_refusal("colour", "red"), "unknown accountant option 'colour'");
 }
 
 }  // namespace

@@ -156,7 +156,7 @@ TEST(AuditCommand, ACoalitionIsAuditedAgainstTheColludersClaim) {
 
 TEST(AuditCommand, BadInputIsAClearError) {
   for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
-           {{"--method", "gossip"}, "--method gossip: the audit simulates muffliato (gossip averaging),"},
+           {{"--method", "gossip"}, "--method 'gossip' is not one of: muffliato, random-walk, linear-system, mf"},
            {{"--method", "random-walk", "--schedule", "pairwise"},
             "--method random-walk walks on the fixed W"},
            {{"--contributions", "worst"}, "apply to --method random-walk only"},

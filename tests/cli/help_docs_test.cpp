@@ -1,7 +1,9 @@
 // The help texts against docs/cli.md: every subcommand has a section, every option a subcommand's
 // --help lists is documented, and no help text carries notes meant for the developers.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <set>
@@ -9,6 +11,7 @@
 #include <string>
 
 #include "cli/cli_runner.hpp"
+#include "netdp/accounting/account_request.hpp"
 
 namespace netdp::cli {
 namespace {
@@ -92,6 +95,38 @@ TEST(HelpAndDocs, EverySubcommandAndOptionIsDocumented) {
     EXPECT_GE(options, 1u);
     for (const char* note : {"issue ", "TODO", "FIXME", "{false}", "{true}", "--help-specs"})
       EXPECT_EQ(help.out.find(note), std::string::npos) << "'" << note << "' in the help of " << command;
+  }
+}
+
+// The option table against the docs: docs/cli.md's table of method-specific options has a row for
+// every option that names exactly its methods, and docs/python.md names every option as a keyword.
+TEST(HelpAndDocs, TheOptionTableIsTheDocumentedOptions) {
+  const std::string docs = cli_docs();
+  std::ifstream in(std::string(NETDP_SOURCE_DIR) + "/docs/python.md");
+  std::ostringstream python;
+  python << in.rdbuf();
+  for (const accounting::AccountOption& option : accounting::account_options()) {
+    if (option.name == "method") continue;
+    SCOPED_TRACE(std::string(option.name));
+    std::string flag = "--" + std::string(option.name);
+    std::replace(flag.begin(), flag.end(), '_', '-');
+    std::istringstream lines(docs);
+    std::string row;
+    for (std::string l; std::getline(lines, l);) {
+      const std::size_t second = l.find(" | ");
+      if (l.rfind("| ", 0) == 0 && second != std::string::npos && l.find("`" + flag, second) == second + 3) {
+        row = l.substr(2, second - 2);
+        break;
+      }
+    }
+    ASSERT_FALSE(row.empty()) << flag << " has no row in docs/cli.md's table of method-specific options";
+    for (const auto& entry : accounting::kMethodNames) {
+      const bool applies = (option.methods & (1U << static_cast<unsigned>(entry.value))) != 0;
+      EXPECT_EQ(row.find(entry.name) != std::string::npos, applies) << entry.name << " in '" << row << "'";
+    }
+    const std::string keyword = fmt::format("`{}=", option.name);
+    EXPECT_NE(python.str().find(keyword), std::string::npos)
+        << option.name << " is not named in docs/python.md";
   }
 }
 

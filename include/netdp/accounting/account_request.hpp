@@ -1,53 +1,121 @@
 #pragma once
-// Every accountant's options by the names that `netdp account` and `netdp.account` give them
-// (the flag without its dashes; in Python, dashes become underscores), and the one place that
-// turns them into a PairwiseAccount. The command line, the audit and the Python bindings fill an
-// AccountRequest and call make_account; none of them maps options to accountants on its own.
-// Errors name the options as the command line spells them (`--bound`), the messages every front
-// end shows (docs/cli.md, docs/python.md).
+// Every accountant's options as typed values, the one table that names them, and the one place
+// that turns them into a PairwiseAccount. Text is parsed once, at the edge: the command line and
+// the Python keywords go through set_account_option, which reads the table; a C++ caller sets the
+// fields. An unset optional is the option's default; an option set for a method it does not apply
+// to is refused (check_request).
+//
+// Messages name an option by its identifier in backticks, `tail_share` (the field here and the
+// Python keyword); the command line shows it as its flag, --tail-share (util/option_spelling.hpp).
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 
 #include "netdp/accounting/pairwise.hpp"
+#include "netdp/util/enum_names.hpp"
 #include "netdp/util/types.hpp"
 
 namespace netdp::accounting {
 
+/// The accountant families.
+enum class Method { muffliato, random_walk, linear_system, mf };
+inline constexpr auto kMethodNames = std::to_array<util::EnumName<Method>>({
+    {Method::muffliato, "muffliato"},
+    {Method::random_walk, "random-walk"},
+    {Method::linear_system, "linear-system"},
+    {Method::mf, "mf"},
+});
+static_assert(util::is_valid_enum_table(kMethodNames));
+
+/// The random walk's count N_u of a target's contributions: a rule, or a cap K >= 1 that the
+/// protocol enforces (Remark 5).
+struct Contributions {
+  ContributionCount count = ContributionCount::tail;
+  std::uint64_t cap = 0;  ///< > 0: the cap K (count is then ignored)
+  /// "tail", "worst", "expected", or K in decimal digits.
+  std::string name() const;
+};
+
 struct AccountRequest {
-  std::string method = "muffliato";  ///< muffliato | random-walk | linear-system | mf
+  Method method = Method::muffliato;
   // muffliato
-  std::string bound = "exact";        ///< exact (the whole view) | paper (Theorems 1/6/11/12/13: not a bound)
-  bool authors_convention = false;    ///< powers 1..T, no t = 0 exchange (the authors' code)
-  bool count_observer_noise = false;  ///< --bound paper: Theorem 1 as printed
-  std::size_t gradient_steps = 0;     ///< > 0: Muffliato-GD with this many steps of `rounds` rounds
-  double exact_effort = kDefaultExactEffort;  ///< MuffliatoOptions::exact_effort
+  std::size_t gradient_steps = 0;       ///< > 0: Muffliato-GD with this many steps of `rounds` rounds
+  bool authors_convention = false;      ///< powers 1..T, no t = 0 exchange (the authors' code)
+  bool count_observer_noise = false;    ///< bound paper: Theorem 1 as printed
+  std::optional<MuffliatoBound> bound;  ///< default exact (the whole view)
+  std::optional<double> exact_effort;   ///< default kDefaultExactEffort (MuffliatoOptions::exact_effort)
   // random-walk
-  std::string contributions = "tail";  ///< tail | worst | expected | a cap K (a number)
-  double tail_share = 0.1;             ///< the share of δ spent on the tail count
-  bool sender_known = false;           ///< Appendix B.1's view
+  std::optional<Contributions> contributions;  ///< default tail
+  std::optional<double> tail_share;            ///< default 0.1: the share of δ spent on the tail count
+  bool sender_known = false;                   ///< Appendix B.1's view
   // linear-system
-  std::string view = "secure-sum";  ///< secure-sum | secure-sum-adaptive | plain
-  std::optional<int> first_power;   ///< 0 or 1 (default: the paper's)
+  std::optional<LinearSystemView> view;  ///< default secure-sum
+  std::optional<int> first_power;        ///< 0 or 1 (default: the paper's)
   bool keep_observer_noise = false;
   // linear-system, mf (and Muffliato-GD's release dimension)
-  std::size_t gossip_steps = 1;              ///< K
-  std::string sign_search = "none";          ///< none | auto (scalar releases)
-  std::string release_dimension = "vector";  ///< vector | 1 | p
+  std::optional<std::size_t> gossip_steps;       ///< K, default 1
+  std::optional<std::size_t> release_dimension;  ///< p, default kAnyReleaseDimension (a vector)
+  std::optional<SignSearch> sign_search;         ///< default none
   // mf
-  std::string trust = "pndp";          ///< ldp | pndp | secldp
-  std::string algorithm = "dp-d-sgd";  ///< dp-d-sgd | muffliato-sgd | antipgd | decor | zip-dl | mf-d-sgd
-  std::size_t participations = 0;      ///< k of (k, b)-cyclic participation (0: every round)
-  std::size_t separation = 0;          ///< b
-  DenseMatrix correlation;             ///< mf-d-sgd's C (a front end reads `--correlation`)
+  std::optional<MfTrust> trust;          ///< default pndp
+  std::optional<MfAlgorithm> algorithm;  ///< default dp-d-sgd
+  std::size_t participations = 0;        ///< k of (k, b)-cyclic participation (0: every round)
+  std::size_t separation = 0;            ///< b
+  DenseMatrix correlation;               ///< mf-d-sgd's C
   // every method
   /// Keep each pair's fields beyond μ (the linear views' sensitivity fields, 88 bytes a pair) for
   /// its row. A front end that prints no rows (a summary, a matrix of one field) sets false: the
   /// rows then carry no `sensitivity`, and an all-pairs linear-system account holds its μ only.
   bool pair_fields = true;
+
+  double tail_share_or_default() const { return tail_share.value_or(0.1); }
+  std::size_t gossip_steps_or_default() const { return gossip_steps.value_or(1); }
+  std::size_t release_dimension_or_default() const {
+    return release_dimension.value_or(kAnyReleaseDimension);
+  }
 };
+
+/// The kind of value an option takes, as a front end reads it.
+enum class OptionType {
+  flag,             ///< present or not (Python: bool)
+  count,            ///< a whole number >= 0
+  integer,          ///< a whole number
+  real,             ///< a number
+  choice,           ///< one of the names in `values`
+  count_or_choice,  ///< a name in `values` or a whole number (random-walk contributions)
+  dimension,        ///< "vector" or a whole number >= 1
+  matrix,           ///< a matrix (the command line reads a Matrix Market file)
+};
+
+/// One accountant option: its name, type, default, accepted values, the methods it applies to,
+/// and its one-line documentation. The command line's flags, the Python keywords and the option
+/// reference of docs/cli.md come from this table.
+struct AccountOption {
+  std::string_view name;  ///< the identifier: tail_share (flag --tail-share)
+  OptionType type;
+  std::string_view default_value;  ///< as the help shows it ("" when the default is described in `help`)
+  std::string_view values;         ///< choices or range, e.g. "tail | worst | expected | K >= 1"
+  unsigned methods;                ///< a bit per Method (1 << Method)
+  bool audited;                    ///< offered by `netdp audit` too
+  std::string_view short_flag;     ///< a one-letter flag ("K"), or ""
+  std::string_view help;           ///< the help line, its applicability first
+};
+
+/// Every option of AccountRequest, in the order the help lists them.
+std::span<const AccountOption> account_options();
+/// The option named `name` (identifier), or nullptr.
+const AccountOption* find_account_option(std::string_view name);
+/// Sets option `name` of `request` from its text (the command line's value; a flag takes "true" or
+/// "false"). Throws std::invalid_argument naming the option and the rule for a value it does not
+/// take, and for `correlation`, which is a matrix.
+void set_account_option(AccountRequest& request, std::string_view name, std::string_view text);
+/// Whether option `name` is set in `request` (differs from an unset request's value).
+bool account_option_set(const AccountRequest& request, std::string_view name);
 
 /// Checks that every option set applies to the method and holds a valid value; throws
 /// std::invalid_argument naming the option and the rule (make_account calls it).
@@ -63,7 +131,7 @@ std::unique_ptr<PairwiseAccount> make_account(const Protocol& protocol, const Pa
 LinearSystemOptions linear_system_options(const AccountRequest& request);
 /// The random walk's view: Appendix B.1's with `sender_known`, else eq. (7)'s anonymous sender.
 RandomWalkView random_walk_view(const AccountRequest& request);
-/// `sign_search` and `release_dimension`, parsed.
+/// `sign_search` and `release_dimension`.
 AssessOptions release_options(const AccountRequest& request);
 /// The MF algorithm of `algorithm`, `gossip_steps` and `correlation`.
 MfAlgorithmSpec mf_algorithm_spec(const AccountRequest& request);

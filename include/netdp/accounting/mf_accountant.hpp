@@ -40,7 +40,7 @@ struct MfOptions {
   /// progress(done, total) after each attacker, from one thread at a time.
   std::function<void(std::size_t done, std::size_t total)> progress;
   /// The input that set the rounds T, named with its value in a memory refusal.
-  std::string rounds_option = "--rounds";
+  std::string rounds_option = "`rounds`";
 };
 
 /// One (attacker set, target) result: the engine's fields, the max over participation classes.

@@ -31,6 +31,8 @@ inline constexpr std::size_t kAnyReleaseDimension = 0;
 /// The release dimension from its name: "vector" (kAnyReleaseDimension) or an integer p >= 1.
 /// Throws std::invalid_argument naming `what` (e.g. "--release-dimension") and the rule otherwise.
 std::size_t parse_release_dimension(std::string_view text, std::string_view what);
+/// The name parse_release_dimension reads: "vector" or p.
+std::string release_dimension_name(std::size_t dimension);
 
 struct VectorMaxOptions {
   /// p, the dimension of each round's release: kAnyReleaseDimension (vector of any size) or >= 2.

@@ -1,0 +1,17 @@
+#pragma once
+// The library names an option in its messages by its identifier in backticks, `tail_share`: the
+// name of the C++ field and of the Python keyword, which is how C++ and Python users read it. The
+// command line shows the same message with its flags, --tail-share.
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace netdp::util {
+
+/// `message` with every backticked identifier `x_y` written as the flag --x-y when
+/// `is_flag("--x-y")` holds; other backticked text is kept as it is.
+std::string spelled_as_flags(std::string_view message,
+                             const std::function<bool(const std::string&)>& is_flag);
+
+}  // namespace netdp::util

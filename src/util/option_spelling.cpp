@@ -1,0 +1,34 @@
+#include "netdp/util/option_spelling.hpp"
+
+#include <algorithm>
+
+namespace netdp::util {
+
+std::string spelled_as_flags(std::string_view message,
+                             const std::function<bool(const std::string&)>& is_flag) {
+  std::string out;
+  out.reserve(message.size());
+  std::size_t i = 0;
+  while (i < message.size()) {
+    const std::size_t open = message.find('`', i);
+    const std::size_t close = open == std::string_view::npos ? open : message.find('`', open + 1);
+    if (close == std::string_view::npos) break;
+    const std::string_view inner = message.substr(open + 1, close - open - 1);
+    const bool identifier = !inner.empty() && std::all_of(inner.begin(), inner.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+    });
+    std::string flag = "--" + std::string(inner);
+    std::replace(flag.begin(), flag.end(), '_', '-');
+    out.append(message.substr(i, open - i));
+    if (identifier && is_flag(flag)) {
+      out += flag;
+    } else {
+      out.append(message.substr(open, close - open + 1));
+    }
+    i = close + 1;
+  }
+  out.append(message.substr(std::min(i, message.size())));
+  return out;
+}
+
+}  // namespace netdp::util
