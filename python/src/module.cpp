@@ -370,7 +370,7 @@ py::dict account(const graph::Graph& g, const Setting& setting, const accounting
   const std::optional<double> failure = built->certificate_failure_probability();
   out["certificate_failure_probability"] = failure ? py::cast(*failure) : py::none();
   out["method"] = std::string(built->method());
-  out["bound"] = built->bound();
+  out["bound"] = util::name_of(accounting::kGuaranteeNames, built->guarantee());
   out["valid_bound"] = built->valid_bound();
   out["warnings"] = built->warnings();
   out["summary"] = summary_dict(summary);

@@ -324,8 +324,8 @@ DenseMatrix theorem1_sums(std::size_t n, const detail::SchedulePlan& steps, cons
 
 }  // namespace
 
-std::string_view bound_label(MuffliatoBound bound) {
-  return bound == MuffliatoBound::exact ? "exact-joint-view" : "paper-formula";
+Guarantee bound_guarantee(MuffliatoBound bound) {
+  return bound == MuffliatoBound::exact ? Guarantee::exact_joint_view : Guarantee::paper_formula;
 }
 
 MuffliatoLosses muffliato_losses(const gossip::Schedule& schedule, const MuffliatoQuery& query,

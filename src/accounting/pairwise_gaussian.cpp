@@ -52,7 +52,10 @@ void validate_query(const Protocol& protocol, const PairQuery& q, std::string_vi
   // A coalition or a group that leaves no (observer, target) pair would print an empty account.
   const auto set_text = [](const std::vector<graph::NodeId>& set) {
     std::string out = "{";
-    for (std::size_t i = 0; i < set.size(); ++i) out += (i == 0 ? "" : ",") + std::to_string(set[i]);
+    for (std::size_t i = 0; i < set.size(); ++i) {
+      if (i > 0) out += ',';
+      out += std::to_string(set[i]);
+    }
     return out + "}";
   };
   const auto in = [](const std::vector<graph::NodeId>& set, graph::NodeId v) {
@@ -158,8 +161,7 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_account(const Protoco
   std::unique_ptr<GaussianPairwiseAccount> view = mf_account(steps, q, spec, MfTrust::pndp, mf);
   GaussianPairwiseAccount::Info info = view->info();
   info.method = "muffliato";
-  info.bound = "upper-bound";
-  info.valid_bound = true;
+  info.guarantee = Guarantee::upper_bound;
   std::vector<UnitPair> pairs = view->unit_pairs();
   return std::make_unique<GaussianPairwiseAccount>(pairs, std::move(info));
 }
@@ -176,9 +178,8 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_account(const Protocol& proto
   info.method = "muffliato";
   info.sensitivity = protocol.sensitivity;
   info.alpha = q.alpha;
-  info.bound = bound_label(options.bound);
-  info.valid_bound = options.bound == MuffliatoBound::exact;
-  if (!info.valid_bound) info.certificate = Certificate::paper_formula;
+  info.guarantee = bound_guarantee(options.bound);
+  if (info.guarantee == Guarantee::paper_formula) info.certificate = Certificate::paper_formula;
   if (gradient_steps > 0) {
     // Local-DP releases of the target: one per gradient step.
     info.releases = static_cast<double>(gradient_steps);

@@ -61,11 +61,10 @@ class RandomWalkAccount final : public PairwiseAccount {
     for (std::size_t k = 0; k < targets_.size(); ++k) tails_[targets_[k]] = std::move(tails[k]);
   }
 
-  std::string bound() const override {
-    return !options_.contributions && options_.count == ContributionCount::expected ? "paper-formula"
-                                                                                    : "upper-bound";
+  Guarantee guarantee() const override {
+    return !options_.contributions && options_.count == ContributionCount::expected ? Guarantee::paper_formula
+                                                                                    : Guarantee::upper_bound;
   }
-  bool valid_bound() const override { return bound() != "paper-formula"; }
 
   std::string_view method() const override { return "random-walk"; }
   bool gaussian() const override { return false; }

@@ -254,7 +254,7 @@ void run_account(const AccountOptions& o) {
 
   AccountReport report;
   report.method = util::name_of(accounting::kMethodNames, request.method);
-  report.bound = account->bound();
+  report.bound = util::name_of(accounting::kGuaranteeNames, account->guarantee());
   report.valid_bound = account->valid_bound();
   report.certificate_failure_probability = account->certificate_failure_probability();
   report.num_nodes = n;

@@ -22,7 +22,7 @@ inline constexpr std::size_t kMaxWarningsShown = 20;
 
 struct AccountReport {
   std::string method;
-  std::string bound = "upper-bound";  ///< PairwiseAccount::bound(), in every row and the summary
+  std::string bound = "upper-bound";  ///< the name of PairwiseAccount::guarantee(), in every row and the summary
   bool valid_bound = true;            ///< false for a paper's formula that is not a bound
   /// The chance that a value certified modulo random primes is wrong, when the account uses them.
   std::optional<double> certificate_failure_probability;

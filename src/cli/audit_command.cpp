@@ -77,7 +77,7 @@ Claim claimed_row(const AuditOptions& o, const accounting::Protocol& protocol,
   Claim claim;
   account->stream_rows(o.sigma, o.delta,
                        [&claim](std::span<const accounting::PairRow> rows) { claim.row = rows.front(); });
-  claim.bound = account->bound();
+  claim.bound = util::name_of(accounting::kGuaranteeNames, account->guarantee());
   return claim;
 }
 

@@ -91,7 +91,7 @@ TEST(PairwiseAccount, MuffliatoGdEqualsTheorem6) {
   paper.bound = MuffliatoBound::paper;
   const auto account = muffliato_account(protocol, {}, paper, 5);
   EXPECT_FALSE(account->valid_bound());
-  EXPECT_EQ(account->bound(), "paper-formula");
+  EXPECT_EQ(account->guarantee(), Guarantee::paper_formula);
   MuffliatoOptions unit;
   unit.sigma = 1.0;
   const MuffliatoLosses direct = muffliato_gd_all_pairs(protocol.network.matrix(), 5, 3, unit);

@@ -36,6 +36,16 @@ inline constexpr std::size_t kCertificateKinds = kCertificateNames.size();
 
 inline std::string_view certificate_name(Certificate c) { return util::name_of(kCertificateNames, c); }
 
+/// What an account's values are as a whole (PairwiseAccount::guarantee): upper bounds, the exact
+/// loss of the whole view (each pair's certificate says more), or a paper's formula that is not a
+/// bound, kept under the paper's name and labelled in every output.
+enum class Guarantee : std::uint8_t { upper_bound, exact_joint_view, paper_formula };
+inline constexpr auto kGuaranteeNames =
+    std::to_array<util::EnumName<Guarantee>>({{Guarantee::upper_bound, "upper-bound"},
+                                              {Guarantee::exact_joint_view, "exact-joint-view"},
+                                              {Guarantee::paper_formula, "paper-formula"}});
+static_assert(util::is_valid_enum_table(kGuaranteeNames));
+
 /// How many pairs of an account carry each certificate (indexed by the enum's value).
 struct CertificateCounts {
   std::array<std::size_t, kCertificateKinds> pairs{};

@@ -85,8 +85,8 @@ inline constexpr auto kMuffliatoBoundNames = std::to_array<util::EnumName<Muffli
     {{MuffliatoBound::exact, "exact"}, {MuffliatoBound::paper, "paper"}});
 static_assert(util::is_valid_enum_table(kMuffliatoBoundNames));
 
-/// The label of a bound in every output: "exact-joint-view" or "paper-formula".
-std::string_view bound_label(MuffliatoBound bound);
+/// What a bound's values are: the exact joint view, or the paper's formula (not a bound).
+Guarantee bound_guarantee(MuffliatoBound bound);
 
 /// The default effort limit of the exact joint view's certificates (MuffliatoOptions::exact_effort):
 /// 8·2²⁰ entries, 64 MiB per copy of a view modulo p.

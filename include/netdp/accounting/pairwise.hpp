@@ -154,12 +154,11 @@ class PairwiseAccount {
   virtual double sensitivity() const = 0;
   /// Numerical verdicts of the build (rank, conditioning, Theorem 7's checks), for display.
   virtual std::vector<std::string> warnings() const { return {}; }
-  /// What the reported values are, shown beside them in every output: "upper-bound",
-  /// "exact-joint-view", or "paper-formula" (a paper's formula that is not a valid bound).
-  virtual std::string bound() const { return "upper-bound"; }
+  /// What the reported values are, shown beside them in every output (kGuaranteeNames).
+  virtual Guarantee guarantee() const { return Guarantee::upper_bound; }
   /// Whether every reported value is an upper bound on the loss of the observer's whole view
   /// (false only for a paper's formula asked for by name).
-  virtual bool valid_bound() const { return true; }
+  bool valid_bound() const { return guarantee() != Guarantee::paper_formula; }
   /// The chance that a value labelled by exact arithmetic modulo random primes is wrong (a union
   /// bound, docs/certificates.md), for accounts that use it.
   virtual std::optional<double> certificate_failure_probability() const { return std::nullopt; }
@@ -245,8 +244,7 @@ class GaussianPairwiseAccount final : public PairwiseAccount {
     double releases = 1.0;
     std::optional<double> alpha;  ///< order of rdp_epsilon (2 when unset)
     std::vector<std::string> warnings;
-    std::string bound = "upper-bound";  ///< PairwiseAccount::bound()
-    bool valid_bound = true;            ///< PairwiseAccount::valid_bound()
+    Guarantee guarantee = Guarantee::upper_bound;  ///< PairwiseAccount::guarantee()
     /// T_v per node (Muffliato's eq. 7), empty otherwise.
     std::vector<std::size_t> communications;
     /// What every value is when the grid does not say pair by pair.
@@ -269,8 +267,7 @@ class GaussianPairwiseAccount final : public PairwiseAccount {
   double releases(double /*delta*/) const override { return info_.releases; }
   double sensitivity() const override { return info_.sensitivity; }
   std::vector<std::string> warnings() const override { return info_.warnings; }
-  std::string bound() const override { return info_.bound; }
-  bool valid_bound() const override { return info_.valid_bound; }
+  Guarantee guarantee() const override { return info_.guarantee; }
   std::optional<double> certificate_failure_probability() const override {
     return info_.certificate_failure_probability;
   }
