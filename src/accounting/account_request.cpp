@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "netdp/accounting/registry.hpp"
 #include "netdp/util/check.hpp"
 #include "netdp/util/parse_number.hpp"
 
@@ -315,43 +316,9 @@ std::string mf_participation_name(const AccountRequest& r) {
 std::unique_ptr<PairwiseAccount> make_account(const Protocol& protocol, const PairQuery& query,
                                               const AccountRequest& r, const ProgressCallback& progress) {
   check_request(r);
-  require(r.method == Method::muffliato || query.group.empty(), "`group` applies to `method` muffliato only");
-  switch (r.method) {
-    case Method::muffliato: {
-      MuffliatoOptions options;
-      options.bound = r.bound.value_or(MuffliatoBound::exact);
-      options.messages = r.authors_convention ? MessageConvention::authors_code : MessageConvention::paper;
-      options.observer_noise = r.count_observer_noise ? ObserverNoise::counted : ObserverNoise::known;
-      options.release_dimension = r.release_dimension_or_default();
-      options.exact_effort = r.exact_effort.value_or(kDefaultExactEffort);
-      options.progress = progress;
-      return muffliato_account(protocol, query, options, r.gradient_steps);
-    }
-    case Method::random_walk: {
-      RandomWalkOptions options;
-      const Contributions contributions = r.contributions.value_or(Contributions{});
-      if (contributions.cap > 0) {
-        options.contributions = static_cast<double>(contributions.cap);
-      } else {
-        options.count = contributions.count;
-      }
-      options.tail_share = r.tail_share_or_default();
-      options.view = random_walk_view(r);
-      options.progress = progress;
-      return random_walk_account(protocol, query, options);
-    }
-    case Method::linear_system:
-      return linear_system_account(protocol, query, linear_system_options(r), release_options(r), progress,
-                                   r.pair_fields);
-    case Method::mf: {
-      MfOptions options;
-      options.assess = release_options(r);
-      options.participation = mf_participation(r, protocol.rounds);
-      options.progress = progress;
-      return mf_account(protocol, query, mf_algorithm_spec(r), r.trust.value_or(MfTrust::pndp), options);
-    }
-  }
-  return nullptr;
+  const AccountantFamily& family = accountant_family(r.method);
+  if (const auto why = family.refusal(protocol, query, r)) throw std::invalid_argument(*why);
+  return family.build(protocol, query, r, progress);
 }
 
 }  // namespace netdp::accounting

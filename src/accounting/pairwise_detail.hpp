@@ -4,10 +4,13 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
+#include "netdp/accounting/account_request.hpp"
 #include "netdp/accounting/pairwise.hpp"
 #include "netdp/dp/gdp_table.hpp"
 
@@ -16,7 +19,14 @@ namespace netdp::accounting::detail {
 /// Throws std::invalid_argument unless the protocol has >= 2 nodes, rounds >= 1, Δ > 0 and the
 /// query's nodes are in range, distinct within a set and consistent (observer != target, the
 /// target outside the colluders, a group only for `muffliato`).
-void validate_query(const Protocol& protocol, const PairQuery& query, std::string_view method);
+void validate_query(const Protocol& protocol, const PairQuery& query, Method method);
+
+/// Why the Muffliato accountant of `bound` with `gradient_steps` does not account this protocol and
+/// query (a combination it has no theorem or view for), or nullopt (registry.cpp).
+std::optional<std::string> muffliato_refusal(const Protocol& protocol, const PairQuery& query,
+                                             MuffliatoBound bound, std::size_t gradient_steps);
+/// Why `method`, which accounts a fixed W only, does not account this protocol, or nullopt.
+std::optional<std::string> fixed_schedule_refusal(const Protocol& protocol, Method method);
 
 /// 0..n-1.
 std::vector<graph::NodeId> all_nodes(std::size_t n);

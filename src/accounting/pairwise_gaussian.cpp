@@ -19,7 +19,7 @@ namespace netdp::accounting {
 
 namespace detail {
 
-void validate_query(const Protocol& protocol, const PairQuery& q, std::string_view method) {
+void validate_query(const Protocol& protocol, const PairQuery& q, Method method) {
   const std::size_t n = protocol.network.num_nodes();
   require(n >= 2, "accounting needs at least 2 nodes, got {}", n);
   require(protocol.rounds >= 1, "rounds must be >= 1, got {}", protocol.rounds);
@@ -39,7 +39,7 @@ void validate_query(const Protocol& protocol, const PairQuery& q, std::string_vi
               "{}: node {} is repeated", name, node);
     }
   }
-  require(method == "muffliato" || q.group.empty(),
+  require(method == Method::muffliato || q.group.empty(),
           "a group of targets applies to the muffliato method only");
   require(!(q.observer && !q.colluders.empty()), "give either an observer or colluders, not both");
   if (q.observer && q.target) {
@@ -95,11 +95,10 @@ using detail::all_nodes;
 // ---------------------------------------------------------------- Muffliato
 // Muffliato-GD under options.bound = paper: gradient_steps G steps of protocol.rounds gossip rounds
 // each, Theorem 6 for a fixed W, Theorem 11 with one matrix of the schedule per gradient step (the
-// default, exact bound goes through muffliato_gd_view_account).
-MuffliatoLosses muffliato_gd_losses(const Protocol& protocol, const PairQuery& q,
-                                    const MuffliatoOptions& options, std::size_t gradient_steps) {
-  require(q.group.empty() && q.colluders.empty(),
-          "Muffliato-GD (gradient steps) does not combine with a group or colluders");
+// default, exact bound goes through muffliato_gd_view_account). One observer and one target at a
+// time: muffliato_account has refused groups and colluders (detail::muffliato_refusal).
+MuffliatoLosses muffliato_gd_losses(const Protocol& protocol, const MuffliatoOptions& options,
+                                    std::size_t gradient_steps) {
   if (protocol.schedule.kind == gossip::ScheduleSpec::Kind::fixed) {
     return muffliato_gd_all_pairs(protocol.network.matrix(), gradient_steps, protocol.rounds, options);
   }
@@ -138,9 +137,9 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_account(const Protoco
   require(options.observer_noise == ObserverNoise::known,
           "the view of Muffliato-GD always knows the observer's own noise; `count_observer_noise` applies to "
           "`bound` paper only");
-  require(q.group.empty(), "Muffliato-GD (gradient steps) does not combine with a group of targets");
+  if (const auto why = detail::muffliato_refusal(protocol, q, MuffliatoBound::exact, gradient_steps))
+    throw std::invalid_argument(*why);
   if (protocol.schedule.kind != gossip::ScheduleSpec::Kind::fixed) {
-    require(q.colluders.empty(), "Muffliato-GD on a time-varying schedule does not combine with colluders");
     const std::vector<graph::NodeId> observers =
         q.observer ? std::vector<graph::NodeId>{*q.observer} : std::vector<graph::NodeId>{};
     return muffliato_gd_view_pairs_account(
@@ -169,8 +168,9 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_account(const Protoco
 std::unique_ptr<GaussianPairwiseAccount> muffliato_account(const Protocol& protocol, const PairQuery& q,
                                                            MuffliatoOptions options,
                                                            std::size_t gradient_steps) {
-  detail::validate_query(protocol, q, "muffliato");
-  require(q.group.empty() || !q.target, "give either a target or a group, not both");
+  detail::validate_query(protocol, q, Method::muffliato);
+  if (const auto why = detail::muffliato_refusal(protocol, q, options.bound, gradient_steps))
+    throw std::invalid_argument(*why);
   options.sigma = 1.0;
   options.sensitivity = 1.0;
   options.symmetries = protocol.network.graph().symmetry_hints();
@@ -185,7 +185,7 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_account(const Protocol& proto
     info.releases = static_cast<double>(gradient_steps);
     if (options.bound == MuffliatoBound::exact)
       return muffliato_gd_view_account(protocol, q, options, gradient_steps);
-    return muffliato_losses_account(muffliato_gd_losses(protocol, q, options, gradient_steps), q,
+    return muffliato_losses_account(muffliato_gd_losses(protocol, options, gradient_steps), q,
                                     std::move(info));
   }
   // One release per node; a group of targets makes |group| releases. The schedule is drawn once.
@@ -344,7 +344,7 @@ std::unique_ptr<GaussianPairwiseAccount> linear_system_account(const Protocol& p
                                                                AssessOptions release,
                                                                const ProgressCallback& progress,
                                                                bool pair_fields) {
-  detail::validate_query(protocol, q, "linear-system");
+  detail::validate_query(protocol, q, Method::linear_system);
   options.rounds = protocol.rounds;
   const gossip::Schedule schedule = protocol_schedule(protocol, protocol.rounds * options.gossip_steps);
   PairwiseOptions pairwise;
@@ -420,10 +420,9 @@ std::unique_ptr<GaussianPairwiseAccount> linear_system_account(const Protocol& p
 std::unique_ptr<GaussianPairwiseAccount> mf_account(const Protocol& protocol, const PairQuery& q,
                                                     const MfAlgorithmSpec& spec, MfTrust trust,
                                                     MfOptions options) {
-  detail::validate_query(protocol, q, "mf");
-  require(protocol.schedule.kind == gossip::ScheduleSpec::Kind::fixed,
-          "the mf method supports only the fixed schedule, got '{}'",
-          gossip::schedule_spec_string(protocol.schedule));
+  detail::validate_query(protocol, q, Method::mf);
+  if (const auto why = detail::fixed_schedule_refusal(protocol, Method::mf))
+    throw std::invalid_argument(*why);
   options.noise_std = 1.0;
   const gossip::GossipMatrix& w = protocol.network;
   const std::size_t n = w.num_nodes();

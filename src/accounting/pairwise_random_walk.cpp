@@ -276,10 +276,9 @@ class RandomWalkAccount final : public PairwiseAccount {
 std::unique_ptr<PairwiseAccount> random_walk_account(const Protocol& protocol, const PairQuery& query,
                                                      RandomWalkOptions options,
                                                      std::shared_ptr<const RandomWalkSeries> series) {
-  detail::validate_query(protocol, query, "random-walk");
-  require(protocol.schedule.kind == gossip::ScheduleSpec::Kind::fixed,
-          "the random-walk method needs the fixed schedule, got '{}'",
-          gossip::schedule_spec_string(protocol.schedule));
+  detail::validate_query(protocol, query, Method::random_walk);
+  if (const auto why = detail::fixed_schedule_refusal(protocol, Method::random_walk))
+    throw std::invalid_argument(*why);
   options.steps = protocol.rounds;
   options.sensitivity = protocol.sensitivity;
   options.sigma = 1.0;
