@@ -41,6 +41,10 @@ double statistic_value(const RangeAccumulator& epsilon, Statistic statistic);
 /// Throws unless σ is finite and > 0 and δ is in (0, 1).
 void require_evaluation(double sigma, double delta);
 
+/// The roots ε(μ_d, δ) of distinct values μ_d given in increasing order (calibration and the
+/// conversions of many pairs).
+std::vector<double> increasing_roots(std::span<const double> distinct_mus, double delta);
+
 /// ε(δ) of μ-GDP (dp::gdp_epsilon, rounded up); μ = 0 leaks nothing: 0.
 double gdp_epsilon_or_zero(double mu, double delta);
 
