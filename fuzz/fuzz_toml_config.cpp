@@ -1,12 +1,12 @@
 // A training config: TOML text, then the schema's checks (no data is read).
-#include "../src/cli/train_config.hpp"
 #include "fuzz_target.hpp"
+#include "netdp/learn/toml_config.hpp"
 #include "netdp/learn/train_config.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   netdp::fuzz::refuses_cleanly([&] {
     const netdp::learn::FlatConfig config =
-        netdp::cli::parse_toml_config(netdp::fuzz::bytes_of(data, size), "fuzz");
+        netdp::learn::parse_toml_config(netdp::fuzz::bytes_of(data, size), "fuzz");
     (void)netdp::learn::parse_train_config(config);
   });
   return 0;

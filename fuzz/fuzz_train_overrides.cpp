@@ -3,8 +3,8 @@
 #include <sstream>
 #include <vector>
 
-#include "../src/cli/train_config.hpp"
 #include "fuzz_target.hpp"
+#include "netdp/learn/toml_config.hpp"
 #include "netdp/learn/train_config.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -13,7 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (std::string line; std::getline(lines, line);) overrides.push_back(line);
   netdp::fuzz::refuses_cleanly([&] {
     netdp::learn::FlatConfig config;
-    netdp::cli::apply_overrides(config, overrides);
+    netdp::learn::apply_overrides(config, overrides);
     (void)netdp::learn::parse_train_config(config);
   });
   return 0;

@@ -38,11 +38,11 @@
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/graph.hpp"
 #include "netdp/graph/metrics.hpp"
+#include "netdp/learn/toml_config.hpp"
 #include "netdp/learn/train.hpp"
 #include "netdp/mf/factorize_request.hpp"
 #include "netdp/util/check.hpp"
 #include "netdp/util/memory.hpp"
-#include "train_config.hpp"  // the cli module's TOML reader, shared with `netdp train`
 
 namespace py = pybind11;
 
@@ -381,7 +381,7 @@ py::dict account(const graph::Graph& g, const Setting& setting, const accounting
 /// flat, then overrides (relative paths from the working directory), as the command merges them.
 py::dict train(const std::optional<std::string>& path, learn::FlatConfig given, learn::FlatConfig overrides) {
   if (path) {
-    given = cli::load_toml_config(*path);
+    given = learn::load_toml_config(*path);
     learn::resolve_relative_paths(given, std::filesystem::absolute(*path).parent_path());
   }
   learn::resolve_relative_paths(overrides, std::filesystem::current_path());

@@ -10,10 +10,10 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "netdp/learn/toml_config.hpp"
 #include "netdp/learn/train.hpp"
 #include "output.hpp"
 #include "progress.hpp"
-#include "train_config.hpp"
 #include "train_output.hpp"
 
 namespace netdp::cli {
@@ -58,11 +58,11 @@ void run_train(const TrainOptions& options) {
   // Paths in the file are relative to its folder, --set paths to the working directory; both are
   // made absolute, so the recorded config.toml reruns from anywhere.
   if (!options.config_path.empty()) {
-    given = load_toml_config(options.config_path);
+    given = learn::load_toml_config(options.config_path);
     learn::resolve_relative_paths(given, std::filesystem::absolute(options.config_path).parent_path());
   }
   learn::FlatConfig overrides;
-  apply_overrides(overrides, options.overrides);
+  learn::apply_overrides(overrides, options.overrides);
   learn::resolve_relative_paths(overrides, std::filesystem::current_path());
   for (auto& [key, value] : overrides) given[key] = std::move(value);
   if (options.output.seed_given) given["train.seed"] = std::to_string(options.output.seed);

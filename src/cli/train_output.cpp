@@ -7,9 +7,9 @@
 #include <optional>
 #include <system_error>
 
+#include "netdp/learn/toml_config.hpp"
 #include "netdp/util/check.hpp"
 #include "output.hpp"
-#include "train_config.hpp"
 
 namespace netdp::cli {
 namespace {
@@ -100,7 +100,7 @@ void write_training_outputs(const learn::TrainResult& result, const std::string&
       "The resolved configuration of a `netdp train` run (netdp {}, seed {}).\n"
       "Rerun it with: netdp train --config config.toml",
       kNetdpVersion, config_value(result.config, "train.seed"));
-  write_text_file((base / "config.toml").string(), config_to_toml(result.config, header));
+  write_text_file((base / "config.toml").string(), learn::config_to_toml(result.config, header));
 }
 
 }  // namespace netdp::cli

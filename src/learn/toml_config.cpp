@@ -1,4 +1,4 @@
-#include "train_config.hpp"
+#include "netdp/learn/toml_config.hpp"
 
 #include <fmt/format.h>
 #include <toml++/toml.h>
@@ -9,7 +9,7 @@
 
 #include "netdp/util/check.hpp"
 
-namespace netdp::cli {
+namespace netdp::learn {
 namespace {
 
 // A TOML scalar as the text the schema parses (doubles: shortest round-trip form).
@@ -63,7 +63,7 @@ std::string toml_key(const std::string& key) {
 
 }  // namespace
 
-learn::FlatConfig parse_toml_config(const std::string& text, const std::string& source) {
+FlatConfig parse_toml_config(const std::string& text, const std::string& source) {
   toml::table root;
   try {
     root = toml::parse(text, source);
@@ -71,7 +71,7 @@ learn::FlatConfig parse_toml_config(const std::string& text, const std::string& 
     throw std::invalid_argument(fmt::format("{}:{}:{}: malformed TOML: {}", source, e.source().begin.line,
                                             e.source().begin.column, e.description()));
   }
-  learn::FlatConfig config;
+  FlatConfig config;
   for (const auto& [key, node] : root) {
     const std::string name(key.str());
     if (const auto* table = node.as_table()) {
@@ -86,7 +86,7 @@ learn::FlatConfig parse_toml_config(const std::string& text, const std::string& 
   return config;
 }
 
-learn::FlatConfig load_toml_config(const std::string& path) {
+FlatConfig load_toml_config(const std::string& path) {
   std::ifstream in(path);
   require_readable(static_cast<bool>(in), "--config '{}': cannot open the file (missing or unreadable)",
                    path);
@@ -103,7 +103,7 @@ learn::FlatConfig load_toml_config(const std::string& path) {
   return parse_toml_config(text, path);
 }
 
-void apply_overrides(learn::FlatConfig& config, const std::vector<std::string>& overrides) {
+void apply_overrides(FlatConfig& config, const std::vector<std::string>& overrides) {
   for (const std::string& item : overrides) {
     const auto eq = item.find('=');
     require(eq != std::string::npos && eq > 0, "--set '{}': expected key=value (e.g. algorithm.sigma=1.5)",
@@ -112,7 +112,7 @@ void apply_overrides(learn::FlatConfig& config, const std::vector<std::string>& 
   }
 }
 
-std::string config_to_toml(const learn::FlatConfig& config, const std::string& header_comment) {
+std::string config_to_toml(const FlatConfig& config, const std::string& header_comment) {
   std::map<std::string, std::vector<std::pair<std::string, std::string>>> tables;
   std::string top;
   for (const auto& [key, value] : config) {
@@ -135,4 +135,4 @@ std::string config_to_toml(const learn::FlatConfig& config, const std::string& h
   return out;
 }
 
-}  // namespace netdp::cli
+}  // namespace netdp::learn
