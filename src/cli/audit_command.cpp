@@ -13,7 +13,7 @@
 #include "netdp/accounting/mf_accountant.hpp"
 #include "netdp/accounting/muffliato_gd_view.hpp"
 #include "netdp/accounting/pairwise.hpp"
-#include "netdp/learn/audit.hpp"
+#include "netdp/audit/audit.hpp"
 #include "netdp/util/check.hpp"
 #include "netdp/util/enum_names.hpp"
 #include "network_options.hpp"
@@ -61,7 +61,7 @@ accounting::LinearSystemOptions linear_system_options(std::size_t rounds,
 }
 
 Claim claimed_row(const AuditOptions& o, const accounting::Protocol& protocol,
-                  const learn::Attackers& attackers, graph::NodeId target) {
+                  const audit::Attackers& attackers, graph::NodeId target) {
   accounting::PairQuery query;
   if (o.colluders.empty()) {
     if (!attackers.nodes.empty()) query.observer = attackers.nodes.front();
@@ -81,9 +81,9 @@ Claim claimed_row(const AuditOptions& o, const accounting::Protocol& protocol,
   return claim;
 }
 
-learn::MfAuditSpec mf_spec(const AuditOptions& o) {
+audit::MfAuditSpec mf_spec(const AuditOptions& o) {
   const accounting::AccountRequest request = o.accountant.resolved();
-  learn::MfAuditSpec spec;
+  audit::MfAuditSpec spec;
   spec.algorithm = accounting::mf_algorithm_spec(request);
   spec.trust = request.trust.value_or(accounting::MfTrust::pndp);
   spec.rounds = o.rounds;
@@ -93,18 +93,18 @@ learn::MfAuditSpec mf_spec(const AuditOptions& o) {
 
 /// The attackers (--observer, or the coalition of --colluders) and the target (default: the
 /// node of index 1, or with colluders the first node outside the coalition).
-std::pair<learn::Attackers, graph::NodeId> resolve_attackers(const AuditOptions& o, const graph::Graph& g) {
+std::pair<audit::Attackers, graph::NodeId> resolve_attackers(const AuditOptions& o, const graph::Graph& g) {
   const accounting::AccountRequest request = o.accountant.resolved();
   if (request.method == Method::mf && request.trust == accounting::MfTrust::ldp) {
     require(!o.observer.given() && o.colluders.empty(),
             "--trust ldp has no observer nor colluders: every message is public");
     require(g.num_nodes() >= 2, "the graph needs a target and another node: it has {} node(s)",
             g.num_nodes());
-    return {learn::Attackers(), resolve_node(g, o.target, "target").value_or(1)};
+    return {audit::Attackers(), resolve_node(g, o.target, "target").value_or(1)};
   }
   if (o.colluders.empty()) {
     const auto [observer, target] = resolve_pair(g, o.observer, o.target);
-    return {learn::Attackers(observer), target};
+    return {audit::Attackers(observer), target};
   }
   require(!o.observer.given(), "give --observer or --colluders, not both");
   std::vector<graph::NodeId> coalition = resolve_node_list(g, o.colluders, "colluders");
@@ -114,7 +114,7 @@ std::pair<learn::Attackers, graph::NodeId> resolve_attackers(const AuditOptions&
   require(target.has_value(), "--colluders names all {} nodes: there is no target left", g.num_nodes());
   require(std::find(coalition.begin(), coalition.end(), *target) == coalition.end(),
           "--target '{}' is one of the --colluders", g.label(*target));
-  return {learn::Attackers(std::move(coalition)), *target};
+  return {audit::Attackers(std::move(coalition)), *target};
 }
 
 void run_audit(const AuditOptions& o) {
@@ -146,13 +146,13 @@ void run_audit(const AuditOptions& o) {
   require_positive(o.sensitivity, "--sensitivity");
   require(o.rounds >= 1, "--rounds must be >= 1, got {}", o.rounds);
   require(o.delta > 0.0 && o.delta < 1.0, "--delta must be in (0, 1), got {}", o.delta);
-  require(o.trials >= 1 && o.trials <= learn::kMaxAuditTrials, "--trials must be in 1..{}, got {}",
-          learn::kMaxAuditTrials, o.trials);
+  require(o.trials >= 1 && o.trials <= audit::kMaxAuditTrials, "--trials must be in 1..{}, got {}",
+          audit::kMaxAuditTrials, o.trials);
   require(o.confidence > 0.0 && o.confidence < 1.0, "--confidence must be in (0, 1), got {}", o.confidence);
   const gossip::GossipMatrix w = load_gossip_matrix(o.network, o.output);
   // Named variables, not structured bindings: the lambdas below capture them.
-  const std::pair<learn::Attackers, graph::NodeId> resolved = resolve_attackers(o, w.graph());
-  const learn::Attackers& attackers = resolved.first;
+  const std::pair<audit::Attackers, graph::NodeId> resolved = resolve_attackers(o, w.graph());
+  const audit::Attackers& attackers = resolved.first;
   const graph::NodeId target = resolved.second;
   const NodeNames names(w.graph());
   const accounting::Protocol protocol =
@@ -162,15 +162,15 @@ void run_audit(const AuditOptions& o) {
 
   ProgressReporter progress = ProgressReporter::for_stderr(o.output.quiet, "netdp audit");
   const std::size_t calibration =
-      req.method == Method::random_walk ? std::min(o.trials, learn::kMaxWalkCalibrationTrials) : 0;
+      req.method == Method::random_walk ? std::min(o.trials, audit::kMaxWalkCalibrationTrials) : 0;
   progress.phase(calibration > 0 ? "calibration and trials (both inputs)" : "trials (both inputs)",
                  2 * (calibration + o.trials));
-  learn::AuditOptions audit;
-  audit.trials = o.trials;
-  audit.seed = o.output.seed;
-  audit.confidence = o.confidence;
-  audit.delta = o.delta;
-  audit.progress = [&progress](std::size_t done) { progress.update(done); };
+  audit::AuditOptions settings;
+  settings.trials = o.trials;
+  settings.seed = o.output.seed;
+  settings.confidence = o.confidence;
+  settings.delta = o.delta;
+  settings.progress = [&progress](std::size_t done) { progress.update(done); };
   const std::size_t dimension = req.release_dimension_or_default();
   // Muffliato-GD gossips --rounds rounds per gradient step with that step's matrix.
   const gossip::Schedule schedule =
@@ -179,19 +179,19 @@ void run_audit(const AuditOptions& o) {
                                             req.gradient_steps, o.rounds)
           : accounting::protocol_schedule(protocol, o.rounds * req.gossip_steps_or_default());
   const std::optional<graph::NodeId> walk_start = resolve_node(w.graph(), o.walk_start, "walk-start");
-  const learn::AuditResult r =
+  const audit::AuditResult r =
       req.method == Method::random_walk
-          ? learn::audit_random_walk(w, attackers, target, o.sigma, o.sensitivity, o.rounds, walk_start,
-                                     accounting::random_walk_view(req), audit)
+          ? audit::audit_random_walk(w, attackers, target, o.sigma, o.sensitivity, o.rounds, walk_start,
+                                     accounting::random_walk_view(req), settings)
       : req.method == Method::muffliato && req.gradient_steps > 0
-          ? learn::audit_muffliato_gd(schedule, attackers, target, o.sigma, o.sensitivity, req.gradient_steps,
-                                      o.rounds, dimension, audit)
+          ? audit::audit_muffliato_gd(schedule, attackers, target, o.sigma, o.sensitivity, req.gradient_steps,
+                                      o.rounds, dimension, settings)
       : req.method == Method::muffliato
-          ? learn::audit_muffliato(schedule, attackers, target, o.sigma, o.sensitivity, audit)
+          ? audit::audit_muffliato(schedule, attackers, target, o.sigma, o.sensitivity, settings)
       : req.method == Method::linear_system
-          ? learn::audit_linear_system(schedule, attackers, target, o.sigma, o.sensitivity,
-                                       linear_system_options(o.rounds, req), dimension, audit)
-          : learn::audit_mf(w, attackers, target, o.sigma, o.sensitivity, mf_spec(o), dimension, audit);
+          ? audit::audit_linear_system(schedule, attackers, target, o.sigma, o.sensitivity,
+                                       linear_system_options(o.rounds, req), dimension, settings)
+          : audit::audit_mf(w, attackers, target, o.sigma, o.sensitivity, mf_spec(o), dimension, settings);
   progress.finish();
 
   const double claimed_mu = claim.mu.value_or(std::numeric_limits<double>::infinity());

@@ -17,19 +17,6 @@
 
 namespace netdp::learn {
 
-std::size_t draw_next_holder(const SparseMatrix& w, std::size_t from, Rng& rng) {
-  const double r = rng.uniform01();
-  double cumulative = 0.0;
-  std::size_t last = from;
-  for (SparseMatrix::InnerIterator it(w, static_cast<Eigen::Index>(from)); it; ++it) {
-    if (it.value() <= 0.0) continue;
-    cumulative += it.value();
-    last = static_cast<std::size_t>(it.col());
-    if (r < cumulative) return last;
-  }
-  return last;
-}
-
 namespace {
 
 class RandomWalkDpSgd : public Algorithm {

@@ -9,14 +9,6 @@
 namespace netdp::learn {
 namespace {
 
-// splitmix64's output function (Steele, Lea & Flood 2014): a bijective 64-bit mixer.
-std::uint64_t mix64(std::uint64_t z) {
-  z += 0x9e3779b97f4a7c15ULL;
-  z = (z ^ (z >> 30U)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27U)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31U);
-}
-
 // 2^62: the largest magnitude (exclusive) of an encoded term and of a receiver's sum of |terms|,
 // which keeps every partial integer sum inside int64 with a factor-2 margin.
 constexpr double kRangeLimit = 4611686018427387904.0;
@@ -27,8 +19,6 @@ void check_fractional_bits(int fractional_bits) {
 }
 
 }  // namespace
-
-std::uint64_t prf_word(std::uint64_t key, std::uint64_t index) { return mix64(key ^ mix64(index)); }
 
 std::uint64_t encode_fixed(double value, int fractional_bits) {
   check_fractional_bits(fractional_bits);

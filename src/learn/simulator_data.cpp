@@ -94,12 +94,4 @@ TrainTest load_train_test(const DataConfig& c, std::uint64_t seed) {
   return split;
 }
 
-std::uint64_t sub_seed(std::uint64_t seed, std::uint64_t stream) {
-  // splitmix64 of seed + stream · golden ratio: independent-looking seeds per component.
-  std::uint64_t z = seed + stream * 0x9E3779B97F4A7C15ULL;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
 }  // namespace netdp::learn

@@ -11,8 +11,7 @@ namespace netdp::learn {
 
 using util::ParallelErrors;
 
-/// A seed for component `stream` of a run seeded with `seed` (splitmix64).
-std::uint64_t sub_seed(std::uint64_t seed, std::uint64_t stream);
+using util::sub_seed;
 /// The train/test data of a run: read, truncated, split, (binarized), standardized, normalized.
 TrainTest load_train_test(const DataConfig& config, std::uint64_t seed);
 

@@ -6,6 +6,27 @@
 
 namespace netdp::util {
 
+namespace {
+
+constexpr std::uint64_t kGolden = 0x9e3779b97f4a7c15ULL;  // 2^64 / φ, splitmix64's increment
+
+// splitmix64's output function (Steele, Lea & Flood 2014): a bijective 64-bit mixer.
+std::uint64_t splitmix_output(std::uint64_t z) {
+  z = (z ^ (z >> 30U)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27U)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31U);
+}
+
+std::uint64_t mix64(std::uint64_t z) { return splitmix_output(z + kGolden); }
+
+}  // namespace
+
+std::uint64_t sub_seed(std::uint64_t seed, std::uint64_t stream) {
+  return splitmix_output(seed + stream * kGolden);
+}
+
+std::uint64_t prf_word(std::uint64_t key, std::uint64_t index) { return mix64(key ^ mix64(index)); }
+
 double Rng::standard_normal() {
   while (true) {
     const double u = 2.0 * uniform01() - 1.0;

@@ -25,6 +25,7 @@
 #include "netdp/gossip/gossip_matrix.hpp"
 #include "netdp/gossip/network_spec.hpp"
 #include "netdp/gossip/schedule.hpp"
+#include "netdp/gossip/walk_step.hpp"
 #include "netdp/learn/dataset.hpp"
 #include "netdp/learn/model.hpp"
 #include "netdp/learn/train.hpp"
@@ -36,19 +37,10 @@ namespace netdp::learn {
 using Rng = util::Rng;
 
 /// A standard normal draw (Marsaglia polar method on Rng::uniform01; platform independent).
-double standard_normal(Rng& rng);
-/// Draws per independently seeded chunk of fill_standard_normal (fixed: the output must not
-/// depend on the thread count).
-inline constexpr std::size_t kNormalChunk = 16384;
-/// `count` standard normal draws into out[0..count): ziggurat (Marsaglia–Tsang 2000, Doornik 2005)
-/// on chunks of kNormalChunk, chunk k seeded from (one rng.next(), k); filled in parallel (OpenMP),
-/// identical for any thread count. Advances `rng` by exactly one draw.
-void fill_standard_normal(double* out, std::size_t count, Rng& rng);
-
-/// The random walk's next holder after `from`: node u with probability W_from,u, from one
-/// rng.uniform01() draw against the cumulative positive entries of row `from` (the last positive
-/// entry takes what rounding leaves of the row's sum).
-std::size_t draw_next_holder(const SparseMatrix& w, std::size_t from, Rng& rng);
+inline double standard_normal(Rng& rng) { return rng.standard_normal(); }
+using gossip::draw_next_holder;
+using util::fill_standard_normal;
+using util::kNormalChunk;
 
 /// The algorithm-level settings (from TrainConfig's `algorithm.*`, `privacy.*` and `limits.*`).
 struct AlgorithmParams {

@@ -32,6 +32,7 @@
 #include <span>
 #include <vector>
 
+#include "netdp/util/rng.hpp"
 #include "netdp/util/types.hpp"
 
 namespace netdp::learn {
@@ -42,8 +43,7 @@ std::uint64_t encode_fixed(double value, int fractional_bits);
 /// The inverse of encode_fixed: the word read as a signed integer, times 2^−f.
 double decode_fixed(std::uint64_t word, int fractional_bits);
 
-/// Counter-mode PRF word (keyed splitmix64): the `index`-th word of the stream for `key`.
-std::uint64_t prf_word(std::uint64_t key, std::uint64_t index);
+using util::prf_word;
 
 class SecureSummation {
  public:

@@ -5,12 +5,20 @@
 // used: a seed gives the same draws with every standard library. (The floating-point
 // calls std::log, std::sqrt and std::pow below are the only libm dependence.)
 
+#include <cstddef>
 #include <cstdint>
 #include <iterator>
 #include <random>
 #include <utility>
 
 namespace netdp::util {
+
+/// A seed for component `stream` of a run seeded with `seed` (splitmix64 of seed + stream·φ).
+std::uint64_t sub_seed(std::uint64_t seed, std::uint64_t stream);
+
+/// Counter-mode PRF word (keyed splitmix64): the `index`-th word of the stream for `key`. Statistically
+/// uniform, not cryptographically secure.
+std::uint64_t prf_word(std::uint64_t key, std::uint64_t index);
 
 /// A seeded 64-bit Mersenne twister with exactly specified distributions.
 class Rng {
@@ -58,5 +66,13 @@ class Rng {
  private:
   std::mt19937_64 engine_;
 };
+
+/// Draws per independently seeded chunk of fill_standard_normal (fixed: the output must not
+/// depend on the thread count).
+inline constexpr std::size_t kNormalChunk = 16384;
+/// `count` standard normal draws into out[0..count): ziggurat (Marsaglia–Tsang 2000, Doornik 2005)
+/// on chunks of kNormalChunk, chunk k seeded from (one rng.next(), k); filled in parallel (OpenMP),
+/// identical for any thread count. Advances `rng` by exactly one draw.
+void fill_standard_normal(double* out, std::size_t count, Rng& rng);
 
 }  // namespace netdp::util

@@ -1,7 +1,7 @@
 // The audit attacks the simulated protocol: it proves Theorem 1 wrong where the paper formula
 // under-reports, never contradicts the exact joint view, and its attack is optimal (the
 // empirical μ meets the exact μ).
-#include "netdp/learn/audit.hpp"
+#include "netdp/audit/audit.hpp"
 
 #include <gtest/gtest.h>
 #include <omp.h>
@@ -18,7 +18,7 @@
 #include "netdp/graph/spec.hpp"
 #include "netdp/util/rng.hpp"
 
-namespace netdp::learn {
+namespace netdp::audit {
 namespace {
 
 struct Case {
@@ -479,4 +479,4 @@ TEST(Audit, BadArgumentsNameTheRule) {
 }
 
 }  // namespace
-}  // namespace netdp::learn
+}  // namespace netdp::audit

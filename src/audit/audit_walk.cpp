@@ -14,14 +14,15 @@
 
 #include "audit_detail.hpp"
 #include "netdp/accounting/random_walk_visits.hpp"
-#include "netdp/learn/algorithm.hpp"
-#include "netdp/learn/audit.hpp"
+#include "netdp/audit/audit.hpp"
+#include "netdp/gossip/walk_step.hpp"
 #include "netdp/util/check.hpp"
 #include "netdp/util/memory.hpp"
 #include "netdp/util/parallel_errors.hpp"
+#include "netdp/util/rng.hpp"
 
-namespace netdp::learn {
-namespace audit_detail {
+namespace netdp::audit {
+namespace detail {
 namespace {
 
 constexpr double kMinusInfinity = -std::numeric_limits<double>::infinity();
@@ -161,14 +162,14 @@ double WalkAudit::run(util::Rng& rng, bool shifted, std::size_t& messages) const
       token += sigma_ * rng.standard_normal();  // the observer's own step, known to it
       after_visit = token;
       previous = holder;
-      holder = draw_next_holder(w_, holder, rng);
+      holder = gossip::draw_next_holder(w_, holder, rng);
       segment = member_[holder] ? kNone : start_index_[holder];
       since = t + 1;
       continue;
     }
     token += sigma_ * rng.standard_normal() + (shifted && holder == target_ ? sensitivity_ : 0.0);
     previous = holder;
-    holder = draw_next_holder(w_, holder, rng);
+    holder = gossip::draw_next_holder(w_, holder, rng);
   }
   return statistic;
 }
@@ -189,12 +190,12 @@ double WalkAudit::segment_ratio(std::size_t start, std::size_t length, std::size
   return top + std::log(sum);
 }
 
-}  // namespace audit_detail
+}  // namespace detail
 
 namespace {
 
-using audit_detail::kBatch;
-using audit_detail::WalkAudit;
+using detail::kBatch;
+using detail::WalkAudit;
 constexpr double kMinusInfinity = -std::numeric_limits<double>::infinity();
 
 /// Runs `runs` walks of stream `stream` in parallel batches; consume(batch, statistics) is called
@@ -210,7 +211,7 @@ std::size_t simulate(const WalkAudit& audit, std::size_t runs, std::uint64_t str
     failures.run(job, [&] {
       const auto batch = static_cast<std::size_t>(job);
       const std::size_t size = std::min(kBatch, runs - batch * kBatch);
-      util::Rng rng = audit_detail::batch_rng(options.seed, stream, batch);
+      util::Rng rng = detail::batch_rng(options.seed, stream, batch);
       std::vector<double> statistics(size);
       for (std::size_t i = 0; i < size; ++i) {
         std::size_t messages = 0;
@@ -263,7 +264,7 @@ AuditResult audit_random_walk(const gossip::GossipMatrix& w, const Attackers& ob
                               double sigma, double sensitivity, std::size_t steps,
                               std::optional<graph::NodeId> start, accounting::RandomWalkView view,
                               const AuditOptions& options) {
-  audit_detail::check_pair(w.num_nodes(), observer, target, sigma, sensitivity);
+  detail::check_pair(w.num_nodes(), observer, target, sigma, sensitivity);
   require(steps >= 1, "audit: the walk needs at least one step, got {}", steps);
   require(!start || *start < w.num_nodes(), "audit: the walk's start {} is not a node 0..{}",
           start.value_or(0), w.num_nodes() - 1);
@@ -300,8 +301,8 @@ AuditResult audit_random_walk(const gossip::GossipMatrix& w, const Attackers& ob
                                     errors[input * batches + batch] = wrong;
                                   }));
   }
-  audit_detail::tally(result, errors, options);
+  detail::tally(result, errors, options);
   return result;
 }
 
-}  // namespace netdp::learn
+}  // namespace netdp::audit

@@ -6,12 +6,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "netdp/learn/audit.hpp"
-#include "netdp/learn/secure_summation.hpp"
+#include "netdp/audit/audit.hpp"
 #include "netdp/util/check.hpp"
 #include "netdp/util/rng.hpp"
 
-namespace netdp::learn::audit_detail {
+namespace netdp::audit::detail {
 
 /// Runs per batch: the unit of parallel work and of seeding.
 inline constexpr std::size_t kBatch = 1024;
@@ -20,7 +19,7 @@ inline constexpr std::size_t kBatch = 1024;
 /// random walk's calibration runs use 2 and 3): the draws depend on (seed, stream, batch) only, so
 /// neither the thread count nor the order of the batches changes a result.
 inline util::Rng batch_rng(std::uint64_t seed, std::uint64_t stream, std::uint64_t batch) {
-  return util::Rng(prf_word(prf_word(seed, stream), batch));
+  return util::Rng(util::prf_word(util::prf_word(seed, stream), batch));
 }
 
 /// Checks the attackers (distinct nodes; at least one unless allow_none), the target (a node, not
@@ -53,4 +52,4 @@ inline void tally(AuditResult& result, const std::vector<std::size_t>& errors, c
                                          options.trials, options.confidence, options.delta);
 }
 
-}  // namespace netdp::learn::audit_detail
+}  // namespace netdp::audit::detail

@@ -31,7 +31,7 @@
 #include "netdp/graph/graph.hpp"
 #include "netdp/util/types.hpp"
 
-namespace netdp::learn {
+namespace netdp::audit {
 
 /// The most trials per input: 2^40 (about 1.1·10¹²), far beyond any run's time, so that counts of
 /// both inputs stay exact in 64 bits.
@@ -156,4 +156,4 @@ AuditResult audit_random_walk(const gossip::GossipMatrix& w, const Attackers& ob
                               std::optional<graph::NodeId> start, accounting::RandomWalkView view,
                               const AuditOptions& options);
 
-}  // namespace netdp::learn
+}  // namespace netdp::audit

@@ -12,11 +12,11 @@
 #include <span>
 #include <vector>
 
+#include "netdp/audit/audit.hpp"
 #include "netdp/gossip/schedule.hpp"
-#include "netdp/learn/audit.hpp"
 #include "netdp/util/types.hpp"
 
-namespace netdp::learn::audit_detail {
+namespace netdp::audit::detail {
 
 /// A row of the protocol state (one entry per run in the batch).
 using StateRow = Eigen::Ref<const Eigen::RowVectorXd, 0, Eigen::InnerStride<>>;
@@ -107,4 +107,4 @@ void use_local_noise(Injections& spec, std::size_t n, std::size_t count, const A
 /// The target's inputs s·n + target, s = 0..rounds−1.
 std::vector<std::size_t> target_steps(std::size_t n, std::size_t rounds, graph::NodeId target);
 
-}  // namespace netdp::learn::audit_detail
+}  // namespace netdp::audit::detail

@@ -1,22 +1,22 @@
-// Standard normal draws for the training simulator's Gaussian noise (docs/learn.md, "Noise").
+// Standard normal draws in bulk (rng.hpp; the training simulator's and the audit's Gaussian noise,
+// docs/learn.md, "Noise").
 //
-// standard_normal: the Marsaglia polar method (one draw at a time, kept for the per-draw callers).
 // fill_standard_normal: the ziggurat method of Marsaglia & Tsang (J. Stat. Softw. 5(8), 2000) with
 // 128 layers, in Doornik's form ("An improved ziggurat method to generate normal random samples",
 // 2005: the layer index and the uniform come from disjoint bits of one draw, so they are
-// independent). Both are exact samplers of N(0, 1) (up to floating point). The buffer is cut into
+// independent). It is an exact sampler of N(0, 1) (up to floating point). The buffer is cut into
 // fixed chunks of kNormalChunk draws; chunk k has its own generator seeded from (one draw of the
 // caller's rng, k), so the chunks fill in parallel (OpenMP) and the output does not depend on the
 // thread count.
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
 
-#include "netdp/learn/algorithm.hpp"
-#include "simulator_internal.hpp"
+#include "netdp/util/rng.hpp"
 
-namespace netdp::learn {
+namespace netdp::util {
 
 namespace {
 
@@ -77,8 +77,6 @@ double ziggurat_normal(Rng& rng, const ZigguratTables& t) {
 
 }  // namespace
 
-double standard_normal(Rng& rng) { return rng.standard_normal(); }
-
 void fill_standard_normal(double* out, std::size_t count, Rng& rng) {
   if (count == 0) return;
   const std::uint64_t base = rng.next();  // the caller's stream advances by exactly one draw
@@ -93,4 +91,4 @@ void fill_standard_normal(double* out, std::size_t count, Rng& rng) {
   }
 }
 
-}  // namespace netdp::learn
+}  // namespace netdp::util

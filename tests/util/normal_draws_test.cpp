@@ -8,9 +8,9 @@
 #include <cmath>
 #include <vector>
 
-#include "netdp/learn/algorithm.hpp"
+#include "netdp/util/rng.hpp"
 
-namespace netdp::learn {
+namespace netdp::util {
 namespace {
 
 double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
@@ -104,4 +104,4 @@ TEST(SimulatorNoiseTest, AdvancesTheCallersStreamByOneDraw) {
 }
 
 }  // namespace
-}  // namespace netdp::learn
+}  // namespace netdp::util

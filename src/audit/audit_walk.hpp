@@ -8,12 +8,12 @@
 #include <vector>
 
 #include "netdp/accounting/random_walk.hpp"
+#include "netdp/audit/audit.hpp"
 #include "netdp/gossip/gossip_matrix.hpp"
-#include "netdp/learn/audit.hpp"
 #include "netdp/util/rng.hpp"
 #include "netdp/util/types.hpp"
 
-namespace netdp::learn::audit_detail {
+namespace netdp::audit::detail {
 
 /// log P(c | segment) for the segments the observers F (one node, or a coalition) cannot see. A
 /// segment starts at a node drawn from a start law (a point mass: whom F sent the token to; or the
@@ -83,4 +83,4 @@ class WalkAudit {
   std::optional<SegmentLaws> laws_;
 };
 
-}  // namespace netdp::learn::audit_detail
+}  // namespace netdp::audit::detail

@@ -1,4 +1,4 @@
-#include "netdp/learn/audit.hpp"
+#include "netdp/audit/audit.hpp"
 
 #include <fmt/format.h>
 #include <omp.h>
@@ -13,13 +13,14 @@
 
 #include "audit_detail.hpp"
 #include "audit_linear.hpp"
-#include "netdp/learn/algorithm.hpp"
+#include "netdp/gossip/walk_step.hpp"
 #include "netdp/util/check.hpp"
 #include "netdp/util/memory.hpp"
 #include "netdp/util/parallel_errors.hpp"
+#include "netdp/util/rng.hpp"
 
-namespace netdp::learn {
-namespace audit_detail {
+namespace netdp::audit {
+namespace detail {
 namespace {
 
 /// Relative size of A δ outside range(B′) above which the view is not private in direction δ.
@@ -208,11 +209,11 @@ AuditResult attack(const LinearProtocol& protocol, const IdentifiedView& view, c
       const auto input = static_cast<std::size_t>(job) / batches;
       const auto batch = static_cast<std::size_t>(job) % batches;
       const auto size = static_cast<Eigen::Index>(std::min(per_batch, options.trials - batch * per_batch));
-      Rng rng = batch_rng(options.seed, input, batch);
+      util::Rng rng = batch_rng(options.seed, input, batch);
       // Column i·r + j is coordinate j of trial i.
       DenseMatrix& z = noise_blocks[static_cast<std::size_t>(omp_get_thread_num())];
       z.resize(static_cast<Eigen::Index>(protocol.noises), size * r);
-      fill_standard_normal(z.data(), static_cast<std::size_t>(z.size()), rng);
+      util::fill_standard_normal(z.data(), static_cast<std::size_t>(z.size()), rng);
       z *= sigma;
       DenseMatrix& g = input_blocks[static_cast<std::size_t>(omp_get_thread_num())];
       g.setZero(static_cast<Eigen::Index>(protocol.inputs), size * r);
@@ -320,14 +321,14 @@ std::vector<std::size_t> target_steps(std::size_t n, std::size_t rounds, graph::
   return out;
 }
 
-}  // namespace audit_detail
+}  // namespace detail
 
 namespace {
 
-using audit_detail::check_pair;
-using audit_detail::Injections;
-using audit_detail::LinearProtocol;
-using audit_detail::Receive;
+using detail::check_pair;
+using detail::Injections;
+using detail::LinearProtocol;
+using detail::Receive;
 
 /// The senders v hears under w: the nonzero off-diagonal entries of row v.
 std::vector<graph::NodeId> neighbours_at(const SparseMatrix& w, graph::NodeId v) {
@@ -396,8 +397,8 @@ AuditResult audit_muffliato(const gossip::Schedule& schedule, const Attackers& o
                            ? static_cast<double>(senders_at(schedule.at(0), observer).size())
                            : static_cast<double>(n) * static_cast<double>(observer.nodes.size());
   protocol.messages = heard * static_cast<double>(schedule.rounds());
-  audit_detail::require_audit_memory(static_cast<double>(n), static_cast<double>(n), protocol.messages,
-                                     schedule.rounds());
+  detail::require_audit_memory(static_cast<double>(n), static_cast<double>(n), protocol.messages,
+                               schedule.rounds());
   const auto neighbours =
       std::make_shared<std::vector<std::vector<graph::NodeId>>>(neighbours_per_round(schedule, observer));
   protocol.run = [&schedule, neighbours](const DenseMatrix& g, const DenseMatrix& z, const Receive& receive) {
@@ -414,7 +415,7 @@ AuditResult audit_muffliato(const gossip::Schedule& schedule, const Attackers& o
   };
   DenseMatrix shift = DenseMatrix::Zero(static_cast<Eigen::Index>(n), 1);
   shift(static_cast<Eigen::Index>(target), 0) = sensitivity;
-  return audit_detail::attack(protocol, audit_detail::identify_view(protocol), shift, sigma, options);
+  return detail::attack(protocol, detail::identify_view(protocol), shift, sigma, options);
 }
 
 AuditResult audit_linear_system(const gossip::Schedule& schedule, const Attackers& observer,
@@ -444,10 +445,10 @@ AuditResult audit_linear_system(const gossip::Schedule& schedule, const Attacker
   }
   // The injection x_s + u_s: one noise coordinate s·n + i per node and round; the observers know
   // their own.
-  audit_detail::use_local_noise(spec, n, system.rounds, observer);
-  return audit_detail::attack_worst_shift(audit_detail::injection_protocol(schedule, spec),
-                                          {audit_detail::target_steps(n, system.rounds, target)}, sensitivity,
-                                          release_dimension, sigma, options);
+  detail::use_local_noise(spec, n, system.rounds, observer);
+  return detail::attack_worst_shift(detail::injection_protocol(schedule, spec),
+                                    {detail::target_steps(n, system.rounds, target)}, sensitivity,
+                                    release_dimension, sigma, options);
 }
 
 AuditResult audit_muffliato_gd(const gossip::Schedule& schedule, const Attackers& observer,
@@ -464,10 +465,10 @@ AuditResult audit_muffliato_gd(const gossip::Schedule& schedule, const Attackers
   spec.first_power = 0;
   spec.rows = neighbours_per_round(schedule, observer);
   if (schedule.is_fixed()) spec.rows.resize(1);
-  audit_detail::use_local_noise(spec, n, gradient_steps, observer);
-  return audit_detail::attack_worst_shift(audit_detail::injection_protocol(schedule, spec),
-                                          {audit_detail::target_steps(n, gradient_steps, target)},
-                                          sensitivity, release_dimension, sigma, options);
+  detail::use_local_noise(spec, n, gradient_steps, observer);
+  return detail::attack_worst_shift(detail::injection_protocol(schedule, spec),
+                                    {detail::target_steps(n, gradient_steps, target)}, sensitivity,
+                                    release_dimension, sigma, options);
 }
 
-}  // namespace netdp::learn
+}  // namespace netdp::audit

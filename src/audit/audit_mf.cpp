@@ -10,15 +10,15 @@
 
 #include "audit_detail.hpp"
 #include "audit_linear.hpp"
-#include "netdp/learn/audit.hpp"
+#include "netdp/audit/audit.hpp"
 #include "netdp/util/check.hpp"
 
-namespace netdp::learn {
+namespace netdp::audit {
 namespace {
 
 using accounting::MfAlgorithm;
 using accounting::MfTrust;
-using audit_detail::Receive;
+using detail::Receive;
 
 bool attacks(const Attackers& attackers, graph::NodeId v) {
   return std::find(attackers.nodes.begin(), attackers.nodes.end(), v) != attackers.nodes.end();
@@ -40,12 +40,12 @@ std::vector<graph::NodeId> observed_senders(const graph::Graph& g, MfTrust trust
 
 /// Algorithm 1 of the MF paper with the noise ζ_s of each algorithm (Appendix A): ψ += G_s + ζ_s,
 /// then K gossip steps, every node's message its state before averaging.
-audit_detail::Injections gossip_algorithm(const gossip::GossipMatrix& w, const Attackers& attackers,
-                                          const MfAuditSpec& spec) {
+detail::Injections gossip_algorithm(const gossip::GossipMatrix& w, const Attackers& attackers,
+                                    const MfAuditSpec& spec) {
   const std::size_t n = w.num_nodes();
   const std::size_t rounds = spec.rounds;
   const auto ni = static_cast<Eigen::Index>(n);
-  audit_detail::Injections out;
+  detail::Injections out;
   out.rounds = rounds;
   out.steps = spec.algorithm.gossip_steps;
   out.first_power = 0;
@@ -53,10 +53,10 @@ audit_detail::Injections gossip_algorithm(const gossip::GossipMatrix& w, const A
   switch (spec.algorithm.algorithm) {
     case MfAlgorithm::dp_d_sgd:
     case MfAlgorithm::muffliato_sgd:  // ζ_s = z_s (A.2, A.4)
-      audit_detail::use_local_noise(out, n, rounds, attackers);
+      detail::use_local_noise(out, n, rounds, attackers);
       break;
     case MfAlgorithm::antipgd: {  // ζ_s = z_s − z_{s−1} (A.3)
-      audit_detail::use_local_noise(out, n, rounds, attackers);
+      detail::use_local_noise(out, n, rounds, attackers);
       out.add_noise = [ni, local = out.add_noise](std::size_t s, const DenseMatrix& z, DenseMatrix& state) {
         local(s, z, state);
         if (s > 0) state -= z.middleRows(static_cast<Eigen::Index>(s - 1) * ni, ni);
@@ -66,7 +66,7 @@ audit_detail::Injections gossip_algorithm(const gossip::GossipMatrix& w, const A
     case MfAlgorithm::decor: {  // ζ_{s,i} = z_{s,i} + κ Σ_e ±s_{s,e}, + for the edge's lower end (A.5)
       require(spec.algorithm.decor_secret_scale > 0.0, "audit: the DECOR secret scale must be > 0, got {}",
               spec.algorithm.decor_secret_scale);
-      audit_detail::use_local_noise(out, n, rounds, attackers);
+      detail::use_local_noise(out, n, rounds, attackers);
       const auto edges = std::make_shared<const std::vector<graph::Edge>>(w.graph().edges());
       const std::size_t local = out.noises;
       out.noises += edges->size() * rounds;
@@ -122,8 +122,8 @@ audit_detail::Injections gossip_algorithm(const gossip::GossipMatrix& w, const A
 /// and sends x_t^i + ξ_t^{i→j} to each neighbour j, ξ_t^{i→·} = (I − 11ᵀ/s_i) z_t^{i,·} over its s_i
 /// messages (z drawn and known by i); θ_{t+1}^j = W_jj x_t^j + Σ_i W_ji (x_t^i + ξ_t^{i→j}). The
 /// attackers read the messages sent to them from outside the coalition (PNDP) or every message.
-audit_detail::LinearProtocol zip_dl_protocol(const gossip::GossipMatrix& w, const Attackers& attackers,
-                                             const MfAuditSpec& spec) {
+detail::LinearProtocol zip_dl_protocol(const gossip::GossipMatrix& w, const Attackers& attackers,
+                                       const MfAuditSpec& spec) {
   const graph::Graph& g = w.graph();
   const std::size_t n = g.num_nodes();
   // Arcs i → j in the order of i's neighbour list; z of arc a at step t is coordinate t·arcs + a.
@@ -142,7 +142,7 @@ audit_detail::LinearProtocol zip_dl_protocol(const gossip::GossipMatrix& w, cons
       arcs->push_back({i, j, first, g.degree(i), observed});
     }
   }
-  audit_detail::LinearProtocol protocol;
+  detail::LinearProtocol protocol;
   protocol.inputs = n * spec.rounds;
   protocol.noises = arcs->size() * spec.rounds;
   protocol.rounds = spec.rounds;
@@ -192,7 +192,7 @@ AuditResult audit_mf(const gossip::GossipMatrix& w, const Attackers& attackers, 
                      double sigma, double sensitivity, const MfAuditSpec& spec, std::size_t release_dimension,
                      const AuditOptions& options) {
   const std::size_t n = w.num_nodes();
-  audit_detail::check_pair(n, attackers, target, sigma, sensitivity, spec.trust != MfTrust::pndp);
+  detail::check_pair(n, attackers, target, sigma, sensitivity, spec.trust != MfTrust::pndp);
   require(spec.trust != MfTrust::ldp || attackers.nodes.empty(),
           "audit: the ldp trust model has no attacker nodes (every message is public), got {}",
           attackers.nodes.size());
@@ -201,10 +201,10 @@ AuditResult audit_mf(const gossip::GossipMatrix& w, const Attackers& attackers, 
           "audit: gossip steps K = {} apply to muffliato-sgd only", spec.algorithm.gossip_steps);
   const gossip::Schedule schedule =
       gossip::Schedule::fixed(w.matrix(), spec.rounds * spec.algorithm.gossip_steps);
-  const audit_detail::LinearProtocol protocol =
+  const detail::LinearProtocol protocol =
       spec.algorithm.algorithm == MfAlgorithm::zip_dl
           ? zip_dl_protocol(w, attackers, spec)
-          : audit_detail::injection_protocol(schedule, gossip_algorithm(w, attackers, spec));
+          : detail::injection_protocol(schedule, gossip_algorithm(w, attackers, spec));
   // The classes of steps the target may change in (one class: every step).
   std::vector<std::vector<std::size_t>> classes;
   for (const std::vector<std::size_t>& steps :
@@ -212,7 +212,7 @@ AuditResult audit_mf(const gossip::GossipMatrix& w, const Attackers& attackers, 
     classes.emplace_back();
     for (const std::size_t s : steps) classes.back().push_back(s * n + target);
   }
-  return audit_detail::attack_worst_shift(protocol, classes, sensitivity, release_dimension, sigma, options);
+  return detail::attack_worst_shift(protocol, classes, sensitivity, release_dimension, sigma, options);
 }
 
-}  // namespace netdp::learn
+}  // namespace netdp::audit

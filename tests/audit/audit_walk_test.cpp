@@ -2,7 +2,7 @@
 // statistic is the exact log-likelihood ratio of the view (it integrates to one, and in a Gaussian
 // case it has the Gaussian's law), the paper's expected count T/n is refuted where it
 // under-reports, and the valid counts never are.
-#include "../../src/learn/audit_walk.hpp"
+#include "../../src/audit/audit_walk.hpp"
 
 #include <gtest/gtest.h>
 #include <omp.h>
@@ -13,12 +13,12 @@
 #include <vector>
 
 #include "netdp/accounting/pairwise.hpp"
+#include "netdp/audit/audit.hpp"
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/spec.hpp"
-#include "netdp/learn/audit.hpp"
 #include "netdp/util/rng.hpp"
 
-namespace netdp::learn {
+namespace netdp::audit {
 namespace {
 
 using accounting::RandomWalkView;
@@ -92,8 +92,8 @@ TEST(WalkAudit, SegmentLawsMatchTheEnumerationOfPaths) {
       }
     }
     ASSERT_GE(known_pairs.size(), 2u);
-    const audit_detail::SegmentLaws anonymous(m, members, u, starts, anonymous_ends, max_length, counts);
-    const audit_detail::SegmentLaws known(m, members, u, starts, known_ends, max_length, counts);
+    const detail::SegmentLaws anonymous(m, members, u, starts, anonymous_ends, max_length, counts);
+    const detail::SegmentLaws known(m, members, u, starts, known_ends, max_length, counts);
 
     for (std::size_t s = 0; s < starts.size(); ++s) {
       for (std::size_t length = 1; length <= max_length; ++length) {
@@ -149,7 +149,7 @@ TEST(WalkAudit, SegmentLawsMatchTheEnumerationOfPaths) {
 }
 
 /// Mean and standard error of f over `runs` runs of the audited walk.
-std::pair<double, double> mean_of(const audit_detail::WalkAudit& audit, bool shifted, std::size_t runs,
+std::pair<double, double> mean_of(const detail::WalkAudit& audit, bool shifted, std::size_t runs,
                                   const std::function<double(double)>& f) {
   util::Rng rng(7);
   double sum = 0.0;
@@ -173,9 +173,8 @@ TEST(WalkAudit, TheStatisticIsTheLikelihoodRatioOfTheView) {
     for (const std::optional<graph::NodeId> start :
          {std::optional<graph::NodeId>{}, std::optional<graph::NodeId>{5}}) {
       // One observer, and the coalition {0, 33} with the same start.
-      const audit_detail::WalkAudit audit(w,
-                                          start ? Attackers(0) : Attackers(std::vector<graph::NodeId>{0, 33}),
-                                          5, 2.0, 1.0, 40, start, view);
+      const detail::WalkAudit audit(w, start ? Attackers(0) : Attackers(std::vector<graph::NodeId>{0, 33}), 5,
+                                    2.0, 1.0, 40, start, view);
       const auto [up, up_error] = mean_of(audit, false, 50000, [](double s) { return std::exp(s); });
       const auto [down, down_error] = mean_of(audit, true, 50000, [](double s) { return std::exp(-s); });
       EXPECT_NEAR(up, 1.0, 5.0 * up_error + 1e-3);
@@ -197,7 +196,7 @@ TEST(WalkAudit, AGaussianViewGivesTheGaussianStatistic) {
   const gossip::GossipMatrix w(swap, graph::from_spec("path:n=2"));
   const double sigma = 2.0;
   const double mu2 = 5.0 / (sigma * sigma);
-  const audit_detail::WalkAudit audit(w, 1, 0, sigma, 1.0, 10, 0, RandomWalkView::anonymous_sender);
+  const detail::WalkAudit audit(w, 1, 0, sigma, 1.0, 10, 0, RandomWalkView::anonymous_sender);
   for (const bool shifted : {false, true}) {
     const auto [mean, error] = mean_of(audit, shifted, 200000, [](double s) { return s; });
     EXPECT_NEAR(mean, (shifted ? 0.5 : -0.5) * mu2, 5.0 * error);
@@ -305,4 +304,4 @@ TEST(WalkAudit, BadInputIsRefused) {
 }
 
 }  // namespace
-}  // namespace netdp::learn
+}  // namespace netdp::audit
