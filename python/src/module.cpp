@@ -606,12 +606,20 @@ PYBIND11_MODULE(_netdp, m) {
   py::class_<mf::FactorizeRequest>(m, "FactorizeRequest",
                                    "The MF problem, named as `netdp factorize` names it.")
       .def(py::init<>())
-      .def_readwrite("workload", &mf::FactorizeRequest::workload)
+      .def_property(
+          "workload",
+          [](const mf::FactorizeRequest& r) { return util::name_of(mf::kWorkloadNames, r.workload); },
+          [](mf::FactorizeRequest& r, const std::string& name) { r.workload = mf::parse_workload(name); })
       .def_readwrite("rounds", &mf::FactorizeRequest::rounds)
       .def_readwrite("participations", &mf::FactorizeRequest::participations)
       .def_readwrite("separation", &mf::FactorizeRequest::separation)
       .def_readwrite("initial_power", &mf::FactorizeRequest::initial_power)
-      .def_readwrite("method", &mf::FactorizeRequest::method)
+      .def_property(
+          "method",
+          [](const mf::FactorizeRequest& r) { return util::name_of(mf::kFactorizeMethodNames, r.method); },
+          [](mf::FactorizeRequest& r, const std::string& name) {
+            r.method = mf::parse_factorize_method(name);
+          })
       .def_readwrite("bands", &mf::FactorizeRequest::bands);
   m.def("factorize", &python::factorize, py::arg("request"), py::arg("graph"), py::arg("weights"));
   m.def("compare", &python::compare, py::arg("graph"), py::arg("weights"), py::arg("rounds"),

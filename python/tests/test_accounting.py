@@ -178,7 +178,7 @@ def test_factorize_matches_the_command_line(cli, args):
     c = got["c"]
     assert c.shape == (args["rounds"], args["rounds"])
     assert np.allclose(np.triu(c, 1), 0.0)
-    with pytest.raises(ValueError, match="--method 'best' is not one of"):
+    with pytest.raises(ValueError, match="`method` 'best' is not one of"):
         netdp.factorize(method="best")
 
 

@@ -20,20 +20,24 @@ namespace netdp::cli {
 namespace {
 
 struct FactorizeOptions {
-  mf::FactorizeRequest request;  ///< the workload, rounds, participation and method
+  mf::FactorizeRequest request;  ///< the rounds and participation (the names below, parsed)
+  std::string workload = "prefix-sum";
+  std::string method = "optimal";
   NetworkOptions network;
   std::string out;
   OutputOptions output;
 };
 
 void run_factorize(const FactorizeOptions& options) {
-  const mf::FactorizeRequest& o = options.request;
+  mf::FactorizeRequest o = options.request;
+  o.workload = mf::parse_workload(options.workload);
+  o.method = mf::parse_factorize_method(options.method);
   mf::check_factorize_request(o);
   const mf::Participation p = mf::make_participation(o.rounds, o.participations, o.separation);
   nlohmann::ordered_json j;
-  j["workload"] = o.workload;
+  j["workload"] = util::name_of(mf::kWorkloadNames, o.workload);
   std::optional<gossip::GossipMatrix> w;
-  if (o.workload == "dl") {
+  if (o.workload == mf::Workload::dl) {
     w = load_gossip_matrix(options.network, options.output);
     j["nodes"] = w->num_nodes();
     j["initial_power"] = o.initial_power;
@@ -44,7 +48,7 @@ void run_factorize(const FactorizeOptions& options) {
   j["rounds"] = o.rounds;
   j["participations"] = o.participations;
   j["separation"] = p.separation;
-  j["method"] = o.method;
+  j["method"] = util::name_of(mf::kFactorizeMethodNames, o.method);
   j["loss"] = f.loss;
   j["sensitivity"] = f.sensitivity;
   j["sensitivity_exact"] = f.sensitivity_exact;
@@ -60,8 +64,9 @@ void run_factorize(const FactorizeOptions& options) {
     j["out"] = options.out;
   }
   print_result(options.output, j, [&](std::ostream& out) {
-    fmt::print(out, "workload {} (T = {}, k = {}, b = {}), method {}\n", o.workload, o.rounds,
-               o.participations, p.separation, o.method);
+    fmt::print(out, "workload {} (T = {}, k = {}, b = {}), method {}\n",
+               util::name_of(mf::kWorkloadNames, o.workload), o.rounds, o.participations, p.separation,
+               util::name_of(mf::kFactorizeMethodNames, o.method));
     fmt::print(out, "loss        {:.12g}  (sens^2 * ||L C^-1||_F^2)\n", f.loss);
     fmt::print(out, "sensitivity {:.12g}{}\n", f.sensitivity, f.sensitivity_exact ? "" : "  (upper bound)");
     if (certified) {
@@ -82,8 +87,7 @@ void run_factorize(const FactorizeOptions& options) {
 void add_factorize_command(CLI::App& app) {
   auto o = std::make_shared<FactorizeOptions>();
   auto* cmd = app.add_subcommand("factorize", "Optimal / baseline MF noise correlations (MAFALDA)");
-  cmd->add_option("--workload", o->request.workload,
-                  "prefix-sum | dl (decentralized learning, MF paper Lemma 10)")
+  cmd->add_option("--workload", o->workload, "prefix-sum | dl (decentralized learning, MF paper Lemma 10)")
       ->capture_default_str();
   add_network_options(cmd, o->network);
   cmd->add_option("--rounds,-T", o->request.rounds, "Gradient steps T")->capture_default_str();
@@ -94,7 +98,7 @@ void add_factorize_command(CLI::App& app) {
   cmd->add_option("--initial-power", o->request.initial_power,
                   "dl workload: 1 = (I ⊗ W) W_T (MAFALDA), 0 = W_T")
       ->capture_default_str();
-  cmd->add_option("--method", o->request.method,
+  cmd->add_option("--method", o->method,
                   "optimal | equal-norm | sign-relaxed | identity | sqrt | antipgd | dmf | banded")
       ->capture_default_str();
   cmd->add_option("--bands", o->request.bands, "banded: number of bands (0: the separation b)")
