@@ -24,58 +24,6 @@ constexpr unsigned kLinearSystem = bit(Method::linear_system);
 constexpr unsigned kMf = bit(Method::mf);
 constexpr unsigned kEvery = kMuffliato | kRandomWalk | kLinearSystem | kMf;
 
-using enum OptionType;
-
-// The help lines are the command line's; an option's applicability opens its line.
-constexpr std::array kOptions = std::to_array<AccountOption>({
-    {"method", choice, "muffliato", "muffliato | random-walk | linear-system | mf", kEvery, true, "",
-     "muffliato | random-walk | linear-system | mf"},
-    {"gradient_steps", count, "", "integer >= 0", kMuffliato, true, "",
-     "muffliato: Muffliato-GD with this many gradient steps of --rounds gossip rounds each (Theorem 6 / "
-     "Theorem 11)"},
-    {"authors_convention", flag, "", "", kMuffliato, false, "",
-     "muffliato: powers 1..T, no t = 0 exchange (the authors' code)"},
-    {"count_observer_noise", flag, "", "", kMuffliato, true, "",
-     "muffliato --bound paper: count the observer's own noise as noise (Theorem 1 as printed)"},
-    {"bound", choice, "exact", "exact | paper", kMuffliato, true, "",
-     "muffliato: exact (the observer's whole view) | paper (Theorems 1/6/11/12/13, not an upper bound on "
-     "the view)"},
-    {"exact_effort", real, "8.38861e+06", "real >= 0", kMuffliato, true, "",
-     "muffliato (exact joint view): the largest view, in messages x nodes, computed in exact arithmetic for "
-     "its certificate; the targets a larger view reaches are reported at the local-DP cap, counted as "
-     "cap-undetermined"},
-    {"contributions", count_or_choice, "tail", "tail | worst | expected | K >= 1", kRandomWalk, true, "",
-     "random-walk: N_u of each target: tail (k with P(N_u > k) <= tail-share * delta, spent from delta), "
-     "worst (T, or T/2 without self-loops), expected (T/n, the paper's: not a bound), or a number K (a cap "
-     "the protocol enforces, Remark 5)"},
-    {"tail_share", real, "0.1", "real in (0, 1)", kRandomWalk, true, "",
-     "random-walk --contributions tail: the share of delta spent on the count's failure probability"},
-    {"sender_known", flag, "", "", kRandomWalk, true, "",
-     "random-walk: the observer knows who sent the token (Appendix B.1)"},
-    {"view", choice, "secure-sum", "secure-sum | secure-sum-adaptive | plain", kLinearSystem, true, "",
-     "linear-system: secure-sum | secure-sum-adaptive | plain"},
-    {"first_power", integer, "", "0 | 1", kLinearSystem, true, "",
-     "linear-system: first power of W, 0 or 1 (default: the paper's)"},
-    {"keep_observer_noise", flag, "", "", kLinearSystem, false, "",
-     "linear-system: keep the observer's own noise (the paper's first variant)"},
-    {"gossip_steps", count, "1", "integer >= 1", kLinearSystem | kMf, true, "K",
-     "linear-system, mf: gossip steps per injection / gradient"},
-    {"release_dimension", dimension, "vector", "vector | integer >= 1", kLinearSystem | kMf | kMuffliato,
-     true, "",
-     "linear-system, mf, muffliato --gradient-steps: coordinates of each round's release: vector (any "
-     "dimension: the certified SDP worst case) | 1 (scalar) | p"},
-    {"sign_search", choice, "none", "none | auto", kLinearSystem | kMf, false, "",
-     "linear-system, mf with --release-dimension 1: none (Σ|K|) | auto (exact / SDP-certified maximum over "
-     "sign vectors)"},
-    {"trust", choice, "pndp", "ldp | pndp | secldp", kMf, true, "", "mf: ldp | pndp | secldp"},
-    {"algorithm", choice, "dp-d-sgd", "dp-d-sgd | muffliato-sgd | antipgd | decor | zip-dl | mf-d-sgd", kMf,
-     true, "", "mf: dp-d-sgd | muffliato-sgd | antipgd | decor | zip-dl | mf-d-sgd"},
-    {"participations", count, "", "integer >= 0", kMf, true, "", "mf: k of (k, b)-cyclic participation"},
-    {"separation", count, "", "integer >= 0", kMf, true, "", "mf: b of (k, b)-cyclic participation"},
-    {"correlation", matrix, "", "a T x T lower-triangular matrix", kMf, true, "",
-     "mf: Matrix Market file of the correlation C (mf-d-sgd)"},
-});
-
 /// The options whose applicability is more than their methods; check_request states their rules.
 constexpr std::array<std::string_view, 4> kOwnRules = {"bound", "exact_effort", "release_dimension",
                                                        "sign_search"};
@@ -139,6 +87,124 @@ bool parse_flag(std::string_view name, std::string_view text) {
   return text == "true";
 }
 
+using enum OptionType;
+
+// The help lines are the command line's; an option's applicability opens its line.
+constexpr std::array kOptions = std::to_array<AccountOption>({
+    {"method", choice, "muffliato", "muffliato | random-walk | linear-system | mf", kEvery, true, "",
+     "muffliato | random-walk | linear-system | mf",
+     [](AccountRequest& r, std::string_view t) {
+       const auto method = util::find_enum(kMethodNames, t);
+       require(method.has_value(), "`method` '{}' is not one of: {}", t, util::names_of(kMethodNames));
+       r.method = *method;
+     },
+     [](const AccountRequest& r) { return r.method != Method::muffliato; }},
+    {"gradient_steps", count, "", "integer >= 0", kMuffliato, true, "",
+     "muffliato: Muffliato-GD with this many gradient steps of --rounds gossip rounds each (Theorem 6 / "
+     "Theorem 11)",
+     [](AccountRequest& r, std::string_view t) {
+       r.gradient_steps = parse_whole<std::size_t>("gradient_steps", t, false);
+     },
+     [](const AccountRequest& r) { return r.gradient_steps > 0; }},
+    {"authors_convention", flag, "", "", kMuffliato, false, "",
+     "muffliato: powers 1..T, no t = 0 exchange (the authors' code)",
+     [](AccountRequest& r, std::string_view t) {
+       r.authors_convention = parse_flag("authors_convention", t);
+     },
+     [](const AccountRequest& r) { return r.authors_convention; }},
+    {"count_observer_noise", flag, "", "", kMuffliato, true, "",
+     "muffliato --bound paper: count the observer's own noise as noise (Theorem 1 as printed)",
+     [](AccountRequest& r, std::string_view t) {
+       r.count_observer_noise = parse_flag("count_observer_noise", t);
+     },
+     [](const AccountRequest& r) { return r.count_observer_noise; }},
+    {"bound", choice, "exact", "exact | paper", kMuffliato, true, "",
+     "muffliato: exact (the observer's whole view) | paper (Theorems 1/6/11/12/13, not an upper bound on "
+     "the view)",
+     [](AccountRequest& r, std::string_view t) {
+       r.bound = util::parse_enum(kMuffliatoBoundNames, t, "`bound`");
+     },
+     [](const AccountRequest& r) { return r.bound.has_value(); }},
+    {"exact_effort", real, "8.38861e+06", "real >= 0", kMuffliato, true, "",
+     "muffliato (exact joint view): the largest view, in messages x nodes, computed in exact arithmetic for "
+     "its certificate; the targets a larger view reaches are reported at the local-DP cap, counted as "
+     "cap-undetermined",
+     [](AccountRequest& r, std::string_view t) { r.exact_effort = parse_real("exact_effort", t); },
+     [](const AccountRequest& r) { return r.exact_effort.has_value(); }},
+    {"contributions", count_or_choice, "tail", "tail | worst | expected | K >= 1", kRandomWalk, true, "",
+     "random-walk: N_u of each target: tail (k with P(N_u > k) <= tail-share * delta, spent from delta), "
+     "worst (T, or T/2 without self-loops), expected (T/n, the paper's: not a bound), or a number K (a cap "
+     "the protocol enforces, Remark 5)",
+     [](AccountRequest& r, std::string_view t) { r.contributions = parse_contributions(t); },
+     [](const AccountRequest& r) { return r.contributions.has_value(); }},
+    {"tail_share", real, "0.1", "real in (0, 1)", kRandomWalk, true, "",
+     "random-walk --contributions tail: the share of delta spent on the count's failure probability",
+     [](AccountRequest& r, std::string_view t) { r.tail_share = parse_real("tail_share", t); },
+     [](const AccountRequest& r) { return r.tail_share.has_value(); }},
+    {"sender_known", flag, "", "", kRandomWalk, true, "",
+     "random-walk: the observer knows who sent the token (Appendix B.1)",
+     [](AccountRequest& r, std::string_view t) { r.sender_known = parse_flag("sender_known", t); },
+     [](const AccountRequest& r) { return r.sender_known; }},
+    {"view", choice, "secure-sum", "secure-sum | secure-sum-adaptive | plain", kLinearSystem, true, "",
+     "linear-system: secure-sum | secure-sum-adaptive | plain",
+     [](AccountRequest& r, std::string_view t) { r.view = parse_linear_system_view(t); },
+     [](const AccountRequest& r) { return r.view.has_value(); }},
+    {"first_power", integer, "", "0 | 1", kLinearSystem, true, "",
+     "linear-system: first power of W, 0 or 1 (default: the paper's)",
+     [](AccountRequest& r, std::string_view t) { r.first_power = parse_whole<int>("first_power", t, true); },
+     [](const AccountRequest& r) { return r.first_power.has_value(); }},
+    {"keep_observer_noise", flag, "", "", kLinearSystem, false, "",
+     "linear-system: keep the observer's own noise (the paper's first variant)",
+     [](AccountRequest& r, std::string_view t) {
+       r.keep_observer_noise = parse_flag("keep_observer_noise", t);
+     },
+     [](const AccountRequest& r) { return r.keep_observer_noise; }},
+    {"gossip_steps", count, "1", "integer >= 1", kLinearSystem | kMf, true, "K",
+     "linear-system, mf: gossip steps per injection / gradient",
+     [](AccountRequest& r, std::string_view t) {
+       r.gossip_steps = parse_whole<std::size_t>("gossip_steps", t, false);
+     },
+     [](const AccountRequest& r) { return r.gossip_steps.has_value(); }},
+    {"release_dimension", dimension, "vector", "vector | integer >= 1", kLinearSystem | kMf | kMuffliato,
+     true, "",
+     "linear-system, mf, muffliato --gradient-steps: coordinates of each round's release: vector (any "
+     "dimension: the certified SDP worst case) | 1 (scalar) | p",
+     [](AccountRequest& r, std::string_view t) {
+       r.release_dimension = parse_release_dimension(t, "`release_dimension`");
+     },
+     [](const AccountRequest& r) { return r.release_dimension.has_value(); }},
+    {"sign_search", choice, "none", "none | auto", kLinearSystem | kMf, false, "",
+     "linear-system, mf with --release-dimension 1: none (Σ|K|) | auto (exact / SDP-certified maximum over "
+     "sign vectors)",
+     [](AccountRequest& r, std::string_view t) {
+       r.sign_search = util::parse_enum(kSignSearchNames, t, "`sign_search`");
+     },
+     [](const AccountRequest& r) { return r.sign_search.has_value(); }},
+    {"trust", choice, "pndp", "ldp | pndp | secldp", kMf, true, "", "mf: ldp | pndp | secldp",
+     [](AccountRequest& r, std::string_view t) { r.trust = parse_mf_trust(t); },
+     [](const AccountRequest& r) { return r.trust.has_value(); }},
+    {"algorithm", choice, "dp-d-sgd", "dp-d-sgd | muffliato-sgd | antipgd | decor | zip-dl | mf-d-sgd", kMf,
+     true, "", "mf: dp-d-sgd | muffliato-sgd | antipgd | decor | zip-dl | mf-d-sgd",
+     [](AccountRequest& r, std::string_view t) { r.algorithm = parse_mf_algorithm(t); },
+     [](const AccountRequest& r) { return r.algorithm.has_value(); }},
+    {"participations", count, "", "integer >= 0", kMf, true, "", "mf: k of (k, b)-cyclic participation",
+     [](AccountRequest& r, std::string_view t) {
+       r.participations = parse_whole<std::size_t>("participations", t, false);
+     },
+     [](const AccountRequest& r) { return r.participations > 0; }},
+    {"separation", count, "", "integer >= 0", kMf, true, "", "mf: b of (k, b)-cyclic participation",
+     [](AccountRequest& r, std::string_view t) {
+       r.separation = parse_whole<std::size_t>("separation", t, false);
+     },
+     [](const AccountRequest& r) { return r.separation > 0; }},
+    {"correlation", matrix, "", "a T x T lower-triangular matrix", kMf, true, "",
+     "mf: Matrix Market file of the correlation C (mf-d-sgd)",
+     [](AccountRequest& /*r*/, std::string_view /*t*/) {
+       require(false, "`correlation` is a matrix, not text: read it from a file first");
+     },
+     [](const AccountRequest& r) { return r.correlation.size() > 0; }},
+});
+
 bool is_linear_view(const AccountRequest& r) {
   return r.method == Method::linear_system || r.method == Method::mf ||
          (r.method == Method::muffliato && r.gradient_steps > 0);
@@ -159,80 +225,20 @@ const AccountOption* find_account_option(std::string_view name) {
 }
 
 void set_account_option(AccountRequest& r, std::string_view name, std::string_view text) {
-  require(find_account_option(name) != nullptr, "unknown accountant option '{}'", name);
-  if (name == "method") {
-    const auto method = util::find_enum(kMethodNames, text);
-    require(method.has_value(), "`method` '{}' is not one of: {}", text, util::names_of(kMethodNames));
-    r.method = *method;
-  } else if (name == "gradient_steps") {
-    r.gradient_steps = parse_whole<std::size_t>(name, text, false);
-  } else if (name == "authors_convention") {
-    r.authors_convention = parse_flag(name, text);
-  } else if (name == "count_observer_noise") {
-    r.count_observer_noise = parse_flag(name, text);
-  } else if (name == "bound") {
-    r.bound = util::parse_enum(kMuffliatoBoundNames, text, quoted(name));
-  } else if (name == "exact_effort") {
-    r.exact_effort = parse_real(name, text);
-  } else if (name == "contributions") {
-    r.contributions = parse_contributions(text);
-  } else if (name == "tail_share") {
-    r.tail_share = parse_real(name, text);
-  } else if (name == "sender_known") {
-    r.sender_known = parse_flag(name, text);
-  } else if (name == "view") {
-    r.view = parse_linear_system_view(text);
-  } else if (name == "first_power") {
-    r.first_power = parse_whole<int>(name, text, true);
-  } else if (name == "keep_observer_noise") {
-    r.keep_observer_noise = parse_flag(name, text);
-  } else if (name == "gossip_steps") {
-    r.gossip_steps = parse_whole<std::size_t>(name, text, false);
-  } else if (name == "release_dimension") {
-    r.release_dimension = parse_release_dimension(text, quoted(name));
-  } else if (name == "sign_search") {
-    r.sign_search = util::parse_enum(kSignSearchNames, text, quoted(name));
-  } else if (name == "trust") {
-    r.trust = parse_mf_trust(text);
-  } else if (name == "algorithm") {
-    r.algorithm = parse_mf_algorithm(text);
-  } else if (name == "participations") {
-    r.participations = parse_whole<std::size_t>(name, text, false);
-  } else if (name == "separation") {
-    r.separation = parse_whole<std::size_t>(name, text, false);
-  } else {
-    require(false, "`{}` is a matrix, not text: read it from a file first", name);
-  }
+  const AccountOption* option = find_account_option(name);
+  require(option != nullptr, "unknown accountant option '{}'", name);
+  option->parse(r, text);
 }
 
 bool account_option_set(const AccountRequest& r, std::string_view name) {
-  if (name == "method") return r.method != Method::muffliato;
-  if (name == "gradient_steps") return r.gradient_steps > 0;
-  if (name == "authors_convention") return r.authors_convention;
-  if (name == "count_observer_noise") return r.count_observer_noise;
-  if (name == "bound") return r.bound.has_value();
-  if (name == "exact_effort") return r.exact_effort.has_value();
-  if (name == "contributions") return r.contributions.has_value();
-  if (name == "tail_share") return r.tail_share.has_value();
-  if (name == "sender_known") return r.sender_known;
-  if (name == "view") return r.view.has_value();
-  if (name == "first_power") return r.first_power.has_value();
-  if (name == "keep_observer_noise") return r.keep_observer_noise;
-  if (name == "gossip_steps") return r.gossip_steps.has_value();
-  if (name == "release_dimension") return r.release_dimension.has_value();
-  if (name == "sign_search") return r.sign_search.has_value();
-  if (name == "trust") return r.trust.has_value();
-  if (name == "algorithm") return r.algorithm.has_value();
-  if (name == "participations") return r.participations > 0;
-  if (name == "separation") return r.separation > 0;
-  if (name == "correlation") return r.correlation.size() > 0;
-  return false;
+  const AccountOption* option = find_account_option(name);
+  return option != nullptr && option->is_set(r);
 }
 
 void check_request(const AccountRequest& r) {
   // The options that apply to some methods only, refused together with the others of their methods.
   for (const AccountOption& option : kOptions) {
-    if ((option.methods & bit(r.method)) != 0 || !account_option_set(r, option.name) ||
+    if ((option.methods & bit(r.method)) != 0 || !option.is_set(r) ||
         std::find(kOwnRules.begin(), kOwnRules.end(), option.name) != kOwnRules.end())
       continue;
     std::vector<std::string> peers;

@@ -104,6 +104,10 @@ struct AccountOption {
   bool audited;                    ///< offered by `netdp audit` too
   std::string_view short_flag;     ///< a one-letter flag ("K"), or ""
   std::string_view help;           ///< the help line, its applicability first
+  /// Sets the option from its text; throws naming the option and the rule.
+  void (*parse)(AccountRequest& request, std::string_view text);
+  /// Whether the option is set (differs from an unset request's value).
+  bool (*is_set)(const AccountRequest& request);
 };
 
 /// Every option of AccountRequest, in the order the help lists them.
