@@ -565,17 +565,14 @@ PYBIND11_MODULE(_netdp, m) {
   m.def(
       "account_options",
       [] {
-        static constexpr std::array kTypes = {"flag",   "count",           "integer",   "real",
-                                              "choice", "count_or_choice", "dimension", "matrix"};
         py::list out;
         for (const accounting::AccountOption& option : accounting::account_options()) {
           py::list methods;
           for (const auto& entry : accounting::kMethodNames)
-            if ((option.methods & (1U << static_cast<unsigned>(entry.value))) != 0)
-              methods.append(entry.name);
+            if (option.applies_to(entry.value)) methods.append(entry.name);
           py::dict row;
           row["name"] = option.name;
-          row["type"] = kTypes[static_cast<std::size_t>(option.type)];
+          row["type"] = util::name_of(accounting::kOptionTypeNames, option.type);
           row["default"] = option.default_value;
           row["values"] = option.values;
           row["methods"] = methods;

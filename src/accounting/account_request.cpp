@@ -17,11 +17,10 @@
 namespace netdp::accounting {
 namespace {
 
-constexpr unsigned bit(Method m) { return 1U << static_cast<unsigned>(m); }
-constexpr unsigned kMuffliato = bit(Method::muffliato);
-constexpr unsigned kRandomWalk = bit(Method::random_walk);
-constexpr unsigned kLinearSystem = bit(Method::linear_system);
-constexpr unsigned kMf = bit(Method::mf);
+constexpr unsigned kMuffliato = method_bit(Method::muffliato);
+constexpr unsigned kRandomWalk = method_bit(Method::random_walk);
+constexpr unsigned kLinearSystem = method_bit(Method::linear_system);
+constexpr unsigned kMf = method_bit(Method::mf);
 constexpr unsigned kEvery = kMuffliato | kRandomWalk | kLinearSystem | kMf;
 
 /// The options whose applicability is more than their methods; check_request states their rules.
@@ -41,10 +40,10 @@ std::string joined(const std::vector<std::string>& words) {
   return out;
 }
 
-std::string method_list(unsigned methods) {
+std::string method_list(const AccountOption& option) {
   std::vector<std::string> names;
   for (const auto& entry : kMethodNames)
-    if ((methods & bit(entry.value)) != 0) names.emplace_back(entry.name);
+    if (option.applies_to(entry.value)) names.emplace_back(entry.name);
   return joined(names);
 }
 
@@ -94,9 +93,7 @@ constexpr std::array kOptions = std::to_array<AccountOption>({
     {"method", choice, "muffliato", "muffliato | random-walk | linear-system | mf", kEvery, true, "",
      "muffliato | random-walk | linear-system | mf",
      [](AccountRequest& r, std::string_view t) {
-       const auto method = util::find_enum(kMethodNames, t);
-       require(method.has_value(), "`method` '{}' is not one of: {}", t, util::names_of(kMethodNames));
-       r.method = *method;
+       r.method = util::parse_option_value(kMethodNames, t, "method");
      },
      [](const AccountRequest& r) { return r.method != Method::muffliato; }},
     {"gradient_steps", count, "", "integer >= 0", kMuffliato, true, "",
@@ -238,7 +235,7 @@ bool account_option_set(const AccountRequest& r, std::string_view name) {
 void check_request(const AccountRequest& r) {
   // The options that apply to some methods only, refused together with the others of their methods.
   for (const AccountOption& option : kOptions) {
-    if ((option.methods & bit(r.method)) != 0 || !option.is_set(r) ||
+    if (option.applies_to(r.method) || !option.is_set(r) ||
         std::find(kOwnRules.begin(), kOwnRules.end(), option.name) != kOwnRules.end())
       continue;
     std::vector<std::string> peers;
@@ -247,18 +244,18 @@ void check_request(const AccountRequest& r) {
           std::find(kOwnRules.begin(), kOwnRules.end(), peer.name) == kOwnRules.end())
         peers.push_back(quoted(peer.name));
     require(false, "{} {} to `method` {} only", joined(peers), peers.size() > 1 ? "apply" : "applies",
-            method_list(option.methods));
+            method_list(option));
   }
   require(r.method == Method::muffliato || !r.bound.has_value(),
           "`bound` {}: only `method` muffliato has a paper formula that is not a bound (the other methods "
           "always report a valid upper bound)",
-          util::name_of(kMuffliatoBoundNames, r.bound.value_or(MuffliatoBound::exact)));
-  require((r.method == Method::muffliato &&
-           r.bound.value_or(MuffliatoBound::exact) == MuffliatoBound::exact && r.gradient_steps == 0) ||
+          util::name_of(kMuffliatoBoundNames, r.bound_or_default()));
+  require((r.method == Method::muffliato && r.bound_or_default() == MuffliatoBound::exact &&
+           r.gradient_steps == 0) ||
               !r.exact_effort.has_value(),
           "`exact_effort` applies to the exact joint view of `method` muffliato only (not to `bound` paper "
           "or `gradient_steps`)");
-  const double effort = r.exact_effort.value_or(kDefaultExactEffort);
+  const double effort = r.exact_effort_or_default();
   require(std::isfinite(effort) && effort >= 0.0,
           "`exact_effort` must be a finite number of entries >= 0 (messages x nodes of the largest view "
           "computed in exact arithmetic), got {}",
@@ -270,19 +267,18 @@ void check_request(const AccountRequest& r) {
   require(is_linear_view(r) || !r.release_dimension.has_value(),
           "`release_dimension` applies to the linear views only: `method` linear-system, mf, or muffliato "
           "with `gradient_steps`");
+  require(r.sign_search_or_default() == SignSearch::none || r.release_dimension_or_default() == 1,
+          "`sign_search` {} maximises over scalar releases; add `release_dimension` 1 (the default release "
+          "is a vector, whose worst case is the SDP value)",
+          util::name_of(kSignSearchNames, r.sign_search_or_default()));
   require(
-      r.sign_search.value_or(SignSearch::none) == SignSearch::none || r.release_dimension_or_default() == 1,
-      "`sign_search` {} maximises over scalar releases; add `release_dimension` 1 (the default release "
-      "is a vector, whose worst case is the SDP value)",
-      util::name_of(kSignSearchNames, r.sign_search.value_or(SignSearch::none)));
-  require(r.method != Method::mf || r.algorithm.value_or(MfAlgorithm::dp_d_sgd) != MfAlgorithm::mf_d_sgd ||
-              r.correlation.size() > 0,
-          "`algorithm` mf-d-sgd needs `correlation` C.mtx");
+      r.method != Method::mf || r.algorithm_or_default() != MfAlgorithm::mf_d_sgd || r.correlation.size() > 0,
+      "`algorithm` mf-d-sgd needs `correlation` C.mtx");
 }
 
 LinearSystemOptions linear_system_options(const AccountRequest& r) {
   LinearSystemOptions options;
-  options.view = r.view.value_or(LinearSystemView::secure_sum);
+  options.view = r.view_or_default();
   options.first_power = r.first_power;
   options.gossip_steps = r.gossip_steps_or_default();
   options.keep_observer_noise = r.keep_observer_noise;
@@ -294,12 +290,12 @@ RandomWalkView random_walk_view(const AccountRequest& r) {
 }
 
 AssessOptions release_options(const AccountRequest& r) {
-  return {r.sign_search.value_or(SignSearch::none), r.release_dimension_or_default()};
+  return {r.sign_search_or_default(), r.release_dimension_or_default()};
 }
 
 MfAlgorithmSpec mf_algorithm_spec(const AccountRequest& r) {
   MfAlgorithmSpec spec;
-  spec.algorithm = r.algorithm.value_or(MfAlgorithm::dp_d_sgd);
+  spec.algorithm = r.algorithm_or_default();
   spec.gossip_steps = r.gossip_steps_or_default();
   spec.correlation = r.correlation;
   require(spec.algorithm != MfAlgorithm::mf_d_sgd || spec.correlation.size() > 0,

@@ -44,17 +44,17 @@ std::optional<std::string> group_refusal(const PairQuery& q) {
 
 std::optional<std::string> muffliato_refusal(const Protocol& protocol, const PairQuery& q,
                                              const AccountRequest& r) {
-  return detail::muffliato_refusal(protocol, q, r.bound.value_or(MuffliatoBound::exact), r.gradient_steps);
+  return detail::muffliato_refusal(protocol, q, r.bound_or_default(), r.gradient_steps);
 }
 
 std::unique_ptr<PairwiseAccount> build_muffliato(const Protocol& protocol, const PairQuery& q,
                                                  const AccountRequest& r, const ProgressCallback& progress) {
   MuffliatoOptions options;
-  options.bound = r.bound.value_or(MuffliatoBound::exact);
+  options.bound = r.bound_or_default();
   options.messages = r.authors_convention ? MessageConvention::authors_code : MessageConvention::paper;
   options.observer_noise = r.count_observer_noise ? ObserverNoise::counted : ObserverNoise::known;
   options.release_dimension = r.release_dimension_or_default();
-  options.exact_effort = r.exact_effort.value_or(kDefaultExactEffort);
+  options.exact_effort = r.exact_effort_or_default();
   options.progress = progress;
   return muffliato_account(protocol, q, options, r.gradient_steps);
 }
@@ -69,7 +69,7 @@ std::unique_ptr<PairwiseAccount> build_random_walk(const Protocol& protocol, con
                                                    const AccountRequest& r,
                                                    const ProgressCallback& progress) {
   RandomWalkOptions options;
-  const Contributions contributions = r.contributions.value_or(Contributions{});
+  const Contributions contributions = r.contributions_or_default();
   if (contributions.cap > 0) {
     options.contributions = static_cast<double>(contributions.cap);
   } else {
@@ -107,7 +107,7 @@ std::unique_ptr<PairwiseAccount> build_mf(const Protocol& protocol, const PairQu
   options.assess = release_options(r);
   options.participation = mf_participation(r, protocol.rounds);
   options.progress = progress;
-  return mf_account(protocol, q, mf_algorithm_spec(r), r.trust.value_or(MfTrust::pndp), options);
+  return mf_account(protocol, q, mf_algorithm_spec(r), r.trust_or_default(), options);
 }
 
 constexpr std::array kFamilies = std::to_array<AccountantFamily>({

@@ -193,8 +193,7 @@ nlohmann::ordered_json parameters_json(const AccountOptions& o, const accounting
   const std::string_view sign_search =
       util::name_of(accounting::kSignSearchNames, accounting::release_options(r).sign_search);
   if (r.method == accounting::Method::muffliato) {
-    p["bound"] =
-        util::name_of(accounting::kMuffliatoBoundNames, r.bound.value_or(accounting::MuffliatoBound::exact));
+    p["bound"] = util::name_of(accounting::kMuffliatoBoundNames, r.bound_or_default());
     p["messages"] = r.authors_convention ? "authors-code" : "paper";
     p["observer_noise"] = r.count_observer_noise ? "counted" : "known";
     nlohmann::ordered_json group = nlohmann::ordered_json::array();
@@ -203,12 +202,11 @@ nlohmann::ordered_json parameters_json(const AccountOptions& o, const accounting
     p["gradient_steps"] = r.gradient_steps;
     if (r.gradient_steps > 0) p["release_dimension"] = release_dimension;
   } else if (r.method == accounting::Method::random_walk) {
-    p["contributions"] = r.contributions.value_or(accounting::Contributions{}).name();
+    p["contributions"] = r.contributions_or_default().name();
     p["tail_share"] = r.tail_share_or_default();
     p["sender_known"] = r.sender_known;
   } else if (r.method == accounting::Method::linear_system) {
-    p["view"] =
-        accounting::linear_system_view_name(r.view.value_or(accounting::LinearSystemView::secure_sum));
+    p["view"] = accounting::linear_system_view_name(r.view_or_default());
     p["first_power"] =
         r.first_power ? nlohmann::ordered_json(*r.first_power) : nlohmann::ordered_json("paper");
     p["gossip_steps"] = r.gossip_steps_or_default();
@@ -218,8 +216,8 @@ nlohmann::ordered_json parameters_json(const AccountOptions& o, const accounting
   } else if (r.method == accounting::Method::mf) {
     p["sign_search"] = sign_search;
     p["release_dimension"] = release_dimension;
-    p["trust"] = accounting::to_string(r.trust.value_or(accounting::MfTrust::pndp));
-    p["algorithm"] = accounting::to_string(r.algorithm.value_or(accounting::MfAlgorithm::dp_d_sgd));
+    p["trust"] = accounting::to_string(r.trust_or_default());
+    p["algorithm"] = accounting::to_string(r.algorithm_or_default());
     p["gossip_steps"] = r.gossip_steps_or_default();
     p["participation"] = accounting::mf_participation_name(r);
   }

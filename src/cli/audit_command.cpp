@@ -60,8 +60,9 @@ accounting::LinearSystemOptions linear_system_options(std::size_t rounds,
   return options;
 }
 
-Claim claimed_row(const AuditOptions& o, const accounting::Protocol& protocol,
-                  const audit::Attackers& attackers, graph::NodeId target) {
+Claim claimed_row(const AuditOptions& o, accounting::AccountRequest request,
+                  const accounting::Protocol& protocol, const audit::Attackers& attackers,
+                  graph::NodeId target) {
   accounting::PairQuery query;
   if (o.colluders.empty()) {
     if (!attackers.nodes.empty()) query.observer = attackers.nodes.front();
@@ -69,7 +70,6 @@ Claim claimed_row(const AuditOptions& o, const accounting::Protocol& protocol,
     query.colluders = attackers.nodes;
   }
   query.target = target;
-  accounting::AccountRequest request = o.accountant.resolved();
   // Scalar releases are claimed at the exact sign maximum (a vector's at the certified SDP value).
   if (request.release_dimension_or_default() == 1) request.sign_search = accounting::SignSearch::automatic;
   const std::unique_ptr<accounting::PairwiseAccount> account =
@@ -81,11 +81,10 @@ Claim claimed_row(const AuditOptions& o, const accounting::Protocol& protocol,
   return claim;
 }
 
-audit::MfAuditSpec mf_spec(const AuditOptions& o) {
-  const accounting::AccountRequest request = o.accountant.resolved();
+audit::MfAuditSpec mf_spec(const AuditOptions& o, const accounting::AccountRequest& request) {
   audit::MfAuditSpec spec;
   spec.algorithm = accounting::mf_algorithm_spec(request);
-  spec.trust = request.trust.value_or(accounting::MfTrust::pndp);
+  spec.trust = request.trust_or_default();
   spec.rounds = o.rounds;
   spec.participation = accounting::mf_participation(request, o.rounds);
   return spec;
@@ -93,8 +92,9 @@ audit::MfAuditSpec mf_spec(const AuditOptions& o) {
 
 /// The attackers (--observer, or the coalition of --colluders) and the target (default: the
 /// node of index 1, or with colluders the first node outside the coalition).
-std::pair<audit::Attackers, graph::NodeId> resolve_attackers(const AuditOptions& o, const graph::Graph& g) {
-  const accounting::AccountRequest request = o.accountant.resolved();
+std::pair<audit::Attackers, graph::NodeId> resolve_attackers(const AuditOptions& o,
+                                                             const accounting::AccountRequest& request,
+                                                             const graph::Graph& g) {
   if (request.method == Method::mf && request.trust == accounting::MfTrust::ldp) {
     require(!o.observer.given() && o.colluders.empty(),
             "--trust ldp has no observer nor colluders: every message is public");
@@ -119,13 +119,11 @@ std::pair<audit::Attackers, graph::NodeId> resolve_attackers(const AuditOptions&
 
 void run_audit(const AuditOptions& o) {
   const accounting::AccountRequest req = o.accountant.resolved();
-  const accounting::Contributions contributions = req.contributions.value_or(accounting::Contributions{});
+  const accounting::Contributions contributions = req.contributions_or_default();
   const std::string method_name(util::name_of(accounting::kMethodNames, req.method));
-  const std::string algorithm_name(
-      accounting::to_string(req.algorithm.value_or(accounting::MfAlgorithm::dp_d_sgd)));
-  const std::string trust_name(accounting::to_string(req.trust.value_or(accounting::MfTrust::pndp)));
-  const std::string view_name(
-      accounting::linear_system_view_name(req.view.value_or(accounting::LinearSystemView::secure_sum)));
+  const std::string algorithm_name(accounting::to_string(req.algorithm_or_default()));
+  const std::string trust_name(accounting::to_string(req.trust_or_default()));
+  const std::string view_name(accounting::linear_system_view_name(req.view_or_default()));
   accounting::check_request(req);
   require(req.method == Method::random_walk || !o.walk_start.given(),
           "--walk-start applies to --method random-walk only");
@@ -151,13 +149,13 @@ void run_audit(const AuditOptions& o) {
   require(o.confidence > 0.0 && o.confidence < 1.0, "--confidence must be in (0, 1), got {}", o.confidence);
   const gossip::GossipMatrix w = load_gossip_matrix(o.network, o.output);
   // Named variables, not structured bindings: the lambdas below capture them.
-  const std::pair<audit::Attackers, graph::NodeId> resolved = resolve_attackers(o, w.graph());
+  const std::pair<audit::Attackers, graph::NodeId> resolved = resolve_attackers(o, req, w.graph());
   const audit::Attackers& attackers = resolved.first;
   const graph::NodeId target = resolved.second;
   const NodeNames names(w.graph());
   const accounting::Protocol protocol =
       make_protocol(w, o.network, o.schedule, o.rounds, o.output.seed, o.sensitivity);
-  const Claim claimed = claimed_row(o, protocol, attackers, target);
+  const Claim claimed = claimed_row(o, req, protocol, attackers, target);
   const accounting::PairRow& claim = claimed.row;
 
   ProgressReporter progress = ProgressReporter::for_stderr(o.output.quiet, "netdp audit");
@@ -191,7 +189,8 @@ void run_audit(const AuditOptions& o) {
       : req.method == Method::linear_system
           ? audit::audit_linear_system(schedule, attackers, target, o.sigma, o.sensitivity,
                                        linear_system_options(o.rounds, req), dimension, settings)
-          : audit::audit_mf(w, attackers, target, o.sigma, o.sensitivity, mf_spec(o), dimension, settings);
+          : audit::audit_mf(w, attackers, target, o.sigma, o.sensitivity, mf_spec(o, req), dimension,
+                            settings);
   progress.finish();
 
   const double claimed_mu = claim.mu.value_or(std::numeric_limits<double>::infinity());

@@ -16,13 +16,16 @@ struct RequestOptions {
   /// The request of the flags given, with C read from --correlation (when given).
   accounting::AccountRequest resolved() const;
 
+  /// One option of the table bound to its flag and to where CLI11 stores what was given.
   struct Bound {
     const accounting::AccountOption* option = nullptr;
     CLI::Option* flag = nullptr;
+    const std::string* text = nullptr;  ///< a value option's text
+    const bool* on = nullptr;           ///< a flag's state
   };
   std::vector<Bound> bound;
-  std::deque<std::string> texts;  ///< each value option's text (a deque: the flags keep its addresses)
-  std::deque<bool> switches;      ///< each flag's state
+  std::deque<std::string> texts;  ///< the values' storage (a deque: elements keep their addresses)
+  std::deque<bool> switches;      ///< the flags' storage
   std::string correlation_path;   ///< --correlation: a Matrix Market file of mf-d-sgd's C
 };
 

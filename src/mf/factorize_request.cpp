@@ -9,15 +9,11 @@
 namespace netdp::mf {
 
 Workload parse_workload(std::string_view name) {
-  const auto workload = util::find_enum(kWorkloadNames, name);
-  require(workload.has_value(), "`workload` '{}' is not one of: {}", name, util::names_of(kWorkloadNames));
-  return *workload;
+  return util::parse_option_value(kWorkloadNames, name, "workload");
 }
 
 FactorizeMethod parse_factorize_method(std::string_view name) {
-  const auto method = util::find_enum(kFactorizeMethodNames, name);
-  require(method.has_value(), "`method` '{}' is not one of: {}", name, util::names_of(kFactorizeMethodNames));
-  return *method;
+  return util::parse_option_value(kFactorizeMethodNames, name, "method");
 }
 
 void check_factorize_request(const FactorizeRequest& r) {

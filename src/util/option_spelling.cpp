@@ -4,6 +4,12 @@
 
 namespace netdp::util {
 
+std::string flag_of(std::string_view identifier) {
+  std::string flag = "--" + std::string(identifier);
+  std::replace(flag.begin(), flag.end(), '_', '-');
+  return flag;
+}
+
 std::string spelled_as_flags(std::string_view message,
                              const std::function<bool(const std::string&)>& is_flag) {
   std::string out;
@@ -17,8 +23,7 @@ std::string spelled_as_flags(std::string_view message,
     const bool identifier = !inner.empty() && std::all_of(inner.begin(), inner.end(), [](char c) {
       return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
     });
-    std::string flag = "--" + std::string(inner);
-    std::replace(flag.begin(), flag.end(), '_', '-');
+    const std::string flag = flag_of(inner);
     out.append(message.substr(i, open - i));
     if (identifier && is_flag(flag)) {
       out += flag;

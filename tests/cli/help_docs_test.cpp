@@ -12,6 +12,7 @@
 
 #include "cli/cli_runner.hpp"
 #include "netdp/accounting/account_request.hpp"
+#include "netdp/util/option_spelling.hpp"
 
 namespace netdp::cli {
 namespace {
@@ -108,8 +109,7 @@ TEST(HelpAndDocs, TheOptionTableIsTheDocumentedOptions) {
   for (const accounting::AccountOption& option : accounting::account_options()) {
     if (option.name == "method") continue;
     SCOPED_TRACE(std::string(option.name));
-    std::string flag = "--" + std::string(option.name);
-    std::replace(flag.begin(), flag.end(), '_', '-');
+    const std::string flag = util::flag_of(option.name);
     std::istringstream lines(docs);
     std::string row;
     for (std::string l; std::getline(lines, l);) {
@@ -121,8 +121,8 @@ TEST(HelpAndDocs, TheOptionTableIsTheDocumentedOptions) {
     }
     ASSERT_FALSE(row.empty()) << flag << " has no row in docs/cli.md's table of method-specific options";
     for (const auto& entry : accounting::kMethodNames) {
-      const bool applies = (option.methods & (1U << static_cast<unsigned>(entry.value))) != 0;
-      EXPECT_EQ(row.find(entry.name) != std::string::npos, applies) << entry.name << " in '" << row << "'";
+      EXPECT_EQ(row.find(entry.name) != std::string::npos, option.applies_to(entry.value))
+          << entry.name << " in '" << row << "'";
     }
     const std::string keyword = fmt::format("`{}=", option.name);
     EXPECT_NE(python.str().find(keyword), std::string::npos)

@@ -58,6 +58,16 @@ TEST(EnumNames, ParseErrorNamesTheTextWhatAndTheChoices) {
   EXPECT_THROW(parse_enum(kColourNames, "", "colour"), std::invalid_argument);
 }
 
+TEST(EnumNames, AnOptionsValueIsRefusedNamingTheOption) {
+  EXPECT_EQ(parse_option_value(kColourNames, "dark-blue", "colour"), Colour::dark_blue);
+  try {
+    parse_option_value(kColourNames, "blue", "paint_colour");
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "`paint_colour` 'blue' is not one of: red, dark-blue, green");
+  }
+}
+
 TEST(EnumNames, TableCheckRefusesRepeatsAndEmptyNames) {
   constexpr auto repeated_value =
       std::to_array<EnumName<Colour>>({{Colour::red, "red"}, {Colour::red, "rouge"}});

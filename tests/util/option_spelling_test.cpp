@@ -10,6 +10,11 @@
 namespace netdp::util {
 namespace {
 
+TEST(OptionSpelling, AFlagIsTheIdentifierWithDashes) {
+  EXPECT_EQ(flag_of("tail_share"), "--tail-share");
+  EXPECT_EQ(flag_of("method"), "--method");
+}
+
 TEST(OptionSpelling, WritesKnownIdentifiersAsFlags) {
   const std::set<std::string> flags = {"--tail-share", "--method", "--delta"};
   const auto is_flag = [&](const std::string& flag) { return flags.count(flag) > 0; };

@@ -31,6 +31,8 @@ inline constexpr auto kMethodNames = std::to_array<util::EnumName<Method>>({
     {Method::mf, "mf"},
 });
 static_assert(util::is_valid_enum_table(kMethodNames));
+/// A method's bit in a set of methods (AccountOption::methods).
+constexpr unsigned method_bit(Method method) { return 1U << static_cast<unsigned>(method); }
 
 /// The random walk's count N_u of a target's contributions: a rule, or a cap K >= 1 that the
 /// protocol enforces (Remark 5).
@@ -73,11 +75,19 @@ struct AccountRequest {
   /// rows then carry no `sensitivity`, and an all-pairs linear-system account holds its μ only.
   bool pair_fields = true;
 
+  // The value of each optional option, its default when unset (the one place that states them).
+  MuffliatoBound bound_or_default() const { return bound.value_or(MuffliatoBound::exact); }
+  double exact_effort_or_default() const { return exact_effort.value_or(kDefaultExactEffort); }
+  Contributions contributions_or_default() const { return contributions.value_or(Contributions{}); }
   double tail_share_or_default() const { return tail_share.value_or(0.1); }
+  LinearSystemView view_or_default() const { return view.value_or(LinearSystemView::secure_sum); }
   std::size_t gossip_steps_or_default() const { return gossip_steps.value_or(1); }
   std::size_t release_dimension_or_default() const {
     return release_dimension.value_or(kAnyReleaseDimension);
   }
+  SignSearch sign_search_or_default() const { return sign_search.value_or(SignSearch::none); }
+  MfTrust trust_or_default() const { return trust.value_or(MfTrust::pndp); }
+  MfAlgorithm algorithm_or_default() const { return algorithm.value_or(MfAlgorithm::dp_d_sgd); }
 };
 
 /// The kind of value an option takes, as a front end reads it.
@@ -92,6 +102,18 @@ enum class OptionType {
   matrix,           ///< a matrix (the command line reads a Matrix Market file)
 };
 
+inline constexpr auto kOptionTypeNames = std::to_array<util::EnumName<OptionType>>({
+    {OptionType::flag, "flag"},
+    {OptionType::count, "count"},
+    {OptionType::integer, "integer"},
+    {OptionType::real, "real"},
+    {OptionType::choice, "choice"},
+    {OptionType::count_or_choice, "count_or_choice"},
+    {OptionType::dimension, "dimension"},
+    {OptionType::matrix, "matrix"},
+});
+static_assert(util::is_valid_enum_table(kOptionTypeNames));
+
 /// One accountant option: its name, type, default, accepted values, the methods it applies to,
 /// and its one-line documentation. The command line's flags, the Python keywords and the option
 /// reference of docs/cli.md come from this table.
@@ -100,7 +122,7 @@ struct AccountOption {
   OptionType type;
   std::string_view default_value;  ///< as the help shows it ("" when the default is described in `help`)
   std::string_view values;         ///< choices or range, e.g. "tail | worst | expected | K >= 1"
-  unsigned methods;                ///< a bit per Method (1 << Method)
+  unsigned methods;                ///< method_bit of each method it applies to
   bool audited;                    ///< offered by `netdp audit` too
   std::string_view short_flag;     ///< a one-letter flag ("K"), or ""
   std::string_view help;           ///< the help line, its applicability first
@@ -108,6 +130,9 @@ struct AccountOption {
   void (*parse)(AccountRequest& request, std::string_view text);
   /// Whether the option is set (differs from an unset request's value).
   bool (*is_set)(const AccountRequest& request);
+
+  /// Whether the option applies to `method` (a bit of `methods`).
+  constexpr bool applies_to(Method method) const { return (methods & method_bit(method)) != 0; }
 };
 
 /// Every option of AccountRequest, in the order the help lists them.

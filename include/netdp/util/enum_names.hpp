@@ -76,12 +76,22 @@ std::string names_of(const Table& table, std::string_view separator = ", ") {
   return out;
 }
 
+/// The value of an option named exactly `text`. Throws std::invalid_argument
+/// "`<option>` '<text>' is not one of: <names_of(table)>" (the option spelled as util/option_spelling.hpp
+/// reads it).
+template <class Table>
+enum_of<Table> parse_option_value(const Table& table, std::string_view text, std::string_view option) {
+  if (const auto value = find_enum(table, text)) return *value;
+  throw std::invalid_argument(fmt::format("`{}` '{}' is not one of: {}", option, text, names_of(table)));
+}
+
 /// The value named exactly `text`. Throws std::invalid_argument
 /// "unknown <what> '<text>'; expected one of: <names_of(table)>".
 template <class Table>
 enum_of<Table> parse_enum(const Table& table, std::string_view text, std::string_view what) {
   if (const auto value = find_enum(table, text)) return *value;
-  throw std::invalid_argument(fmt::format("unknown {} '{}'; expected one of: {}", what, text, names_of(table)));
+  throw std::invalid_argument(
+      fmt::format("unknown {} '{}'; expected one of: {}", what, text, names_of(table)));
 }
 
 }  // namespace netdp::util

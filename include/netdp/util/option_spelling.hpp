@@ -9,6 +9,9 @@
 
 namespace netdp::util {
 
+/// The command line's flag of an option identifier: tail_share → --tail-share.
+std::string flag_of(std::string_view identifier);
+
 /// `message` with every backticked identifier `x_y` written as the flag --x-y when
 /// `is_flag("--x-y")` holds; other backticked text is kept as it is.
 std::string spelled_as_flags(std::string_view message,
