@@ -260,6 +260,10 @@ void check_request(const AccountRequest& r) {
           "`exact_effort` must be a finite number of entries >= 0 (messages x nodes of the largest view "
           "computed in exact arithmetic), got {}",
           effort);
+  require(r.gossip_steps_or_default() >= 1,
+          "`gossip_steps` must be >= 1 (gossip steps per injection), got {}", r.gossip_steps_or_default());
+  require(!r.first_power || *r.first_power == 0 || *r.first_power == 1,
+          "`first_power` must be 0 or 1, got {}", r.first_power.value_or(0));
   const double share = r.tail_share_or_default();
   require(std::isfinite(share) && share > 0.0 && share < 1.0,
           "`tail_share` must be in (0, 1) (the share of `delta` spent on the contribution count), got {}",

@@ -107,6 +107,13 @@ TEST(AccountRequest, RefusesAnOptionOfAnotherMethodByName) {
   r = {};
   r.gossip_steps = 3;
   EXPECT_EQ(refusal(r), "`gossip_steps` applies to `method` linear-system and mf only");
+  r = {};
+  r.method = Method::linear_system;
+  r.gossip_steps = 0;
+  EXPECT_EQ(refusal(r), "`gossip_steps` must be >= 1 (gossip steps per injection), got 0");
+  r.gossip_steps = 1;
+  r.first_power = 5;
+  EXPECT_EQ(refusal(r), "`first_power` must be 0 or 1, got 5");
   EXPECT_EQ(refusal(AccountRequest{}), "accepted");
 }
 
