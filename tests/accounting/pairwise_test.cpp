@@ -685,5 +685,33 @@ TEST(PairwiseAccount, MeanAndSlopeAreTheMeanStatisticAndItsDerivative) {
   }
 }
 
+// A consumer that fails (a closed standard output, a full disk) throws from its sink: the stream
+// stops there instead of computing the remaining chunks. 512 nodes are eight chunks of 2^15 pairs.
+TEST(PairwiseAccount, AThrowingSinkStopsTheStreamAtItsChunk) {
+  const Protocol protocol = protocol_on("hypercube:d=9", 12);
+  RandomWalkOptions walk;
+  walk.contributions = 2.0;
+  const std::vector<std::unique_ptr<PairwiseAccount>> accounts = [&] {
+    std::vector<std::unique_ptr<PairwiseAccount>> out;
+    out.push_back(muffliato_account(protocol, {}, MuffliatoOptions{}));
+    out.push_back(random_walk_account(protocol, {}, walk));
+    return out;
+  }();
+  for (const auto& account : accounts) {
+    std::size_t calls = 0;
+    std::size_t rows = 0;
+    EXPECT_THROW(account->stream_rows(2.0, 1e-5,
+                                      [&](std::span<const PairRow> chunk) {
+                                        ++calls;
+                                        rows += chunk.size();
+                                        throw std::runtime_error("cannot write");
+                                      }),
+                 std::runtime_error)
+        << account->method();
+    EXPECT_EQ(calls, 1u) << account->method();
+    EXPECT_LT(rows * 4, account->pair_count()) << account->method() << ": the first chunk was most of the pairs";
+  }
+}
+
 }  // namespace
 }  // namespace netdp::accounting
