@@ -709,7 +709,8 @@ TEST(PairwiseAccount, AThrowingSinkStopsTheStreamAtItsChunk) {
                  std::runtime_error)
         << account->method();
     EXPECT_EQ(calls, 1u) << account->method();
-    EXPECT_LT(rows * 4, account->pair_count()) << account->method() << ": the first chunk was most of the pairs";
+    EXPECT_LT(rows * 4, account->pair_count())
+        << account->method() << ": the first chunk was most of the pairs";
   }
 }
 
