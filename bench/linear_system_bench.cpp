@@ -10,7 +10,7 @@
 #include <chrono>
 #include <string>
 
-#include "netdp/accounting/linear_system.hpp"
+#include "netdp/accounting/linear_system/linear_system.hpp"
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/generators.hpp"
 #include "netdp/graph/io.hpp"

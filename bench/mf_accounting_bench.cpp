@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "netdp/accounting/mf_accountant.hpp"
+#include "netdp/accounting/mf/mf_accountant.hpp"
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/generators.hpp"
 #include "netdp/graph/io.hpp"

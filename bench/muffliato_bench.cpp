@@ -14,7 +14,7 @@
 
 #include <string>
 
-#include "netdp/accounting/muffliato.hpp"
+#include "netdp/accounting/muffliato/muffliato.hpp"
 #include "netdp/gossip/schedule.hpp"
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/generators.hpp"

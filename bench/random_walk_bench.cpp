@@ -14,7 +14,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "netdp/accounting/random_walk.hpp"
+#include "netdp/accounting/random_walk/random_walk.hpp"
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/generators.hpp"
 

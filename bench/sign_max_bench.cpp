@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <random>
 
-#include "netdp/accounting/sign_max.hpp"
+#include "netdp/accounting/worst_case/sign_max.hpp"
 
 namespace {
 

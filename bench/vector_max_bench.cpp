@@ -19,11 +19,11 @@
 #include <lapacke.h>
 #endif
 
-#include "../src/accounting/dense_kernels.hpp"
-#include "netdp/accounting/linear_system.hpp"
-#include "netdp/accounting/vector_max.hpp"
+#include "netdp/accounting/linear_system/linear_system.hpp"
+#include "netdp/accounting/worst_case/vector_max.hpp"
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/generators.hpp"
+#include "netdp/linalg/dense_kernels.hpp"
 
 namespace {
 
@@ -77,16 +77,15 @@ void time_cholesky(benchmark::State& state, const Factor& factor) {
 
 template <class Scalar>
 void BM_SmallCholesky(benchmark::State& state) {
-  time_cholesky<Scalar>(state, [](auto& work) {
-    return netdp::accounting::detail::small_cholesky_in_place(work.data(), work.rows());
-  });
+  time_cholesky<Scalar>(state,
+                        [](auto& work) { return linalg::small_cholesky_in_place(work.data(), work.rows()); });
 }
 BENCHMARK(BM_SmallCholesky<double>)->Arg(32)->Arg(100)->Arg(200)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SmallCholesky<float>)->Arg(32)->Arg(100)->Arg(200)->Unit(benchmark::kMicrosecond);
 
 #if defined(NETDP_HAVE_LAPACKE)
 void BM_LapackCholesky(benchmark::State& state) {
-  const netdp::accounting::detail::SingleThreadedBlas single;
+  const linalg::SingleThreadedBlas single;
   time_cholesky<double>(state, [](DenseMatrix& work) {
     const auto n = static_cast<lapack_int>(work.rows());
     return LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, work.data(), n) == 0;
@@ -95,8 +94,8 @@ void BM_LapackCholesky(benchmark::State& state) {
 BENCHMARK(BM_LapackCholesky)->Arg(32)->Arg(100)->Arg(200)->Unit(benchmark::kMicrosecond);
 
 void BM_LapackCholeskyFloat(benchmark::State& state) {
-  const netdp::accounting::detail::SingleThreadedBlas single;
-  time_cholesky<float>(state, [](netdp::accounting::detail::FloatMatrix& work) {
+  const linalg::SingleThreadedBlas single;
+  time_cholesky<float>(state, [](linalg::FloatMatrix& work) {
     const auto n = static_cast<lapack_int>(work.rows());
     return LAPACKE_spotrf_work(LAPACK_COL_MAJOR, 'L', n, work.data(), n) == 0;
   });
@@ -108,13 +107,13 @@ BENCHMARK(BM_LapackCholeskyFloat)->Arg(32)->Arg(100)->Arg(200)->Unit(benchmark::
 template <class Scalar>
 void BM_SpdInverseFromCholesky(benchmark::State& state) {
   using Matrix = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>;
-  const netdp::accounting::detail::SingleThreadedBlas single;
+  const linalg::SingleThreadedBlas single;
   Matrix factor = spd_matrix<Scalar>(state.range(0));
-  if (!netdp::accounting::detail::cholesky_in_place(factor)) state.SkipWithError("not positive definite");
+  if (!linalg::cholesky_in_place(factor)) state.SkipWithError("not positive definite");
   Matrix work = factor;
   for (auto _ : state) {
     work = factor;
-    if (!netdp::accounting::detail::spd_invert_from_cholesky(work)) state.SkipWithError("singular");
+    if (!linalg::spd_invert_from_cholesky(work)) state.SkipWithError("singular");
     benchmark::DoNotOptimize(work.data());
   }
 }

@@ -1,6 +1,7 @@
 # netdp_add_module(<name> [DEPENDS targets...])
-# Builds src/<name>/*.cpp into the static library netdp_<name> (exported as
-# netdp::<name>), with headers in include/netdp/<name>/. A module with no
+# Builds src/<name>/**/*.cpp into the static library netdp_<name> (exported as
+# netdp::<name>), with headers in include/netdp/<name>/. A module's private headers live beside
+# its sources and are included from src/ ("accounting/exact/modular_view.hpp"). A module with no
 # sources yet is an INTERFACE library, so the layout can grow file by file.
 set(NETDP_MODULES "" CACHE INTERNAL "")
 
@@ -13,12 +14,13 @@ endfunction()
 
 function(netdp_add_module name)
   cmake_parse_arguments(ARG "" "" "DEPENDS" ${ARGN})
-  file(GLOB _sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/${name}/*.cpp)
+  file(GLOB_RECURSE _sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/${name}/*.cpp)
   set(_target netdp_${name})
   if(_sources)
     add_library(${_target} STATIC ${_sources})
     target_include_directories(${_target} PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
                                                  $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+    target_include_directories(${_target} PRIVATE ${PROJECT_SOURCE_DIR}/src)
     target_link_libraries(${_target} PUBLIC Eigen3::Eigen fmt::fmt ${ARG_DEPENDS})
     netdp_warnings(${_target})
     if(NETDP_UNITY_BUILD)

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "fuzz_target.hpp"
-#include "netdp/accounting/account_request.hpp"
+#include "netdp/accounting/account/account_request.hpp"
 #include "netdp/gossip/network_spec.hpp"
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/spec.hpp"

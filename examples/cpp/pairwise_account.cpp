@@ -4,8 +4,8 @@
 #include <span>
 #include <vector>
 
-#include "netdp/accounting/pairwise.hpp"
-#include "netdp/accounting/pairwise_summary.hpp"
+#include "netdp/accounting/account/pairwise.hpp"
+#include "netdp/accounting/account/pairwise_summary.hpp"
 #include "netdp/gossip/network_spec.hpp"
 
 int main() {
@@ -25,7 +25,8 @@ int main() {
   std::printf("pair (0, 33): mu = %.6f, epsilon = %.6f\n", *row.mu, row.epsilon);
 
   // The smallest σ whose mean ε over all pairs is at most 1.
-  const accounting::Calibration c = accounting::calibrate_sigma(*account, accounting::Statistic::mean, 1.0, 1e-5);
+  const accounting::Calibration c =
+      accounting::calibrate_sigma(*account, accounting::Statistic::mean, 1.0, 1e-5);
   std::printf("sigma = %.6f gives mean epsilon %.6f\n", c.sigma, c.achieved_epsilon);
 
   // Every pair at that σ, in chunks of whole observer blocks, into a summary by hop distance.

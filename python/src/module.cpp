@@ -25,11 +25,10 @@
 #include <thread>
 #include <vector>
 
-#include "netdp/accounting/account_request.hpp"
-#include "netdp/accounting/mf_compare.hpp"
-#include "netdp/accounting/pairwise.hpp"
-#include "netdp/accounting/pairwise_summary.hpp"
-#include "netdp/accounting/thread_policy.hpp"
+#include "netdp/accounting/account/account_request.hpp"
+#include "netdp/accounting/account/pairwise.hpp"
+#include "netdp/accounting/account/pairwise_summary.hpp"
+#include "netdp/accounting/mf/mf_compare.hpp"
 #include "netdp/dp/gdp.hpp"
 #include "netdp/dp/rdp.hpp"
 #include "netdp/gossip/network_spec.hpp"
@@ -40,6 +39,7 @@
 #include "netdp/graph/metrics.hpp"
 #include "netdp/learn/toml_config.hpp"
 #include "netdp/learn/train.hpp"
+#include "netdp/linalg/thread_policy.hpp"
 #include "netdp/mf/factorize_request.hpp"
 #include "netdp/util/check.hpp"
 #include "netdp/util/memory.hpp"
@@ -510,7 +510,7 @@ py::dict compare(const graph::Graph& g, const std::string& weights, std::size_t 
 
 PYBIND11_MODULE(_netdp, m) {
   using namespace netdp;
-  if (const auto note = accounting::apply_thread_policy().note)
+  if (const auto note = linalg::apply_thread_policy().note)
     PyErr_WarnEx(PyExc_RuntimeWarning, note->c_str(), 1);
   m.doc() = "The compiled core of netdp; use the netdp package, which wraps it.";
   // A run refused for its memory estimate is MemoryError, an input file that cannot be opened

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "audit_detail.hpp"
-#include "netdp/accounting/random_walk_visits.hpp"
+#include "netdp/accounting/random_walk/random_walk_visits.hpp"
 #include "netdp/audit/audit.hpp"
 #include "netdp/gossip/walk_step.hpp"
 #include "netdp/util/check.hpp"

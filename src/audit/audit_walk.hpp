@@ -7,7 +7,7 @@
 #include <optional>
 #include <vector>
 
-#include "netdp/accounting/random_walk.hpp"
+#include "netdp/accounting/random_walk/random_walk.hpp"
 #include "netdp/audit/audit.hpp"
 #include "netdp/gossip/gossip_matrix.hpp"
 #include "netdp/util/rng.hpp"

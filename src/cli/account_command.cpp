@@ -12,8 +12,8 @@
 
 #include "account_report.hpp"
 #include "commands.hpp"
-#include "netdp/accounting/pairwise.hpp"
-#include "netdp/accounting/pairwise_summary.hpp"
+#include "netdp/accounting/account/pairwise.hpp"
+#include "netdp/accounting/account/pairwise_summary.hpp"
 #include "netdp/dp/gdp.hpp"
 #include "netdp/gossip/network_spec.hpp"
 #include "netdp/graph/metrics.hpp"

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "netdp/accounting/pairwise.hpp"
-#include "netdp/accounting/pairwise_summary.hpp"
+#include "netdp/accounting/account/pairwise.hpp"
+#include "netdp/accounting/account/pairwise_summary.hpp"
 #include "node_names.hpp"
 
 namespace netdp::cli {
@@ -22,8 +22,9 @@ inline constexpr std::size_t kMaxWarningsShown = 20;
 
 struct AccountReport {
   std::string method;
-  std::string bound = "upper-bound";  ///< the name of PairwiseAccount::guarantee(), in every row and the summary
-  bool valid_bound = true;            ///< false for a paper's formula that is not a bound
+  std::string bound =
+      "upper-bound";        ///< the name of PairwiseAccount::guarantee(), in every row and the summary
+  bool valid_bound = true;  ///< false for a paper's formula that is not a bound
   /// The chance that a value certified modulo random primes is wrong, when the account uses them.
   std::optional<double> certificate_failure_probability;
   double sigma = 0.0;

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "netdp/accounting/thread_policy.hpp"
+#include "netdp/linalg/thread_policy.hpp"
 #include "netdp/util/memory.hpp"
 #include "netdp/util/option_spelling.hpp"
 #include "train_output.hpp"
@@ -157,8 +157,7 @@ int checked_status(int status, const DescriptorBuffer* buffer) {
 }  // namespace
 
 int run(int argc, char** argv) {
-  if (const auto note = accounting::apply_thread_policy().note)
-    std::cerr << "netdp: warning: " << *note << "\n";
+  if (const auto note = linalg::apply_thread_policy().note) std::cerr << "netdp: warning: " << *note << "\n";
   CLI::App app{"netdp: pairwise privacy accounting for differentially private decentralized learning"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("netdp ") + kNetdpVersion);

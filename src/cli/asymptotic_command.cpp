@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "commands.hpp"
-#include "netdp/accounting/linear_system.hpp"
+#include "netdp/accounting/linear_system/linear_system.hpp"
 #include "netdp/gossip/schedules.hpp"
 #include "netdp/util/check.hpp"
 #include "network_options.hpp"

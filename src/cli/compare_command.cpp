@@ -11,9 +11,9 @@
 #include <memory>
 
 #include "commands.hpp"
-#include "netdp/accounting/mf_compare.hpp"
-#include "netdp/accounting/pairwise.hpp"
-#include "netdp/accounting/pairwise_summary.hpp"
+#include "netdp/accounting/account/pairwise.hpp"
+#include "netdp/accounting/account/pairwise_summary.hpp"
+#include "netdp/accounting/mf/mf_compare.hpp"
 #include "netdp/dp/rdp.hpp"
 #include "netdp/gossip/schedules.hpp"
 #include "netdp/graph/metrics.hpp"

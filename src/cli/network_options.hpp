@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "netdp/accounting/pairwise.hpp"
+#include "netdp/accounting/account/pairwise.hpp"
 #include "netdp/gossip/gossip_matrix.hpp"
 #include "netdp/gossip/network_spec.hpp"
 #include "netdp/gossip/weighting.hpp"

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <iostream>
 
-#include "netdp/accounting/thread_policy.hpp"
+#include "netdp/linalg/thread_policy.hpp"
 #include "netdp/util/atomic_file.hpp"
 #include "netdp/util/check.hpp"
 #include "netdp/util/memory.hpp"
@@ -20,14 +20,14 @@ void add_output_options(CLI::App* command, OutputOptions& options, const std::st
   command->add_option_function<int>(
       "--threads",
       [](int threads) {
-        require(threads >= 1 && threads <= accounting::kMaxThreads, "--threads must be in 1..{}, got {}",
-                accounting::kMaxThreads, threads);
+        require(threads >= 1 && threads <= linalg::kMaxThreads, "--threads must be in 1..{}, got {}",
+                linalg::kMaxThreads, threads);
         omp_set_num_threads(threads);
       },
       fmt::format(
           "Threads for the parallel parts, 1..{} (default: OMP_NUM_THREADS, else every core); results "
           "do not depend on it",
-          accounting::kMaxThreads));
+          linalg::kMaxThreads));
   command->add_option_function<std::uint64_t>(
       "--seed",
       [&options](std::uint64_t seed) {

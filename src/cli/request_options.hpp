@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "netdp/accounting/account_request.hpp"
+#include "netdp/accounting/account/account_request.hpp"
 
 namespace netdp::cli {
 

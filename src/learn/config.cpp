@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "enum_names.hpp"
-#include "netdp/accounting/vector_max.hpp"
+#include "netdp/accounting/worst_case/vector_max.hpp"
 #include "netdp/gossip/network_spec.hpp"
 #include "netdp/graph/spec.hpp"
 #include "netdp/learn/algorithm.hpp"

@@ -4,14 +4,14 @@
 
 #include <string_view>
 
-#include "../accounting/dense_kernels.hpp"
 #include "model_common.hpp"
+#include "netdp/linalg/dense_kernels.hpp"
 
 namespace netdp::learn::detail {
 namespace {
 
 // The models' products go through the one BLAS-backed GEMM (OpenBLAS's run-time kernels).
-using accounting::detail::multiply_into;
+using linalg::multiply_into;
 
 /// θ = [w (d entries); b].  ℓ(θ; x, y) = log(1 + e^z) − y z with z = w·x + b, y ∈ {0, 1}.
 class BinaryLogistic final : public Model {

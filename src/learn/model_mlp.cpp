@@ -11,15 +11,15 @@
 #include <cmath>
 #include <string_view>
 
-#include "../accounting/dense_kernels.hpp"
 #include "model_common.hpp"
+#include "netdp/linalg/dense_kernels.hpp"
 #include "netdp/util/rng.hpp"
 
 namespace netdp::learn::detail {
 namespace {
 
 // The models' products go through the one BLAS-backed GEMM (OpenBLAS's run-time kernels).
-using accounting::detail::multiply_into;
+using linalg::multiply_into;
 
 class Mlp final : public Model {
  public:

@@ -11,12 +11,12 @@
 #include <optional>
 #include <vector>
 
-#include "../accounting/dense_kernels.hpp"
 #include "netdp/gossip/network_spec.hpp"
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/metrics.hpp"
 #include "netdp/graph/spec.hpp"
 #include "netdp/learn/algorithm.hpp"
+#include "netdp/linalg/dense_kernels.hpp"
 #include "netdp/util/check.hpp"
 #include "netdp/util/memory.hpp"
 #include "simulator_internal.hpp"
@@ -232,7 +232,7 @@ TrainResult run_training(const TrainConfig& c, const TrainProgress& progress) {
   Rng rng(sub_seed(seed, 7));
   phase("rounds");
   // The rounds run their own threads over nodes; the models' products run inside them.
-  const accounting::detail::SingleThreadedBlas single_threaded_blas;
+  const linalg::SingleThreadedBlas single_threaded_blas;
   for (std::size_t t = 0; t < params.rounds; ++t) {
     algorithm->round(t, theta, ctx, rng);
     const std::size_t done = t + 1;

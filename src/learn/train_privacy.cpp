@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "netdp/accounting/muffliato_gd.hpp"
-#include "netdp/accounting/muffliato_gd_view.hpp"
+#include "netdp/accounting/muffliato/muffliato_gd.hpp"
+#include "netdp/accounting/muffliato/muffliato_gd_view.hpp"
 #include "netdp/gossip/schedule.hpp"
 #include "netdp/gossip/schedules.hpp"
 #include "netdp/util/check.hpp"

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "netdp/accounting/pairwise.hpp"
+#include "netdp/accounting/account/pairwise.hpp"
 #include "netdp/graph/graph.hpp"
 #include "netdp/learn/algorithm.hpp"
 

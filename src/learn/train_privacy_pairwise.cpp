@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "netdp/accounting/muffliato_gd_view.hpp"
-#include "netdp/accounting/pairwise.hpp"
+#include "netdp/accounting/account/pairwise.hpp"
+#include "netdp/accounting/muffliato/muffliato_gd_view.hpp"
 #include "netdp/util/check.hpp"
 #include "train_privacy.hpp"
 

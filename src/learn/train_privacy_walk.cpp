@@ -9,8 +9,8 @@
 #include <memory>
 #include <vector>
 
-#include "netdp/accounting/pairwise.hpp"
-#include "netdp/accounting/random_walk.hpp"
+#include "netdp/accounting/account/pairwise.hpp"
+#include "netdp/accounting/random_walk/random_walk.hpp"
 #include "netdp/util/check.hpp"
 #include "train_privacy.hpp"
 

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <functional>
 
-#include "netdp/accounting/mf_accountant.hpp"
+#include "netdp/accounting/mf/mf_accountant.hpp"
 #include "netdp/mf/mafalda_privacy.hpp"
 
 namespace netdp::mf::detail {

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "netdp/accounting/mf_views.hpp"
-#include "netdp/accounting/sign_max.hpp"
+#include "netdp/accounting/mf/mf_views.hpp"
+#include "netdp/accounting/worst_case/sign_max.hpp"
 #include "netdp/mf/factorize.hpp"
 #include "netdp/util/check.hpp"
 

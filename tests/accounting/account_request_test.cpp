@@ -1,6 +1,6 @@
 // AccountRequest: the options by name build the same account as the accountant's own factory,
 // and an option that does not apply to the method is refused by name.
-#include "netdp/accounting/account_request.hpp"
+#include "netdp/accounting/account/account_request.hpp"
 
 #include <gtest/gtest.h>
 

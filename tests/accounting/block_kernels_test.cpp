@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "../../src/accounting/muffliato_propagation.hpp"
-#include "../../src/accounting/sparse_block.hpp"
+#include "../../src/accounting/muffliato/muffliato_propagation.hpp"
+#include "netdp/linalg/sparse_block.hpp"
 #include "netdp/util/rng.hpp"
 
 namespace netdp::accounting::detail {
@@ -30,13 +30,13 @@ TEST(CsrTimesBlock, EqualsTheSparseProductAndEachColumnAloneAtEveryWidth) {
   for (std::size_t width = 0; width <= 70; ++width) {
     const std::vector<double> in = normals(rng, 6 * width);
     std::vector<double> out(5 * width, 99.0);
-    csr_times_block(start.data(), cols.data(), values.data(), 5, in.data(), width, out.data());
+    linalg::csr_times_block(start.data(), cols.data(), values.data(), 5, in.data(), width, out.data());
     for (std::size_t j = 0; j < width; ++j) {
       // Column j on its own (a block of width 1): the same bits, whatever the tile it fell in.
       std::vector<double> column(6);
       for (std::size_t i = 0; i < 6; ++i) column[i] = in[i * width + j];
       std::vector<double> alone(5);
-      csr_times_block(start.data(), cols.data(), values.data(), 5, column.data(), 1, alone.data());
+      linalg::csr_times_block(start.data(), cols.data(), values.data(), 5, column.data(), 1, alone.data());
       for (std::size_t r = 0; r < 5; ++r) {
         double expected = 0.0;
         double magnitude = 0.0;

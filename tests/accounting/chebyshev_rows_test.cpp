@@ -1,7 +1,7 @@
 // The Chebyshev basis of a Muffliato view: the certified spectral interval of W, the rows against a
 // long-double recurrence (the forward-error bound must hold), and their span against the powers'.
 
-#include "../../src/accounting/chebyshev_rows.hpp"
+#include "../../src/accounting/muffliato/chebyshev_rows.hpp"
 
 #include <gtest/gtest.h>
 

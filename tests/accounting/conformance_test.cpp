@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "netdp/accounting/account_request.hpp"
-#include "netdp/accounting/registry.hpp"
+#include "netdp/accounting/account/account_request.hpp"
+#include "netdp/accounting/account/registry.hpp"
 #include "netdp/dp/gdp.hpp"
 #include "netdp/gossip/network_spec.hpp"
 #include "netdp/gossip/weighting.hpp"

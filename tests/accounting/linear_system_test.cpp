@@ -1,7 +1,7 @@
 // Koskela–Kulkarni accountants: the structured path against the literal dense
 // reference of linear_system_test_helpers.hpp (the paper's H_T and pseudo-inverse).
 
-#include "netdp/accounting/linear_system.hpp"
+#include "netdp/accounting/linear_system/linear_system.hpp"
 
 #include <gtest/gtest.h>
 

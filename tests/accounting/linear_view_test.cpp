@@ -1,7 +1,7 @@
 // The linear-view engine: K_u = A_uᵀ (B Bᵀ)⁺ A_u against a literal SVD
 // pseudo-inverse, its diagnostics, and the per-pair assessment.
 
-#include "netdp/accounting/linear_view.hpp"
+#include "netdp/accounting/linear_system/linear_view.hpp"
 
 #include <gtest/gtest.h>
 

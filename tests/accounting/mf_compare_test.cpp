@@ -1,6 +1,6 @@
 // Figure 2 comparison (MF paper): aggregation per distance and the bounds each side must obey.
 
-#include "netdp/accounting/mf_compare.hpp"
+#include "netdp/accounting/mf/mf_compare.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // writes them (Appendix A), through K = Cᵀ B⁺ B C restricted to the target's
 // columns (Theorem 7 / eq. 8), with pseudo-inverses by SVD.
 
-#include "netdp/accounting/mf_views.hpp"
+#include "netdp/accounting/mf/mf_views.hpp"
 
 #include <gtest/gtest.h>
 #include <omp.h>
@@ -13,7 +13,7 @@
 #include <iostream>
 #include <vector>
 
-#include "netdp/accounting/mf_accountant.hpp"
+#include "netdp/accounting/mf/mf_accountant.hpp"
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/generators.hpp"
 #include "netdp/util/memory.hpp"

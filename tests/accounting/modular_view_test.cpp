@@ -1,7 +1,7 @@
 // Exact arithmetic of the joint view's certificates (modular_view.hpp): primes, W read as
 // rationals, ranks and memberships modulo p, leverages and their reconstruction.
 
-#include "../../src/accounting/modular_view.hpp"
+#include "../../src/accounting/exact/modular_view.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // Proposition 1) against literal dense formulas or hand-computed values, and as upper
 // bounds on the Theorem-1 / Theorem-12 sums.
 
-#include "netdp/accounting/muffliato_bounds.hpp"
+#include "netdp/accounting/muffliato/muffliato_bounds.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // Muffliato-GD/SGD accounting (Theorems 6 and 11) against the literal sums.
 
-#include "netdp/accounting/muffliato_gd.hpp"
+#include "netdp/accounting/muffliato/muffliato_gd.hpp"
 
 #include <gtest/gtest.h>
 

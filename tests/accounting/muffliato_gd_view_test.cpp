@@ -2,7 +2,7 @@
 // written as the formula reads (block s of message (r, w) is e_wᵀ W_{r−1} ⋯ W_{sK}), its own
 // columns removed, the projector V Vᵀ from a long-double SVD, K_u its T × T block at u's columns.
 
-#include "netdp/accounting/muffliato_gd_view.hpp"
+#include "netdp/accounting/muffliato/muffliato_gd_view.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,7 +13,7 @@
 
 #include "accounting/muffliato_test_helpers.hpp"
 #include "accounting/sdp_reference.hpp"
-#include "netdp/accounting/mf_accountant.hpp"
+#include "netdp/accounting/mf/mf_accountant.hpp"
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/spec.hpp"
 

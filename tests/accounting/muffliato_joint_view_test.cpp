@@ -2,7 +2,7 @@
 // matrix A′ (rows of W_{0:t}, its own columns removed) and ℓ_u = e_uᵀ A′ᵀ (A′A′ᵀ)⁺ A′ e_u with a
 // pseudo-inverse, exactly as the formula is written.
 
-#include "netdp/accounting/muffliato_joint_view.hpp"
+#include "netdp/accounting/muffliato/muffliato_joint_view.hpp"
 
 #include <gtest/gtest.h>
 

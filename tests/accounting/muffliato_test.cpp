@@ -1,6 +1,6 @@
 // Muffliato Theorem 1 / 12 / 13 fast path against the literal dense formulas.
 
-#include "netdp/accounting/muffliato.hpp"
+#include "netdp/accounting/muffliato/muffliato.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

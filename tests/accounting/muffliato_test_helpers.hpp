@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "netdp/accounting/muffliato.hpp"
+#include "netdp/accounting/muffliato/muffliato.hpp"
 #include "netdp/util/types.hpp"
 
 namespace netdp::accounting::testing {

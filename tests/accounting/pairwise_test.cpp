@@ -2,7 +2,7 @@
 // wraps, streaming, statistics, calibration (closed form against the bracketed search) and the
 // query checks.
 
-#include "netdp/accounting/pairwise.hpp"
+#include "netdp/accounting/account/pairwise.hpp"
 
 #include <gtest/gtest.h>
 #include <omp.h>
@@ -15,8 +15,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "netdp/accounting/muffliato_gd.hpp"
-#include "netdp/accounting/pairwise_summary.hpp"
+#include "netdp/accounting/account/pairwise_summary.hpp"
+#include "netdp/accounting/muffliato/muffliato_gd.hpp"
 #include "netdp/dp/gdp.hpp"
 #include "netdp/dp/gdp_table.hpp"
 #include "netdp/gossip/schedules.hpp"

@@ -1,7 +1,7 @@
 // Tests of S_T(W) = Σ W^i/i (Lemma 2), Theorem 3 and the closed forms of
 // Appendix E (complete graph, ring, star) against literal dense references.
 
-#include "netdp/accounting/random_walk_series.hpp"
+#include "netdp/accounting/random_walk/random_walk_series.hpp"
 
 #include <gtest/gtest.h>
 

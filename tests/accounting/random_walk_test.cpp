@@ -2,7 +2,7 @@
 // the condition of Theorem 3, the local-DP cap, sender-known view (Appendix B.1)
 // and collusion (Appendix D), against literal dense formulas written here.
 
-#include "netdp/accounting/random_walk.hpp"
+#include "netdp/accounting/random_walk/random_walk.hpp"
 
 #include <gtest/gtest.h>
 

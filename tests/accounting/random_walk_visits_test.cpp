@@ -1,7 +1,7 @@
 // Visit counts of a random walk against the literal distribution: every walk of T steps
 // enumerated with its probability, N_u counted.
 
-#include "netdp/accounting/random_walk_visits.hpp"
+#include "netdp/accounting/random_walk/random_walk_visits.hpp"
 
 #include <gtest/gtest.h>
 

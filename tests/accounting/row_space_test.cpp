@@ -3,7 +3,7 @@
 // resolution are given up (the local-DP cap), and the test that decides it leaves a spectrum that
 // stops above the floor to the full computation.
 
-#include "../../src/accounting/row_space.hpp"
+#include "../../src/accounting/linear_system/row_space.hpp"
 
 #include <gtest/gtest.h>
 

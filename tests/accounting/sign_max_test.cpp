@@ -1,7 +1,7 @@
 // Tests of maximize_over_signs against a plain enumeration of all 2^m sign vectors, the closed
 // forms of small examples, and the bound relations (lower <= exact <= certified <= sum_abs).
 
-#include "netdp/accounting/sign_max.hpp"
+#include "netdp/accounting/worst_case/sign_max.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

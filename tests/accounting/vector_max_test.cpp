@@ -2,7 +2,7 @@
 // Newton method, written as a textbook states it), the bound relations scalar ≤ vector ≤ Σ|K|,
 // and K from real secure-sum views.
 
-#include "netdp/accounting/vector_max.hpp"
+#include "netdp/accounting/worst_case/vector_max.hpp"
 
 #include <gtest/gtest.h>
 
@@ -15,8 +15,8 @@
 
 #include "accounting/linear_system_test_helpers.hpp"
 #include "accounting/sdp_reference.hpp"
-#include "netdp/accounting/linear_system.hpp"
-#include "netdp/accounting/sign_max.hpp"
+#include "netdp/accounting/linear_system/linear_system.hpp"
+#include "netdp/accounting/worst_case/sign_max.hpp"
 #include "netdp/graph/generators.hpp"
 
 namespace netdp::accounting {

@@ -9,10 +9,10 @@
 #include <cmath>
 #include <string>
 
-#include "netdp/accounting/linear_system.hpp"
-#include "netdp/accounting/mf_accountant.hpp"
-#include "netdp/accounting/muffliato_gd_view.hpp"
-#include "netdp/accounting/pairwise.hpp"
+#include "netdp/accounting/account/pairwise.hpp"
+#include "netdp/accounting/linear_system/linear_system.hpp"
+#include "netdp/accounting/mf/mf_accountant.hpp"
+#include "netdp/accounting/muffliato/muffliato_gd_view.hpp"
 #include "netdp/gossip/schedules.hpp"
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/spec.hpp"

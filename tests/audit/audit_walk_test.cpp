@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "netdp/accounting/pairwise.hpp"
+#include "netdp/accounting/account/pairwise.hpp"
 #include "netdp/audit/audit.hpp"
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/spec.hpp"

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.hpp"
-#include "netdp/accounting/mf_compare.hpp"
+#include "netdp/accounting/mf/mf_compare.hpp"
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/spec.hpp"
 

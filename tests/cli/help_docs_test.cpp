@@ -11,7 +11,7 @@
 #include <string>
 
 #include "cli/cli_runner.hpp"
-#include "netdp/accounting/account_request.hpp"
+#include "netdp/accounting/account/account_request.hpp"
 #include "netdp/util/option_spelling.hpp"
 
 namespace netdp::cli {

@@ -2,7 +2,7 @@
 // larger than netdp runs is lowered with a warning instead of crashing, and the environment's thread
 // variables do not change a result (the BLAS thread count is pinned).
 
-#include "netdp/accounting/thread_policy.hpp"
+#include "netdp/linalg/thread_policy.hpp"
 
 #include <gtest/gtest.h>
 
@@ -27,7 +27,7 @@ TEST(ThreadPolicy, AnOpenMpTeamAboveTheLimitIsLoweredWithAWarning) {
   ASSERT_EQ(huge.first, 0) << huge.second;
   EXPECT_NE(huge.second.find("netdp: warning: 100000 OpenMP threads were asked for (OMP_NUM_THREADS); netdp "
                              "runs at most " +
-                             std::to_string(accounting::kMaxThreads)),
+                             std::to_string(linalg::kMaxThreads)),
             std::string::npos)
       << huge.second;
   const auto quiet = stdout_of("OMP_NUM_THREADS=100000", args);

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "netdp/accounting/linear_system.hpp"
-#include "netdp/accounting/mf_accountant.hpp"
-#include "netdp/accounting/random_walk.hpp"
+#include "netdp/accounting/linear_system/linear_system.hpp"
+#include "netdp/accounting/mf/mf_accountant.hpp"
+#include "netdp/accounting/random_walk/random_walk.hpp"
 #include "netdp/dp/gdp.hpp"
 #include "netdp/gossip/schedules.hpp"
 #include "netdp/gossip/weighting.hpp"

@@ -22,9 +22,9 @@
 #include <utility>
 #include <vector>
 
-#include "netdp/accounting/linear_system.hpp"
-#include "netdp/accounting/mf_views.hpp"
-#include "netdp/accounting/random_walk.hpp"
+#include "netdp/accounting/linear_system/linear_system.hpp"
+#include "netdp/accounting/mf/mf_views.hpp"
+#include "netdp/accounting/random_walk/random_walk.hpp"
 #include "netdp/dp/audit_bounds.hpp"
 #include "netdp/gossip/gossip_matrix.hpp"
 #include "netdp/gossip/schedule.hpp"

@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-#include "netdp/accounting/pairwise.hpp"
+#include "netdp/accounting/account/pairwise.hpp"
 #include "netdp/gossip/gossip_matrix.hpp"
 #include "netdp/gossip/network_spec.hpp"
 #include "netdp/gossip/schedule.hpp"

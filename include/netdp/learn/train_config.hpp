@@ -23,7 +23,7 @@
 #include <string_view>
 #include <vector>
 
-#include "netdp/accounting/vector_max.hpp"
+#include "netdp/accounting/worst_case/vector_max.hpp"
 #include "netdp/gossip/network_spec.hpp"
 #include "netdp/learn/dataset.hpp"
 #include "netdp/learn/model.hpp"

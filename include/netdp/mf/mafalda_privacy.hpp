@@ -7,8 +7,8 @@
 
 #include <cstddef>
 
-#include "netdp/accounting/mf_accountant.hpp"
-#include "netdp/accounting/mf_views.hpp"
+#include "netdp/accounting/mf/mf_accountant.hpp"
+#include "netdp/accounting/mf/mf_views.hpp"
 #include "netdp/gossip/gossip_matrix.hpp"
 #include "netdp/util/types.hpp"
 
