@@ -82,8 +82,8 @@ class GossipSgd : public Algorithm {
 
   PrivacyAccount privacy(const TrainContext& ctx) const override {
     if (!is_private()) return PrivacyAccount{};
-    if (variant_ == Variant::dp_d_sgd) return dp_d_sgd_pairwise_account(ctx);
-    return muffliato_account(ctx);
+    if (variant_ == Variant::dp_d_sgd) return dp_d_sgd_privacy(ctx);
+    return muffliato_privacy(ctx);
   }
 
  private:
@@ -133,7 +133,7 @@ class RandomizedGossip : public Algorithm {
     }
   }
   PrivacyAccount privacy(const TrainContext& ctx) const override {
-    return randomized_gossip_account(ctx, ticks_);
+    return randomized_gossip_privacy(ctx, ticks_);
   }
 
  private:
@@ -168,7 +168,7 @@ class AntiPgd : public Algorithm {
     theta -= p.step_size * grads_;
     ctx.gossip(ctx.schedule().at(t), theta);
   }
-  PrivacyAccount privacy(const TrainContext& ctx) const override { return antipgd_pairwise_account(ctx); }
+  PrivacyAccount privacy(const TrainContext& ctx) const override { return antipgd_privacy(ctx); }
 
  private:
   DenseMatrix grads_;

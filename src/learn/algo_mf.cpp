@@ -216,12 +216,12 @@ class MfDSgd : public Algorithm {
     if (!participation_.every_step) check_cyclic_batches(ctx, participation_);
     encoders_.clear();
     if (!mafalda_) {
-      encoders_.push_back(correlation_from_key(p.correlation_path, p.rounds));
+      encoders_.push_back(correlation_from_key(p.correlation, p.rounds));
     } else {
-      require(p.correlation_path.empty(),
+      require(p.correlation.empty(),
               "algorithm.correlation = '{}': mafalda computes its own C (algorithm.correlation_method); use "
               "mf-d-sgd to train with a given C",
-              p.correlation_path);
+              p.correlation);
       const std::size_t separation = mf_separation(participation_, p.rounds);
       switch (p.correlation_method) {
         case CorrelationMethod::mafalda:

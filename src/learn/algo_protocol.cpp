@@ -53,9 +53,7 @@ class SecureGossip : public Algorithm {
     theta -= p.step_size * grads_;
     theta = protocol_->run_round(theta, t);
   }
-  PrivacyAccount privacy(const TrainContext& ctx) const override {
-    return secure_gossip_pairwise_account(ctx);
-  }
+  PrivacyAccount privacy(const TrainContext& ctx) const override { return secure_gossip_privacy(ctx); }
 
  private:
   std::optional<SecureSummation> protocol_;

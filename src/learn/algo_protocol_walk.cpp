@@ -61,7 +61,7 @@ class RandomWalkDpSgd : public Algorithm {
   PrivacyAccount privacy(const TrainContext& ctx) const override {
     // A node contributes at most N(t) = min(K, t − burn-in) noisy steps (train_privacy_walk.cpp).
     const bool capped = options_.contribution_cap != RandomWalkSgdOptions{}.contribution_cap;
-    return random_walk_account(ctx, capped ? options_.contribution_cap : 0, options_.burn_in);
+    return random_walk_privacy(ctx, capped ? options_.contribution_cap : 0, options_.burn_in);
   }
 
  private:

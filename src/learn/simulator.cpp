@@ -36,28 +36,10 @@ PartitionSpec partition_spec(const DataConfig& data, std::uint64_t seed) {
 }
 
 AlgorithmParams algorithm_params(const TrainConfig& c) {
-  const AlgorithmConfig& a = c.algorithm;
   AlgorithmParams p;
-  p.name = a.name;
-  p.rounds = a.rounds;
-  p.step_size = a.step_size;
-  p.batch_size = a.batch_size;
-  p.clip = a.clip;
-  p.sigma = a.sigma;
-  p.gossip_steps = a.gossip_steps;
-  p.chebyshev = a.chebyshev;
-  p.schedule = a.schedule;
-  p.correlation_path = a.correlation;
-  p.correlation_method = a.correlation_method;
-  p.participations = a.participations;
-  p.separation = a.separation;
-  p.delta = c.privacy.delta;
-  p.calibrate_on = c.privacy.calibrate_on;
-  p.bound = c.privacy.bound;
-  p.release_dimension = c.privacy.release_dimension;
+  static_cast<AlgorithmConfig&>(p) = c.algorithm;
+  static_cast<PrivacyConfig&>(p) = c.privacy;
   p.eval_every = c.train.eval_every;
-  p.walk_contribution_cap = a.walk_contribution_cap;
-  p.walk_burn_in = a.walk_burn_in;
   p.limits = c.limits;
   return p;
 }
@@ -193,10 +175,10 @@ TrainResult run_training(const TrainConfig& c, const TrainProgress& progress) {
   phase("privacy accountant");
   if (algorithm->is_private()) account = algorithm->privacy(ctx);
   result.accountant = account.accountant;
-  result.valid_bound = account.valid_bound;
+  result.valid_bound = account.valid_bound(params.rounds);
   require(params.bound == PrivacyBound::exact || params.calibrate_on != CalibrateOn::local,
           "privacy.bound = paper does not combine with privacy.calibrate_on = local (local DP is a bound)");
-  require(params.bound == PrivacyBound::exact || !account.valid_bound || !algorithm->is_private(),
+  require(params.bound == PrivacyBound::exact || !result.valid_bound || !algorithm->is_private(),
           "privacy.bound = paper: algorithm '{}' has no paper formula that differs from its valid accountant "
           "(only muffliato and randomized-gossip have one)",
           params.name);

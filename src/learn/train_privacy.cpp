@@ -107,7 +107,6 @@ PrivacyAccount muffliato_base_account(const AlgorithmParams& p, const std::strin
   account.accountant =
       prefix + "-paper" +
       (account.statistic == accounting::Statistic::mean ? "-mean-pairwise" : "-max-pairwise");
-  account.valid_bound = false;
   account.notes.push_back(
       "privacy.bound = paper: the Muffliato paper's message-by-message sums (Theorem 6 / 11), each step "
       "capped at the local value; NOT an upper bound on what a node sees (docs/accounting-muffliato.md)");
@@ -118,6 +117,8 @@ std::shared_ptr<const accounting::PairwiseAccount> muffliato_pairs(accounting::M
                                                                    const std::string& method) {
   accounting::GaussianPairwiseAccount::Info info;
   info.method = method;
+  info.guarantee = accounting::Guarantee::paper_formula;  // privacy.bound = paper
+  info.certificate = accounting::Certificate::paper_formula;
   return accounting::muffliato_losses_account(std::move(losses), {}, std::move(info));
 }
 
@@ -153,7 +154,7 @@ void compose_steps(PrivacyAccount& account, const AlgorithmParams& p, std::size_
 
 }  // namespace
 
-PrivacyAccount muffliato_account(const TrainContext& ctx) {
+PrivacyAccount muffliato_privacy(const TrainContext& ctx) {
   const AlgorithmParams& p = ctx.params();
   if (p.calibrate_on == CalibrateOn::local) return local_gdp_account(ctx, identity_correlation_sensitivity());
   if (p.bound == PrivacyBound::paper) {
@@ -164,18 +165,16 @@ PrivacyAccount muffliato_account(const TrainContext& ctx) {
     });
     return account;
   }
-  // A fixed W: the whole view of Muffliato-SGD(K) through the MF engine's structured path.
-  if (p.schedule.kind == gossip::ScheduleSpec::Kind::fixed) return muffliato_view_pairwise_account(ctx);
-  return muffliato_gd_view_training_account(
-      ctx, "muffliato", accounting::muffliato_gd_rounds(ctx.schedule(), p.rounds, p.gossip_steps));
+  // The whole view of Muffliato-GD / SGD(K), through the registry.
+  return muffliato_whole_view_account(ctx);
 }
 
-PrivacyAccount randomized_gossip_account(const TrainContext& ctx, const std::vector<graph::Edge>& ticks) {
+PrivacyAccount randomized_gossip_privacy(const TrainContext& ctx, const std::vector<graph::Edge>& ticks) {
   const AlgorithmParams& p = ctx.params();
   if (p.calibrate_on == CalibrateOn::local) return local_gdp_account(ctx, identity_correlation_sensitivity());
   const std::size_t n = ctx.num_nodes();
   const std::size_t k = p.gossip_steps;
-  require(k >= 1 && ticks.size() == p.rounds * k, "randomized_gossip_account: {} ticks for T = {}, K = {}",
+  require(k >= 1 && ticks.size() == p.rounds * k, "randomized_gossip_privacy: {} ticks for T = {}, K = {}",
           ticks.size(), p.rounds, k);
   // Muffliato Algorithm 2's tick on edge {a, b}: W = I − (e_a − e_b)(e_a − e_b)ᵀ / 2.
   const auto ticks_of = [&](std::size_t first, std::size_t count) {
@@ -189,7 +188,7 @@ PrivacyAccount randomized_gossip_account(const TrainContext& ctx, const std::vec
     account = muffliato_base_account(p, "randomized-gossip");
     compose_steps(account, p, n, [&](std::size_t t) { return ticks_of(t * k, k); });
   } else {
-    account = muffliato_gd_view_training_account(ctx, "randomized-gossip", ticks_of(0, p.rounds * k));
+    account = tick_schedule_view_account(ctx, "randomized-gossip", ticks_of(0, p.rounds * k));
   }
   account.notes.push_back(
       "randomized-gossip: the edges are drawn from the run's seed before training (public to the accountant "

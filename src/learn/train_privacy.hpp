@@ -51,11 +51,11 @@ void require_pairwise_nodes(const TrainContext& ctx);
 /// pairwise view, which is post-processing of it). μ(σ, t) = sqrt(sens²(t)) / σ.
 PrivacyAccount local_gdp_account(const TrainContext& ctx, const SquaredSensitivity& sensitivity);
 
-/// Muffliato-GD/SGD pairwise accountant: the whole view of every observer (the fixed W through
-/// the MF engine, a time-varying schedule through muffliato_gd_view_training_account); with
+/// Muffliato-GD/SGD pairwise accountant: the whole view of every observer
+/// (muffliato_whole_view_account); with
 /// privacy.bound = paper, Cyffers et al. Theorem 6 / 11 as printed (labelled not a bound). Mean or
 /// max over all ordered pairs per params().calibrate_on ("local" gives local_gdp_account).
-PrivacyAccount muffliato_account(const TrainContext& ctx);
+PrivacyAccount muffliato_privacy(const TrainContext& ctx);
 
 /// randomized-gossip's pairwise accountant (Muffliato Algorithm 2 inside each gradient step): the
 /// edges are drawn before training (`ticks`: K per step, step-major), so each step is one noisy
@@ -63,38 +63,41 @@ PrivacyAccount muffliato_account(const TrainContext& ctx);
 /// those T·K rounds; with privacy.bound = paper, Theorem 1 per step composed as in Theorem 11
 /// (labelled not a bound). Mean or max over ordered pairs per params().calibrate_on ("local":
 /// local_gdp_account).
-PrivacyAccount randomized_gossip_account(const TrainContext& ctx, const std::vector<graph::Edge>& ticks);
+PrivacyAccount randomized_gossip_privacy(const TrainContext& ctx, const std::vector<graph::Edge>& ticks);
 
 /// dp-d-sgd: Koskela–Kulkarni Theorem 10 (linear_system.hpp view `plain`, observer noise removed
 /// per Section 3.5) for every ordered pair: what any node sees is post-processing of the target's
 /// own messages θ_j − η ĝ_j, so the view of e_j over the rounds (powers from 0) bounds every
 /// observer. "local" gives local_gdp_account. Throws when the all-pairs cost exceeds the guard.
-PrivacyAccount dp_d_sgd_pairwise_account(const TrainContext& ctx);
+PrivacyAccount dp_d_sgd_privacy(const TrainContext& ctx);
 
 /// secure-gossip: per pair the smaller of Koskela–Kulkarni Theorem 9 (view `secure-sum-adaptive`,
 /// the secure sums of the target's closed neighbourhood, adaptive) and Theorem 10 (as for
 /// dp-d-sgd; valid because every secure sum is a function of the plain messages).
-PrivacyAccount secure_gossip_pairwise_account(const TrainContext& ctx);
+PrivacyAccount secure_gossip_privacy(const TrainContext& ctx);
 
 /// antipgd: the matrix-factorization accountant (mf_accountant.hpp) under PNDP with
 /// MfAlgorithm::antipgd, every ordered (attacker, target) pair, capped by the local view.
-PrivacyAccount antipgd_pairwise_account(const TrainContext& ctx);
+PrivacyAccount antipgd_privacy(const TrainContext& ctx);
 
-/// Muffliato-GD / SGD on a fixed W: the whole view of Muffliato-SGD(K) through the MF engine
-/// (accounting::muffliato_gd_view_account), checkpointed like the other pairwise accounts.
-PrivacyAccount muffliato_view_pairwise_account(const TrainContext& ctx);
+/// Muffliato-GD / SGD(K): the whole view of every observer, T gradient steps of K gossip rounds on
+/// the run's schedule, built through the registry (make_account, method muffliato with
+/// gradient_steps = T) and checkpointed like the other pairwise accounts. Throws when the work
+/// exceeds limits.pairwise_work.
+PrivacyAccount muffliato_whole_view_account(const TrainContext& ctx);
 
-/// Muffliato-GD / randomized-gossip on the T·K gossip rounds `rounds` of the run (time-varying or
-/// pairwise): the whole view of every observer (accounting::muffliato_gd_view_pairs_account),
-/// checkpointed like the other pairwise accounts. Throws when the work exceeds limits.pairwise_work.
-PrivacyAccount muffliato_gd_view_training_account(const TrainContext& ctx, const std::string& name,
-                                                  const gossip::Schedule& rounds);
+/// randomized-gossip on the T·K gossip rounds `rounds` of the run (one drawn edge a round): the
+/// whole view of every observer (accounting::muffliato_gd_view_pairs_account; the registry's
+/// protocols have one matrix per gradient step, not per tick), checkpointed like the other pairwise
+/// accounts. Throws when the work exceeds limits.pairwise_work.
+PrivacyAccount tick_schedule_view_account(const TrainContext& ctx, const std::string& name,
+                                          const gossip::Schedule& rounds);
 
 /// random-walk-dp-sgd: the random-walk paper's pairwise Rényi bound (accounting::random_walk_account,
 /// sender-known view, N_u = min(cap, t − burn_in) contributions: a worst case, not the paper's
 /// expectation T/n), converted to (ε, δ) per pair and capped by the local-GDP ε of the same
 /// contributions.
-PrivacyAccount random_walk_account(const TrainContext& ctx, std::size_t contribution_cap,
+PrivacyAccount random_walk_privacy(const TrainContext& ctx, std::size_t contribution_cap,
                                    std::size_t burn_in);
 
 /// The rounds at which the pairwise accountants are computed (T only). ε at round t uses the first

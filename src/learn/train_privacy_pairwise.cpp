@@ -1,6 +1,9 @@
-// Pairwise accountants of dp-d-sgd, secure-gossip and antipgd (docs/learn.md, "Privacy"): the
-// library's pairwise accounts (accounting/pairwise.hpp) are built once before training, at round T
-// and σ = 1; μ scales as 1/σ, so every later evaluation (ε so far, calibration) is a rescaling.
+// Pairwise accountants of dp-d-sgd, secure-gossip, antipgd and Muffliato's whole view (docs/learn.md,
+// "Privacy"): each algorithm is described as an accounting::AccountRequest on the run's protocol and
+// built through the registry (make_account), once before training, at round T and σ = 1; μ scales
+// as 1/σ, so every later evaluation (ε so far, calibration) is a rescaling. One adaptor
+// (checkpointed_account) turns the account at T into the account at any round t: the batch ratio
+// of each target, and the cap by the target's local view at t.
 
 #include <fmt/format.h>
 
@@ -13,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "netdp/accounting/account/account_request.hpp"
 #include "netdp/accounting/account/pairwise.hpp"
 #include "netdp/accounting/muffliato/muffliato_gd_view.hpp"
 #include "netdp/util/check.hpp"
@@ -139,6 +143,30 @@ std::vector<std::size_t> checkpoint_rounds(const AlgorithmParams& params) {
 
 namespace {
 
+// The request every training account starts from: the run's release dimension, and no sign search
+// (the scalar sign maximum is not a bound for a gradient vector: training_release).
+accounting::AccountRequest training_request(const AlgorithmParams& p, accounting::Method method) {
+  accounting::AccountRequest request;
+  request.method = method;
+  request.release_dimension = p.release_dimension;
+  if (method != accounting::Method::muffliato) request.sign_search = accounting::SignSearch::none;
+  return request;
+}
+
+// Every ordered pair's unit μ at T of the account the registry builds for `request`.
+std::vector<accounting::UnitPair> registry_pairs(const TrainContext& ctx,
+                                                 const accounting::Protocol& protocol,
+                                                 const accounting::AccountRequest& request) {
+  const std::unique_ptr<accounting::PairwiseAccount> account =
+      accounting::make_account(protocol, {}, request);
+  const auto* gaussian = dynamic_cast<const accounting::GaussianPairwiseAccount*>(account.get());
+  require(gaussian != nullptr, "privacy: the {} account is not a μ-GDP account", account->method());
+  require(gaussian->pair_count() == ctx.num_nodes() * (ctx.num_nodes() - 1),
+          "privacy: {} {} pairwise results for {} nodes", gaussian->pair_count(), account->method(),
+          ctx.num_nodes());
+  return gaussian->unit_pairs();
+}
+
 // Koskela–Kulkarni all-pairs accounting at T under each of `views` (every one a valid upper bound
 // for the simulated algorithm): per pair the smallest certified sens², exact only if the smaller
 // view's is. `theorem` names the accountant in the cost guard's error; `rows_factor` is the rows
@@ -151,13 +179,9 @@ PrivacyAccount kk_pairwise_account(const TrainContext& ctx, const std::string& n
   require_affordable(ctx, theorem, rows_factor);
   std::vector<accounting::UnitPair> pairs;
   for (const accounting::LinearSystemView view : views) {
-    accounting::LinearSystemOptions options;
-    options.view = view;
-    const auto account =
-        accounting::linear_system_account(ctx.protocol(), {}, options, training_release(ctx.params()));
-    const std::vector<accounting::UnitPair>& view_pairs = account->unit_pairs();
-    require(view_pairs.size() == ctx.num_nodes() * (ctx.num_nodes() - 1),
-            "privacy: {} pairwise results for {} nodes", view_pairs.size(), ctx.num_nodes());
+    accounting::AccountRequest request = training_request(ctx.params(), accounting::Method::linear_system);
+    request.view = view;
+    const std::vector<accounting::UnitPair> view_pairs = registry_pairs(ctx, ctx.protocol(), request);
     if (pairs.empty()) {
       pairs = view_pairs;
       continue;
@@ -171,7 +195,7 @@ PrivacyAccount kk_pairwise_account(const TrainContext& ctx, const std::string& n
 
 }  // namespace
 
-PrivacyAccount dp_d_sgd_pairwise_account(const TrainContext& ctx) {
+PrivacyAccount dp_d_sgd_privacy(const TrainContext& ctx) {
   if (ctx.params().calibrate_on == CalibrateOn::local)
     return local_gdp_account(ctx, identity_correlation_sensitivity());
   return kk_pairwise_account(ctx, "kk-thm10", "Koskela-Kulkarni Theorem 10",
@@ -181,7 +205,7 @@ PrivacyAccount dp_d_sgd_pairwise_account(const TrainContext& ctx) {
                              "bound for every observer, not only neighbours");
 }
 
-PrivacyAccount secure_gossip_pairwise_account(const TrainContext& ctx) {
+PrivacyAccount secure_gossip_privacy(const TrainContext& ctx) {
   if (ctx.params().calibrate_on == CalibrateOn::local)
     return local_gdp_account(ctx, identity_correlation_sensitivity());
   // Both views are valid upper bounds for secure gossip: per pair the smaller is reported.
@@ -194,7 +218,7 @@ PrivacyAccount secure_gossip_pairwise_account(const TrainContext& ctx) {
       "own noise removed (Section 3.5)");
 }
 
-PrivacyAccount antipgd_pairwise_account(const TrainContext& ctx) {
+PrivacyAccount antipgd_privacy(const TrainContext& ctx) {
   const AlgorithmParams& p = ctx.params();
   if (p.calibrate_on == CalibrateOn::local)
     return local_gdp_account(ctx, prefix_sum_correlation_sensitivity());
@@ -212,43 +236,51 @@ PrivacyAccount antipgd_pairwise_account(const TrainContext& ctx) {
                        fmt::format("the antipgd MF accountant (dense, PNDP) over {} nodes and T = {} rounds",
                                    ctx.num_nodes(), p.rounds),
                        work, "units of work n(nT)^2 dT", p.limits.mf_literal_work, "limits.mf_literal_work");
-  accounting::MfAlgorithmSpec spec;
-  spec.algorithm = accounting::MfAlgorithm::antipgd;
-  accounting::MfOptions options;
-  options.assess = training_release(p);
-  const auto account = accounting::mf_account(ctx.protocol(), {}, spec, accounting::MfTrust::pndp, options);
-  require(account->pair_count() == ctx.num_nodes() * (ctx.num_nodes() - 1),
-          "privacy: {} MF pairwise results for {} nodes", account->pair_count(), ctx.num_nodes());
-  return pairwise_training_account(ctx, "mf-pndp", account->unit_pairs(),
+  accounting::AccountRequest request = training_request(p, accounting::Method::mf);
+  request.algorithm = accounting::MfAlgorithm::antipgd;
+  request.trust = accounting::MfTrust::pndp;
+  return pairwise_training_account(ctx, "mf-pndp", registry_pairs(ctx, ctx.protocol(), request),
                                    prefix_sum_correlation_sensitivity(),
                                    "mf-pndp: MF paper Theorem 7 under PNDP (messages an attacker receives, "
                                    "its own inputs and noise known), "
                                    "AntiPGD view (A.3), capped by the local view");
 }
 
-PrivacyAccount muffliato_view_pairwise_account(const TrainContext& ctx) {
+PrivacyAccount muffliato_whole_view_account(const TrainContext& ctx) {
   const AlgorithmParams& p = ctx.params();
   require_pairwise_nodes(ctx);
-  require(p.schedule.kind == gossip::ScheduleSpec::Kind::fixed,
-          "muffliato_view_pairwise_account: the schedule must be fixed");
-  require_affordable(ctx, "Muffliato-SGD(K) view",
-                     static_cast<double>(p.gossip_steps) * static_cast<double>(max_closed_degree(ctx)));
+  if (p.fixed_schedule()) {
+    require_affordable(ctx, "Muffliato-SGD(K) view",
+                       static_cast<double>(p.gossip_steps) * static_cast<double>(max_closed_degree(ctx)));
+  } else {
+    require_within_limit(
+        p,
+        fmt::format("the Muffliato-GD whole-view accountant over {} nodes and T = {} steps of K = {} rounds",
+                    ctx.num_nodes(), p.rounds, p.gossip_steps),
+        accounting::muffliato_gd_view_work(
+            accounting::muffliato_gd_rounds(ctx.schedule(), p.rounds, p.gossip_steps), p.rounds,
+            p.gossip_steps),
+        "multiply-adds", p.limits.pairwise_work, "limits.pairwise_work");
+  }
+  // Muffliato-GD: T = p.rounds gradient steps of K gossip rounds each, on the run's drawn schedule.
   accounting::Protocol gossip_rounds = ctx.protocol();
-  gossip_rounds.rounds = p.gossip_steps;  // K gossip rounds per gradient step, T = p.rounds steps
-  accounting::MuffliatoOptions options;
-  options.release_dimension = p.release_dimension;
-  const auto account = accounting::muffliato_gd_view_account(gossip_rounds, {}, options, p.rounds);
-  require(account->pair_count() == ctx.num_nodes() * (ctx.num_nodes() - 1),
-          "privacy: {} Muffliato pairwise results for {} nodes", account->pair_count(), ctx.num_nodes());
+  gossip_rounds.rounds = p.gossip_steps;
+  accounting::AccountRequest request = training_request(p, accounting::Method::muffliato);
+  request.gradient_steps = p.rounds;
   return pairwise_training_account(
-      ctx, "muffliato", account->unit_pairs(), identity_correlation_sensitivity(),
-      "muffliato: the whole view of Muffliato-SGD(K) (MF paper A.4: every message an observer receives over "
-      "all gradient steps, its own inputs and noise known), the worst gradient vector certified per pair "
-      "(verified SDP bound): a valid upper bound");
+      ctx, "muffliato", registry_pairs(ctx, gossip_rounds, request), identity_correlation_sensitivity(),
+      p.fixed_schedule()
+          ? "muffliato: the whole view of Muffliato-SGD(K) (MF paper A.4: every message an observer receives "
+            "over all gradient steps, its own inputs and noise known), the worst gradient vector certified "
+            "per "
+            "pair (verified SDP bound): a valid upper bound"
+          : "muffliato: the whole view of Muffliato-GD on the run's schedule (every message an observer "
+            "receives over all gradient steps, its own inputs and noise known), the worst gradient vector "
+            "certified per pair (verified SDP bound): a valid upper bound");
 }
 
-PrivacyAccount muffliato_gd_view_training_account(const TrainContext& ctx, const std::string& name,
-                                                  const gossip::Schedule& rounds) {
+PrivacyAccount tick_schedule_view_account(const TrainContext& ctx, const std::string& name,
+                                          const gossip::Schedule& rounds) {
   const AlgorithmParams& p = ctx.params();
   require_pairwise_nodes(ctx);
   require_within_limit(

@@ -26,7 +26,7 @@ double contributions(std::size_t cap, std::size_t burn_in, std::size_t rounds) {
 
 }  // namespace
 
-PrivacyAccount random_walk_account(const TrainContext& ctx, std::size_t contribution_cap,
+PrivacyAccount random_walk_privacy(const TrainContext& ctx, std::size_t contribution_cap,
                                    std::size_t burn_in) {
   const AlgorithmParams& p = ctx.params();
   PrivacyAccount account;

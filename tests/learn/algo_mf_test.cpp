@@ -80,7 +80,7 @@ TEST(AlgoMfTest, SigmaZeroEqualsDSgd) {
   TempFile file("ones.mtx");
   file.write_matrix(mf::antipgd_correlation(6));
   AlgorithmParams mf_file = params_for("mf-d-sgd", 6, 0.0);
-  mf_file.correlation_path = file.path();
+  mf_file.correlation = file.path();
   EXPECT_EQ(run(problem, mf_file), baseline);
   for (const std::string method : {"mafalda", "dmf", "per-node"}) {
     AlgorithmParams mafalda = params_for("mafalda", 6, 0.0);
@@ -97,13 +97,13 @@ TEST(AlgoMfTest, PrefixSumCorrelationReproducesAntiPgd) {
   file.write_matrix(mf::antipgd_correlation(7));
   AlgorithmParams mf = params_for("mf-d-sgd", 7, 0.7);
   mf.batch_size = 4;
-  mf.correlation_path = file.path();
+  mf.correlation = file.path();
   AlgorithmParams anti = mf;
   anti.name = "antipgd";
-  anti.correlation_path.clear();
+  anti.correlation.clear();
   const DenseMatrix expected = run(problem, anti, 5);
   EXPECT_EQ(run(problem, mf, 5), expected);  // the same operations in the same order: bit for bit
-  mf.correlation_path = "antipgd";           // the built-in name of the same C
+  mf.correlation = "antipgd";                // the built-in name of the same C
   EXPECT_EQ(run(problem, mf, 5), expected);
 }
 
@@ -122,7 +122,7 @@ void expect_literal_noise(std::size_t rounds) {
   AlgorithmParams p = params_for("mf-d-sgd", rounds, 1e300);
   p.clip = 1e-300;
   p.step_size = 0.7;
-  p.correlation_path = file.path();
+  p.correlation = file.path();
   const DenseMatrix theta = run(problem, p, 9);
 
   Rng rng(9);
@@ -166,11 +166,11 @@ TEST(AlgoMfTest, MafaldaConvergesOnThePlantedProblem) {
 TEST(AlgoMfTest, BadCorrelationFilesGiveClearErrors) {
   const Problem problem = linear_problem(4, 40, 2);
   AlgorithmParams p = params_for("mf-d-sgd", 3, 1.0);
-  p.correlation_path = "/nonexistent/netdp_c.mtx";
+  p.correlation = "/nonexistent/netdp_c.mtx";
   EXPECT_NE(error_of(problem, p).find("/nonexistent/netdp_c.mtx"), std::string::npos) << error_of(problem, p);
 
   TempFile file("bad.mtx");
-  p.correlation_path = file.path();
+  p.correlation = file.path();
   const std::string banner = "%%MatrixMarket matrix coordinate real general\n";
   file.write_text(banner + "3 4 3\n1 1 1\n2 2 1\n3 3 1\n");
   EXPECT_NE(error_of(problem, p).find("must be square"), std::string::npos) << error_of(problem, p);
@@ -183,9 +183,9 @@ TEST(AlgoMfTest, BadCorrelationFilesGiveClearErrors) {
   EXPECT_NE(error_of(problem, p).find("diagonal entry (2, 2) = 0"), std::string::npos)
       << error_of(problem, p);
   EXPECT_NE(error_of(problem, p).find(file.path()), std::string::npos);
-  p.correlation_path.clear();
+  p.correlation.clear();
   p.name = "mafalda";
-  p.correlation_path = file.path();
+  p.correlation = file.path();
   EXPECT_NE(error_of(problem, p).find("mafalda computes its own C"), std::string::npos);
 }
 
@@ -274,7 +274,7 @@ TEST(AlgoMfTest, PrefixSumAccountIsAntiPgdsSensitivity) {
   TempFile file("prefix.mtx");
   file.write_matrix(mf::antipgd_correlation(6));
   AlgorithmParams p = params_for("mf-d-sgd", 6, 1.0);
-  p.correlation_path = file.path();
+  p.correlation = file.path();
   TrainContext ctx = context(problem, p);
   auto algorithm = make_algorithm("mf-d-sgd");
   algorithm->prepare(ctx);

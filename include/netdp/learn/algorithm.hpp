@@ -42,31 +42,12 @@ using gossip::draw_next_holder;
 using util::fill_standard_normal;
 using util::kNormalChunk;
 
-/// The algorithm-level settings (from TrainConfig's `algorithm.*`, `privacy.*` and `limits.*`).
-struct AlgorithmParams {
-  std::string name;
-  std::size_t rounds = 1;         ///< T gradient steps
-  double step_size = 0.1;         ///< η
-  std::size_t batch_size = 0;     ///< b per node per step; 0 = the whole local data set
-  double clip = 1.0;              ///< C (clipping bound, also the sensitivity Δ of one record)
-  double sigma = 0.0;             ///< noise multiplier (std of the noise is σ C)
-  std::size_t gossip_steps = 1;   ///< K gossip steps per gradient step (Muffliato, randomized gossip)
-  bool chebyshev = false;         ///< Chebyshev-accelerated gossip (Muffliato Algorithm 1)
-  gossip::ScheduleSpec schedule;  ///< W_t per step: fixed, pairwise, er-per-round:p=P, dropout:p=P
-  std::string correlation_path;   ///< mf-d-sgd: identity, antipgd or a Matrix Market file of C
-  CorrelationMethod correlation_method = CorrelationMethod::mafalda;  ///< mafalda's C (docs/learn.md)
-  std::size_t participations = 1;                ///< mafalda: k participations of a record
-  std::size_t separation = 0;                    ///< mafalda: b (0 = ⌈T/k⌉)
-  double delta = 1e-5;                           ///< δ of the reported (ε, δ)
-  CalibrateOn calibrate_on = CalibrateOn::mean;  ///< which ε the report (and calibration) uses
-  PrivacyBound bound = PrivacyBound::exact;      ///< muffliato / randomized-gossip: exact view or paper
-  /// p of each round's release in the linear-view accountants (privacy.release_dimension):
-  /// accounting::kAnyReleaseDimension (the SDP value) or 1 (Σ|K|: no sign search, valid for any p).
-  std::size_t release_dimension = accounting::kAnyReleaseDimension;
-  std::size_t eval_every = 0;  ///< evaluation period (accountants may checkpoint there); 0 = end only
-  std::size_t walk_contribution_cap = 0;  ///< random-walk-dp-sgd: K gradient steps per node (0 = unlimited)
-  std::size_t walk_burn_in = 0;           ///< random-walk-dp-sgd: steps before anybody contributes
-  ResourceLimits limits;                  ///< guards of the expensive accountants (limits.*)
+/// What an algorithm runs with: the `algorithm.*` keys, the `privacy.*` keys, the evaluation period
+/// and the `limits.*` guards of a TrainConfig, each field and its default defined once in
+/// train_config.hpp.
+struct AlgorithmParams : AlgorithmConfig, PrivacyConfig {
+  std::size_t eval_every = RunConfig{}.eval_every;  ///< evaluation period (accountants may checkpoint there)
+  ResourceLimits limits;                            ///< guards of the expensive accountants (limits.*)
 
   /// Whether W_t = W every step (algorithm.schedule = fixed).
   bool fixed_schedule() const { return schedule.kind == gossip::ScheduleSpec::Kind::fixed; }
@@ -135,11 +116,14 @@ class TrainContext {
 /// bound for every observer (local, central or LDP).
 struct PrivacyAccount {
   std::string accountant = "none";  ///< e.g. "muffliato-mean-pairwise", "local-gdp", "none"
-  bool valid_bound = true;          ///< false: a paper's formula that is not an upper bound
   /// The account after `rounds` steps; empty when non-private.
   std::function<std::shared_ptr<const accounting::PairwiseAccount>(std::size_t rounds)> at_round;
   accounting::Statistic statistic = accounting::Statistic::max;
   std::vector<std::string> notes;
+
+  /// Whether the account after `rounds` steps is an upper bound (its guarantee; false for a paper's
+  /// formula that is not one). A non-private run has nothing to bound: true.
+  bool valid_bound(std::size_t rounds) const { return !at_round || at_round(rounds)->valid_bound(); }
 
   /// μ-GDP of each pair after `rounds` steps at noise multiplier σ (the Gaussian rows; empty when
   /// non-private or when no pair has leaked yet).

@@ -9,6 +9,7 @@
 // factors of b bits; for p drawn uniformly among the primes of b bits the chance is at most
 // (H / (b − 1)) / #primes. Every statement made from p (the rank, and whether e_u is in the row
 // space) is one such event, and the account sums them (a union bound).
+// Derivation from the paper to this code: src/accounting/exact/derivation.md.
 
 #include <cstddef>
 #include <cstdint>

@@ -12,6 +12,7 @@
 // over s with sK <= m (first_power = 1, the state after the gossip step: long
 // version, Lemma 7 / eq. 3.2) or e_iᵀ W_{m−1} ⋯ W_{sK} (first_power = 0, the
 // state before it: short version eq. 3.2, and Theorem 10).
+// Derivation from the paper to this code: src/accounting/linear_system/derivation.md.
 
 #include <cstddef>
 #include <functional>

@@ -6,9 +6,10 @@
 // (|c_t| <= 1, scaled by the clipping bound Δ). When range(A_u) ⊆ range(B)
 // the view is μ-GDP with μ = sens / ν, where
 //     sens² = max_{c ∈ [-1,1]^T} cᵀ K_u c,   K_u = A_uᵀ (B Bᵀ)⁺ A_u
-// (Bellet et al., MF paper, Definition 3.1 and Theorem 7 / eq. 8; Koskela & Kulkarni,
+// (Bellet et al., MF paper, Definition 6 and Theorem 7 / eq. 8; Koskela & Kulkarni,
 // Lemma 6 and Theorem 8). This header holds the literal dense path (for tests
 // and tiny inputs) and the per-pair assessment shared by every accountant.
+// Derivation from the paper to this code: src/accounting/linear_system/derivation.md.
 
 #include <array>
 #include <cstddef>

@@ -10,6 +10,7 @@
 //    the attacker's neighbours, the observation Gram by diagonal cumulative sums, one
 //    Cholesky and one block-triangular solve per attacker for all of its targets, OpenMP
 //    over attackers. See docs/accounting-mf.md.
+// Derivation from the paper to this code: src/accounting/mf/derivation.md.
 
 #include <cstddef>
 #include <functional>

@@ -24,6 +24,7 @@
 // a path u – w – v, v recovers y_u exactly from its t = 0 and t = 1 messages).
 // The exact joint view is the linear-view engine's job; the local-DP cap is
 // always valid. See the docs.
+// Derivation from the paper to this code: src/accounting/muffliato/derivation.md.
 
 #include <cstddef>
 #include <functional>

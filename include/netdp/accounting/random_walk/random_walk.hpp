@@ -12,6 +12,7 @@
 // the token right after u's step, so ε_single is also <= α Δ²/(2σ²) (local DP of
 // one step; the reported value is the min). N_u contributions compose: ε = N_u ε_single.
 // See docs/accounting-random-walk.md.
+// Derivation from the paper to this code: src/accounting/random_walk/derivation.md.
 
 #include <cstddef>
 #include <functional>

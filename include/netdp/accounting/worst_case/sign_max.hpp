@@ -10,6 +10,7 @@
 // from local search, the exact maximum when it can be proven, and the tightest PROVEN upper
 // bound (`certified`), which always bounds the maximum over the whole box [-1,1]^m, also for
 // K with (rounding-sized or larger) negative eigenvalues. See docs/accounting-sensitivity.md.
+// Derivation from the paper to this code: src/accounting/worst_case/derivation.md.
 
 #include <Eigen/Core>
 #include <cstdint>

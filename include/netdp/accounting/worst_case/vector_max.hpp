@@ -13,6 +13,7 @@
 // vectors v_i ∈ ℝ^r that are found (a release of dimension r attains it), `upper` is
 // Σ y_i for a dual certificate Diag(y) − K ⪰ 0 that is verified (weak duality: tr(KG) <=
 // tr(Diag(y) G) <= Σ max(y_i, 0)), capped by Σ|K_ij| (MF paper eq. 8). Scalar ≤ vector ≤ Σ|K|.
+// Derivation from the paper to this code: src/accounting/worst_case/derivation.md.
 
 #include <Eigen/Core>
 #include <cstddef>
