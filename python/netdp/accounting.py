@@ -151,6 +151,9 @@ class AccountResult:
         self.bound = columns.pop("bound")
         self.valid_bound = columns.pop("valid_bound")
         self.warnings = list(columns.pop("warnings"))
+        #: the warnings typed: dicts of ``kind`` (e.g. "noise-rank-deficient", "rank-unresolved"),
+        #: ``count`` (the pairs, views or entries it concerns) and ``text`` (as in ``warnings``)
+        self.diagnostics = list(columns.pop("diagnostics"))
         self._summary = columns.pop("summary")
         names = np.asarray(columns.pop("certificate_names"), dtype=object)
         #: the chance that a value certified by exact arithmetic modulo random primes is wrong

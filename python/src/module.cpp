@@ -373,6 +373,15 @@ py::dict account(const graph::Graph& g, const Setting& setting, const accounting
   out["bound"] = util::name_of(accounting::kGuaranteeNames, built->guarantee());
   out["valid_bound"] = built->valid_bound();
   out["warnings"] = built->warnings();
+  py::list diagnostics;
+  for (const accounting::Diagnostic& d : built->diagnostics()) {
+    py::dict item;
+    item["kind"] = std::string(util::name_of(accounting::kDiagnosticKindNames, d.kind));
+    item["count"] = d.count;
+    item["text"] = d.text;
+    diagnostics.append(item);
+  }
+  out["diagnostics"] = diagnostics;
   out["summary"] = summary_dict(summary);
   return out;
 }

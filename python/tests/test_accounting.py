@@ -275,3 +275,12 @@ def test_mf_participation_is_checked_as_factorize_checks_it():
         netdp.account("ring:n=5", method="mf", rounds=3, participations=2, separation=2)
     with pytest.raises(ValueError, match=message):
         netdp.factorize(rounds=3, participations=2, separation=2)
+
+
+def test_warnings_come_typed_with_their_counts():
+    # An effort limit below every observer's view gives each one up: 34 observers, 34 x 33 pairs.
+    result = netdp.account("karate", rounds=10, exact_effort=100)
+    kinds = {d["kind"]: d["count"] for d in result.diagnostics}
+    assert kinds["effort-limit"] == 34
+    assert kinds["rank-unresolved"] == 34 * 33
+    assert [d["text"] for d in result.diagnostics] == result.warnings

@@ -308,8 +308,8 @@ void run_account(const AccountOptions& o) {
     });
     progress.finish();
     report.summary = summary.finish(account->observer_details(report.sigma));
-    for (std::string& w : accounting::summary_warnings(report.summary))
-      report.warnings.push_back(std::move(w));
+    for (accounting::Diagnostic& d : accounting::summary_warnings(report.summary))
+      report.warnings.push_back(std::move(d.text));
     writer.finish(report);
     if (format == RowWriter::Format::none && !writes_npy(o)) write_human(out, report);
   };

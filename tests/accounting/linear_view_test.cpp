@@ -71,7 +71,7 @@ TEST(LinearView, RankDeficientNoiseIsReportedAndHandled) {
   EXPECT_LT(relative_error(gram.K, x.transpose() * x), 1e-8);
   EXPECT_LT(gram.range_residual, 1e-10);
   ASSERT_FALSE(gram.warnings.empty());
-  EXPECT_NE(gram.warnings.front().find("rank deficient"), std::string::npos);
+  EXPECT_EQ(gram.warnings.front().kind, DiagnosticKind::noise_rank_deficient);
 }
 
 TEST(LinearView, DataChangeOutsideRangeIsNotPrivate) {

@@ -336,7 +336,9 @@ TEST(MuffliatoJointView, ViewTooLargeToKeepIsReportedAtTheCapWhereItReaches) {
   EXPECT_EQ(losses.capped_sum(0, 0), 1.0);
   EXPECT_EQ(losses.capped_sum(0, 1), 0.0);
   ASSERT_FALSE(losses.warnings().empty());
-  EXPECT_NE(losses.warnings().front().find("too large to resolve"), std::string::npos);
+  EXPECT_EQ(losses.warnings().front().kind, DiagnosticKind::effort_limit);
+  EXPECT_EQ(diagnostic_count(losses.warnings(), DiagnosticKind::effort_limit), 2u)
+      << ::testing::PrintToString(diagnostic_texts(losses.warnings()));
 }
 
 TEST(MuffliatoJointView, ColludersPoolTheirMessagesAndKnowTheirOwnValues) {

@@ -714,5 +714,19 @@ TEST(PairwiseAccount, AThrowingSinkStopsTheStreamAtItsChunk) {
   }
 }
 
+// An account's warnings are its typed diagnostics' texts; the kinds carry what callers act on.
+TEST(PairwiseAccount, DiagnosticsAreTypedAndTheirTextsAreTheWarnings) {
+  const Protocol protocol = protocol_on("karate", 10);
+  MuffliatoOptions options;
+  options.exact_effort = 100.0;  // below every observer's view: each one is given up
+  const auto account = muffliato_account(protocol, {}, options);
+  const std::vector<Diagnostic> diagnostics = account->diagnostics();
+  EXPECT_EQ(account->warnings(), diagnostic_texts(diagnostics));
+  EXPECT_EQ(diagnostic_count(diagnostics, DiagnosticKind::effort_limit), 34u);           // observers
+  EXPECT_EQ(diagnostic_count(diagnostics, DiagnosticKind::rank_unresolved), 34u * 33u);  // pairs
+  for (const auto& [kind, name] : kDiagnosticKindNames)
+    EXPECT_EQ(util::parse_enum(kDiagnosticKindNames, name, "diagnostic"), kind);
+}
+
 }  // namespace
 }  // namespace netdp::accounting

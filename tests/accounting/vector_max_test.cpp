@@ -126,7 +126,7 @@ TEST(VectorMax, AnOpenBracketIsNeverExactAndStillBoundsTheMaximum) {
     EXPECT_GE(v.upper, reference * (1 - 1e-12));
     EXPECT_LE(v.lower, reference * (1 + 1e-12));
     ASSERT_FALSE(v.warnings.empty());
-    EXPECT_NE(v.warnings.front().find("not closed"), std::string::npos);
+    EXPECT_EQ(v.warnings.front().kind, DiagnosticKind::optimization_not_closed);
   }
   VectorMaxOptions two;  // a rank-2 release below the optimum's possible rank: mixing method from below
   two.dimension = 2;

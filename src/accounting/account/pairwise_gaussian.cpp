@@ -269,7 +269,7 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_losses_account(MuffliatoLosse
     info.certificate_failure_probability = losses.certificate_failure_probability();
   }
   grid.uncapped = unit_mu_grid(losses.take_sums(), losses, columns, rows);
-  info.warnings.insert(info.warnings.end(), losses.warnings().begin(), losses.warnings().end());
+  append_diagnostics(info.diagnostics, losses.warnings());
   return std::make_unique<GaussianPairwiseAccount>(std::move(grid), std::move(info));
 }
 
@@ -310,12 +310,11 @@ UnitPair unit_pair(const PairSensitivity& p, const graph::Graph* g) {
 // The engine's numerical verdicts, each naming its pair by the graph's labels (all of them: the
 // caller decides what to show).
 // (Without a graph: by index.)
-void collect_warnings(const PairSensitivity& p, const graph::Graph* g, std::vector<std::string>& warnings) {
+void collect_warnings(const PairSensitivity& p, const graph::Graph* g, std::vector<Diagnostic>& warnings) {
   const auto name = [g](graph::NodeId v) { return g ? g->label(v) : std::to_string(v); };
-  for (const std::string& w : p.warnings) {
-    warnings.push_back(fmt::format(
-        "pair ({}, {}): {}", name(p.observers.empty() ? p.target : p.observers.front()), name(p.target), w));
-  }
+  append_diagnostics(warnings, p.warnings,
+                     fmt::format("pair ({}, {}): ",
+                                 name(p.observers.empty() ? p.target : p.observers.front()), name(p.target)));
 }
 
 }  // namespace
@@ -325,7 +324,7 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_pairs_account(
     std::span<const graph::NodeId> observers, std::optional<graph::NodeId> target,
     const ProgressCallback& progress, std::size_t release_dimension, const graph::Graph* names) {
   std::vector<UnitPair> pairs;
-  std::vector<std::string> warnings;
+  std::vector<Diagnostic> warnings;
   for (const PairSensitivity& p : muffliato_gd_view_pairs(rounds, gradient_steps, gossip_rounds, observers,
                                                           progress, release_dimension)) {
     if (target && p.target != *target) continue;
@@ -335,7 +334,7 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_pairs_account(
   GaussianPairwiseAccount::Info info;
   info.method = "muffliato";
   info.releases = static_cast<double>(gradient_steps);
-  info.warnings = std::move(warnings);
+  info.diagnostics = std::move(warnings);
   return std::make_unique<GaussianPairwiseAccount>(pairs, std::move(info));
 }
 
@@ -370,7 +369,7 @@ std::unique_ptr<GaussianPairwiseAccount> linear_system_account(const Protocol& p
                           static_cast<double>(rows) * static_cast<double>(cols);
   std::vector<Eigen::Index> row_of(n, -1);
   for (Eigen::Index j = 0; j < rows; ++j) row_of[targets[static_cast<std::size_t>(j)]] = j;
-  std::vector<std::string> warnings;
+  std::vector<Diagnostic> warnings;
   Eigen::Index column = -1;
   Eigen::Index last_row = -1;
   // The grids are allocated once the accountant has checked its memory (caller_bytes above).
@@ -413,7 +412,7 @@ std::unique_ptr<GaussianPairwiseAccount> linear_system_account(const Protocol& p
   info.sensitivity = protocol.sensitivity;
   info.releases = static_cast<double>(protocol.rounds);
   info.alpha = q.alpha;
-  info.warnings = std::move(warnings);
+  info.diagnostics = std::move(warnings);
   return std::make_unique<GaussianPairwiseAccount>(std::move(grid), std::move(info));
 }
 
@@ -449,19 +448,21 @@ std::unique_ptr<GaussianPairwiseAccount> mf_account(const Protocol& protocol, co
     accounting = account_mf(w, rounds, spec, adversary, targets, options);
   }
   std::vector<UnitPair> pairs;
-  std::vector<std::string> warnings;
+  std::vector<Diagnostic> warnings;
   for (const MfPairResult& result : accounting.pairs) {
     pairs.push_back(unit_pair(result.privacy, &w.graph()));
     collect_warnings(result.privacy, &w.graph(), warnings);
   }
   for (const Theorem7Check& check : accounting.theorem7) {
     if (!check.column_echelon)
-      warnings.push_back("Theorem 7: A is not column-echelon (adaptive gradients not covered)");
+      warnings.push_back({DiagnosticKind::theorem_condition_fails,
+                          "Theorem 7: A is not column-echelon (adaptive gradients not covered)"});
     if (!check.factorization_holds) {
       warnings.push_back(
-          fmt::format("Theorem 7: A = BC fails (range residual {:.3g})", check.range_residual));
+          {DiagnosticKind::theorem_condition_fails,
+           fmt::format("Theorem 7: A = BC fails (range residual {:.3g})", check.range_residual)});
     }
-    for (const std::string& w7 : check.warnings) warnings.push_back("Theorem 7: " + w7);
+    append_diagnostics(warnings, check.warnings, "Theorem 7: ");
   }
   GaussianPairwiseAccount::Info info;
   info.method = "mf";
@@ -470,7 +471,7 @@ std::unique_ptr<GaussianPairwiseAccount> mf_account(const Protocol& protocol, co
       options.participation.kind == MfParticipation::Kind::cyclic && options.participation.k > 0;
   info.releases = static_cast<double>(cyclic ? options.participation.k : rounds);
   info.alpha = q.alpha;
-  info.warnings = std::move(warnings);
+  info.diagnostics = std::move(warnings);
   return std::make_unique<GaussianPairwiseAccount>(pairs, std::move(info));
 }
 

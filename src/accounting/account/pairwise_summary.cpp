@@ -238,14 +238,18 @@ PairwiseSummary SummaryBuilder::finish(std::span<const ObserverDetail> details) 
   return s;
 }
 
-std::vector<std::string> summary_warnings(const PairwiseSummary& summary) {
-  std::vector<std::string> warnings;
+std::vector<Diagnostic> summary_warnings(const PairwiseSummary& summary) {
+  std::vector<Diagnostic> warnings;
   if (summary.condition_failed_pairs > 0) {
-    warnings.push_back(fmt::format(
-        "{} of {} pairs: the random walk's amplification condition (σ/Δ)² >= 2α(α−1) (Theorem 3) fails at "
-        "the Rényi order chosen for them, so they report the local-DP loss of the target's contributions "
-        "(condition_ok = false, capped = true); a larger σ restores the amplification",
-        summary.condition_failed_pairs, summary.pairs));
+    warnings.push_back(
+        {DiagnosticKind::theorem_condition_fails,
+         fmt::format("{} of {} pairs: the random walk's amplification condition (σ/Δ)² >= 2α(α−1) (Theorem "
+                     "3) fails at "
+                     "the Rényi order chosen for them, so they report the local-DP loss of the target's "
+                     "contributions "
+                     "(condition_ok = false, capped = true); a larger σ restores the amplification",
+                     summary.condition_failed_pairs, summary.pairs),
+         summary.condition_failed_pairs});
   }
   return warnings;
 }

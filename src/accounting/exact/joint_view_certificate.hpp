@@ -11,6 +11,7 @@
 
 #include "accounting/exact/modular_view.hpp"
 #include "netdp/accounting/account/certificate.hpp"
+#include "netdp/accounting/account/diagnostic.hpp"
 #include "netdp/accounting/muffliato/muffliato_joint_view.hpp"
 
 namespace netdp::accounting::detail {
@@ -80,7 +81,7 @@ class ViewCertifier {
 
 /// Warnings for display: what the certificates could not settle, with the number of pairs left at
 /// the cap as a give-up (empty when all were settled).
-std::vector<std::string> certifier_warnings(const CertifierTotals& totals, std::size_t observer_sets,
-                                            std::size_t undetermined_pairs, double effort);
+std::vector<Diagnostic> certifier_warnings(const CertifierTotals& totals, std::size_t observer_sets,
+                                           std::size_t undetermined_pairs, double effort);
 
 }  // namespace netdp::accounting::detail

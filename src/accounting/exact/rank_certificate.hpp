@@ -11,6 +11,7 @@
 
 #include "accounting/exact/modular_view.hpp"
 #include "accounting/linear_system/row_space.hpp"
+#include "netdp/accounting/account/diagnostic.hpp"
 
 namespace netdp::accounting::detail {
 
@@ -34,6 +35,6 @@ class LazyRankCertifier {
 /// warning says so. Returns 0 when no rank was cut.
 double certify_rank_cut(RowSpace& space, const LazyRankCertifier& certifier, std::span<const SweptRow> rows,
                         std::size_t block_steps, std::size_t blocks, std::span<const graph::NodeId> known,
-                        std::vector<std::string>& warnings);
+                        std::vector<Diagnostic>& warnings);
 
 }  // namespace netdp::accounting::detail

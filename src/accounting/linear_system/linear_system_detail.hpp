@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "accounting/exact/rank_certificate.hpp"
+#include "netdp/accounting/account/diagnostic.hpp"
 #include "netdp/accounting/linear_system/linear_system.hpp"
 
 namespace netdp::accounting::detail {
@@ -73,7 +74,7 @@ struct Factor {
   double condition = 1.0;
   double subspace_margin = 0.0;                  ///< TargetGram::subspace_margin of every K_u of the view
   double certificate_failure_probability = 0.0;  ///< TargetGram::certificate_failure_probability
-  std::vector<std::string> warnings;
+  std::vector<Diagnostic> warnings;
 };
 Factor factor_noise_gram(const DenseMatrix& bbt, const RankOptions& options);
 

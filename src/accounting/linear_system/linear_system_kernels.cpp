@@ -269,7 +269,7 @@ Factor factor_noise_gram(const DenseMatrix& bbt, const RankOptions& options) {
   out.rank = static_cast<std::size_t>(rank);
   if (rank == 0) {
     out.f.resize(0, m);
-    out.warnings.push_back("B Bᵀ is zero: the view carries no noise");
+    out.warnings.push_back({DiagnosticKind::noiseless_view, "B Bᵀ is zero: the view carries no noise"});
     return out;
   }
   out.condition = spectrum.condition;

@@ -57,15 +57,17 @@ NoiseSpectrum noise_spectrum(const DenseMatrix& gram, const RankOptions& options
 }
 
 void append_spectrum_warnings(const NoiseSpectrum& spectrum, const RankOptions& options,
-                              std::vector<std::string>& warnings) {
+                              std::vector<Diagnostic>& warnings) {
   constexpr double kConditionWarning = 1e10;
   if (spectrum.rank < spectrum.size) {
-    warnings.push_back(fmt::format("B Bᵀ is rank deficient ({} of {} eigenvalues above {:.1e} λ_max)",
-                                   spectrum.rank, spectrum.size, options.rank_tolerance));
+    warnings.push_back({DiagnosticKind::noise_rank_deficient,
+                        fmt::format("B Bᵀ is rank deficient ({} of {} eigenvalues above {:.1e} λ_max)",
+                                    spectrum.rank, spectrum.size, options.rank_tolerance)});
   }
   if (spectrum.condition > kConditionWarning) {
-    warnings.push_back(fmt::format("B Bᵀ is ill-conditioned (condition {:.3e} > {:.0e})", spectrum.condition,
-                                   kConditionWarning));
+    warnings.push_back(
+        {DiagnosticKind::ill_conditioned, fmt::format("B Bᵀ is ill-conditioned (condition {:.3e} > {:.0e})",
+                                                      spectrum.condition, kConditionWarning)});
   }
 }
 
@@ -129,10 +131,11 @@ TargetGram target_gram_from_columns(const DenseMatrix& a_u, const DenseMatrix& b
     inv_sqrt = singular.head(rank).cwiseInverse();
     out.condition = rank > 0 ? std::pow(singular(0) / singular(rank - 1), 2) : 1.0;
     if (rank < m) {
-      out.warnings.push_back(fmt::format(
-          "B is rank deficient: rank {} of {} observations, singular values at or below max(m, N)·eps·σ_max "
-          "= {:.3e} taken as 0",
-          rank, m, floor));
+      out.warnings.push_back({DiagnosticKind::noise_rank_deficient,
+                              fmt::format("B is rank deficient: rank {} of {} observations, singular values "
+                                          "at or below max(m, N)·eps·σ_max "
+                                          "= {:.3e} taken as 0",
+                                          rank, m, floor)});
     }
   }
   out.rank = static_cast<std::size_t>(rank);
@@ -147,10 +150,11 @@ TargetGram target_gram_from_columns(const DenseMatrix& a_u, const DenseMatrix& b
     out.range_residual = (a_u - projected).norm() / a_norm;
   }
   if (out.range_residual > kResidualWarning) {
-    out.warnings.push_back(fmt::format(
-        "the data change is not in range(B) (relative residual {:.3e} > {:.0e}): the view is not private "
-        "and K_u understates the loss",
-        out.range_residual, kResidualWarning));
+    out.warnings.push_back(
+        {DiagnosticKind::not_in_noise_range, fmt::format("the data change is not in range(B) (relative "
+                                                         "residual {:.3e} > {:.0e}): the view is not private "
+                                                         "and K_u understates the loss",
+                                                         out.range_residual, kResidualWarning)});
   }
   if (spectrum.rank == m) detail::append_spectrum_warnings(spectrum, options, out.warnings);
   return out;
@@ -235,7 +239,7 @@ PairSensitivity assess_sensitivity(const TargetGram& gram, const AssessOptions& 
     pair.sensitivity_squared_exact = best.exact;
     pair.sensitivity_squared_certified = best.certified;
     pair.exact = best.is_exact;
-    for (const auto& w : best.warnings) pair.warnings.push_back("sign search: " + w);
+    append_diagnostics(pair.warnings, best.warnings, "sign search: ");
   } else {
     // Σ|K_ij| bounds cᵀKc on the box; when K >= 0 entrywise c = 1 attains it.
     pair.sensitivity_squared_certified = pair.sensitivity_squared_sum_abs;

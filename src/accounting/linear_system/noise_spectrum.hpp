@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "netdp/accounting/account/diagnostic.hpp"
 #include "netdp/accounting/linear_system/linear_view.hpp"
 #include "netdp/linalg/dense_kernels.hpp"
 
@@ -27,6 +28,6 @@ NoiseSpectrum noise_spectrum(const DenseMatrix& gram, const RankOptions& options
 
 /// Appends the rank-deficiency and ill-conditioning warnings of `spectrum`.
 void append_spectrum_warnings(const NoiseSpectrum& spectrum, const RankOptions& options,
-                              std::vector<std::string>& warnings);
+                              std::vector<Diagnostic>& warnings);
 
 }  // namespace netdp::accounting::detail

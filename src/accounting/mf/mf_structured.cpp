@@ -167,10 +167,12 @@ StructuredGrams mf_pndp_target_grams(const gossip::GossipMatrix& w, std::size_t 
     const double entries = static_cast<double>(rows) * static_cast<double>(ni * t_steps);
     if (entries > kMaxObservationEntries) {
       out.subspace_margin = 1.0;
-      out.warnings.push_back(fmt::format(
-          "the {} observations are linearly dependent in floating point and their matrix ({} x {}) is too "
-          "large to resolve its row space: every pair is reported at the local-DP cap",
-          rows, rows, ni * t_steps));
+      out.warnings.push_back(
+          {DiagnosticKind::rank_unresolved,
+           fmt::format("the {} observations are linearly dependent in floating point and their matrix ({} x "
+                       "{}) is too "
+                       "large to resolve its row space: every pair is reported at the local-DP cap",
+                       rows, rows, ni * t_steps)});
       return out;
     }
     const DenseMatrix m_rows = observation_matrix(powers, d, k, t_steps);
@@ -200,7 +202,8 @@ StructuredGrams mf_pndp_target_grams(const gossip::GossipMatrix& w, std::size_t 
   }
   if (out.condition > 1e10 && std::isfinite(out.condition)) {
     out.warnings.push_back(
-        fmt::format("the observation Gram is ill-conditioned (condition >= {:.3e})", out.condition));
+        {DiagnosticKind::ill_conditioned,
+         fmt::format("the observation Gram is ill-conditioned (condition >= {:.3e})", out.condition)});
   }
 
   // K_u = Q_uᵀ Q_u with Q_u = [whitened column u of every input step] (zero-padded).

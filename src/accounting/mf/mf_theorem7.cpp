@@ -48,9 +48,11 @@ Theorem7Check check_theorem7(const MfView& mf, double tolerance, const RankOptio
       const std::size_t input_round = (static_cast<std::size_t>(c) / n) * mf.gossip_steps;
       if (input_round > mf.row_rounds[static_cast<std::size_t>(i)] && std::abs(a(i, c)) > tolerance * scale) {
         out.column_echelon = false;
-        out.warnings.push_back(fmt::format(
-            "A is not column-echelon in time: observation row {} (round {}) depends on the input of step {}",
-            i, mf.row_rounds[static_cast<std::size_t>(i)], static_cast<std::size_t>(c) / n));
+        out.warnings.push_back(
+            {DiagnosticKind::theorem_condition_fails,
+             fmt::format("A is not column-echelon in time: observation row {} (round {}) depends on the "
+                         "input of step {}",
+                         i, mf.row_rounds[static_cast<std::size_t>(i)], static_cast<std::size_t>(c) / n)});
         break;
       }
     }
@@ -66,13 +68,16 @@ Theorem7Check check_theorem7(const MfView& mf, double tolerance, const RankOptio
   out.factorization_holds = out.range_residual <= tolerance;
   if (!out.factorization_holds) {
     out.warnings.push_back(
-        fmt::format("A = B C has no solution (range residual {:.3e}): some combination of inputs is observed "
-                    "without noise",
-                    out.range_residual));
+        {DiagnosticKind::not_in_noise_range,
+         fmt::format(
+             "A = B C has no solution (range residual {:.3e}): some combination of inputs is observed "
+             "without noise",
+             out.range_residual)});
   }
   if (out.factorization_residual > tolerance) {
-    out.warnings.push_back(fmt::format("the construction's encoder does not factor A (residual {:.3e})",
-                                       out.factorization_residual));
+    out.warnings.push_back({DiagnosticKind::theorem_condition_fails,
+                            fmt::format("the construction's encoder does not factor A (residual {:.3e})",
+                                        out.factorization_residual)});
   }
   return out;
 }

@@ -15,10 +15,11 @@ namespace {
 struct Composition {
   DenseMatrix uncapped;
   DenseMatrix capped;
-  std::vector<std::string> warnings;
+  std::vector<Diagnostic> warnings;
   void add(const MuffliatoLosses& losses) {
-    for (const std::string& w : losses.warnings()) {
-      if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(w);
+    for (const Diagnostic& w : losses.warnings()) {
+      const auto same = [&w](const Diagnostic& d) { return d.kind == w.kind && d.text == w.text; };
+      if (std::none_of(warnings.begin(), warnings.end(), same)) warnings.push_back(w);
     }
     const DenseMatrix& step = losses.sums();
     if (uncapped.size() == 0) {

@@ -81,7 +81,7 @@ void observer_pairs(const gossip::Schedule& rounds, const std::vector<Neighbours
       detail::row_space(a, std::nullopt, detail::rounding_floor_factor(a.cols(), a.rows(), steps * k),
                         detail::structural_rank(a));
   // A rank cut is checked against the exact rank of the same rows (view_rows' sweep, modulo p).
-  std::vector<std::string> rank_warnings;
+  std::vector<Diagnostic> rank_warnings;
   double failure_probability = 0.0;
   if (space.rank_decided) {
     std::vector<detail::SweptRow> swept;

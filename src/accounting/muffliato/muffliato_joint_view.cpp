@@ -719,38 +719,49 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
                                       Certificate::cap_undetermined
               ? 1
               : 0;
-  std::vector<std::string> warnings = joint_view_warnings(totals);
-  for (std::string& w :
-       detail::certifier_warnings(certified, observers.size(), undetermined, options.exact_effort))
-    warnings.push_back(std::move(w));
+  std::vector<Diagnostic> warnings = joint_view_warnings(totals);
+  append_diagnostics(
+      warnings, detail::certifier_warnings(certified, observers.size(), undetermined, options.exact_effort));
   if (certifier.binary_entries() > 0)
-    warnings.push_back(fmt::format(
-        "exact joint view: {} entries of W are no fraction with a denominator below 2^20 (nor 1 minus "
-        "their row's other entries); exact arithmetic reads them at their binary value, exactly as stored",
-        certifier.binary_entries()));
+    warnings.push_back(
+        {DiagnosticKind::binary_weights,
+         fmt::format(
+             "exact joint view: {} entries of W are no fraction with a denominator below 2^20 (nor 1 minus "
+             "their row's other entries); exact arithmetic reads them at their binary value, exactly as "
+             "stored",
+             certifier.binary_entries()),
+         certifier.binary_entries()});
   losses.set_warnings(std::move(warnings));
   if (report != nullptr) *report = totals;
   return losses;
 }
 
-std::vector<std::string> joint_view_warnings(const JointViewReport& report) {
+std::vector<Diagnostic> joint_view_warnings(const JointViewReport& report) {
   // The floating-point rank decisions and gaps are settled per pair by the certificates
   // (certifier_warnings); what is left here are the views given up for effort.
-  std::vector<std::string> out;
+  std::vector<Diagnostic> out;
   if (report.capped_views > 0) {
-    out.push_back(fmt::format(
-        "exact joint view: {} of {} observer sets hear more messages than there are nodes and their view "
-        "(m x n above {:.0f} entries) is too large to resolve; every node they reach is reported at the "
-        "local-DP cap",
-        report.capped_views, report.observer_sets, kMaxViewEntries));
+    out.push_back(
+        {DiagnosticKind::effort_limit,
+         fmt::format(
+             "exact joint view: {} of {} observer sets hear more messages than there are nodes and their "
+             "view "
+             "(m x n above {:.0f} entries) is too large to resolve; every node they reach is reported at the "
+             "local-DP cap",
+             report.capped_views, report.observer_sets, kMaxViewEntries),
+         report.capped_views});
   }
   if (report.dense_spectrum > 0) {
-    out.push_back(fmt::format(
-        "exact joint view: {} observer sets were given up in floating point before reaching the floor, their "
-        "singular values "
-        "still dense below the Gram's resolution (a limit of effort: such spectra run on down to the "
-        "floor, with no gap)",
-        report.dense_spectrum));
+    out.push_back(
+        {DiagnosticKind::effort_limit,
+         fmt::format(
+             "exact joint view: {} observer sets were given up in floating point before reaching the floor, "
+             "their "
+             "singular values "
+             "still dense below the Gram's resolution (a limit of effort: such spectra run on down to the "
+             "floor, with no gap)",
+             report.dense_spectrum),
+         report.dense_spectrum});
   }
   return out;
 }

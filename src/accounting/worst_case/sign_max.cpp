@@ -157,11 +157,12 @@ SignMaxResult maximize_over_signs(const Eigen::Ref<const DenseMatrix>& k_in, con
     numerically_psd = lambda_min >= -options.psd_tolerance * max_abs;
     if (!numerically_psd) {
       result.warnings.push_back(
-          fmt::format("K is indefinite: lambda_min = {:.3e} < -psd_tolerance * max|K| = {:.3e}; the maximum "
-                      "over signs may "
-                      "be below the maximum over [-1,1]^m, so no exact value is reported and search-based "
-                      "bounds add m*|lambda_min|",
-                      unscale(lambda_min), -options.psd_tolerance * unscale(max_abs)));
+          {DiagnosticKind::sign_search_incomplete,
+           fmt::format("K is indefinite: lambda_min = {:.3e} < -psd_tolerance * max|K| = {:.3e}; the maximum "
+                       "over signs may "
+                       "be below the maximum over [-1,1]^m, so no exact value is reported and search-based "
+                       "bounds add m*|lambda_min|",
+                       unscale(lambda_min), -options.psd_tolerance * unscale(max_abs))});
     }
     try_start(sign_max_detail::signs_of(eigen.eigenvectors().col(m - 1)));
   }
@@ -188,9 +189,11 @@ SignMaxResult maximize_over_signs(const Eigen::Ref<const DenseMatrix>& k_in, con
         sign_max_detail::branch_and_bound(k, result.maximiser, result.lower_bound, budget);
     result.search_nodes += search.nodes;
     if (!search.completed) {
-      result.warnings.push_back(fmt::format(
-          "exact search stopped after its node budget ({} nodes) at m = {}; exact is not reported",
-          search.nodes, m));
+      result.warnings.push_back(
+          {DiagnosticKind::sign_search_incomplete,
+           fmt::format(
+               "exact search stopped after its node budget ({} nodes) at m = {}; exact is not reported",
+               search.nodes, m)});
       return;
     }
     result.search_completed = true;
@@ -215,8 +218,9 @@ SignMaxResult maximize_over_signs(const Eigen::Ref<const DenseMatrix>& k_in, con
     uppers.push_back({sdp.bound, SignMaxBound::sdp});
     if (!sdp.converged) {
       result.warnings.push_back(
-          fmt::format("SDP primal did not converge in {} sweeps; its bound is valid but may be loose",
-                      options.sdp_max_sweeps));
+          {DiagnosticKind::optimization_not_closed,
+           fmt::format("SDP primal did not converge in {} sweeps; its bound is valid but may be loose",
+                       options.sdp_max_sweeps)});
     }
     // Goemans–Williamson hyperplane roundings of the SDP factor as further starts.
     for (int start = 0; start < std::max(options.random_starts, 1); ++start) {

@@ -305,11 +305,12 @@ VectorMaxResult maximize_over_vectors(const Eigen::Ref<const DenseMatrix>& k_in,
   result.rank = static_cast<int>(factor.cols());
   result.factor = std::move(factor);
   if (!result.exact) {
-    result.warnings.push_back(fmt::format(
-        "vector worst case not closed ({} interior-point iterations, {} sweeps): {:.10g} <= max <= {:.10g} "
-        "(relative gap {:.2e}); the upper bound is reported",
-        result.iterations, result.sweeps, result.lower, result.upper,
-        (result.upper - result.lower) / result.upper));
+    result.warnings.push_back({DiagnosticKind::optimization_not_closed,
+                               fmt::format("vector worst case not closed ({} interior-point iterations, {} "
+                                           "sweeps): {:.10g} <= max <= {:.10g} "
+                                           "(relative gap {:.2e}); the upper bound is reported",
+                                           result.iterations, result.sweeps, result.lower, result.upper,
+                                           (result.upper - result.lower) / result.upper)});
   }
   return result;
 }

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "netdp/accounting/account/certificate.hpp"
+#include "netdp/accounting/account/diagnostic.hpp"
 #include "netdp/accounting/linear_system/linear_system.hpp"
 #include "netdp/accounting/mf/mf_accountant.hpp"
 #include "netdp/accounting/muffliato/muffliato.hpp"
@@ -152,8 +153,10 @@ class PairwiseAccount {
   virtual double releases(double delta) const = 0;
   /// Δ of the protocol.
   virtual double sensitivity() const = 0;
-  /// Numerical verdicts of the build (rank, conditioning, Theorem 7's checks), for display.
-  virtual std::vector<std::string> warnings() const { return {}; }
+  /// Numerical verdicts of the build (rank, conditioning, Theorem 7's checks), typed (diagnostic.hpp).
+  virtual std::vector<Diagnostic> diagnostics() const { return {}; }
+  /// The diagnostics' texts, for display.
+  std::vector<std::string> warnings() const { return diagnostic_texts(diagnostics()); }
   /// What the reported values are, shown beside them in every output (kGuaranteeNames).
   virtual Guarantee guarantee() const { return Guarantee::upper_bound; }
   /// Whether every reported value is an upper bound on the loss of the observer's whole view
@@ -243,7 +246,7 @@ class GaussianPairwiseAccount final : public PairwiseAccount {
     double sensitivity = 1.0;
     double releases = 1.0;
     std::optional<double> alpha;  ///< order of rdp_epsilon (2 when unset)
-    std::vector<std::string> warnings;
+    std::vector<Diagnostic> diagnostics;
     Guarantee guarantee = Guarantee::upper_bound;  ///< PairwiseAccount::guarantee()
     /// T_v per node (Muffliato's eq. 7), empty otherwise.
     std::vector<std::size_t> communications;
@@ -266,7 +269,7 @@ class GaussianPairwiseAccount final : public PairwiseAccount {
   std::size_t pair_count() const override { return first_pair_.back(); }
   double releases(double /*delta*/) const override { return info_.releases; }
   double sensitivity() const override { return info_.sensitivity; }
-  std::vector<std::string> warnings() const override { return info_.warnings; }
+  std::vector<Diagnostic> diagnostics() const override { return info_.diagnostics; }
   Guarantee guarantee() const override { return info_.guarantee; }
   std::optional<double> certificate_failure_probability() const override {
     return info_.certificate_failure_probability;

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "netdp/accounting/account/diagnostic.hpp"
 #include "netdp/accounting/account/pairwise.hpp"
 #include "netdp/graph/graph.hpp"
 
@@ -115,7 +116,7 @@ class SummaryBuilder {
 
 /// The warnings the rows themselves call for, with their totals (the random-walk pairs whose
 /// amplification condition failed). Front ends add them to the accountant's own warnings.
-std::vector<std::string> summary_warnings(const PairwiseSummary& summary);
+std::vector<Diagnostic> summary_warnings(const PairwiseSummary& summary);
 
 /// The summary of `rows` (SummaryBuilder over one block).
 PairwiseSummary summarize(std::span<const PairRow> rows, std::span<const ObserverDetail> details = {});

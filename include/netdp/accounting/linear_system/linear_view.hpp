@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "netdp/accounting/account/certificate.hpp"
+#include "netdp/accounting/account/diagnostic.hpp"
 #include "netdp/accounting/worst_case/vector_max.hpp"
 #include "netdp/graph/graph.hpp"
 #include "netdp/util/enum_names.hpp"
@@ -60,7 +61,7 @@ struct TargetGram {
   /// The chance that the exact rank behind a floating-point rank cut was misjudged (a union bound over
   /// random primes, docs/certificates.md); 0 when no cut was made.
   double certificate_failure_probability = 0.0;
-  std::vector<std::string> warnings;
+  std::vector<Diagnostic> warnings;
 };
 
 /// Literal dense path: A_u = the columns t * num_nodes + target of A for t in
@@ -126,7 +127,7 @@ struct PairSensitivity {
   /// subspace margin reached 1 (a rank cut that dropped a direction, or a view too large to resolve).
   Certificate certificate = Certificate::upper_bound;
   double certificate_failure_probability = 0.0;  ///< TargetGram::certificate_failure_probability
-  std::vector<std::string> warnings;
+  std::vector<Diagnostic> warnings;
 };
 
 /// Sensitivity fields of K (ones, sum_abs, exact/certified per options), then

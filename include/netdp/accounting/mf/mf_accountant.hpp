@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "netdp/accounting/account/diagnostic.hpp"
 #include "netdp/accounting/linear_system/linear_view.hpp"
 #include "netdp/accounting/mf/mf_views.hpp"
 #include "netdp/gossip/gossip_matrix.hpp"
@@ -80,7 +81,7 @@ struct StructuredGrams {
   double condition = 1.0;        ///< of the observation Gram (from the Cholesky diagonal: a lower estimate)
   double subspace_margin = 0.0;  ///< TargetGram::subspace_margin of every K_u (0 after a Cholesky)
   double certificate_failure_probability = 0.0;  ///< TargetGram::certificate_failure_probability
-  std::vector<std::string> warnings;
+  std::vector<Diagnostic> warnings;
 };
 StructuredGrams mf_pndp_target_grams(const gossip::GossipMatrix& w, std::size_t rounds,
                                      std::size_t gossip_steps, std::span<const graph::NodeId> attackers);

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "netdp/accounting/account/diagnostic.hpp"
 #include "netdp/accounting/linear_system/linear_view.hpp"
 #include "netdp/gossip/gossip_matrix.hpp"
 #include "netdp/graph/graph.hpp"
@@ -102,7 +103,7 @@ struct Theorem7Check {
   double range_residual = 0.0;
   /// Some C with A = B C exists: range_residual <= tolerance.
   bool factorization_holds = false;
-  std::vector<std::string> warnings;
+  std::vector<Diagnostic> warnings;
 };
 
 /// Checks Theorem 7's conditions (column-echelon A, A = B C). tolerance is relative.

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "netdp/accounting/account/certificate.hpp"
+#include "netdp/accounting/account/diagnostic.hpp"
 #include "netdp/accounting/worst_case/vector_max.hpp"
 #include "netdp/gossip/schedule.hpp"
 #include "netdp/graph/graph.hpp"
@@ -181,8 +182,8 @@ class MuffliatoLosses {
   void set_certificates(CertificateMatrix kinds, DenseMatrix lower, double failure_probability);
 
   /// Numerical decisions behind the sums (the joint view's rank decisions), for display.
-  const std::vector<std::string>& warnings() const { return warnings_; }
-  void set_warnings(std::vector<std::string> warnings) { warnings_ = std::move(warnings); }
+  const std::vector<Diagnostic>& warnings() const { return warnings_; }
+  void set_warnings(std::vector<Diagnostic> warnings) { warnings_ = std::move(warnings); }
 
   /// The full guarantee of one pair; throws std::invalid_argument if out of range,
   /// alpha <= 1, or the pair is undefined (target inside the observer set).
@@ -196,7 +197,7 @@ class MuffliatoLosses {
   std::vector<std::vector<graph::NodeId>> targets_;
   double sensitivity_ = 1.0;
   double sigma_ = 1.0;
-  std::vector<std::string> warnings_;
+  std::vector<Diagnostic> warnings_;
   std::optional<CertificateMatrix> certificates_;
   std::optional<DenseMatrix> lower_sums_;
   double failure_probability_ = 0.0;

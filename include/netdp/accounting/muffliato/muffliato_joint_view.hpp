@@ -39,6 +39,7 @@
 #include <string>
 #include <vector>
 
+#include "netdp/accounting/account/diagnostic.hpp"
 #include "netdp/accounting/muffliato/muffliato.hpp"
 #include "netdp/gossip/schedule.hpp"
 
@@ -105,6 +106,6 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
                                             JointViewReport* report = nullptr);
 
 /// Warnings for display: the rank decisions and uncapped fallbacks of a report (empty when none).
-std::vector<std::string> joint_view_warnings(const JointViewReport& report);
+std::vector<Diagnostic> joint_view_warnings(const JointViewReport& report);
 
 }  // namespace netdp::accounting

@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "netdp/accounting/account/diagnostic.hpp"
 #include "netdp/util/types.hpp"
 
 namespace netdp::accounting {
@@ -101,7 +102,7 @@ struct SignMaxResult {
   /// (certified − max(lower_bound, 0)) / certified, in [0, 1]; 0 when certified is 0.
   double relative_gap = 0.0;
   /// Diagnostics (e.g. K clearly indefinite, SDP not converged, budget exhausted).
-  std::vector<std::string> warnings;
+  std::vector<Diagnostic> warnings;
 };
 
 /// Worst case of cᵀKc over c ∈ [-1,1]^m for a symmetric m×m matrix K (m may be 0).

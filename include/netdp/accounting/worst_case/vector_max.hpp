@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "netdp/accounting/account/diagnostic.hpp"
 #include "netdp/util/types.hpp"
 
 namespace netdp::accounting {
@@ -63,7 +64,7 @@ struct VectorMaxResult {
   int iterations = 0;    ///< interior-point iterations run
   int sweeps = 0;        ///< coordinate-ascent sweeps run (release dimension below the optimum's rank)
   DenseMatrix factor;    ///< V (m × rank), unit rows v_i: the worst-case round directions
-  std::vector<std::string> warnings;
+  std::vector<Diagnostic> warnings;
 };
 
 /// max tr(KG) over G ⪰ 0, diag(G) <= 1, rank(G) <= p, bracketed as above. Throws
