@@ -2,6 +2,7 @@
 // and an option that does not apply to the method is refused by name.
 #include "netdp/accounting/account/account_request.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -175,6 +176,36 @@ TEST(AccountRequest, RefusesTextThatIsNotTheOptionsType) {
   EXPECT_EQ(parse_refusal("correlation", "C.mtx"),
             "`correlation` is a matrix, not text: read it from a file first");
   EXPECT_EQ(parse_refusal("colour", "red"), "unknown accountant option 'colour'");
+}
+
+/// Every value an account is built from, defaults resolved (the *_or_default accessors).
+std::string effective(const AccountRequest& r) {
+  return fmt::format(
+      "{} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {}", util::name_of(kMethodNames, r.method),
+      r.gradient_steps, r.authors_convention, r.count_observer_noise,
+      util::name_of(kMuffliatoBoundNames, r.bound_or_default()), r.exact_effort_or_default(),
+      r.contributions_or_default().name(), r.tail_share_or_default(), r.sender_known,
+      linear_system_view_name(r.view_or_default()), r.first_power.value_or(-1), r.keep_observer_noise,
+      r.gossip_steps_or_default(), r.release_dimension_or_default(),
+      util::name_of(kSignSearchNames, r.sign_search_or_default()), to_string(r.trust_or_default()),
+      to_string(r.algorithm_or_default()), r.participations, r.separation, r.pair_fields);
+}
+
+// The table's default text is the default the accessors state: setting an option to the text its
+// help shows builds the same account as leaving it unset.
+TEST(AccountRequest, EachDefaultTheTableShowsIsTheDefaultItApplies) {
+  for (const AccountOption& option : account_options()) {
+    if (option.default_value.empty()) continue;  // a default described in the help line
+    AccountRequest unset;
+    if (option.name != "method") {  // a method the option applies to
+      for (const auto& [method, name] : kMethodNames)
+        if (option.applies_to(method)) unset.method = method;
+    }
+    if (option.name == "release_dimension" && unset.method == Method::muffliato) unset.gradient_steps = 1;
+    AccountRequest set = unset;
+    set_account_option(set, option.name, option.default_value);
+    EXPECT_EQ(effective(set), effective(unset)) << option.name << " = " << option.default_value;
+  }
 }
 
 }  // namespace

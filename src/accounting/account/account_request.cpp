@@ -23,10 +23,6 @@ constexpr unsigned kLinearSystem = method_bit(Method::linear_system);
 constexpr unsigned kMf = method_bit(Method::mf);
 constexpr unsigned kEvery = kMuffliato | kRandomWalk | kLinearSystem | kMf;
 
-/// The options whose applicability is more than their methods; check_request states their rules.
-constexpr std::array<std::string_view, 4> kOwnRules = {"bound", "exact_effort", "release_dimension",
-                                                       "sign_search"};
-
 /// `name` in backticks: how a message names an option (util/option_spelling.hpp).
 std::string quoted(std::string_view name) { return fmt::format("`{}`", name); }
 
@@ -121,13 +117,13 @@ constexpr std::array kOptions = std::to_array<AccountOption>({
      [](AccountRequest& r, std::string_view t) {
        r.bound = util::parse_enum(kMuffliatoBoundNames, t, "`bound`");
      },
-     [](const AccountRequest& r) { return r.bound.has_value(); }},
-    {"exact_effort", real, "8.38861e+06", "real >= 0", kMuffliato, true, "",
+     [](const AccountRequest& r) { return r.bound.has_value(); }, true},
+    {"exact_effort", real, "8388608", "real >= 0", kMuffliato, true, "",
      "muffliato (exact joint view): the largest view, in messages x nodes, computed in exact arithmetic for "
      "its certificate; the targets a larger view reaches are reported at the local-DP cap, counted as "
      "cap-undetermined",
      [](AccountRequest& r, std::string_view t) { r.exact_effort = parse_real("exact_effort", t); },
-     [](const AccountRequest& r) { return r.exact_effort.has_value(); }},
+     [](const AccountRequest& r) { return r.exact_effort.has_value(); }, true},
     {"contributions", count_or_choice, "tail", "tail | worst | expected | K >= 1", kRandomWalk, true, "",
      "random-walk: N_u of each target: tail (k with P(N_u > k) <= tail-share * delta, spent from delta), "
      "worst (T, or T/2 without self-loops), expected (T/n, the paper's: not a bound), or a number K (a cap "
@@ -169,14 +165,14 @@ constexpr std::array kOptions = std::to_array<AccountOption>({
      [](AccountRequest& r, std::string_view t) {
        r.release_dimension = parse_release_dimension(t, "`release_dimension`");
      },
-     [](const AccountRequest& r) { return r.release_dimension.has_value(); }},
+     [](const AccountRequest& r) { return r.release_dimension.has_value(); }, true},
     {"sign_search", choice, "none", "none | auto", kLinearSystem | kMf, false, "",
      "linear-system, mf with --release-dimension 1: none (Σ|K|) | auto (exact / SDP-certified maximum over "
      "sign vectors)",
      [](AccountRequest& r, std::string_view t) {
        r.sign_search = util::parse_enum(kSignSearchNames, t, "`sign_search`");
      },
-     [](const AccountRequest& r) { return r.sign_search.has_value(); }},
+     [](const AccountRequest& r) { return r.sign_search.has_value(); }, true},
     {"trust", choice, "pndp", "ldp | pndp | secldp", kMf, true, "", "mf: ldp | pndp | secldp",
      [](AccountRequest& r, std::string_view t) { r.trust = parse_mf_trust(t); },
      [](const AccountRequest& r) { return r.trust.has_value(); }},
@@ -235,14 +231,10 @@ bool account_option_set(const AccountRequest& r, std::string_view name) {
 void check_request(const AccountRequest& r) {
   // The options that apply to some methods only, refused together with the others of their methods.
   for (const AccountOption& option : kOptions) {
-    if (option.applies_to(r.method) || !option.is_set(r) ||
-        std::find(kOwnRules.begin(), kOwnRules.end(), option.name) != kOwnRules.end())
-      continue;
+    if (option.applies_to(r.method) || !option.is_set(r) || option.own_rule) continue;
     std::vector<std::string> peers;
     for (const AccountOption& peer : kOptions)
-      if (peer.methods == option.methods &&
-          std::find(kOwnRules.begin(), kOwnRules.end(), peer.name) == kOwnRules.end())
-        peers.push_back(quoted(peer.name));
+      if (peer.methods == option.methods && !peer.own_rule) peers.push_back(quoted(peer.name));
     require(false, "{} {} to `method` {} only", joined(peers), peers.size() > 1 ? "apply" : "applies",
             method_list(option));
   }

@@ -130,6 +130,9 @@ struct AccountOption {
   void (*parse)(AccountRequest& request, std::string_view text);
   /// Whether the option is set (differs from an unset request's value).
   bool (*is_set)(const AccountRequest& request);
+  /// Whether check_request states this option's applicability by its own rule (it depends on more
+  /// than the method, e.g. `exact_effort` on `bound`), instead of the generic "applies to" rule.
+  bool own_rule = false;
 
   /// Whether the option applies to `method` (a bit of `methods`).
   constexpr bool applies_to(Method method) const { return (methods & method_bit(method)) != 0; }
