@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <optional>
 #include <vector>
@@ -175,7 +176,11 @@ TrainResult run_training(const TrainConfig& c, const TrainProgress& progress) {
   phase("privacy accountant");
   if (algorithm->is_private()) account = algorithm->privacy(ctx);
   result.accountant = account.accountant;
-  result.valid_bound = account.valid_bound(params.rounds);
+  // The account of the whole run: its guarantee says whether ε is an upper bound, and calibration
+  // uses it (built once: the checkpointed and random-walk accounts build one per call).
+  const std::shared_ptr<const accounting::PairwiseAccount> whole_run =
+      account.at_round ? account.at_round(params.rounds) : nullptr;
+  result.valid_bound = whole_run == nullptr || whole_run->valid_bound();
   require(params.bound == PrivacyBound::exact || params.calibrate_on != CalibrateOn::local,
           "privacy.bound = paper does not combine with privacy.calibrate_on = local (local DP is a bound)");
   require(params.bound == PrivacyBound::exact || !result.valid_bound || !algorithm->is_private(),
@@ -189,12 +194,10 @@ TrainResult run_training(const TrainConfig& c, const TrainProgress& progress) {
     require(algorithm->is_private(), "config privacy.target_epsilon = {}: algorithm '{}' is not private",
             target, params.name);
     result.target_epsilon = target;
-    require(static_cast<bool>(account.at_round), "privacy.target_epsilon = {}: the algorithm is not private",
-            target);
+    require(whole_run != nullptr, "privacy.target_epsilon = {}: the algorithm is not private", target);
     phase("calibration");
     ctx.mutable_params().sigma =
-        accounting::calibrate_sigma(*account.at_round(params.rounds), account.statistic, target, params.delta)
-            .sigma;
+        accounting::calibrate_sigma(*whole_run, account.statistic, target, params.delta).sigma;
     // The recorded configuration is the one that ran: σ as calibrated.
     TrainConfig ran = c;
     ran.algorithm.sigma = ctx.params().sigma;

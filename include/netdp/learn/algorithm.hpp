@@ -121,10 +121,6 @@ struct PrivacyAccount {
   accounting::Statistic statistic = accounting::Statistic::max;
   std::vector<std::string> notes;
 
-  /// Whether the account after `rounds` steps is an upper bound (its guarantee; false for a paper's
-  /// formula that is not one). A non-private run has nothing to bound: true.
-  bool valid_bound(std::size_t rounds) const { return !at_round || at_round(rounds)->valid_bound(); }
-
   /// μ-GDP of each pair after `rounds` steps at noise multiplier σ (the Gaussian rows; empty when
   /// non-private or when no pair has leaked yet).
   std::vector<double> mus(double sigma, std::size_t rounds) const;
