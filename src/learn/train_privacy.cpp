@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "netdp/accounting/muffliato/muffliato_gd.hpp"
-#include "netdp/accounting/muffliato/muffliato_gd_view.hpp"
 #include "netdp/gossip/schedule.hpp"
 #include "netdp/gossip/schedules.hpp"
 #include "netdp/util/check.hpp"
