@@ -6,6 +6,7 @@
 
 #include "netdp/accounting/account/pairwise.hpp"
 #include "netdp/accounting/account/pairwise_summary.hpp"
+#include "netdp/accounting/muffliato/pairwise_muffliato.hpp"
 #include "netdp/gossip/network_spec.hpp"
 
 int main() {

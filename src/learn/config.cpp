@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "enum_names.hpp"
+#include "netdp/accounting/account/account_request.hpp"
 #include "netdp/accounting/worst_case/vector_max.hpp"
 #include "netdp/gossip/network_spec.hpp"
 #include "netdp/graph/spec.hpp"
@@ -256,23 +257,70 @@ struct AlgorithmName {
   std::string accepted() const { return names(" | "); }
 };
 
-// privacy.release_dimension: "vector" (0) or 1. Training releases a gradient vector, so a rank-p
-// value for 1 < p would be a claim about the model that the accountant cannot check; 1 gives Σ|K|
-// (no sign search), an upper bound for every release dimension.
-struct ReleaseDimension {
-  using value_type = std::size_t;
-  std::size_t parse(std::string_view key, const std::string& text) const {
-    if (text == "vector") return accounting::kAnyReleaseDimension;
-    if (text == "1") return 1;
-    reject(key, text, "expected vector or 1");
+// A key that is an option of the accountants' option table (accounting::account_options()): its
+// text is parsed by the table's own rule, so the key takes what the flag and the Python keyword
+// take, and `read` gets the typed value. `allowed` may narrow the table's values for training.
+template <class T>
+struct TableOption {
+  using value_type = T;
+  std::string_view option;
+  T (*read)(const accounting::AccountRequest&);
+  std::string (*format_value)(T);
+  std::optional<std::string> (*allowed)(T) = nullptr;
+  std::string_view accepted_values = {};  ///< when `allowed` narrows the table's values
+
+  std::string values() const {
+    if (!accepted_values.empty()) return std::string(accepted_values);
+    return std::string(accounting::find_account_option(option)->values);
   }
-  std::optional<std::string> violation(std::size_t value) const {
-    if (value == accounting::kAnyReleaseDimension || value == 1) return std::nullopt;
-    return "expected vector or 1";
+  // "expected one of a, b" for the table's values, "expected a or b" for training's narrower ones.
+  std::string rule() const {
+    const bool narrowed = !accepted_values.empty();
+    std::string text = values();
+    const std::string separator = narrowed ? " or " : ", ";
+    for (std::size_t at = text.find(" | "); at != std::string::npos; at = text.find(" | ", at))
+      text.replace(at, 3, separator);
+    return (narrowed ? "expected " : "expected one of ") + text;
   }
-  std::string format(std::size_t value) const { return value == 1 ? "1" : "vector"; }
-  std::string accepted() const { return "vector | 1"; }
+  T parse(std::string_view key, const std::string& text) const {
+    accounting::AccountRequest request;
+    try {
+      accounting::set_account_option(request, option, text);
+    } catch (const std::invalid_argument&) {
+      reject(key, text, rule());
+    }
+    return read(request);
+  }
+  std::optional<std::string> violation(T value) const {
+    if (allowed && allowed(value)) return rule();
+    return std::nullopt;
+  }
+  std::string format(T value) const { return format_value(value); }
+  std::string accepted() const { return values(); }
 };
+
+// privacy.bound: the account option `bound`.
+TableOption<accounting::MuffliatoBound> bound_key() {
+  return {"bound", [](const accounting::AccountRequest& r) { return r.bound_or_default(); },
+          [](accounting::MuffliatoBound b) {
+            return std::string(util::name_of(accounting::kMuffliatoBoundNames, b));
+          }};
+}
+
+// privacy.release_dimension: the account option `release_dimension`, "vector" (0) or 1 only.
+// Training releases a gradient vector, so a rank-p value for 1 < p would be a claim about the
+// model that the accountant cannot check; 1 gives Σ|K| (no sign search), an upper bound for every
+// release dimension.
+TableOption<std::size_t> release_dimension_key() {
+  return {"release_dimension",
+          [](const accounting::AccountRequest& r) { return r.release_dimension_or_default(); },
+          [](std::size_t d) { return d == 1 ? std::string("1") : std::string("vector"); },
+          [](std::size_t d) -> std::optional<std::string> {
+            if (d == accounting::kAnyReleaseDimension || d == 1) return std::nullopt;
+            return "a rank above 1";
+          },
+          "vector | 1"};
+}
 
 // ---- The table.
 
@@ -399,11 +447,11 @@ const std::vector<Entry>& table() {
       bind_key("privacy.calibrate_on", privacy, &PrivacyConfig::calibrate_on, Choice<CalibrateOn>{},
                "the ε reported and calibrated: mean or max over pairs (where the algorithm has a pairwise "
                "accountant), or local (everything a node sends)"),
-      bind_key("privacy.bound", privacy, &PrivacyConfig::bound, Choice<PrivacyBound>{},
+      bind_key("privacy.bound", privacy, &PrivacyConfig::bound, bound_key(),
                "muffliato, randomized-gossip: exact (the whole view of every observer, an upper bound) or "
                "paper (Theorems 6 / 11 as printed: NOT an upper bound, labelled in summary.json)"),
       bind_key(
-          "privacy.release_dimension", privacy, &PrivacyConfig::release_dimension, ReleaseDimension{},
+          "privacy.release_dimension", privacy, &PrivacyConfig::release_dimension, release_dimension_key(),
           "linear-view pairwise accountants (dp-d-sgd, secure-gossip, antipgd, muffliato, randomized-gossip, "
           "mf-d-sgd, mafalda): vector (the worst gradient vector per pair, certified SDP value) or 1 "
           "(Σ|K| per pair: valid for any release, looser)"),

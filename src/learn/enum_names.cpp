@@ -87,15 +87,6 @@ std::span<const NamedValue<CalibrateOn>> enum_names<CalibrateOn>() {
 }
 
 template <>
-std::span<const NamedValue<PrivacyBound>> enum_names<PrivacyBound>() {
-  static constexpr std::array<NamedValue<PrivacyBound>, 2> table{{
-      {PrivacyBound::exact, "exact"},
-      {PrivacyBound::paper, "paper"},
-  }};
-  return table;
-}
-
-template <>
 std::span<const NamedValue<CorrelationMethod>> enum_names<CorrelationMethod>() {
   static constexpr std::array<NamedValue<CorrelationMethod>, 3> table{{
       {CorrelationMethod::mafalda, "mafalda"},
@@ -122,7 +113,6 @@ std::string_view to_string(CsvOptions::Categorical categorical) { return name_of
 std::string_view to_string(PartitionSpec::Kind kind) { return name_of(kind); }
 std::string_view to_string(ModelSpec::Kind kind) { return name_of(kind); }
 std::string_view to_string(CalibrateOn calibrate_on) { return name_of(calibrate_on); }
-std::string_view to_string(PrivacyBound bound) { return name_of(bound); }
 std::string_view to_string(CorrelationMethod method) { return name_of(method); }
 
 ModelSpec::Kind parse_model_kind(std::string_view name) {

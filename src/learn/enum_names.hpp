@@ -38,8 +38,6 @@ std::span<const NamedValue<ModelSpec::Kind>> enum_names<ModelSpec::Kind>();
 template <>
 std::span<const NamedValue<CalibrateOn>> enum_names<CalibrateOn>();
 template <>
-std::span<const NamedValue<PrivacyBound>> enum_names<PrivacyBound>();
-template <>
 std::span<const NamedValue<CorrelationMethod>> enum_names<CorrelationMethod>();
 /// From gossip::kAllWeightings and gossip::weighting_name (the gossip module owns the names).
 template <>

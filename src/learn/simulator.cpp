@@ -181,12 +181,13 @@ TrainResult run_training(const TrainConfig& c, const TrainProgress& progress) {
   const std::shared_ptr<const accounting::PairwiseAccount> whole_run =
       account.at_round ? account.at_round(params.rounds) : nullptr;
   result.valid_bound = whole_run == nullptr || whole_run->valid_bound();
-  require(params.bound == PrivacyBound::exact || params.calibrate_on != CalibrateOn::local,
+  require(params.bound == accounting::MuffliatoBound::exact || params.calibrate_on != CalibrateOn::local,
           "privacy.bound = paper does not combine with privacy.calibrate_on = local (local DP is a bound)");
-  require(params.bound == PrivacyBound::exact || !result.valid_bound || !algorithm->is_private(),
-          "privacy.bound = paper: algorithm '{}' has no paper formula that differs from its valid accountant "
-          "(only muffliato and randomized-gossip have one)",
-          params.name);
+  require(
+      params.bound == accounting::MuffliatoBound::exact || !result.valid_bound || !algorithm->is_private(),
+      "privacy.bound = paper: algorithm '{}' has no paper formula that differs from its valid accountant "
+      "(only muffliato and randomized-gossip have one)",
+      params.name);
   result.warnings = account.notes;
   for (const std::string& note : g.notes()) result.warnings.push_back(note);
   if (c.privacy.target_epsilon) {

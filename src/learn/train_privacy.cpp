@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "netdp/accounting/muffliato/muffliato_gd.hpp"
+#include "netdp/accounting/muffliato/pairwise_muffliato.hpp"
 #include "netdp/gossip/schedule.hpp"
 #include "netdp/gossip/schedules.hpp"
 #include "netdp/util/check.hpp"
@@ -156,7 +157,7 @@ void compose_steps(PrivacyAccount& account, const AlgorithmParams& p, std::size_
 PrivacyAccount muffliato_privacy(const TrainContext& ctx) {
   const AlgorithmParams& p = ctx.params();
   if (p.calibrate_on == CalibrateOn::local) return local_gdp_account(ctx, identity_correlation_sensitivity());
-  if (p.bound == PrivacyBound::paper) {
+  if (p.bound == accounting::MuffliatoBound::paper) {
     PrivacyAccount account = muffliato_base_account(p, "muffliato");
     // Theorem 6 / 11: one matrix per step, K rounds each.
     compose_steps(account, p, ctx.num_nodes(), [&](std::size_t t) {
@@ -183,7 +184,7 @@ PrivacyAccount randomized_gossip_privacy(const TrainContext& ctx, const std::vec
     return gossip::pairwise_schedule(n, activations);
   };
   PrivacyAccount account;
-  if (p.bound == PrivacyBound::paper) {
+  if (p.bound == accounting::MuffliatoBound::paper) {
     account = muffliato_base_account(p, "randomized-gossip");
     compose_steps(account, p, n, [&](std::size_t t) { return ticks_of(t * k, k); });
   } else {

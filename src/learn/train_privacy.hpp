@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "netdp/accounting/account/pairwise.hpp"
+#include "netdp/accounting/linear_system/linear_view.hpp"
 #include "netdp/graph/graph.hpp"
 #include "netdp/learn/algorithm.hpp"
 

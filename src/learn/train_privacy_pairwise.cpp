@@ -19,6 +19,7 @@
 #include "netdp/accounting/account/account_request.hpp"
 #include "netdp/accounting/account/pairwise.hpp"
 #include "netdp/accounting/muffliato/muffliato_gd_view.hpp"
+#include "netdp/accounting/muffliato/pairwise_muffliato.hpp"
 #include "netdp/util/check.hpp"
 #include "train_privacy.hpp"
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "netdp/accounting/account/pairwise.hpp"
+#include "netdp/accounting/random_walk/pairwise_random_walk.hpp"
 #include "netdp/accounting/random_walk/random_walk.hpp"
 #include "netdp/util/check.hpp"
 #include "train_privacy.hpp"

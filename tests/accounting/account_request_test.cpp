@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "netdp/accounting/linear_system/pairwise_linear_system.hpp"
+#include "netdp/accounting/mf/pairwise_mf.hpp"
+#include "netdp/accounting/muffliato/pairwise_muffliato.hpp"
+#include "netdp/accounting/random_walk/pairwise_random_walk.hpp"
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/spec.hpp"
 

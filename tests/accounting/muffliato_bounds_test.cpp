@@ -11,6 +11,7 @@
 #include <string>
 
 #include "accounting/muffliato_test_helpers.hpp"
+#include "util/error_of.hpp"
 
 namespace netdp::accounting {
 namespace {
@@ -138,16 +139,7 @@ TEST(MuffliatoTheorem4, RejectsBadInputNamingTheRule) {
   EXPECT_THROW((void)random_graph_bound(100, 5, 10, 2.0, 1.0, 3.0, 1.5), std::invalid_argument);
 }
 
-/// Runs `call` and returns the message of the std::invalid_argument it throws ("" if none).
-template <typename Call>
-std::string error_of(Call&& call) {
-  try {
-    call();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
-}
+using netdp::testing::error_of;
 
 /// |N_t(V)| literally: the nodes w ∉ V with (W_t)_vw != 0 or (W_t)_wv != 0 for some v ∈ V.
 std::vector<std::vector<graph::NodeId>> literal_neighbourhoods(const std::vector<DenseMatrix>& ws,

@@ -16,13 +16,18 @@
 #include <string>
 
 #include "netdp/accounting/account/pairwise_summary.hpp"
+#include "netdp/accounting/linear_system/pairwise_linear_system.hpp"
+#include "netdp/accounting/mf/pairwise_mf.hpp"
 #include "netdp/accounting/muffliato/muffliato_gd.hpp"
+#include "netdp/accounting/muffliato/pairwise_muffliato.hpp"
+#include "netdp/accounting/random_walk/pairwise_random_walk.hpp"
 #include "netdp/dp/gdp.hpp"
 #include "netdp/dp/gdp_table.hpp"
 #include "netdp/gossip/schedules.hpp"
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/classic.hpp"
 #include "netdp/graph/spec.hpp"
+#include "util/error_of.hpp"
 
 namespace netdp::accounting {
 namespace {
@@ -34,14 +39,7 @@ Protocol protocol_on(const std::string& graph_spec, std::size_t rounds, double s
   return p;
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
-}
+using netdp::testing::error_of;
 
 // A non-Gaussian view of a Gaussian account: the calibrator must search instead of solving.
 class OpaqueAccount final : public PairwiseAccount {

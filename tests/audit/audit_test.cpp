@@ -11,8 +11,11 @@
 
 #include "netdp/accounting/account/pairwise.hpp"
 #include "netdp/accounting/linear_system/linear_system.hpp"
+#include "netdp/accounting/linear_system/pairwise_linear_system.hpp"
 #include "netdp/accounting/mf/mf_accountant.hpp"
+#include "netdp/accounting/mf/pairwise_mf.hpp"
 #include "netdp/accounting/muffliato/muffliato_gd_view.hpp"
+#include "netdp/accounting/muffliato/pairwise_muffliato.hpp"
 #include "netdp/gossip/schedules.hpp"
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/spec.hpp"

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "netdp/accounting/account/pairwise.hpp"
+#include "netdp/accounting/random_walk/pairwise_random_walk.hpp"
 #include "netdp/audit/audit.hpp"
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/spec.hpp"

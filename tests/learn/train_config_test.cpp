@@ -257,7 +257,7 @@ TEST(TrainConfigTest, EachResourceLimitIsAKeyNamedByItsError) {
     CalibrateOn calibrate_on;
     void (*lower)(ResourceLimits&);
     std::string key;
-    PrivacyBound bound = PrivacyBound::exact;
+    accounting::MuffliatoBound bound = accounting::MuffliatoBound::exact;
   };
   const Case cases[] = {
       {"dp-d-sgd", CalibrateOn::mean, [](ResourceLimits& l) { l.pairwise_work = 1.0; },

@@ -23,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "netdp/accounting/muffliato/muffliato.hpp"
 #include "netdp/accounting/worst_case/vector_max.hpp"
 #include "netdp/gossip/network_spec.hpp"
 #include "netdp/learn/dataset.hpp"
@@ -49,12 +50,6 @@ enum class CalibrateOn {
   local,  ///< local GDP: everything a node sends (an upper bound on every pairwise view)
 };
 
-/// Which Muffliato accountant a run uses (`privacy.bound`).
-enum class PrivacyBound {
-  exact,  ///< the whole view of every observer: a valid upper bound (the default)
-  paper,  ///< the paper's Theorems 6 / 11 (muffliato, randomized-gossip only): NOT an upper bound
-};
-
 /// How mafalda computes its encoder C (`algorithm.correlation_method`).
 enum class CorrelationMethod {
   mafalda,   ///< C_local optimized on the network (mf::mafalda_correlation)
@@ -65,7 +60,6 @@ enum class CorrelationMethod {
 /// The names the configuration uses ("synthetic-logistic", "mean", "per-node", ...).
 std::string_view to_string(DataSource source);
 std::string_view to_string(CalibrateOn calibrate_on);
-std::string_view to_string(PrivacyBound bound);
 std::string_view to_string(CorrelationMethod method);
 
 /// `data.*`: reading, preprocessing and partitioning the examples.
@@ -116,7 +110,9 @@ struct PrivacyConfig {
   std::optional<double> target_epsilon;  ///< empty: run at algorithm.sigma
   double delta = 1e-5;
   CalibrateOn calibrate_on = CalibrateOn::mean;
-  PrivacyBound bound = PrivacyBound::exact;
+  /// The account option `bound` (muffliato, randomized-gossip): exact, the whole view of every
+  /// observer (a valid upper bound, the default), or paper, Theorems 6 / 11 (NOT an upper bound).
+  accounting::MuffliatoBound bound = accounting::MuffliatoBound::exact;
   /// The linear-view accountants' release dimension: "vector" (the SDP value, default) or 1 (Σ|K|).
   std::size_t release_dimension = accounting::kAnyReleaseDimension;
 };

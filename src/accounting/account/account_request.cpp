@@ -87,14 +87,15 @@ using enum OptionType;
 // The help lines are the command line's; an option's applicability opens its line.
 constexpr std::array kOptions = std::to_array<AccountOption>({
     {"method", choice, "muffliato", "muffliato | random-walk | linear-system | mf", kEvery, true, "",
-     "muffliato | random-walk | linear-system | mf",
+     "the accountant family: muffliato (gossip averaging), random-walk (random-walk DP-SGD), linear-system "
+     "(gossip with noise every round), mf (matrix-factorization mechanisms)",
      [](AccountRequest& r, std::string_view t) {
        r.method = util::parse_option_value(kMethodNames, t, "method");
      },
      [](const AccountRequest& r) { return r.method != Method::muffliato; }},
-    {"gradient_steps", count, "", "integer >= 0", kMuffliato, true, "",
+    {"gradient_steps", count, "0", "integer >= 0", kMuffliato, true, "",
      "muffliato: Muffliato-GD with this many gradient steps of --rounds gossip rounds each (Theorem 6 / "
-     "Theorem 11)",
+     "Theorem 11); 0: one averaging",
      [](AccountRequest& r, std::string_view t) {
        r.gradient_steps = parse_whole<std::size_t>("gradient_steps", t, false);
      },
@@ -139,11 +140,12 @@ constexpr std::array kOptions = std::to_array<AccountOption>({
      [](AccountRequest& r, std::string_view t) { r.sender_known = parse_flag("sender_known", t); },
      [](const AccountRequest& r) { return r.sender_known; }},
     {"view", choice, "secure-sum", "secure-sum | secure-sum-adaptive | plain", kLinearSystem, true, "",
-     "linear-system: secure-sum | secure-sum-adaptive | plain",
+     "linear-system: what the observer sees: secure-sum (Theorem 8), secure-sum-adaptive (Theorem 9), "
+     "plain (Theorem 10)",
      [](AccountRequest& r, std::string_view t) { r.view = parse_linear_system_view(t); },
      [](const AccountRequest& r) { return r.view.has_value(); }},
     {"first_power", integer, "", "0 | 1", kLinearSystem, true, "",
-     "linear-system: first power of W, 0 or 1 (default: the paper's)",
+     "linear-system: first power of W, 0 or 1 (default: the paper's choice for the view)",
      [](AccountRequest& r, std::string_view t) { r.first_power = parse_whole<int>("first_power", t, true); },
      [](const AccountRequest& r) { return r.first_power.has_value(); }},
     {"keep_observer_noise", flag, "", "", kLinearSystem, false, "",
@@ -173,25 +175,29 @@ constexpr std::array kOptions = std::to_array<AccountOption>({
        r.sign_search = util::parse_enum(kSignSearchNames, t, "`sign_search`");
      },
      [](const AccountRequest& r) { return r.sign_search.has_value(); }, true},
-    {"trust", choice, "pndp", "ldp | pndp | secldp", kMf, true, "", "mf: ldp | pndp | secldp",
+    {"trust", choice, "pndp", "ldp | pndp | secldp", kMf, true, "",
+     "mf: the trust model: ldp (every message is public), pndp (the messages the observer receives), "
+     "secldp (every message, the observer's own secrets known)",
      [](AccountRequest& r, std::string_view t) { r.trust = parse_mf_trust(t); },
      [](const AccountRequest& r) { return r.trust.has_value(); }},
     {"algorithm", choice, "dp-d-sgd", "dp-d-sgd | muffliato-sgd | antipgd | decor | zip-dl | mf-d-sgd", kMf,
-     true, "", "mf: dp-d-sgd | muffliato-sgd | antipgd | decor | zip-dl | mf-d-sgd",
+     true, "", "mf: the training algorithm whose noise correlations are accounted (MF paper, Section 4)",
      [](AccountRequest& r, std::string_view t) { r.algorithm = parse_mf_algorithm(t); },
      [](const AccountRequest& r) { return r.algorithm.has_value(); }},
-    {"participations", count, "", "integer >= 0", kMf, true, "", "mf: k of (k, b)-cyclic participation",
+    {"participations", count, "0", "integer >= 0", kMf, true, "",
+     "mf: k of (k, b)-cyclic participation; 0: every round",
      [](AccountRequest& r, std::string_view t) {
        r.participations = parse_whole<std::size_t>("participations", t, false);
      },
      [](const AccountRequest& r) { return r.participations > 0; }},
-    {"separation", count, "", "integer >= 0", kMf, true, "", "mf: b of (k, b)-cyclic participation",
+    {"separation", count, "0", "integer >= 0", kMf, true, "",
+     "mf: b of (k, b)-cyclic participation; 0: ceil(T/k)",
      [](AccountRequest& r, std::string_view t) {
        r.separation = parse_whole<std::size_t>("separation", t, false);
      },
      [](const AccountRequest& r) { return r.separation > 0; }},
     {"correlation", matrix, "", "a T x T lower-triangular matrix", kMf, true, "",
-     "mf: Matrix Market file of the correlation C (mf-d-sgd)",
+     "mf: Matrix Market file of the correlation C of mf-d-sgd (none: the identity)",
      [](AccountRequest& /*r*/, std::string_view /*t*/) {
        require(false, "`correlation` is a matrix, not text: read it from a file first");
      },

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <numeric>
 #include <span>
 #include <utility>
 #include <vector>
@@ -151,5 +152,76 @@ double PairwiseAccount::epsilon_statistic(Statistic statistic, double sigma, dou
   });
   return detail::statistic_value(epsilon, statistic);
 }
+
+namespace detail {
+
+void validate_query(const Protocol& protocol, const PairQuery& q, Method method) {
+  const std::size_t n = protocol.network.num_nodes();
+  require(n >= 2, "accounting needs at least 2 nodes, got {}", n);
+  require(protocol.rounds >= 1, "rounds must be >= 1, got {}", protocol.rounds);
+  require_positive(protocol.sensitivity, "the sensitivity Δ");
+  if (q.alpha) require(std::isfinite(*q.alpha) && *q.alpha > 1.0, "alpha must be > 1, got {}", *q.alpha);
+  if (q.observer) {
+    require(*q.observer < n, "observer {} is out of range: the graph has nodes 0..{}", *q.observer, n - 1);
+  }
+  if (q.target)
+    require(*q.target < n, "target {} is out of range: the graph has nodes 0..{}", *q.target, n - 1);
+  for (const auto& [set, name] : {std::pair{&q.colluders, "colluders"}, std::pair{&q.group, "group"}}) {
+    for (std::size_t i = 0; i < set->size(); ++i) {
+      const graph::NodeId node = (*set)[i];
+      require(node < n, "{}: node {} is out of range 0..{}", name, node, n - 1);
+      require(std::find(set->begin(), set->begin() + static_cast<std::ptrdiff_t>(i), node) ==
+                  set->begin() + static_cast<std::ptrdiff_t>(i),
+              "{}: node {} is repeated", name, node);
+    }
+  }
+  require(method == Method::muffliato || q.group.empty(),
+          "a group of targets applies to the muffliato method only");
+  require(!(q.observer && !q.colluders.empty()), "give either an observer or colluders, not both");
+  if (q.observer && q.target) {
+    require(*q.observer != *q.target, "the observer and the target are the same node {}", *q.target);
+  }
+  if (q.target) {
+    require(std::find(q.colluders.begin(), q.colluders.end(), *q.target) == q.colluders.end(),
+            "target {} is one of the colluders", *q.target);
+  }
+  // A coalition or a group that leaves no (observer, target) pair would print an empty account.
+  const auto set_text = [](const std::vector<graph::NodeId>& set) {
+    std::string out = "{";
+    for (std::size_t i = 0; i < set.size(); ++i) {
+      if (i > 0) out += ',';
+      out += std::to_string(set[i]);
+    }
+    return out + "}";
+  };
+  const auto in = [](const std::vector<graph::NodeId>& set, graph::NodeId v) {
+    return std::find(set.begin(), set.end(), v) != set.end();
+  };
+  for (const graph::NodeId v : q.group) {
+    require(!in(q.colluders, v),
+            "the group {} and the colluders {} share node {}: the coalition holds part of the group's data, "
+            "so no (observer, target) pair is left to account",
+            set_text(q.group), set_text(q.colluders), v);
+  }
+  require(q.colluders.empty() || q.colluders.size() < n,
+          "the colluders {} are all {} nodes of the graph: no target is left outside the coalition",
+          set_text(q.colluders), n);
+  if (q.observer) {
+    require(!in(q.group, *q.observer),
+            "the observer {} is in the group {}: no (observer, target) pair is left to account", *q.observer,
+            set_text(q.group));
+  }
+  require(q.group.empty() || q.observer || !q.colluders.empty() || q.group.size() < n,
+          "the group {} holds all {} nodes of the graph: no observer is left outside it", set_text(q.group),
+          n);
+}
+
+std::vector<graph::NodeId> all_nodes(std::size_t n) {
+  std::vector<graph::NodeId> nodes(n);
+  std::iota(nodes.begin(), nodes.end(), graph::NodeId{0});
+  return nodes;
+}
+
+}  // namespace detail
 
 }  // namespace netdp::accounting

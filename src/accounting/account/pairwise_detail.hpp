@@ -21,10 +21,6 @@ namespace netdp::accounting::detail {
 /// target outside the colluders, a group only for `muffliato`).
 void validate_query(const Protocol& protocol, const PairQuery& query, Method method);
 
-/// Why the Muffliato accountant of `bound` with `gradient_steps` does not account this protocol and
-/// query (a combination it has no theorem or view for), or nullopt (registry.cpp).
-std::optional<std::string> muffliato_refusal(const Protocol& protocol, const PairQuery& query,
-                                             MuffliatoBound bound, std::size_t gradient_steps);
 /// Why `method`, which accounts a fixed W only, does not account this protocol, or nullopt.
 std::optional<std::string> fixed_schedule_refusal(const Protocol& protocol, Method method);
 

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "netdp/accounting/account/pairwise_summary.hpp"
+#include "netdp/accounting/linear_system/pairwise_linear_system.hpp"
 #include "netdp/accounting/muffliato/muffliato.hpp"
 #include "netdp/accounting/muffliato/muffliato_gd.hpp"
 #include "netdp/dp/rdp.hpp"

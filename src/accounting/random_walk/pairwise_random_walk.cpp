@@ -1,7 +1,9 @@
-// The random walk's pairwise account (pairwise.hpp): Theorem 3 of Cyffers, Bellet & Upadhyay
+// The random walk's pairwise account (pairwise_random_walk.hpp): Theorem 3 of Cyffers, Bellet & Upadhyay
 // (Appendix D for colluders) converted to (ε, δ) per pair and capped by the local GDP of the
 // target's contributions. The series S_T(W) and the targets' visit tails are computed once; each
 // (σ, δ) re-evaluates the pairs with each target's count bound N_u (random_walk_visits.hpp).
+
+#include "netdp/accounting/random_walk/pairwise_random_walk.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -9,8 +11,8 @@
 #include <cstdint>
 #include <optional>
 
+#include "accounting/account/families.hpp"
 #include "accounting/account/pairwise_detail.hpp"
-#include "netdp/accounting/account/pairwise.hpp"
 #include "netdp/accounting/random_walk/random_walk_visits.hpp"
 #include "netdp/dp/gdp.hpp"
 #include "netdp/dp/rdp.hpp"
@@ -292,6 +294,43 @@ std::unique_ptr<PairwiseAccount> random_walk_account(const Protocol& protocol, c
           "the random-walk series has {} steps on {} nodes, the protocol {} rounds on {} nodes",
           series->steps, series->matrix.rows(), protocol.rounds, protocol.network.num_nodes());
   return std::make_unique<RandomWalkAccount>(protocol, query, std::move(options), std::move(series));
+}
+
+// ------------------------------------------------------------------ the family (registry.hpp)
+
+namespace {
+
+std::optional<std::string> random_walk_family_refusal(const Protocol& protocol, const PairQuery& q,
+                                                      const AccountRequest& /*request*/) {
+  if (auto why = detail::group_refusal(q)) return why;
+  return detail::fixed_schedule_refusal(protocol, Method::random_walk);
+}
+
+std::unique_ptr<PairwiseAccount> build_random_walk(const Protocol& protocol, const PairQuery& q,
+                                                   const AccountRequest& r,
+                                                   const ProgressCallback& progress) {
+  RandomWalkOptions options;
+  const Contributions contributions = r.contributions_or_default();
+  if (contributions.cap > 0) {
+    options.contributions = static_cast<double>(contributions.cap);
+  } else {
+    options.count = contributions.count;
+  }
+  options.tail_share = r.tail_share_or_default();
+  options.view = random_walk_view(r);
+  options.progress = progress;
+  return random_walk_account(protocol, q, options);
+}
+
+}  // namespace
+
+const AccountantFamily& random_walk_family() {
+  static constexpr AccountantFamily family{
+      Method::random_walk,
+      "random-walk DP-SGD: the token's visits, Rényi DP per pair (Cyffers, Bellet & Upadhyay, Theorem 3, "
+      "Appendix B.1)",
+      random_walk_family_refusal, build_random_walk};
+  return family;
 }
 
 }  // namespace netdp::accounting

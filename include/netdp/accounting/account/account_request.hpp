@@ -17,6 +17,10 @@
 #include <string_view>
 
 #include "netdp/accounting/account/pairwise.hpp"
+#include "netdp/accounting/linear_system/linear_system.hpp"
+#include "netdp/accounting/mf/mf_accountant.hpp"
+#include "netdp/accounting/muffliato/muffliato.hpp"
+#include "netdp/accounting/random_walk/random_walk.hpp"
 #include "netdp/util/enum_names.hpp"
 #include "netdp/util/types.hpp"
 

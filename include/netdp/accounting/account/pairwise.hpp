@@ -25,10 +25,6 @@
 
 #include "netdp/accounting/account/certificate.hpp"
 #include "netdp/accounting/account/diagnostic.hpp"
-#include "netdp/accounting/linear_system/linear_system.hpp"
-#include "netdp/accounting/mf/mf_accountant.hpp"
-#include "netdp/accounting/muffliato/muffliato.hpp"
-#include "netdp/accounting/random_walk/random_walk.hpp"
 #include "netdp/dp/rdp.hpp"
 #include "netdp/gossip/gossip_matrix.hpp"
 #include "netdp/gossip/network_spec.hpp"
@@ -321,69 +317,6 @@ class GaussianPairwiseAccount final : public PairwiseAccount {
   bool table_pays_ = false;
   Info info_;
 };
-
-// ------------------------------------------------------------------ factories
-// Each validates the query against the protocol (nodes in range, combinations the accountant
-// supports) and throws std::invalid_argument naming the value and the rule it broke. Fields of
-// the accountant's options that the Protocol owns (σ, Δ, rounds, δ) are set from it: the
-// account is built at σ = 1.
-
-/// The μ-GDP account of Muffliato sums already computed (every defined pair selected by the
-/// query, observer-major): unit μ = sqrt(capped sum), uncapped sqrt(sum).
-std::unique_ptr<GaussianPairwiseAccount> muffliato_losses_account(MuffliatoLosses losses,
-                                                                  const PairQuery& query,
-                                                                  GaussianPairwiseAccount::Info info);
-
-/// Muffliato (Cyffers et al. 2022). options.bound = exact (default): the exact loss of each
-/// observer's (or coalition's) whole view, for single targets and groups; with gradient_steps > 0,
-/// the whole view of Muffliato-SGD(K) (muffliato_gd_view_account). options.bound = paper: Theorem 1 for every
-/// pair, Theorem 12 for `colluders`, Theorem 13 for `group`, Theorems 6 / 11 with gradient steps, labelled as
-/// not a valid bound. With gradient_steps > 0, each step runs protocol.rounds gossip rounds (the fixed W, or
-/// one matrix of the schedule per gradient step).
-std::unique_ptr<GaussianPairwiseAccount> muffliato_account(const Protocol& protocol, const PairQuery& query,
-                                                           MuffliatoOptions options,
-                                                           std::size_t gradient_steps = 0);
-
-/// The random walk (Cyffers, Bellet & Upadhyay 2024, Theorem 3; Appendix D for colluders);
-/// per pair ε is the best of the Rényi orders (or at query.alpha), capped by the local GDP of
-/// the target's N_u contributions. Needs the fixed schedule. `series` (S_T(W) for
-/// protocol.rounds steps) is computed when not given; passing one shares it between accounts that
-/// differ only in their contributions N_u.
-std::unique_ptr<PairwiseAccount> random_walk_account(
-    const Protocol& protocol, const PairQuery& query, RandomWalkOptions options,
-    std::shared_ptr<const RandomWalkSeries> series = nullptr);
-
-/// Muffliato-GD's whole view (gradient_steps steps of protocol.rounds gossip rounds each), Σ|K_u|
-/// certified: on the fixed W the linear view of Muffliato-SGD(K) through the MF engine; on a
-/// time-varying schedule (one matrix per gradient step) muffliato_gd_view_pairs_account.
-/// muffliato_account calls it for options.bound = exact with gradient steps.
-std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_account(const Protocol& protocol,
-                                                                   const PairQuery& query,
-                                                                   const MuffliatoOptions& options,
-                                                                   std::size_t gradient_steps);
-
-/// Muffliato-GD's whole view on any T·K gossip rounds (muffliato_gd_view.hpp): `observers` (empty:
-/// all) against every other node, or only `target` when given. Warnings name pairs by the labels
-/// of `names` when given, else by index.
-std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_pairs_account(
-    const gossip::Schedule& rounds, std::size_t gradient_steps, std::size_t gossip_rounds,
-    std::span<const graph::NodeId> observers = {}, std::optional<graph::NodeId> target = std::nullopt,
-    const ProgressCallback& progress = {}, std::size_t release_dimension = kAnyReleaseDimension,
-    const graph::Graph* names = nullptr);
-
-/// Koskela–Kulkarni linear-system views (Theorems 8, 9, 10) through the linear-view engine.
-/// `release`: the release dimension (default: a vector, the SDP value per pair) and, for scalar
-/// releases, the sign search (default none: Σ|K|). `pair_fields`: keep each pair's sensitivity
-/// fields for its row (AccountRequest::pair_fields).
-std::unique_ptr<GaussianPairwiseAccount> linear_system_account(
-    const Protocol& protocol, const PairQuery& query, LinearSystemOptions options,
-    AssessOptions release = {SignSearch::none, kAnyReleaseDimension}, const ProgressCallback& progress = {},
-    bool pair_fields = true);
-
-/// Matrix-factorization accounting (MF paper, Theorem 7) of `spec` under `trust`.
-std::unique_ptr<GaussianPairwiseAccount> mf_account(const Protocol& protocol, const PairQuery& query,
-                                                    const MfAlgorithmSpec& spec, MfTrust trust,
-                                                    MfOptions options);
 
 // --------------------------------------------------------------- statistics
 

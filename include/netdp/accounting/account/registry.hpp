@@ -12,6 +12,7 @@
 
 #include "netdp/accounting/account/account_request.hpp"
 #include "netdp/accounting/account/pairwise.hpp"
+#include "netdp/accounting/account/progress.hpp"
 
 namespace netdp::accounting {
 

@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "netdp/accounting/account/progress.hpp"
 #include "netdp/accounting/linear_system/linear_view.hpp"
 #include "netdp/gossip/schedule.hpp"
 
@@ -103,8 +104,6 @@ struct PairResult {
 /// Called once per observer with the results of all its targets, in target
 /// order. Calls are serialised and come in observer order (whatever the thread count).
 using PairSink = std::function<void(std::span<const PairResult>)>;
-/// Called after each observer with (done, total).
-using ProgressCallback = std::function<void(std::size_t done, std::size_t total)>;
 
 /// Structured path: every observer in `observers` (each a single node; for a
 /// coalition use account_coalition) against every target in `targets` (a
