@@ -12,6 +12,7 @@
 
 #include "cli/cli_runner.hpp"
 #include "netdp/accounting/account/account_request.hpp"
+#include "netdp/accounting/account/option_reference.hpp"
 #include "netdp/util/option_spelling.hpp"
 
 namespace netdp::cli {
@@ -99,34 +100,48 @@ TEST(HelpAndDocs, EverySubcommandAndOptionIsDocumented) {
   }
 }
 
-// The option table against the docs: docs/cli.md's table of method-specific options has a row for
-// every option that names exactly its methods, and docs/python.md names every option as a keyword.
-TEST(HelpAndDocs, TheOptionTableIsTheDocumentedOptions) {
-  const std::string docs = cli_docs();
-  std::ifstream in(std::string(NETDP_SOURCE_DIR) + "/docs/python.md");
-  std::ostringstream python;
-  python << in.rdbuf();
+// The text of docs/<page> between "<!-- begin: {marker} -->" and "<!-- end: {marker} -->" (their
+// own lines excluded), or "" when the page has no such block.
+std::string generated_block(const std::string& page, const std::string& marker) {
+  std::ifstream in(std::string(NETDP_SOURCE_DIR) + "/docs/" + page);
+  std::ostringstream text;
+  text << in.rdbuf();
+  const std::string doc = text.str();
+  const std::string begin = fmt::format("<!-- begin: {} -->\n", marker);
+  const std::string end = fmt::format("<!-- end: {} -->", marker);
+  const std::size_t from = doc.find(begin);
+  if (from == std::string::npos) return "";
+  const std::size_t to = doc.find(end, from);
+  if (to == std::string::npos) return "";
+  return doc.substr(from + begin.size(), to - from - begin.size());
+}
+
+// The option reference of both pages is the option table's, as `netdp help options` and `netdp help
+// python-options` print it: regenerate the blocks with those commands when an option changes.
+TEST(HelpAndDocs, TheOptionReferencesAreTheOptionTable) {
+  const testing::CliResult printed = testing::run_cli({"help", "options"});
+  ASSERT_EQ(printed.status, 0) << printed.err;
+  EXPECT_EQ(printed.out, accounting::account_options_markdown(accounting::OptionSpelling::command_line));
+  EXPECT_EQ(generated_block("cli.md", "netdp help options"), printed.out)
+      << "docs/cli.md's option reference differs from `netdp help options`";
+  const testing::CliResult python = testing::run_cli({"help", "python-options"});
+  ASSERT_EQ(python.status, 0) << python.err;
+  EXPECT_EQ(python.out, accounting::account_options_markdown(accounting::OptionSpelling::python));
+  EXPECT_EQ(generated_block("python.md", "netdp help python-options"), python.out)
+      << "docs/python.md's option reference differs from `netdp help python-options`";
+  // Every option is a row of both, with exactly its methods.
   for (const accounting::AccountOption& option : accounting::account_options()) {
-    if (option.name == "method") continue;
     SCOPED_TRACE(std::string(option.name));
-    const std::string flag = util::flag_of(option.name);
-    std::istringstream lines(docs);
-    std::string row;
-    for (std::string l; std::getline(lines, l);) {
-      const std::size_t second = l.find(" | ");
-      if (l.rfind("| ", 0) == 0 && second != std::string::npos && l.find("`" + flag, second) == second + 3) {
-        row = l.substr(2, second - 2);
-        break;
-      }
-    }
-    ASSERT_FALSE(row.empty()) << flag << " has no row in docs/cli.md's table of method-specific options";
-    for (const auto& entry : accounting::kMethodNames) {
-      EXPECT_EQ(row.find(entry.name) != std::string::npos, option.applies_to(entry.value))
-          << entry.name << " in '" << row << "'";
-    }
-    const std::string keyword = fmt::format("`{}=", option.name);
-    EXPECT_NE(python.str().find(keyword), std::string::npos)
-        << option.name << " is not named in docs/python.md";
+    const std::string flag = fmt::format("| `{}`", util::flag_of(option.name));
+    const std::size_t at = printed.out.find(flag);
+    ASSERT_NE(at, std::string::npos);
+    // The second cell: "| `--flag` | methods | ...".
+    const std::size_t from = printed.out.find(" | ", at) + 3;
+    const std::string methods = ", " + printed.out.substr(from, printed.out.find(" | ", from) - from) + ",";
+    for (const auto& entry : accounting::kMethodNames)
+      EXPECT_EQ(methods.find(fmt::format(" {},", entry.name)) != std::string::npos,
+                option.applies_to(entry.value))
+          << entry.name << " in '" << methods << "'";
   }
 }
 
