@@ -13,6 +13,7 @@
 #include <iostream>
 #include <vector>
 
+#include "accounting/linear_system_test_helpers.hpp"
 #include "netdp/accounting/mf/mf_accountant.hpp"
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/generators.hpp"
@@ -24,14 +25,8 @@ namespace {
 using graph::NodeId;
 using Index = Eigen::Index;
 
-DenseMatrix pinv(const DenseMatrix& m) {
-  const Eigen::JacobiSVD<DenseMatrix> svd(m, Eigen::ComputeThinU | Eigen::ComputeThinV);
-  const Vector& s = svd.singularValues();
-  const double cut = 1e-10 * (s.size() > 0 ? s(0) : 0.0);
-  Vector inv = Vector::Zero(s.size());
-  for (Index i = 0; i < s.size(); ++i) inv(i) = s(i) > cut ? 1.0 / s(i) : 0.0;
-  return svd.matrixV() * inv.asDiagonal() * svd.matrixU().transpose();
-}
+using testing::brute_force_sign_max;
+using testing::pinv;
 
 DenseMatrix kron(const DenseMatrix& a, const DenseMatrix& b) {
   DenseMatrix out(a.rows() * b.rows(), a.cols() * b.cols());
@@ -463,17 +458,6 @@ LongDoubleK long_double_k(const LinearView& view, NodeId u, long double relative
   out.smallest_kept = rank > 0 ? sv(rank - 1) / sv(0) : 0;
   out.largest_dropped = rank < sv.size() ? sv(rank) / sv(0) : 0;
   return out;
-}
-
-double brute_force_sign_max(const DenseMatrix& k) {
-  double best = 0.0;
-  const auto t = k.rows();
-  for (long mask = 0; mask < (1L << t); ++mask) {
-    Vector c(t);
-    for (Index i = 0; i < t; ++i) c(i) = (mask >> i) & 1 ? 1.0 : -1.0;
-    best = std::max(best, c.dot(k * c));
-  }
-  return best;
 }
 
 TEST(MfViews, DependentObservationsAgreeWithALongDoubleOracleAndAreNeverUnderReported) {

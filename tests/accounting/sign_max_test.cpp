@@ -15,26 +15,12 @@
 #include <stdexcept>
 #include <utility>
 
+#include "accounting/linear_system_test_helpers.hpp"
+
 namespace netdp::accounting {
 namespace {
 
-// Literal reference: max over all s ∈ {−1,+1}^m of Σ_ij s_i K_ij s_j, one loop per sign vector.
-double brute_force_sign_max(const DenseMatrix& k) {
-  const auto m = static_cast<int>(k.rows());
-  double best = -std::numeric_limits<double>::infinity();
-  for (std::uint64_t mask = 0; mask < (std::uint64_t{1} << m); ++mask) {
-    double value = 0.0;
-    for (int i = 0; i < m; ++i) {
-      for (int j = 0; j < m; ++j) {
-        const double si = (mask >> i) & 1U ? -1.0 : 1.0;
-        const double sj = (mask >> j) & 1U ? -1.0 : 1.0;
-        value += si * k(i, j) * sj;
-      }
-    }
-    best = std::max(best, value);
-  }
-  return best;
-}
+using testing::brute_force_sign_max;
 
 double plain_quadratic_form(const DenseMatrix& k, const Vector& s) {
   double value = 0.0;
@@ -74,7 +60,7 @@ TEST(SignMax, RandomPsdMatchesBruteForce) {
     const DenseMatrix k = random_psd(m, rank, seed);
     const double reference = brute_force_sign_max(k);
     const SignMaxResult r = maximize_over_signs(k);
-    SCOPED_TRACE(testing::Message() << "seed " << seed << ", m " << m);
+    SCOPED_TRACE(::testing::Message() << "seed " << seed << ", m " << m);
     expect_consistent(r, k);
     ASSERT_TRUE(r.exact.has_value());
     EXPECT_TRUE(r.is_exact);
@@ -99,7 +85,7 @@ TEST(SignMax, BranchAndBoundMatchesBruteForce) {
     options.two_flip = (seed % 2) == 0;
     options.sdp = (seed % 3) != 0;
     const SignMaxResult r = maximize_over_signs(k, options);
-    SCOPED_TRACE(testing::Message() << "seed " << seed << ", m " << m);
+    SCOPED_TRACE(::testing::Message() << "seed " << seed << ", m " << m);
     expect_consistent(r, k);
     ASSERT_TRUE(r.exact.has_value());
     EXPECT_NEAR(*r.exact, reference, 1e-9 * reference);
@@ -176,7 +162,7 @@ TEST(SignMax, NegativeEntriesMakeOnesUnderReport) {
     const double md = m;
     const double maximum = (1.0 + a) * md - a * (m % 2);
     const SignMaxResult r = maximize_over_signs(k);
-    SCOPED_TRACE(testing::Message() << "m " << m);
+    SCOPED_TRACE(::testing::Message() << "m " << m);
     EXPECT_NEAR(r.ones, (1.0 + a) * md - a * md * md, 1e-12);
     EXPECT_NEAR(r.sum_abs, md + a * md * (md - 1.0), 1e-12);
     ASSERT_TRUE(r.exact.has_value());
@@ -280,7 +266,7 @@ TEST(SignMax, SdpBoundIsValidAndTightForRankOne) {
     DenseMatrix k = random_psd(m, 1 + static_cast<int>(seed % 6), seed);
     if (seed % 3 == 0) k -= 0.5 * DenseMatrix::Identity(m, m);  // often indefinite
     const SignMaxResult r = maximize_over_signs(k, options);
-    SCOPED_TRACE(testing::Message() << "seed " << seed << ", m " << m);
+    SCOPED_TRACE(::testing::Message() << "seed " << seed << ", m " << m);
     ASSERT_TRUE(r.sdp_bound.has_value() || r.is_exact);
     const double reference = brute_force_sign_max(k);
     if (r.sdp_bound) {
@@ -382,7 +368,7 @@ TEST(SignMax, ExtremeScalesGiveScaledResults) {
   options.exact_max_dim = 0;  // exercise the spectral and SDP steps
   const SignMaxResult base = maximize_over_signs(k, options);
   for (const int power : {-1000, -300, 300, 1000}) {
-    SCOPED_TRACE(testing::Message() << "2^" << power);
+    SCOPED_TRACE(::testing::Message() << "2^" << power);
     const SignMaxResult r = maximize_over_signs(std::ldexp(1.0, power) * k, options);
     EXPECT_DOUBLE_EQ(r.certified, std::ldexp(base.certified, power));
     EXPECT_DOUBLE_EQ(r.lower_bound, std::ldexp(base.lower_bound, power));
@@ -417,7 +403,7 @@ TEST(SignMax, RejectsBadInput) {
     maximize_over_signs(asym);
     ADD_FAILURE() << "asymmetric K accepted";
   } catch (const std::invalid_argument& e) {
-    EXPECT_THAT(e.what(), testing::HasSubstr("|K(2, 3) - K(3, 2)|"));
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("|K(2, 3) - K(3, 2)|"));
   }
   DenseMatrix huge = DenseMatrix::Constant(3, 3, 1e308);
   EXPECT_THROW(maximize_over_signs(huge), std::invalid_argument);

@@ -12,11 +12,13 @@
 #include <stdexcept>
 #include <vector>
 
+#include "dp/special_values.hpp"
+
 namespace netdp::dp {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr double kInf = std::numeric_limits<double>::infinity();
+using special::kInf;
+using special::kNaN;
 
 // Dong-Roth-Su 2022 Corollary 2.13, exactly as written (fine where nothing cancels or underflows).
 double literal_delta(double mu, double epsilon) {

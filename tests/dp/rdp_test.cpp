@@ -9,13 +9,14 @@
 #include <stdexcept>
 #include <vector>
 
+#include "dp/special_values.hpp"
 #include "netdp/dp/gdp.hpp"
 
 namespace netdp::dp {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr double kInf = std::numeric_limits<double>::infinity();
+using special::kInf;
+using special::kNaN;
 
 // Mironov 2017 Proposition 3 and Canonne-Kamath-Steinke 2020 Proposition 12, exactly as printed.
 double literal_mironov(double alpha, double rdp, double delta) {

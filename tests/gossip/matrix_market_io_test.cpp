@@ -15,7 +15,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::string error_of(const std::string& text) {
+std::string read_error_of(const std::string& text) {
   std::istringstream in(text);
   try {
     parse_gossip_matrix_market(in, "W.mtx");
@@ -52,14 +52,14 @@ TEST(GossipMatrixMarket, ReadsSymmetricFilesAndDerivesTheGraph) {
 
 TEST(GossipMatrixMarket, ErrorsNameTheFileAndTheProblem) {
   const std::string banner = "%%MatrixMarket matrix coordinate real general\n";
-  EXPECT_THAT(error_of(banner + "2 2 2\n1 1 0.5\n2 2 1\n"), HasSubstr("row 0 sums to 0.5"));
-  EXPECT_THAT(error_of(banner + "2 2 2\n1 1 0.5\n2 2 1\n"), HasSubstr("W.mtx"));
-  EXPECT_THAT(error_of(banner + "2 2 3\n1 1 0.5\n1 1 0.5\n2 2 1\n"),
+  EXPECT_THAT(read_error_of(banner + "2 2 2\n1 1 0.5\n2 2 1\n"), HasSubstr("row 0 sums to 0.5"));
+  EXPECT_THAT(read_error_of(banner + "2 2 2\n1 1 0.5\n2 2 1\n"), HasSubstr("W.mtx"));
+  EXPECT_THAT(read_error_of(banner + "2 2 3\n1 1 0.5\n1 1 0.5\n2 2 1\n"),
               HasSubstr("entry (1, 1) (1-based) appears more"));
-  EXPECT_THAT(error_of(banner + "2 2 3\n1 1 1.5\n1 2 -0.5\n2 2 1\n"), HasSubstr("W[0][1] = -0.5"));
-  EXPECT_THAT(error_of(banner + "2 3 1\n1 1 1\n"), HasSubstr("square"));
-  EXPECT_THAT(error_of(banner + "2 2 2\n1 1 1\nx 2 1\n"), HasSubstr("line 4"));  // from the util reader
-  EXPECT_THAT(error_of(""), HasSubstr("empty"));
+  EXPECT_THAT(read_error_of(banner + "2 2 3\n1 1 1.5\n1 2 -0.5\n2 2 1\n"), HasSubstr("W[0][1] = -0.5"));
+  EXPECT_THAT(read_error_of(banner + "2 3 1\n1 1 1\n"), HasSubstr("square"));
+  EXPECT_THAT(read_error_of(banner + "2 2 2\n1 1 1\nx 2 1\n"), HasSubstr("line 4"));  // from the util reader
+  EXPECT_THAT(read_error_of(""), HasSubstr("empty"));
 }
 
 }  // namespace

@@ -14,7 +14,7 @@
 namespace netdp::gossip {
 namespace {
 
-std::string error_of(std::string_view text) {
+std::string spec_error_of(std::string_view text) {
   try {
     (void)parse_schedule_spec(text);
   } catch (const std::invalid_argument& e) {
@@ -37,12 +37,12 @@ TEST(ScheduleSpec, ParsesEveryFormAndRoundTrips) {
 }
 
 TEST(ScheduleSpec, BadSpecsNameTheSpecAndTheRule) {
-  EXPECT_NE(error_of("ring").find("unknown schedule 'ring'"), std::string::npos);
-  EXPECT_NE(error_of("ring").find("er-per-round:p=P"), std::string::npos);
-  EXPECT_NE(error_of("dropout:p=2").find("p must be in (0, 1]"), std::string::npos);
-  EXPECT_NE(error_of("er-per-round:p=0").find("p must be in (0, 1]"), std::string::npos);
-  EXPECT_NE(error_of("er-per-round:p=x").find("'x' is not a number"), std::string::npos);
-  EXPECT_NE(error_of("dropout").find("needs a probability"), std::string::npos);
+  EXPECT_NE(spec_error_of("ring").find("unknown schedule 'ring'"), std::string::npos);
+  EXPECT_NE(spec_error_of("ring").find("er-per-round:p=P"), std::string::npos);
+  EXPECT_NE(spec_error_of("dropout:p=2").find("p must be in (0, 1]"), std::string::npos);
+  EXPECT_NE(spec_error_of("er-per-round:p=0").find("p must be in (0, 1]"), std::string::npos);
+  EXPECT_NE(spec_error_of("er-per-round:p=x").find("'x' is not a number"), std::string::npos);
+  EXPECT_NE(spec_error_of("dropout").find("needs a probability"), std::string::npos);
 }
 
 TEST(ScheduleSpec, BuildsTheSameScheduleAsTheGenerators) {

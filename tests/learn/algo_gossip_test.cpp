@@ -16,27 +16,16 @@ namespace {
 
 using test::linear_problem;
 using test::Problem;
+using test::run;
 
 // Clipping far above every gradient: the tests compare against unclipped literal updates.
-AlgorithmParams params_for(const std::string& name, std::size_t rounds, double sigma) {
+AlgorithmParams unclipped_params(const std::string& name, std::size_t rounds, double sigma) {
   return test::params_for(name, rounds, sigma, 1e6);
-}
-
-DenseMatrix run(const Problem& problem, const AlgorithmParams& params, std::uint64_t seed = 3) {
-  TrainContext ctx(*problem.model, problem.shards, problem.w,
-                   gossip::fixed_schedule(problem.w, params.rounds), params, seed);
-  auto algorithm = make_algorithm(params.name);
-  algorithm->prepare(ctx);
-  DenseMatrix theta = DenseMatrix::Zero(static_cast<Eigen::Index>(ctx.num_nodes()),
-                                        static_cast<Eigen::Index>(ctx.num_parameters()));
-  Rng rng(seed);
-  for (std::size_t t = 0; t < params.rounds; ++t) algorithm->round(t, theta, ctx, rng);
-  return theta;
 }
 
 TEST(AlgoGossipTest, DSgdRoundMatchesLiteralAdaptThenCombine) {
   const Problem problem = linear_problem(6, 120, 3);
-  AlgorithmParams p = params_for("d-sgd", 2, 0.0);
+  AlgorithmParams p = unclipped_params("d-sgd", 2, 0.0);
   p.clip = std::numeric_limits<double>::infinity();
   const DenseMatrix theta = run(problem, p);
   // Literal: θ ← W (θ − η ∇f_v(θ_v)), twice, with dense W and the model's full gradient.
@@ -56,11 +45,11 @@ TEST(AlgoGossipTest, DSgdRoundMatchesLiteralAdaptThenCombine) {
 
 TEST(AlgoGossipTest, EachPrivateAlgorithmAtSigmaZeroEqualsDSgd) {
   const Problem problem = linear_problem(5, 100, 3);
-  const DenseMatrix baseline = run(problem, params_for("d-sgd", 5, 0.0));
+  const DenseMatrix baseline = run(problem, unclipped_params("d-sgd", 5, 0.0));
   for (const std::string name : {"dp-d-sgd", "muffliato-sgd", "muffliato-gd", "antipgd"}) {
-    EXPECT_EQ(run(problem, params_for(name, 5, 0.0)), baseline) << name;
+    EXPECT_EQ(run(problem, unclipped_params(name, 5, 0.0)), baseline) << name;
   }
-  AlgorithmParams k3 = params_for("d-sgd", 5, 0.0);
+  AlgorithmParams k3 = unclipped_params("d-sgd", 5, 0.0);
   k3.gossip_steps = 3;
   AlgorithmParams muffliato = k3;
   muffliato.name = "muffliato-sgd";
@@ -69,20 +58,20 @@ TEST(AlgoGossipTest, EachPrivateAlgorithmAtSigmaZeroEqualsDSgd) {
 
 TEST(AlgoGossipTest, NoiseChangesTheModelsAndIsSeeded) {
   const Problem problem = linear_problem(5, 100, 3);
-  const DenseMatrix clean = run(problem, params_for("dp-d-sgd", 3, 0.0));
-  const DenseMatrix noisy = run(problem, params_for("dp-d-sgd", 3, 1.0));
+  const DenseMatrix clean = run(problem, unclipped_params("dp-d-sgd", 3, 0.0));
+  const DenseMatrix noisy = run(problem, unclipped_params("dp-d-sgd", 3, 1.0));
   EXPECT_GT((noisy - clean).norm(), 1e-3);
-  EXPECT_EQ(run(problem, params_for("dp-d-sgd", 3, 1.0), 11),
-            run(problem, params_for("dp-d-sgd", 3, 1.0), 11));
-  EXPECT_NE(run(problem, params_for("dp-d-sgd", 3, 1.0), 11),
-            run(problem, params_for("dp-d-sgd", 3, 1.0), 12));
+  EXPECT_EQ(run(problem, unclipped_params("dp-d-sgd", 3, 1.0), 11),
+            run(problem, unclipped_params("dp-d-sgd", 3, 1.0), 11));
+  EXPECT_NE(run(problem, unclipped_params("dp-d-sgd", 3, 1.0), 11),
+            run(problem, unclipped_params("dp-d-sgd", 3, 1.0), 12));
 }
 
 TEST(AlgoGossipTest, AntiPgdSubtractsThePreviousDraw) {
   // Step 0 has no previous draw: antipgd and dp-d-sgd agree exactly; from step 1 on they differ.
   const Problem problem = linear_problem(5, 100, 3);
-  AlgorithmParams anti = params_for("antipgd", 1, 1.0);
-  AlgorithmParams plain = params_for("dp-d-sgd", 1, 1.0);
+  AlgorithmParams anti = unclipped_params("antipgd", 1, 1.0);
+  AlgorithmParams plain = unclipped_params("dp-d-sgd", 1, 1.0);
   EXPECT_EQ(run(problem, anti), run(problem, plain));
   anti.rounds = plain.rounds = 2;
   EXPECT_GT((run(problem, anti) - run(problem, plain)).norm(), 1e-6);
@@ -91,10 +80,10 @@ TEST(AlgoGossipTest, AntiPgdSubtractsThePreviousDraw) {
 TEST(AlgoGossipTest, RandomizedGossipKeepsTheAverageOfItsGossip) {
   // At σ = 0 and η → the first step only, pairwise averaging preserves Σ_v θ_v.
   const Problem problem = linear_problem(6, 120, 3);
-  AlgorithmParams p = params_for("randomized-gossip", 1, 0.0);
+  AlgorithmParams p = unclipped_params("randomized-gossip", 1, 0.0);
   p.gossip_steps = 50;
   const DenseMatrix theta = run(problem, p);
-  AlgorithmParams no_gossip = params_for("randomized-gossip", 1, 0.0);
+  AlgorithmParams no_gossip = unclipped_params("randomized-gossip", 1, 0.0);
   no_gossip.gossip_steps = 0;
   const DenseMatrix local = run(problem, no_gossip);
   EXPECT_LE((theta.colwise().sum() - local.colwise().sum()).cwiseAbs().maxCoeff(), 1e-12);
@@ -104,7 +93,7 @@ TEST(AlgoGossipTest, RandomizedGossipKeepsTheAverageOfItsGossip) {
 
 TEST(AlgoGossipTest, ConvergesToThePlantedModel) {
   const Problem problem = linear_problem(8, 400, 3);
-  AlgorithmParams p = params_for("d-sgd", 600, 0.0);
+  AlgorithmParams p = unclipped_params("d-sgd", 600, 0.0);
   p.step_size = 1.5;
   const DenseMatrix theta = run(problem, p);
   const Vector average = theta.colwise().mean().transpose();
@@ -115,7 +104,7 @@ TEST(AlgoGossipTest, ConvergesToThePlantedModel) {
 
 TEST(AlgoGossipTest, DpDSgdRejectsSeveralGossipSteps) {
   const Problem problem = linear_problem(5, 100, 3);
-  AlgorithmParams p = params_for("dp-d-sgd", 2, 1.0);
+  AlgorithmParams p = unclipped_params("dp-d-sgd", 2, 1.0);
   p.gossip_steps = 2;
   EXPECT_THROW(run(problem, p), std::invalid_argument);
   EXPECT_THROW(make_algorithm("nope"), std::invalid_argument);
@@ -123,7 +112,7 @@ TEST(AlgoGossipTest, DpDSgdRejectsSeveralGossipSteps) {
 
 TEST(AlgoGossipTest, RandomizedGossipRefusesTooManyPreDrawnTicks) {
   const Problem problem = linear_problem(5, 100, 3);
-  AlgorithmParams p = params_for("randomized-gossip", 100'000, 0.0);
+  AlgorithmParams p = unclipped_params("randomized-gossip", 100'000, 0.0);
   p.gossip_steps = 1000;  // 1e8 ticks > the 5e7 kept
   try {
     (void)run(problem, p);

@@ -16,14 +16,16 @@
 #include "netdp/mf/factorize.hpp"
 #include "netdp/mf/mafalda_per_node.hpp"
 #include "netdp/mf/mafalda_privacy.hpp"
+#include "util/temp_file.hpp"
 
 namespace netdp::learn {
 namespace {
 
 using test::linear_problem;
 using test::Problem;
+using test::run;
 
-AlgorithmParams params_for(const std::string& name, std::size_t rounds, double sigma) {
+AlgorithmParams clipped_params(const std::string& name, std::size_t rounds, double sigma) {
   return test::params_for(name, rounds, sigma, 10.0);
 }
 
@@ -32,31 +34,15 @@ TrainContext context(const Problem& problem, const AlgorithmParams& params, std:
                       gossip::fixed_schedule(problem.w, params.rounds), params, seed);
 }
 
-DenseMatrix run(const Problem& problem, const AlgorithmParams& params, std::uint64_t seed = 3) {
-  TrainContext ctx = context(problem, params, seed);
-  auto algorithm = make_algorithm(params.name);
-  algorithm->prepare(ctx);
-  DenseMatrix theta = DenseMatrix::Zero(static_cast<Eigen::Index>(ctx.num_nodes()),
-                                        static_cast<Eigen::Index>(ctx.num_parameters()));
-  Rng rng(seed);
-  for (std::size_t t = 0; t < params.rounds; ++t) algorithm->round(t, theta, ctx, rng);
-  return theta;
-}
-
 // A temporary Matrix Market file, removed at scope exit.
-class TempFile {
+class MatrixFile {
  public:
-  explicit TempFile(const std::string& name)
-      : path_((std::filesystem::temp_directory_path() / ("netdp_algo_mf_" + name)).string()) {}
-  ~TempFile() { std::remove(path_.c_str()); }
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-  const std::string& path() const { return path_; }
-  void write_text(const std::string& text) const { std::ofstream(path_) << text; }
-  void write_matrix(const DenseMatrix& c) const { mf::write_correlation(path_, c); }
+  const std::string& path() const { return file_.path(); }
+  void write_text(const std::string& text) const { std::ofstream(file_.path()) << text; }
+  void write_matrix(const DenseMatrix& c) const { mf::write_correlation(file_.path(), c); }
 
  private:
-  std::string path_;
+  netdp::testing::TempFile file_ = netdp::testing::TempFile::empty_name(".mtx");
 };
 
 // The error message of running `params` (empty when it does not throw std::invalid_argument).
@@ -71,19 +57,20 @@ std::string error_of(const Problem& problem, const AlgorithmParams& params) {
 
 TEST(AlgoMfTest, WithoutCorrelationFileEqualsDpDSgd) {
   const Problem problem = linear_problem(5, 100, 3);
-  EXPECT_EQ(run(problem, params_for("mf-d-sgd", 4, 1.0)), run(problem, params_for("dp-d-sgd", 4, 1.0)));
+  EXPECT_EQ(run(problem, clipped_params("mf-d-sgd", 4, 1.0)),
+            run(problem, clipped_params("dp-d-sgd", 4, 1.0)));
 }
 
 TEST(AlgoMfTest, SigmaZeroEqualsDSgd) {
   const Problem problem = linear_problem(5, 100, 3);
-  const DenseMatrix baseline = run(problem, params_for("d-sgd", 6, 0.0));
-  TempFile file("ones.mtx");
+  const DenseMatrix baseline = run(problem, clipped_params("d-sgd", 6, 0.0));
+  MatrixFile file;
   file.write_matrix(mf::antipgd_correlation(6));
-  AlgorithmParams mf_file = params_for("mf-d-sgd", 6, 0.0);
+  AlgorithmParams mf_file = clipped_params("mf-d-sgd", 6, 0.0);
   mf_file.correlation = file.path();
   EXPECT_EQ(run(problem, mf_file), baseline);
   for (const std::string method : {"mafalda", "dmf", "per-node"}) {
-    AlgorithmParams mafalda = params_for("mafalda", 6, 0.0);
+    AlgorithmParams mafalda = clipped_params("mafalda", 6, 0.0);
     mafalda.correlation_method =
         parse_train_config({{"algorithm.correlation_method", method}}).algorithm.correlation_method;
     EXPECT_EQ(run(problem, mafalda), baseline) << method;
@@ -93,9 +80,9 @@ TEST(AlgoMfTest, SigmaZeroEqualsDSgd) {
 TEST(AlgoMfTest, PrefixSumCorrelationReproducesAntiPgd) {
   // C = lower-triangular ones, C⁻¹ = first differences: the noise ξ(t) − ξ(t−1) of antipgd.
   const Problem problem = linear_problem(5, 100, 3);
-  TempFile file("antipgd.mtx");
+  MatrixFile file;
   file.write_matrix(mf::antipgd_correlation(7));
-  AlgorithmParams mf = params_for("mf-d-sgd", 7, 0.7);
+  AlgorithmParams mf = clipped_params("mf-d-sgd", 7, 0.7);
   mf.batch_size = 4;
   mf.correlation = file.path();
   AlgorithmParams anti = mf;
@@ -117,9 +104,9 @@ void expect_literal_noise(std::size_t rounds) {
     for (Eigen::Index j = 0; j <= i; ++j)
       c(i, j) = i == j ? 1.0 + 0.1 * static_cast<double>(i) : 0.3 / (1.0 + static_cast<double>(i - j));
   }
-  TempFile file("dense.mtx");
+  MatrixFile file;
   file.write_matrix(c);
-  AlgorithmParams p = params_for("mf-d-sgd", rounds, 1e300);
+  AlgorithmParams p = clipped_params("mf-d-sgd", rounds, 1e300);
   p.clip = 1e-300;
   p.step_size = 0.7;
   p.correlation = file.path();
@@ -152,7 +139,7 @@ TEST(AlgoMfTest, NoiseIsTheLiteralCInverseTimesTheDraws) {
 
 TEST(AlgoMfTest, MafaldaConvergesOnThePlantedProblem) {
   const Problem problem = linear_problem(6, 240, 3);
-  AlgorithmParams p = params_for("mafalda", 80, 1e-5);
+  AlgorithmParams p = clipped_params("mafalda", 80, 1e-5);
   p.step_size = 0.3;
   p.batch_size = 2;  // 40 examples per node: 20 cyclic batches, so b = 20 and k = 4
   p.participations = 4;
@@ -165,11 +152,11 @@ TEST(AlgoMfTest, MafaldaConvergesOnThePlantedProblem) {
 
 TEST(AlgoMfTest, BadCorrelationFilesGiveClearErrors) {
   const Problem problem = linear_problem(4, 40, 2);
-  AlgorithmParams p = params_for("mf-d-sgd", 3, 1.0);
+  AlgorithmParams p = clipped_params("mf-d-sgd", 3, 1.0);
   p.correlation = "/nonexistent/netdp_c.mtx";
   EXPECT_NE(error_of(problem, p).find("/nonexistent/netdp_c.mtx"), std::string::npos) << error_of(problem, p);
 
-  TempFile file("bad.mtx");
+  MatrixFile file;
   p.correlation = file.path();
   const std::string banner = "%%MatrixMarket matrix coordinate real general\n";
   file.write_text(banner + "3 4 3\n1 1 1\n2 2 1\n3 3 1\n");
@@ -191,7 +178,7 @@ TEST(AlgoMfTest, BadCorrelationFilesGiveClearErrors) {
 
 TEST(AlgoMfTest, ParticipationAndScheduleAreChecked) {
   const Problem problem = linear_problem(4, 80, 2);  // 20 examples per node
-  AlgorithmParams p = params_for("mafalda", 12, 1.0);
+  AlgorithmParams p = clipped_params("mafalda", 12, 1.0);
   p.batch_size = 5;  // 4 cyclic batches
   p.participations = 2;
   p.separation = 4;  // ⌈12/4⌉ = 3 participations > 2
@@ -212,7 +199,7 @@ TEST(AlgoMfTest, ParticipationAndScheduleAreChecked) {
 
 TEST(AlgoMfTest, MafaldaAccountIsMafaldaPrivacy) {
   const Problem problem = linear_problem(5, 100, 2);  // 20 examples per node
-  AlgorithmParams p = params_for("mafalda", 12, 1.0);
+  AlgorithmParams p = clipped_params("mafalda", 12, 1.0);
   p.batch_size = 5;  // 4 cyclic batches = b
   p.participations = 3;
   p.separation = 4;
@@ -241,7 +228,7 @@ TEST(AlgoMfTest, MafaldaAccountIsMafaldaPrivacy) {
 
 TEST(AlgoMfTest, PerNodeAccountIsPerNodeMafaldaPrivacy) {
   const Problem problem = linear_problem(5, 100, 2);  // 20 examples per node
-  AlgorithmParams p = params_for("mafalda", 12, 1.0);
+  AlgorithmParams p = clipped_params("mafalda", 12, 1.0);
   p.batch_size = 5;  // 4 cyclic batches = b
   p.participations = 3;
   p.separation = 4;
@@ -271,9 +258,9 @@ TEST(AlgoMfTest, PerNodeAccountIsPerNodeMafaldaPrivacy) {
 TEST(AlgoMfTest, PrefixSumAccountIsAntiPgdsSensitivity) {
   // Every step may use a record: sens² of C = ones is max ‖C c‖² over |c_t| <= 1 = Σ_{k=1}^T k².
   const Problem problem = linear_problem(4, 40, 2);
-  TempFile file("prefix.mtx");
+  MatrixFile file;
   file.write_matrix(mf::antipgd_correlation(6));
-  AlgorithmParams p = params_for("mf-d-sgd", 6, 1.0);
+  AlgorithmParams p = clipped_params("mf-d-sgd", 6, 1.0);
   p.correlation = file.path();
   TrainContext ctx = context(problem, p);
   auto algorithm = make_algorithm("mf-d-sgd");

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "netdp/gossip/schedules.hpp"
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/generators.hpp"
 #include "netdp/learn/algorithm.hpp"
@@ -52,6 +53,20 @@ inline AlgorithmParams params_for(const std::string& name, std::size_t rounds, d
   p.clip = clip;
   p.sigma = sigma;
   return p;
+}
+
+/// θ (nodes × parameters) after params.rounds rounds of params.name from θ = 0 on the problem's
+/// fixed W, the noise drawn from `seed`.
+inline DenseMatrix run(const Problem& problem, const AlgorithmParams& params, std::uint64_t seed = 3) {
+  TrainContext ctx(*problem.model, problem.shards, problem.w,
+                   gossip::fixed_schedule(problem.w, params.rounds), params, seed);
+  auto algorithm = make_algorithm(params.name);
+  algorithm->prepare(ctx);
+  DenseMatrix theta = DenseMatrix::Zero(static_cast<Eigen::Index>(ctx.num_nodes()),
+                                        static_cast<Eigen::Index>(ctx.num_parameters()));
+  Rng rng(seed);
+  for (std::size_t t = 0; t < params.rounds; ++t) algorithm->round(t, theta, ctx, rng);
+  return theta;
 }
 
 }  // namespace netdp::learn::test

@@ -3,16 +3,13 @@
 
 #include <cmath>
 
+#include "learn/config_test_helpers.hpp"
 #include "netdp/learn/train.hpp"
 
 namespace netdp::learn {
 namespace {
 
-// Replaces a key (erase + emplace: plain assignment trips GCC 12's -Wrestrict false positive).
-void set(FlatConfig& config, const std::string& key, const std::string& value) {
-  config.erase(key);
-  config.emplace(key, value);
-}
+using test::set;
 
 FlatConfig small_run() {
   return {{"data.examples", "400"},   {"data.features", "5"},         {"network.graph", "ring:n=8"},

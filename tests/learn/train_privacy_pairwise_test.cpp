@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "learn/config_test_helpers.hpp"
 #include "netdp/accounting/linear_system/linear_system.hpp"
 #include "netdp/accounting/mf/mf_accountant.hpp"
 #include "netdp/accounting/random_walk/random_walk.hpp"
@@ -27,10 +28,7 @@ constexpr double kDelta = 1e-5;
 constexpr std::size_t kRounds = 6;
 constexpr std::size_t kNodes = 6;
 
-void set(FlatConfig& config, const std::string& key, const std::string& value) {
-  config.erase(key);
-  config.emplace(key, value);
-}
+using test::set;
 
 // 240 training examples IID over a ring of 6 (40 each), batches of 5: every node's divisor is 5.
 FlatConfig small_config(const std::string& algorithm, const std::string& calibrate_on) {

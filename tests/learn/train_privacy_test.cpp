@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "learn/config_test_helpers.hpp"
 #include "netdp/dp/gdp.hpp"
 #include "netdp/learn/algorithm.hpp"
 #include "netdp/learn/train.hpp"
@@ -9,11 +10,7 @@
 namespace netdp::learn {
 namespace {
 
-// Replaces a key (erase + emplace: plain assignment trips GCC 12's -Wrestrict false positive).
-void set(FlatConfig& config, const std::string& key, const std::string& value) {
-  config.erase(key);
-  config.emplace(key, value);
-}
+using test::set;
 
 FlatConfig run_config(const std::string& algorithm) {
   return {{"data.examples", "300"},      {"data.features", "4"},     {"network.graph", "ring:n=6"},

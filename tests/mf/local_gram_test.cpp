@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "mf/mf_test_helpers.hpp"
 #include "netdp/gossip/spectral.hpp"
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/classic.hpp"
@@ -69,9 +70,7 @@ DenseMatrix definition_gram(const GossipMatrix& gm, std::size_t rounds, std::siz
   return h;
 }
 
-double relative_error(const DenseMatrix& got, const DenseMatrix& want) {
-  return (got - want).norm() / want.norm();
-}
+using testing::relative_error;
 
 /// A row-stochastic W on a ring that is neither symmetric nor reversible (the cycle
 /// products 0.5^n forward and 0.2^n backward differ, Kolmogorov's criterion).

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "mf/mf_test_helpers.hpp"
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/spec.hpp"
 
@@ -53,9 +54,7 @@ std::vector<DenseMatrix> literal_per_node(const GossipMatrix& gm, std::size_t ro
   return h;
 }
 
-double relative_error(const DenseMatrix& got, const DenseMatrix& want) {
-  return (got - want).norm() / want.norm();
-}
+using testing::relative_error;
 
 /// Row-stochastic, neither symmetric nor reversible (cycle products 0.5^n ≠ 0.2^n).
 GossipMatrix drifting_ring(int n) {
