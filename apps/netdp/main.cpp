@@ -1,7 +1,10 @@
 // The netdp command: parses arguments and hands over to the cli module.
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "netdp/cli/app.hpp"
 
@@ -18,30 +21,43 @@ constexpr bool kSanitized = true;  // the sanitizer's allocator replaces glibc's
 constexpr bool kSanitized = false;
 #endif
 
-/// An all-pairs run allocates its large buffers (observer × target grids, eigenvectors, walk
-/// states) and touches each page once; on a virtual machine a 4 KB page fault costs microseconds,
-/// a third of a whole hypercube run (docs/performance.md, "Page faults"). glibc backs its
-/// allocations with transparent huge pages when the tunable glibc.malloc.hugetlb=1 is set, and
-/// reads tunables only at process start, so the command starts itself again once with it set.
-/// NETDP_HUGE_PAGES=0, or a GLIBC_TUNABLES that already names glibc.malloc.hugetlb, leaves the
-/// process as it is; so does a failed exec.
-void restart_with_huge_pages([[maybe_unused]] char** argv) {
+/// Settings the runtime libraries read only at process start, so the command starts itself again
+/// once with them in its environment (a failed exec runs as is, with the environment as it was):
+///
+/// - Huge pages. An all-pairs run allocates its large buffers (observer × target grids,
+///   eigenvectors, walk states) and touches each page once; on a virtual machine a 4 KB page fault
+///   costs microseconds, a third of a whole hypercube run (docs/performance.md, "Page faults").
+///   glibc backs its allocations with transparent huge pages when the tunable
+///   glibc.malloc.hugetlb=1 is set. NETDP_HUGE_PAGES=0, or a GLIBC_TUNABLES that already names
+///   glibc.malloc.hugetlb, leaves it as it is.
+/// - OMP_WAIT_POLICY=passive. An OpenMP thread that waits at a barrier spins for a while by default;
+///   on a machine where another process keeps a core busy, the spinning threads take the time the
+///   working ones need, and two threads ran 2.7 times slower than one (docs/performance.md, "Busy
+///   machines"). Passive threads sleep instead. An OMP_WAIT_POLICY the user set is kept.
+void restart_with_runtime_settings([[maybe_unused]] char** argv) {
 #if defined(__linux__) && defined(__GLIBC__)
   if (kSanitized) return;
-  const char* setting = std::getenv("NETDP_HUGE_PAGES");
-  if (setting != nullptr && std::string(setting) == "0") return;
-  const char* current = std::getenv("GLIBC_TUNABLES");
-  const bool had_tunables = current != nullptr;
-  const std::string before = had_tunables ? current : "";
-  if (before.find("glibc.malloc.hugetlb") != std::string::npos) return;
-  const std::string tunables = before + (had_tunables ? ":" : "") + "glibc.malloc.hugetlb=1";
-  if (setenv("GLIBC_TUNABLES", tunables.c_str(), 1) != 0) return;
+  std::vector<std::pair<std::string, std::optional<std::string>>> previous;  // to undo a failed exec
+  const auto set = [&](const char* name, const std::string& value) {
+    const char* current = std::getenv(name);
+    previous.emplace_back(name, current ? std::optional<std::string>(current) : std::nullopt);
+    return setenv(name, value.c_str(), 1) == 0;
+  };
+  const char* huge = std::getenv("NETDP_HUGE_PAGES");
+  const char* tunables = std::getenv("GLIBC_TUNABLES");
+  const std::string before = tunables != nullptr ? tunables : "";
+  if ((huge == nullptr || std::string(huge) != "0") &&
+      before.find("glibc.malloc.hugetlb") == std::string::npos)
+    set("GLIBC_TUNABLES", before + (tunables != nullptr ? ":" : "") + "glibc.malloc.hugetlb=1");
+  if (std::getenv("OMP_WAIT_POLICY") == nullptr) set("OMP_WAIT_POLICY", "passive");
+  if (previous.empty()) return;
   execv("/proc/self/exe", argv);
-  // Only reached when the exec failed: run as is, with the environment as it was.
-  if (had_tunables) {
-    setenv("GLIBC_TUNABLES", before.c_str(), 1);
-  } else {
-    unsetenv("GLIBC_TUNABLES");
+  for (const auto& [name, value] : previous) {
+    if (value) {
+      setenv(name.c_str(), value->c_str(), 1);
+    } else {
+      unsetenv(name.c_str());
+    }
   }
 #endif
 }
@@ -77,7 +93,7 @@ bool huge_pages_setting_is_valid() {
 
 int main(int argc, char** argv) {
   if (!huge_pages_setting_is_valid()) return 2;
-  restart_with_huge_pages(argv);
+  restart_with_runtime_settings(argv);
   keep_freed_memory();
   return netdp::cli::run(argc, argv);
 }

@@ -5,12 +5,19 @@ labels, accounts take the options of ``netdp account`` by the same names (dashes
 underscores), and results are numpy arrays and pandas frames. See docs/python.md.
 """
 
-from . import gdp, plot, rdp
-from ._netdp import set_max_memory
-from .accounting import AccountResult, account, calibrate, compare
-from .factorization import factorize
-from .gossip import gossip_matrix, spectrum
-from .graphs import Graph, graph
-from .training import train
+import os as _os
+
+# OpenMP threads that wait spin by default and lose to a busy core (docs/performance.md, "Busy
+# machines"); the runtime reads the policy once, when it loads with the extension below. A policy
+# the user set is kept; one set after import changes nothing.
+_os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+
+from . import gdp, plot, rdp  # noqa: E402
+from ._netdp import set_max_memory  # noqa: E402
+from .accounting import AccountResult, account, calibrate, compare  # noqa: E402
+from .factorization import factorize  # noqa: E402
+from .gossip import gossip_matrix, spectrum  # noqa: E402
+from .graphs import Graph, graph  # noqa: E402
+from .training import train  # noqa: E402
 
 __all__ = ["AccountResult", "Graph", "account", "calibrate", "compare", "factorize", "gdp", "gossip_matrix", "graph", "plot", "rdp", "set_max_memory", "spectrum", "train"]

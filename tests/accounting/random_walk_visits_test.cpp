@@ -190,3 +190,87 @@ TEST(RandomWalkVisits, TargetsInOneOrbitShareTheirRepresentativesBoundEqualToThe
 
 }  // namespace
 }  // namespace netdp::accounting
+
+namespace netdp::accounting {
+namespace {
+
+/// The return spectrum of W from a fresh eigendecomposition.
+ReturnSpectrum spectrum_of(const gossip::GossipMatrix& w) {
+  return return_spectrum(w, linalg::symmetric_eigen(DenseMatrix(w.matrix())));
+}
+
+TEST(RandomWalkVisits, SpectralBoundIsAboveTheExactTailAndNoLooserThanTheTabooBound) {
+  // The resolvent's diagonal gives the uncapped return-time law: never below the exact tail
+  // (enumerated by visit_tail), and no looser than the law capped at T that the taboo propagation
+  // gives (the same Chernoff bound on the same grid of θ).
+  for (const auto& [spec, weighting, steps] :
+       {std::tuple{"karate", gossip::Weighting::hamilton, std::size_t{340}},
+        std::tuple{"ring:n=8", gossip::Weighting::metropolis, std::size_t{200}},
+        std::tuple{"star:n=6", gossip::Weighting::hamilton, std::size_t{60}},
+        std::tuple{"path:n=4", gossip::Weighting::metropolis, std::size_t{8}},
+        std::tuple{"hypercube:d=6", gossip::Weighting::hamilton, std::size_t{1500}},
+        std::tuple{"er:n=50,p=0.1,seed=3,connected=1", gossip::Weighting::metropolis, std::size_t{1200}}}) {
+    const gossip::GossipMatrix w = gossip(spec, weighting);
+    ASSERT_TRUE(has_return_spectrum(w)) << spec;
+    const ReturnSpectrum spectrum = spectrum_of(w);
+    // The computed decomposition is close to exact: its error terms are at the rounding level.
+    EXPECT_LT(spectrum.residual, 1e-10) << spec;
+    EXPECT_LT(spectrum.orthogonality, 1e-10) << spec;
+    const std::vector<graph::NodeId> targets = {0, 2};
+    const std::vector<std::vector<double>> spectral =
+        spectral_visit_tail_bounds(w, spectrum, targets, steps, 1e-30);
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+      const graph::NodeId u = targets[i];
+      const std::vector<double> exact = visit_tail(w, u, steps, 1e-30);
+      const std::vector<double> taboo = visit_tail_bound(w, u, steps, 1e-30);
+      for (std::size_t k = 0; k < spectral[i].size(); ++k)
+        EXPECT_GE(spectral[i][k], k < exact.size() ? exact[k] : 0.0) << spec << " u=" << u << " k=" << k;
+      for (double beta : {1e-3, 1e-9}) {
+        const std::size_t tight = visit_bound(exact, beta);
+        const std::size_t fast = visit_bound(spectral[i], beta);
+        EXPECT_GE(fast, tight) << spec;
+        EXPECT_LE(fast, visit_bound(taboo, beta)) << spec << " u=" << u << " beta=" << beta;
+      }
+    }
+  }
+}
+
+TEST(RandomWalkVisits, AWrongDecompositionWidensTheSpectralBoundInsteadOfLoweringIt) {
+  // Perturbed eigenvectors and eigenvalues: the residual and orthogonality checks grow with the
+  // error, and the bound stays above the exact tail.
+  const gossip::GossipMatrix w = gossip("karate", gossip::Weighting::hamilton);
+  linalg::SymmetricEigen eigen = linalg::symmetric_eigen(DenseMatrix(w.matrix()));
+  for (Eigen::Index k = 0; k < eigen.vectors.cols(); ++k) {
+    eigen.vectors(k % eigen.vectors.rows(), k) += 1e-3;
+    eigen.values[k] -= 2e-3;
+  }
+  const ReturnSpectrum spectrum = return_spectrum(w, eigen);
+  EXPECT_GT(spectrum.residual, 1e-4);
+  EXPECT_GT(spectrum.orthogonality, 1e-4);
+  const std::vector<graph::NodeId> targets = {0, 33};
+  const std::vector<std::vector<double>> spectral =
+      spectral_visit_tail_bounds(w, spectrum, targets, 340, 1e-30);
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    const std::vector<double> exact = visit_tail(w, targets[i], 340, 1e-30);
+    for (std::size_t k = 0; k < spectral[i].size(); ++k)
+      EXPECT_GE(spectral[i][k], k < exact.size() ? exact[k] : 0.0) << targets[i] << " k=" << k;
+  }
+}
+
+TEST(RandomWalkVisits, TheSpectralRouteNeedsAnExactlySymmetricW) {
+  // closed-row is reversible but not symmetric: its diagonal resolvent would need the similarity
+  // to a symmetric matrix, which the stationary law computed in floating point does not give exactly.
+  const gossip::GossipMatrix reversible = gossip("karate", gossip::Weighting::closed_row);
+  EXPECT_FALSE(has_return_spectrum(reversible));
+  EXPECT_THROW((void)return_spectrum(reversible, linalg::symmetric_eigen(DenseMatrix(reversible.matrix()))),
+               std::invalid_argument);
+  const gossip::GossipMatrix w = gossip("ring:n=6", gossip::Weighting::hamilton);
+  const ReturnSpectrum spectrum = spectrum_of(w);
+  const std::vector<graph::NodeId> bad = {6};
+  EXPECT_THROW((void)spectral_visit_tail_bounds(w, spectrum, bad, 10), std::invalid_argument);
+  const std::vector<graph::NodeId> one = {0};
+  EXPECT_THROW((void)spectral_visit_tail_bounds(w, spectrum, one, 0), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace netdp::accounting

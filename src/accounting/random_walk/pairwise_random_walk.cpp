@@ -59,7 +59,10 @@ class RandomWalkAccount final : public PairwiseAccount {
     // Each target's visit tail, once (every σ and δ reads it).
     tails_.resize(n);
     std::vector<std::vector<double>> tails =
-        visit_tail_bounds(network_, targets_, options_.steps, kVisitTailFloor, options_.progress);
+        series_->returns
+            ? spectral_visit_tail_bounds(network_, *series_->returns, targets_, options_.steps,
+                                         kVisitTailFloor, options_.progress)
+            : visit_tail_bounds(network_, targets_, options_.steps, kVisitTailFloor, options_.progress);
     for (std::size_t k = 0; k < targets_.size(); ++k) tails_[targets_[k]] = std::move(tails[k]);
   }
 
@@ -287,7 +290,9 @@ std::unique_ptr<PairwiseAccount> random_walk_account(const Protocol& protocol, c
   require(std::isfinite(options.tail_share) && options.tail_share > 0.0 && options.tail_share < 1.0,
           "the share of δ spent on the contribution count must be in (0, 1), got {}", options.tail_share);
   if (!series) {
-    series = RandomWalkLosses(protocol.network, series_options(options)).shared_series();
+    // The tail count reads every target's return time from the series' eigendecomposition.
+    const bool tail_count = !options.contributions && options.count == ContributionCount::tail;
+    series = RandomWalkLosses(protocol.network, series_options(options), tail_count).shared_series();
   }
   require(series->steps == protocol.rounds &&
               static_cast<std::size_t>(series->matrix.rows()) == protocol.network.num_nodes(),

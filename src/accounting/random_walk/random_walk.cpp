@@ -85,10 +85,12 @@ double random_walk_max_alpha(double sigma, double sensitivity) {
   return alpha;
 }
 
-RandomWalkLosses::RandomWalkLosses(const gossip::GossipMatrix& w, const RandomWalkOptions& options)
+RandomWalkLosses::RandomWalkLosses(const gossip::GossipMatrix& w, const RandomWalkOptions& options,
+                                   bool with_returns)
     : w_(w), options_(options) {
   check_options(w, options);
-  series_ = std::make_shared<const RandomWalkSeries>(random_walk_series(w, options.steps, options.method));
+  series_ = std::make_shared<const RandomWalkSeries>(
+      random_walk_series(w, options.steps, options.method, with_returns));
   contributions_ =
       options.contributions.value_or(static_cast<double>(options.steps) / static_cast<double>(w.num_nodes()));
 }

@@ -163,14 +163,15 @@ void repair_negative_entries(const gossip::GossipMatrix& w, std::size_t steps, D
 }  // namespace
 
 RandomWalkSeries random_walk_series(const gossip::GossipMatrix& w, std::size_t steps,
-                                    RandomWalkSeriesMethod method) {
+                                    RandomWalkSeriesMethod method, bool with_returns) {
   check_series_input(w, steps, "random_walk_series");
-  // S_T(W) is a dense n × n matrix; the spectral methods hold about four of that size at once.
+  // S_T(W) is a dense n × n matrix; the spectral methods hold about four of that size at once, and
+  // the return spectrum two more (its weights and the Gram matrix of its check).
   const auto n = static_cast<double>(w.num_nodes());
-  util::require_memory(
-      32.0 * n * n, "the random-walk accountant",
-      fmt::format("S_T(W) and its eigendecomposition, four n x n matrices of 8 bytes, n = {}", w.num_nodes()),
-      "use a smaller graph");
+  util::require_memory((with_returns ? 48.0 : 32.0) * n * n, "the random-walk accountant",
+                       fmt::format("S_T(W) and its eigendecomposition, {} n x n matrices of 8 bytes, n = {}",
+                                   with_returns ? "six" : "four", w.num_nodes()),
+                       "use a smaller graph");
   std::optional<detail::BipartiteSplit> split;
   if (method == RandomWalkSeriesMethod::automatic || method == RandomWalkSeriesMethod::spectral_bipartite) {
     if (w.is_symmetric()) split = detail::bipartite_split(w);
@@ -208,6 +209,8 @@ RandomWalkSeries random_walk_series(const gossip::GossipMatrix& w, std::size_t s
     return series;
   }
   const linalg::SymmetricEigen eig = eigen_of(w);
+  if (with_returns && has_return_spectrum(w))
+    series.returns = std::make_shared<const ReturnSpectrum>(return_spectrum(w, eig));
   series.matrix = reconstruct_without_top(
       eig, [steps](double lambda) { return partial_log_series(lambda, steps); }, harmonic_number(steps));
   repair_negative_entries(w, steps, series.matrix);

@@ -275,27 +275,27 @@ std::vector<double> log_mgfs(const std::vector<double>& g, double never, const s
   return out;
 }
 
-/// The Chernoff bound of visit_tail_bound from the first-return law g.
-std::vector<double> tail_bound_from_law(const std::vector<double>& g, std::size_t steps, double floor) {
-  double returned = 0.0;
-  for (double x : g) returned += x;
-  const double never = std::max(0.0, 1.0 - returned);  // R >= T: counted as R = T
-  const double horizon = static_cast<double>(steps);
-  // log E[e^{−θR}] on a grid of θ (θ = 0 gives the trivial bound 1).
+/// The grid of θ the Chernoff bounds minimise over: 400 values from 1e-4/T to 50, log-spaced
+/// (θ = 0 gives the trivial bound 1; the grid reaches tails down to the floor).
+std::vector<double> theta_grid(std::size_t steps) {
   constexpr int kGrid = 400;
+  const double horizon = static_cast<double>(steps);
   std::vector<double> thetas;
-  for (int i = 0; i < kGrid; ++i) {
-    // θ from 1e-4/T to 50 (log-spaced): enough for tails down to the floor.
+  for (int i = 0; i < kGrid; ++i)
     thetas.push_back(1e-4 / horizon * std::pow(5e5 * horizon, static_cast<double>(i) / (kGrid - 1)));
-  }
-  const std::vector<double> log_mgf = log_mgfs(g, never, thetas);
+  return thetas;
+}
+
+/// The tail P(N_u >= k + 1) <= min_θ e^{θ(T−1)} E[e^{−θR}]^k from log E[e^{−θR}] (upper bounds) at
+/// each θ of the grid, in visit_tail's layout, down to the floor.
+std::vector<double> tail_from_log_mgfs(const std::vector<double>& thetas, const std::vector<double>& log_mgf,
+                                       std::size_t steps, double floor) {
+  const double horizon = static_cast<double>(steps);
   std::vector<double> tail = {1.0, 1.0};
   for (std::size_t k = 1; k <= steps; ++k) {
     double best = 0.0;  // log of the bound on P(N_u >= k + 1)
-    for (int i = 0; i < kGrid; ++i) {
-      best = std::min(best, thetas[static_cast<std::size_t>(i)] * (horizon - 1.0) +
-                                static_cast<double>(k) * log_mgf[static_cast<std::size_t>(i)]);
-    }
+    for (std::size_t i = 0; i < thetas.size(); ++i)
+      best = std::min(best, thetas[i] * (horizon - 1.0) + static_cast<double>(k) * log_mgf[i]);
     // Round up: each sum of the T positive terms above is within 2T ulps, so its k-th power within
     // 2kT ulps (relative); 1e-9 more covers the logarithm, the exponential and the law's own rounding.
     const double rounding =
@@ -305,6 +305,58 @@ std::vector<double> tail_bound_from_law(const std::vector<double>& g, std::size_
   }
   tail.push_back(0.0);  // N_u <= steps always
   return tail;
+}
+
+/// The Chernoff bound of visit_tail_bound from the first-return law g.
+std::vector<double> tail_bound_from_law(const std::vector<double>& g, std::size_t steps, double floor) {
+  double returned = 0.0;
+  for (double x : g) returned += x;
+  const double never = std::max(0.0, 1.0 - returned);  // R >= T: counted as R = T
+  const std::vector<double> thetas = theta_grid(steps);
+  return tail_from_log_mgfs(thetas, log_mgfs(g, never, thetas), steps, floor);
+}
+
+/// tails[i] for each target, computed once per orbit of W's checked symmetries (gossip::symmetry_orbits:
+/// the targets of one orbit have the same return-time law) for the orbit's smallest node:
+/// compute(batch) gives the tails of a batch of at most `batch_size` distinct nodes. Batches run in
+/// parallel (OpenMP) unless `parallel` is false; each batch's arithmetic is its own, so the result
+/// does not depend on the thread count.
+template <class Compute>
+std::vector<std::vector<double>> tails_by_orbit(
+    const gossip::GossipMatrix& walk, std::span<const graph::NodeId> targets, std::size_t batch_size,
+    bool parallel, const Compute& compute,
+    const std::function<void(std::size_t done, std::size_t total)>& progress) {
+  const std::vector<graph::NodeId> representative = gossip::symmetry_orbits(walk).representative;
+  std::vector<graph::NodeId> distinct;
+  for (const graph::NodeId u : targets) distinct.push_back(representative[u]);
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  std::vector<std::vector<double>> tails(distinct.size());
+  const std::size_t batches = (distinct.size() + batch_size - 1) / batch_size;
+  util::ParallelErrors errors;
+  std::size_t done = 0;
+#pragma omp parallel for schedule(dynamic, 1) if (parallel)
+  for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(batches); ++i) {
+    errors.run(i, [&] {
+      const std::size_t first = static_cast<std::size_t>(i) * batch_size;
+      const auto batch = std::span<const graph::NodeId>(distinct).subspan(
+          first, std::min(batch_size, distinct.size() - first));
+      std::vector<std::vector<double>> batch_tails = compute(batch);
+      for (std::size_t b = 0; b < batch.size(); ++b) tails[first + b] = std::move(batch_tails[b]);
+      if (progress) {
+#pragma omp critical(netdp_visit_tail_progress)
+        progress(++done, batches);
+      }
+    });
+  }
+  errors.rethrow();
+  std::vector<std::vector<double>> out;
+  out.reserve(targets.size());
+  for (const graph::NodeId u : targets) {
+    const auto at = std::lower_bound(distinct.begin(), distinct.end(), representative[u]);
+    out.push_back(tails[static_cast<std::size_t>(at - distinct.begin())]);
+  }
+  return out;
 }
 
 }  // namespace
@@ -321,42 +373,151 @@ std::vector<std::vector<double>> visit_tail_bounds(
   const SparseMatrix& w = walk.matrix();
   for (const graph::NodeId u : targets) require_visit_query(w, u, steps, "visit_tail_bound");
   require(floor > 0.0 && floor < 1.0, "visit_tail_bound: floor must be in (0, 1), got {}", floor);
-  // Targets that a checked symmetry of W maps onto each other have the same return-time law, so
-  // the tail is computed once per orbit, for its smallest node (gossip::symmetry_orbits).
-  const std::vector<graph::NodeId> representative = gossip::symmetry_orbits(walk).representative;
-  std::vector<graph::NodeId> distinct;
-  for (const graph::NodeId u : targets) distinct.push_back(representative[u]);
-  std::sort(distinct.begin(), distinct.end());
-  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
   const SparseMatrix wt = w.transpose();
-  std::vector<std::vector<double>> tails(distinct.size());
-  const std::size_t batches = (distinct.size() + kTargetsPerPass - 1) / kTargetsPerPass;
-  // Batches in parallel (each batch's arithmetic is its own: results do not depend on threads).
-  util::ParallelErrors errors;
-  std::size_t done = 0;
-#pragma omp parallel for schedule(dynamic, 1)
-  for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(batches); ++i) {
-    errors.run(i, [&] {
-      const std::size_t first = static_cast<std::size_t>(i) * kTargetsPerPass;
-      const auto batch = std::span<const graph::NodeId>(distinct).subspan(
-          first, std::min(kTargetsPerPass, distinct.size() - first));
-      const std::vector<std::vector<double>> laws = first_return_laws(w, wt, batch, steps);
-      for (std::size_t b = 0; b < batch.size(); ++b)
-        tails[first + b] = tail_bound_from_law(laws[b], steps, floor);
-      if (progress) {
-#pragma omp critical(netdp_visit_tail_progress)
-        progress(++done, batches);
-      }
-    });
+  const auto compute = [&](std::span<const graph::NodeId> batch) {
+    const std::vector<std::vector<double>> laws = first_return_laws(w, wt, batch, steps);
+    std::vector<std::vector<double>> tails;
+    for (const std::vector<double>& law : laws) tails.push_back(tail_bound_from_law(law, steps, floor));
+    return tails;
+  };
+  return tails_by_orbit(walk, targets, kTargetsPerPass, true, compute, progress);
+}
+
+bool has_return_spectrum(const gossip::GossipMatrix& walk) {
+  const SparseMatrix& w = walk.matrix();
+  const SparseMatrix difference = w - SparseMatrix(w.transpose());
+  for (Eigen::Index k = 0; k < difference.nonZeros(); ++k)
+    if (difference.valuePtr()[k] != 0.0) return false;
+  return true;
+}
+
+ReturnSpectrum return_spectrum(const gossip::GossipMatrix& walk, const linalg::SymmetricEigen& eigen) {
+  const SparseMatrix& w = walk.matrix();
+  const Eigen::Index n = w.rows();
+  require(has_return_spectrum(walk), "return_spectrum: W must equal its transpose exactly");
+  require(eigen.values.size() == n && eigen.vectors.rows() == n && eigen.vectors.cols() == n,
+          "return_spectrum: the eigendecomposition is of size {} x {}, W has {} nodes", eigen.vectors.rows(),
+          eigen.vectors.cols(), n);
+  constexpr double kUnit = std::numeric_limits<double>::epsilon() / 2.0;
+  ReturnSpectrum out;
+  out.values = eigen.values.cwiseMax(-1.0).cwiseMin(1.0);
+  out.weights = eigen.vectors.transpose().cwiseAbs2();
+  // ‖W‖₂ <= ‖W‖∞ = ‖W‖₁ for a symmetric W: the largest row sum of |W|, rounded up.
+  double row_max = 0.0;
+  int max_row_nonzeros = 1;
+  for (int r = 0; r < w.outerSize(); ++r) {
+    double sum = 0.0;
+    for (SparseMatrix::InnerIterator it(w, r); it; ++it) sum += std::abs(it.value());
+    row_max = std::max(row_max, sum);
+    max_row_nonzeros = std::max(max_row_nonzeros, w.outerIndexPtr()[r + 1] - w.outerIndexPtr()[r]);
   }
-  errors.rethrow();
-  std::vector<std::vector<double>> out;
-  out.reserve(targets.size());
-  for (const graph::NodeId u : targets) {
-    const auto at = std::lower_bound(distinct.begin(), distinct.end(), representative[u]);
-    out.push_back(tails[static_cast<std::size_t>(at - distinct.begin())]);
+  out.norm = row_max * (1.0 + linalg::inner_product_gamma(max_row_nonzeros + 1.0));
+  // Sums of the n² squares below are within γ_{n²+2} (relative), the square roots within an ulp.
+  const double squares_gamma =
+      linalg::inner_product_gamma(static_cast<double>(n) * static_cast<double>(n) + 2.0);
+  const auto root_up = [&](double squares) {
+    return std::sqrt(squares * (1.0 + squares_gamma)) * (1.0 + 2.0 * kUnit);
+  };
+  const double phi_norm = root_up(out.weights.sum());  // >= ‖Φ̃‖_F
+  // ‖W Φ̃ − Φ̃ Λ̂‖_F, a block of columns at a time; each computed entry is within
+  // γ_{d+2} (|W||Φ̃| + |Φ̃||Λ̂|) of the exact one, a matrix of Frobenius norm <= γ_{d+2} (‖W‖₂ + 1) ‖Φ̃‖_F.
+  constexpr Eigen::Index kBlock = 256;
+  double residual_squares = 0.0;
+  for (Eigen::Index first = 0; first < n; first += kBlock) {
+    const Eigen::Index width = std::min(kBlock, n - first);
+    DenseMatrix block = w * eigen.vectors.middleCols(first, width);
+    block -= eigen.vectors.middleCols(first, width) * out.values.segment(first, width).asDiagonal();
+    residual_squares += block.squaredNorm();
   }
+  out.residual = (root_up(residual_squares) +
+                  linalg::inner_product_gamma(max_row_nonzeros + 2.0) * (out.norm + 1.0) * phi_norm) *
+                 (1.0 + 4.0 * kUnit);
+  // ‖I − Φ̃Φ̃ᵀ‖₂ <= ‖I − Φ̃Φ̃ᵀ‖_F; each computed entry of Φ̃Φ̃ᵀ is within γ_n Σ_k |φ̃_ik||φ̃_jk|, a matrix
+  // of Frobenius norm <= γ_n ‖Φ̃‖_F².
+  const DenseMatrix gram = linalg::lower_gram(eigen.vectors);
+  double defect_squares = 0.0;
+  for (Eigen::Index j = 0; j < n; ++j) {
+    const double diagonal = gram(j, j) - 1.0;
+    defect_squares += diagonal * diagonal;
+    for (Eigen::Index i = j + 1; i < n; ++i) defect_squares += 2.0 * gram(i, j) * gram(i, j);
+  }
+  out.orthogonality = (root_up(defect_squares) +
+                       linalg::inner_product_gamma(static_cast<double>(n) + 1.0) * phi_norm * phi_norm) *
+                      (1.0 + 4.0 * kUnit);
   return out;
+}
+
+namespace {
+
+/// Targets per product with the spectral weights (one GEMM of the θ grid by this many columns).
+constexpr std::size_t kSpectralBatch = 64;
+
+}  // namespace
+
+std::vector<std::vector<double>> spectral_visit_tail_bounds(
+    const gossip::GossipMatrix& walk, const ReturnSpectrum& spectrum, std::span<const graph::NodeId> targets,
+    std::size_t steps, double floor,
+    const std::function<void(std::size_t done, std::size_t total)>& progress) {
+  const SparseMatrix& w = walk.matrix();
+  for (const graph::NodeId u : targets) require_visit_query(w, u, steps, "spectral_visit_tail_bounds");
+  require(floor > 0.0 && floor < 1.0, "spectral_visit_tail_bounds: floor must be in (0, 1), got {}", floor);
+  const Eigen::Index n = w.rows();
+  require(spectrum.values.size() == n && spectrum.weights.rows() == n && spectrum.weights.cols() == n,
+          "spectral_visit_tail_bounds: the spectrum is of size {}, W has {} nodes", spectrum.values.size(),
+          n);
+  constexpr double kUnit = std::numeric_limits<double>::epsilon() / 2.0;
+  const std::vector<double> thetas = theta_grid(steps);
+  const auto grid = static_cast<Eigen::Index>(thetas.size());
+  // d(i, k) = 1 / (1 − z_i λ̂_k) with z_i = e^{−θ_i}, formed as (1 − z) + z(1 − λ) for λ >= 0 and
+  // 1 + z|λ| for λ < 0 (no cancellation near z λ = 1): each within a few ulps.
+  std::vector<double> z(thetas.size());
+  std::vector<double> one_minus_z(thetas.size());
+  for (std::size_t i = 0; i < thetas.size(); ++i) {
+    z[i] = std::exp(-thetas[i]);
+    one_minus_z[i] = -std::expm1(-thetas[i]);
+  }
+  DenseMatrix d(grid, n);
+  for (Eigen::Index k = 0; k < n; ++k) {
+    const double lambda = spectrum.values[k];
+    for (Eigen::Index i = 0; i < grid; ++i) {
+      const auto at = static_cast<std::size_t>(i);
+      d(i, k) = 1.0 / (lambda >= 0.0 ? one_minus_z[at] + z[at] * (1.0 - lambda) : 1.0 + z[at] * -lambda);
+    }
+  }
+  const DenseMatrix d_squared = d.cwiseAbs2();
+  // The sums over n positive terms, each term within a few ulps of its exact value.
+  const double eta = linalg::inner_product_gamma(static_cast<double>(n) + 16.0);
+  const auto compute = [&](std::span<const graph::NodeId> batch) {
+    const auto width = static_cast<Eigen::Index>(batch.size());
+    DenseMatrix weights(n, width);
+    for (Eigen::Index b = 0; b < width; ++b)
+      weights.col(b) = spectrum.weights.col(static_cast<Eigen::Index>(batch[static_cast<std::size_t>(b)]));
+    const DenseMatrix sums = d * weights;             // Σ_k φ̃_k(u)² / (1 − z λ̂_k)
+    const DenseMatrix spreads = d_squared * weights;  // ‖D Φ̃ᵀ e_u‖²
+    std::vector<std::vector<double>> tails;
+    std::vector<double> log_mgf(thetas.size());
+    for (Eigen::Index b = 0; b < width; ++b) {
+      for (Eigen::Index i = 0; i < grid; ++i) {
+        const auto at = static_cast<std::size_t>(i);
+        // 1 − z‖W‖₂ rounded down: ‖(I − zW)⁻¹‖₂ <= 1 / that.
+        const double gap = (one_minus_z[at] - z[at] * (spectrum.norm - 1.0)) * (1.0 - 4.0 * kUnit);
+        if (!(gap > 0.0)) {
+          log_mgf[at] = 0.0;  // the trivial bound E[z^R] <= 1
+          continue;
+        }
+        const double spread = std::sqrt(spreads(i, b) * (1.0 + eta)) * (1.0 + 2.0 * kUnit);
+        const double resolvent =
+            (sums(i, b) * (1.0 + eta) + (spectrum.orthogonality + z[at] * spectrum.residual * spread) / gap) *
+            (1.0 + 4.0 * kUnit);
+        // E[z^R] = 1 − 1/G_uu(z), rounded up (two operations, each within an ulp of 1).
+        const double mgf = std::min(1.0, 1.0 - 1.0 / resolvent + 4.0 * kUnit);
+        log_mgf[at] = std::log(mgf);
+      }
+      tails.push_back(tail_from_log_mgfs(thetas, log_mgf, steps, floor));
+    }
+    return tails;
+  };
+  return tails_by_orbit(walk, targets, kSpectralBatch, true, compute, progress);
 }
 
 std::size_t visit_bound(const std::vector<double>& tail, double beta) {

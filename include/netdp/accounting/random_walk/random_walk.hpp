@@ -117,8 +117,10 @@ double random_walk_max_alpha(double sigma, double sensitivity = 1.0);
 class RandomWalkLosses {
  public:
   /// Validates options (steps >= 1, σ > 0, Δ > 0, contributions finite >= 0) and
-  /// computes S_T(W). Throws std::invalid_argument (disconnected W, bad method, bad options).
-  RandomWalkLosses(const gossip::GossipMatrix& w, const RandomWalkOptions& options);
+  /// computes S_T(W) (and its return spectrum with `with_returns`, random_walk_series). Throws
+  /// std::invalid_argument (disconnected W, bad method, bad options).
+  RandomWalkLosses(const gossip::GossipMatrix& w, const RandomWalkOptions& options,
+                   bool with_returns = false);
   /// From a precomputed series (must match w's size and options.steps).
   RandomWalkLosses(const gossip::GossipMatrix& w, RandomWalkSeries series, const RandomWalkOptions& options);
   /// The same, sharing the series without a copy (an n × n matrix).

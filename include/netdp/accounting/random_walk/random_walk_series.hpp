@@ -16,7 +16,9 @@
 // See docs/accounting-random-walk.md.
 
 #include <cstddef>
+#include <memory>
 
+#include "netdp/accounting/random_walk/random_walk_visits.hpp"
 #include "netdp/gossip/gossip_matrix.hpp"
 #include "netdp/graph/graph.hpp"
 #include "netdp/util/types.hpp"
@@ -58,13 +60,18 @@ struct RandomWalkSeries {
   DenseMatrix matrix;
   std::size_t steps = 0;
   RandomWalkSeriesMethod method = RandomWalkSeriesMethod::spectral;  ///< the method actually used
+  /// The return spectrum of W from the same eigendecomposition (random_walk_visits.hpp), when it was
+  /// asked for and applies: the spectral method on an exactly symmetric W.
+  std::shared_ptr<const ReturnSpectrum> returns;
 };
 
 /// S_T(W) for all pairs. Throws std::invalid_argument if steps == 0, the support
 /// graph of W is disconnected, method == spectral and W is neither symmetric nor reversible, or
 /// method == spectral_bipartite and W is not symmetric bipartite with zero diagonal and equal parts.
+/// `with_returns`: also keep the return spectrum where it applies (RandomWalkSeries::returns).
 RandomWalkSeries random_walk_series(const gossip::GossipMatrix& w, std::size_t steps,
-                                    RandomWalkSeriesMethod method = RandomWalkSeriesMethod::automatic);
+                                    RandomWalkSeriesMethod method = RandomWalkSeriesMethod::automatic,
+                                    bool with_returns = false);
 
 /// One row of S_T(W) (target u against every observer) by sparse propagation,
 /// O(T · nnz(W)). Same checks as random_walk_series, plus target < n.

@@ -19,6 +19,8 @@
 
 #include "netdp/gossip/gossip_matrix.hpp"
 #include "netdp/graph/graph.hpp"
+#include "netdp/linalg/dense_kernels.hpp"
+#include "netdp/util/types.hpp"
 
 namespace netdp::accounting {
 
@@ -48,6 +50,41 @@ std::vector<double> visit_tail_bound(const gossip::GossipMatrix& w, graph::NodeI
 std::vector<std::vector<double>> visit_tail_bounds(
     const gossip::GossipMatrix& w, std::span<const graph::NodeId> targets, std::size_t steps,
     double floor = kVisitTailFloor,
+    const std::function<void(std::size_t done, std::size_t total)>& progress = {});
+
+/// What the Chernoff bound of visit_tail_bound needs of every node's return time R, from the
+/// eigendecomposition of an exactly symmetric W = Φ Λ Φᵀ. The renewal identity gives the generating
+/// function of R from the diagonal of the resolvent:
+///   E[z^R] = 1 − 1/G_uu(z),   G_uu(z) = Σ_{t>=0} z^t (W^t)_uu = Σ_k φ_k(u)² / (1 − z λ_k),   0 < z < 1,
+/// the law of R uncapped (so no looser than the law capped at T). The computed Φ̃, Λ̃ are not exact:
+/// `residual` and `orthogonality` bound how far they are, and spectral_visit_tail_bounds widens
+/// G_uu by them (G_uu = e_uᵀ(I − zW)⁻¹e_u, and ‖(I − zW)⁻¹‖₂ <= 1/(1 − z‖W‖₂)).
+struct ReturnSpectrum {
+  Vector values;        ///< λ̂_k: the computed eigenvalues clamped to [−1, 1]
+  DenseMatrix weights;  ///< weights(k, u) = φ̃_k(u)²: column u holds node u's
+  double norm = 1.0;    ///< >= ‖W‖₂: the largest row sum of |W|, rounded up
+  /// >= ‖W Φ̃ − Φ̃ Λ̂‖₂, the rounding of its computation included.
+  double residual = 0.0;
+  /// >= ‖I − Φ̃ Φ̃ᵀ‖₂, the rounding of its computation included.
+  double orthogonality = 0.0;
+};
+
+/// Whether the spectral route applies: W equals its transpose exactly.
+bool has_return_spectrum(const gossip::GossipMatrix& w);
+
+/// The return spectrum of W (has_return_spectrum) from its eigendecomposition `eigen` (values and
+/// vectors, as linalg::symmetric_eigen returns them): two passes over Φ̃, one sparse product W Φ̃
+/// and one symmetric rank-n update Φ̃ Φ̃ᵀ (n³/3 multiply-adds).
+ReturnSpectrum return_spectrum(const gossip::GossipMatrix& w, const linalg::SymmetricEigen& eigen);
+
+/// visit_tail_bounds from the return spectrum: the same Chernoff bound, P(N_u >= k + 1) <=
+/// e^{θ(T−1)} E[e^{−θR}]^k on the same grid of θ, with E[e^{−θR}] <= 1 − 1/Ḡ_uu(e^{−θ}) where Ḡ_uu is
+/// the spectral sum plus the error bounds of `spectrum` and its own rounding. O(n) per target and θ
+/// instead of a taboo propagation of O(T · nnz(W)). result[i] >= visit_tail(w, targets[i], steps)
+/// entry by entry (tested), same layout and floor; independent of the thread count.
+std::vector<std::vector<double>> spectral_visit_tail_bounds(
+    const gossip::GossipMatrix& w, const ReturnSpectrum& spectrum, std::span<const graph::NodeId> targets,
+    std::size_t steps, double floor = kVisitTailFloor,
     const std::function<void(std::size_t done, std::size_t total)>& progress = {});
 
 /// The smallest k with P(N_u > k) <= beta, from a tail of visit_tail (beta in (0, 1); at least 1,
