@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "netdp/util/check.hpp"
+#include "netdp/util/next_up.hpp"
 
 namespace netdp::dp::detail {
 
@@ -20,7 +21,7 @@ double log_lower_tail(double z);
 
 /// x moved up by a few ulps: an ε we report must not be below the computed bound.
 inline double round_up(double x) {
-  for (int i = 0; i < 4; ++i) x = std::nextafter(x, std::numeric_limits<double>::infinity());
+  for (int i = 0; i < 4; ++i) x = util::next_up(x);
   return x;
 }
 

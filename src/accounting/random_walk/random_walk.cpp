@@ -13,13 +13,14 @@
 
 #include "netdp/dp/rdp.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/next_up.hpp"
 #include "netdp/util/parallel_errors.hpp"
 
 namespace netdp::accounting {
 namespace {
 
 /// Smallest double >= x (results are rounded up: never under-report).
-double round_up(double x) { return std::nextafter(x, std::numeric_limits<double>::infinity()); }
+double round_up(double x) { return util::next_up(x); }
 
 void check_options(const gossip::GossipMatrix& w, const RandomWalkOptions& options) {
   require(options.steps >= 1, "random-walk accountant: the number of steps T must be >= 1, got {}",

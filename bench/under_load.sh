@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# The headline commands (the speed table of docs/performance.md) on an idle machine and with one
+# core kept busy by a bounded background loop, each at the default thread count and at --threads 1:
+# the median of REPEAT runs (default 3) by /usr/bin/time. Prints a Markdown table and writes one
+# JSON record per command and setting to bench/results/under_load.json (the machine, the load
+# before and after, the command, wall time and peak memory). Usage (after `make build`):
+#   bench/under_load.sh [BUILD_DIR]          # default build/release
+#   SNAP=0 bench/under_load.sh               # without the ../shared/datasets cases
+set -euo pipefail
+build=${1:-build/release}
+netdp=$build/bin/netdp
+repeat=${REPEAT:-3}
+snap=${SNAP:-1}
+[[ "$repeat" =~ ^[1-9][0-9]*$ ]] || { echo "REPEAT must be a whole number >= 1, got '$repeat'" >&2; exit 2; }
+[ -x "$netdp" ] || { echo "$netdp is missing: build it first (make build)" >&2; exit 2; }
+here=$(dirname "$0")
+data=../shared/datasets/graphs/facebook
+results=$here/results
+mkdir -p "$results"
+json=$results/under_load.json
+out=$(mktemp -d)
+busy_pid=
+stop_busy() { [ -n "$busy_pid" ] && kill "$busy_pid" 2> /dev/null; busy_pid=; }
+trap 'stop_busy; rm -rf "$out"' EXIT
+# shellcheck source=bench/timing.sh
+source "$here/timing.sh"
+
+# One core kept busy for at most an hour (the bound, should this script be killed without its trap).
+start_busy() { timeout 3600 sh -c 'while :; do :; done' & busy_pid=$!; sleep 1; }
+
+record() {  # record LOAD THREADS LABEL WALL PEAK_MB COMMAND...
+  local load=$1 threads=$2 label=$3 wall=$4 peak=$5
+  shift 5
+  /usr/bin/python3 - "$load" "$threads" "$label" "$wall" "$peak" "$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)" \
+    "$(date -u '+%FT%H:%M:%SZ')" "$*" >> "$json" << 'EOF'
+import json, sys
+load, threads, label, wall, peak, cores, loadavg, when, command = sys.argv[1:]
+print(json.dumps({"case": label, "load": load, "threads": threads, "wall_s": float(wall), "peak_mb": int(peak),
+                  "cores": int(cores), "loadavg": loadavg, "utc": when, "command": command}))
+EOF
+}
+
+declare -A wall_of
+cases=()
+add() {  # add LABEL ARGS...: a headline command, netdp ARGS
+  local label=$1
+  shift
+  cases+=("$label")
+  printf '%s\0' "$@" > "$out/case_${#cases[@]}"
+}
+
+add "hypercube d=11 Muffliato, --bound paper, T=19" account --graph hypercube:d=11 --method muffliato \
+  --bound paper --rounds 19 --sigma 1 --quiet --json --summary-only
+add "hypercube d=11 Muffliato, exact joint view, T=19" account --graph hypercube:d=11 --method muffliato \
+  --rounds 19 --sigma 1 --quiet --json --summary-only
+add "hypercube d=11 random walk, T=1150, σ=20, α=4" account --graph hypercube:d=11 --method random-walk \
+  --rounds 1150 --sigma 20 --alpha 4 --quiet --json --summary-only
+add "KK Fig. 3: ER(100, 0.2) closed-row, plain view, T=100" account --graph er:n=100,p=0.2,seed=1,connected=1 \
+  --weights closed-row --method linear-system --view plain --rounds 100 --quiet --json --summary-only
+if [ "$snap" = 1 ] && [ -f "$data/facebook_combined.txt" ]; then
+  add "facebook_combined Muffliato, --bound paper, T=20" account --graph "edgelist:$data/facebook_combined.txt" \
+    --method muffliato --bound paper --rounds 20 --sigma 1 --quiet --json --summary-only
+  add "facebook_combined random walk, T=40390, σ=20" account --graph "edgelist:$data/facebook_combined.txt" \
+    --method random-walk --rounds 40390 --sigma 20 --quiet --json --summary-only
+elif [ "$snap" = 1 ]; then
+  echo "note: $data/facebook_combined.txt is missing: the SNAP cases are not run" >&2
+fi
+
+echo "$(nproc) cores; $(date -u '+%F %H:%M UTC'); median of $repeat; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+for load in idle busy; do
+  [ "$load" = busy ] && start_busy
+  for i in "${!cases[@]}"; do
+    mapfile -d '' args < "$out/case_$((i + 1))"
+    for threads in default 1; do
+      extra=()
+      [ "$threads" = 1 ] && extra=(--threads 1)
+      if timed_runs "$out" "$repeat" "$netdp" "${args[@]}" "${extra[@]}"; then
+        wall_of["$load/$threads/$i"]=$MEDIAN_WALL
+        record "$load" "$threads" "${cases[$i]}" "$MEDIAN_WALL" "$PEAK_MB" netdp "${args[@]}" "${extra[@]}"
+      else
+        wall_of["$load/$threads/$i"]="failed: $(tail -1 "$out/stderr")"
+      fi
+    done
+  done
+  stop_busy
+done
+echo
+echo '| command | idle, default | idle, --threads 1 | one core busy, default | one core busy, --threads 1 | busy: default / 1 thread |'
+echo '|---|---|---|---|---|---|'
+for i in "${!cases[@]}"; do
+  ratio=$(/usr/bin/python3 -c "import sys; a, b = sys.argv[1:]; print(f'{float(a) / float(b):.2f}')" \
+    "${wall_of[busy/default/$i]}" "${wall_of[busy/1/$i]}" 2> /dev/null || echo -)
+  printf '| %s | %s s | %s s | %s s | %s s | %s |\n' "${cases[$i]}" "${wall_of[idle/default/$i]}" \
+    "${wall_of[idle/1/$i]}" "${wall_of[busy/default/$i]}" "${wall_of[busy/1/$i]}" "$ratio"
+done
+echo
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg); records appended to $json"
