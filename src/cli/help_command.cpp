@@ -21,7 +21,8 @@ void add_help_command(CLI::App& app) {
       "help",
       "The SPEC grammars: graphs (--graph), schedules (--schedule), weightings (--weights); and the "
       "accountants' options as a Markdown table (options; python-options: as Python keywords)");
-  cmd->add_option("topic", *topic, "specs (the three grammars) | graphs | schedules | weightings | options | python-options")
+  cmd->add_option("topic", *topic,
+                  "specs (the three grammars) | graphs | schedules | weightings | options | python-options")
       ->check(CLI::IsMember({"specs", "graphs", "schedules", "weightings", "options", "python-options"}))
       ->capture_default_str();
   cmd->callback([topic] {
