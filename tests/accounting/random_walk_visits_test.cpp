@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <limits>
 #include <tuple>
 #include <vector>
 
@@ -266,6 +267,9 @@ TEST(RandomWalkVisits, TheSpectralRouteNeedsAnExactlySymmetricW) {
                std::invalid_argument);
   const gossip::GossipMatrix w = gossip("ring:n=6", gossip::Weighting::hamilton);
   const ReturnSpectrum spectrum = spectrum_of(w);
+  linalg::SymmetricEigen broken = linalg::symmetric_eigen(DenseMatrix(w.matrix()));
+  broken.vectors(2, 3) = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THROW((void)return_spectrum(w, broken), std::invalid_argument);
   const std::vector<graph::NodeId> bad = {6};
   EXPECT_THROW((void)spectral_visit_tail_bounds(w, spectrum, bad, 10), std::invalid_argument);
   const std::vector<graph::NodeId> one = {0};

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <string>
 
+#include "util/error_of.hpp"
+
 namespace netdp::learn::testing {
 
 class TempFile {
@@ -27,15 +29,6 @@ class TempFile {
   std::string path_;
 };
 
-/// Runs `f` and returns the std::invalid_argument message ("" if nothing was thrown).
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
-}
+using netdp::testing::error_of;
 
 }  // namespace netdp::learn::testing

@@ -32,6 +32,11 @@ RandomWalkOptions series_options(RandomWalkOptions options) {
   return options;
 }
 
+/// Whether each target's count is its visit tail's quantile (no cap given, count `tail`).
+bool uses_tail_count(const RandomWalkOptions& options) {
+  return !options.contributions && options.count == ContributionCount::tail;
+}
+
 class RandomWalkAccount final : public PairwiseAccount {
  public:
   RandomWalkAccount(const Protocol& protocol, PairQuery query, RandomWalkOptions options,
@@ -55,7 +60,7 @@ class RandomWalkAccount final : public PairwiseAccount {
     // A lone observer is no pair's target (with two or more, every target pairs with one of them).
     if (observers_.size() == 1) std::erase(targets_, observers_.front());
     for (const graph::NodeId v : observers_) pair_count_ += observer_pair_count(v);
-    if (options_.contributions || options_.count != ContributionCount::tail) return;
+    if (!uses_tail_count(options_)) return;
     // Each target's visit tail, once (every σ and δ reads it).
     tails_.resize(n);
     std::vector<std::vector<double>> tails =
@@ -291,8 +296,8 @@ std::unique_ptr<PairwiseAccount> random_walk_account(const Protocol& protocol, c
           "the share of δ spent on the contribution count must be in (0, 1), got {}", options.tail_share);
   if (!series) {
     // The tail count reads every target's return time from the series' eigendecomposition.
-    const bool tail_count = !options.contributions && options.count == ContributionCount::tail;
-    series = RandomWalkLosses(protocol.network, series_options(options), tail_count).shared_series();
+    series =
+        RandomWalkLosses(protocol.network, series_options(options), uses_tail_count(options)).shared_series();
   }
   require(series->steps == protocol.rounds &&
               static_cast<std::size_t>(series->matrix.rows()) == protocol.network.num_nodes(),

@@ -319,13 +319,12 @@ std::vector<double> tail_bound_from_law(const std::vector<double>& g, std::size_
 /// tails[i] for each target, computed once per orbit of W's checked symmetries (gossip::symmetry_orbits:
 /// the targets of one orbit have the same return-time law) for the orbit's smallest node:
 /// compute(batch) gives the tails of a batch of at most `batch_size` distinct nodes. Batches run in
-/// parallel (OpenMP) unless `parallel` is false; each batch's arithmetic is its own, so the result
+/// parallel (OpenMP); each batch's arithmetic is its own, so the result
 /// does not depend on the thread count.
 template <class Compute>
 std::vector<std::vector<double>> tails_by_orbit(
     const gossip::GossipMatrix& walk, std::span<const graph::NodeId> targets, std::size_t batch_size,
-    bool parallel, const Compute& compute,
-    const std::function<void(std::size_t done, std::size_t total)>& progress) {
+    const Compute& compute, const std::function<void(std::size_t done, std::size_t total)>& progress) {
   const std::vector<graph::NodeId> representative = gossip::symmetry_orbits(walk).representative;
   std::vector<graph::NodeId> distinct;
   for (const graph::NodeId u : targets) distinct.push_back(representative[u]);
@@ -335,7 +334,7 @@ std::vector<std::vector<double>> tails_by_orbit(
   const std::size_t batches = (distinct.size() + batch_size - 1) / batch_size;
   util::ParallelErrors errors;
   std::size_t done = 0;
-#pragma omp parallel for schedule(dynamic, 1) if (parallel)
+#pragma omp parallel for schedule(dynamic, 1)
   for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(batches); ++i) {
     errors.run(i, [&] {
       const std::size_t first = static_cast<std::size_t>(i) * batch_size;
@@ -380,7 +379,7 @@ std::vector<std::vector<double>> visit_tail_bounds(
     for (const std::vector<double>& law : laws) tails.push_back(tail_bound_from_law(law, steps, floor));
     return tails;
   };
-  return tails_by_orbit(walk, targets, kTargetsPerPass, true, compute, progress);
+  return tails_by_orbit(walk, targets, kTargetsPerPass, compute, progress);
 }
 
 bool has_return_spectrum(const gossip::GossipMatrix& walk) {
@@ -398,6 +397,8 @@ ReturnSpectrum return_spectrum(const gossip::GossipMatrix& walk, const linalg::S
   require(eigen.values.size() == n && eigen.vectors.rows() == n && eigen.vectors.cols() == n,
           "return_spectrum: the eigendecomposition is of size {} x {}, W has {} nodes", eigen.vectors.rows(),
           eigen.vectors.cols(), n);
+  require(eigen.values.allFinite() && eigen.vectors.allFinite(),
+          "return_spectrum: the eigendecomposition has a non-finite entry (NaN or infinity)");
   constexpr double kUnit = std::numeric_limits<double>::epsilon() / 2.0;
   ReturnSpectrum out;
   out.values = eigen.values.cwiseMax(-1.0).cwiseMin(1.0);
@@ -517,7 +518,7 @@ std::vector<std::vector<double>> spectral_visit_tail_bounds(
     }
     return tails;
   };
-  return tails_by_orbit(walk, targets, kSpectralBatch, true, compute, progress);
+  return tails_by_orbit(walk, targets, kSpectralBatch, compute, progress);
 }
 
 std::size_t visit_bound(const std::vector<double>& tail, double beta) {
