@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <utility>
 
+#include "netdp/dp/rdp_converter.hpp"
 #include "netdp/util/check.hpp"
 #include "tail.hpp"
 
@@ -36,49 +38,7 @@ void validate_orders(const std::vector<double>& orders) {
 }
 
 void validate_epsilon(double alpha, double epsilon) {
-  require(!std::isnan(epsilon) && epsilon >= 0.0, "RdpCurve: epsilon({}) = {} must be >= 0 (not NaN)", alpha,
-          epsilon);
-}
-
-// ε of (ε, δ)-DP implied by ε(α)-RDP at order α (see RdpConversionMethod).
-double convert(double alpha, double rdp_epsilon, double log_delta, RdpConversionMethod method) {
-  if (std::isinf(rdp_epsilon)) return rdp_epsilon;
-  double epsilon = 0.0;
-  switch (method) {
-    case RdpConversionMethod::mironov:  // Mironov 2017, Proposition 3
-      epsilon = rdp_epsilon - log_delta / (alpha - 1.0);
-      break;
-    case RdpConversionMethod::improved:  // Canonne-Kamath-Steinke 2020, Proposition 12
-      epsilon = rdp_epsilon + std::log1p(-1.0 / alpha) - (log_delta + std::log(alpha)) / (alpha - 1.0);
-      break;
-  }
-  return std::max(epsilon, 0.0);
-}
-
-// Golden-section search for the minimum of g on [a, b]; returns (argmin, min) of all points evaluated.
-template <typename G>
-std::pair<double, double> golden_minimum(G&& g, double a, double b) {
-  const double inv_phi = (std::sqrt(5.0) - 1.0) / 2.0;
-  double x1 = b - inv_phi * (b - a);
-  double x2 = a + inv_phi * (b - a);
-  double g1 = g(x1);
-  double g2 = g(x2);
-  for (int iteration = 0; iteration < 200 && b - a > 1e-12 * b; ++iteration) {
-    if (g1 <= g2) {
-      b = x2;
-      x2 = x1;
-      g2 = g1;
-      x1 = b - inv_phi * (b - a);
-      g1 = g(x1);
-    } else {
-      a = x1;
-      x1 = x2;
-      g1 = g2;
-      x2 = a + inv_phi * (b - a);
-      g2 = g(x2);
-    }
-  }
-  return g1 <= g2 ? std::pair{x1, g1} : std::pair{x2, g2};
+  if (std::isnan(epsilon) || epsilon < 0.0) detail::throw_bad_rdp_epsilon(alpha, epsilon);
 }
 
 }  // namespace
@@ -151,31 +111,62 @@ double gaussian_rdp(double alpha, double mu) {
   require(std::isfinite(alpha) && alpha > 1.0, "the Renyi order alpha must be a finite number > 1, got {}",
           alpha);
   require(mu >= 0.0, "mu must be >= 0 (+inf: no guarantee), got {}", mu);
-  return alpha * mu * mu / 2.0;
+  return gaussian_rdp_unchecked(alpha, mu);
 }
 
 RdpConversion rdp_to_dp(const RdpCurve& curve, double delta, RdpConversionMethod method) {
+  const RdpConverter converter(curve.orders(), delta, method);
+  if (!curve.has_function()) return converter(curve.epsilons());
+  return converter(curve.epsilons(), [&](double alpha) { return curve(alpha); });
+}
+
+namespace detail {
+
+void throw_bad_rdp_epsilon(double alpha, double epsilon) {
+  require(false, "RdpCurve: epsilon({}) = {} must be >= 0 (not NaN)", alpha, epsilon);
+  std::abort();
+}
+
+}  // namespace detail
+
+RdpConverter::RdpConverter(std::vector<double> orders, double delta, RdpConversionMethod method)
+    : orders_(std::move(orders)), method_(method) {
+  validate_orders(orders_);
   detail::require_delta(delta);
-  const double log_delta = std::log(delta);
-  const auto& orders = curve.orders();
-  RdpConversion best{std::numeric_limits<double>::infinity(), orders.front()};
-  std::size_t best_index = 0;
-  for (std::size_t i = 0; i < orders.size(); ++i) {
-    const double epsilon = convert(orders[i], curve.epsilons()[i], log_delta, method);
-    if (epsilon < best.epsilon) {
-      best = {epsilon, orders[i]};
-      best_index = i;
+  log_delta_ = std::log(delta);
+  plus_.reserve(orders_.size());
+  minus_.reserve(orders_.size());
+  for (const double alpha : orders_) {
+    switch (method_) {
+      case RdpConversionMethod::mironov:
+        plus_.push_back(0.0);
+        minus_.push_back(log_delta_ / (alpha - 1.0));
+        break;
+      case RdpConversionMethod::improved:
+        plus_.push_back(std::log1p(-1.0 / alpha));
+        minus_.push_back((log_delta_ + std::log(alpha)) / (alpha - 1.0));
+        break;
     }
   }
-  if (curve.has_function() && std::isfinite(best.epsilon) && orders.size() > 1) {
-    const double a = orders[best_index == 0 ? 0 : best_index - 1];
-    const double b = orders[std::min(best_index + 1, orders.size() - 1)];
-    const auto [alpha, epsilon] =
-        golden_minimum([&](double x) { return convert(x, curve(x), log_delta, method); }, a, b);
-    if (epsilon < best.epsilon) best = {epsilon, alpha};
+}
+
+RdpConverter::Best RdpConverter::best_order(std::span<const double> epsilons) const {
+  require(epsilons.size() == orders_.size(), "RdpConverter: {} epsilons given for {} orders", epsilons.size(),
+          orders_.size());
+  Best best{{std::numeric_limits<double>::infinity(), orders_.front()}, 0};
+  for (std::size_t i = 0; i < orders_.size(); ++i) {
+    const double rdp_epsilon = epsilons[i];
+    validate_epsilon(orders_[i], rdp_epsilon);
+    if (std::isinf(rdp_epsilon)) continue;
+    const double epsilon = std::max((rdp_epsilon + plus_[i]) - minus_[i], 0.0);
+    if (epsilon < best.conversion.epsilon) best = {{epsilon, orders_[i]}, i};
   }
-  if (std::isfinite(best.epsilon)) best.epsilon = detail::round_up(best.epsilon);
   return best;
+}
+
+RdpConversion RdpConverter::rounded(RdpConversion conversion) {
+  if (std::isfinite(conversion.epsilon)) conversion.epsilon = detail::round_up(conversion.epsilon);
+  return conversion;
 }
 
 double rdp_sigma_for(const RdpCurve& unit_curve, double epsilon, double delta, double sensitivity,

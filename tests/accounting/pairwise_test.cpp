@@ -205,6 +205,35 @@ TEST(PairwiseAccount, RandomWalkRowsEqualTheorem3CappedByLocalGdp) {
   EXPECT_FALSE(account->gaussian());
 }
 
+// The account converts every pair with the grid's shared parts computed once per (σ, δ); each row
+// must be, bit for bit, the conversion of the pair's own curve (RandomWalkLosses::to_dp), at the
+// default grid and at a query's single order.
+TEST(PairwiseAccount, RandomWalkRowsAreTheirPairsConversionBitForBit) {
+  const Protocol protocol = protocol_on("hypercube:d=6", 64);
+  RandomWalkOptions options;
+  options.contributions = 40.0;
+  RandomWalkOptions at = options;
+  at.steps = 64;
+  at.sigma = 20.0;
+  const RandomWalkLosses losses(protocol.network, at);
+  const double local = dp::gdp_epsilon(std::sqrt(40.0) / 20.0, 1e-3);
+  std::size_t amplified = 0;
+  for (const PairRow& row : random_walk_account(protocol, {}, options)->rows(20.0, 1e-3)) {
+    const dp::RdpConversion pair = losses.to_dp(row.observer, row.target, 1e-3);
+    EXPECT_EQ(row.epsilon, std::min(pair.epsilon, local));
+    EXPECT_EQ(row.alpha, pair.alpha);
+    amplified += pair.epsilon < local ? 1 : 0;
+  }
+  EXPECT_GT(amplified, 0u);
+  PairQuery at_order;
+  at_order.alpha = 6.5;
+  for (const PairRow& row : random_walk_account(protocol, at_order, options)->rows(20.0, 1e-3)) {
+    const dp::RdpCurve curve = losses.rdp_curve(row.observer, row.target, {6.5});
+    EXPECT_EQ(row.epsilon,
+              std::min(dp::rdp_to_dp(dp::RdpCurve({6.5}, curve.epsilons()), 1e-3).epsilon, local));
+  }
+}
+
 TEST(PairwiseAccount, GaussianStatisticEqualsTheStatisticOfItsRows) {
   // The Gaussian account's statistic skips the rows; it must equal, bit for bit, the statistic of
   // the rows it streams (calibration's σ is checked against it): karate in one chunk of rows,

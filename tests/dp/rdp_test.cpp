@@ -2,6 +2,7 @@
 // closed forms and a literal dense scan over α written here.
 #include "netdp/dp/rdp.hpp"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,12 +12,15 @@
 
 #include "dp/special_values.hpp"
 #include "netdp/dp/gdp.hpp"
+#include "netdp/dp/rdp_converter.hpp"
+#include "util/error_of.hpp"
 
 namespace netdp::dp {
 namespace {
 
 using special::kInf;
 using special::kNaN;
+using ::testing::HasSubstr;
 
 // Mironov 2017 Proposition 3 and Canonne-Kamath-Steinke 2020 Proposition 12, exactly as printed.
 double literal_mironov(double alpha, double rdp, double delta) {
@@ -78,7 +82,7 @@ TEST(RdpToDp, MironovMatchesClosedFormForZcdp) {
     for (double delta : {1e-3, 1e-6, 1e-12}) {
       const double log_inv = std::log(1.0 / delta);
       const RdpConversion result = rdp_to_dp(zcdp_rdp(rho), delta, RdpConversionMethod::mironov);
-      SCOPED_TRACE(testing::Message() << "rho = " << rho << ", delta = " << delta);
+      SCOPED_TRACE(::testing::Message() << "rho = " << rho << ", delta = " << delta);
       const double exact = rho + 2.0 * std::sqrt(rho * log_inv);
       EXPECT_NEAR(result.epsilon, exact, 1e-9 * exact);
       EXPECT_GE(result.epsilon, exact * (1.0 - 1e-15));  // rounded up, never below
@@ -137,6 +141,38 @@ TEST(RdpToDp, NeverBelowExactGdpAndInfiniteOrdersAreSkipped) {
   EXPECT_EQ(rdp_to_dp(RdpCurve({2.0}, {kInf}), 1e-3).epsilon, kInf);
 }
 
+// One converter for many curves gives rdp_to_dp's bits: grid terms precomputed, refinement through a
+// plain callable, both conversion methods, tabulated and continuous curves.
+TEST(RdpConverter, GivesRdpToDpBitForBit) {
+  const std::vector<double> orders = default_rdp_orders();
+  for (const RdpConversionMethod method : {RdpConversionMethod::improved, RdpConversionMethod::mironov}) {
+    const RdpConverter converter(orders, 1e-7, method);
+    for (const double rho : {1e-6, 0.003, 0.5, 7.0}) {
+      const auto f = [rho](double alpha) { return rho * alpha + 0.01 * rho * alpha * alpha; };
+      const RdpCurve curve = RdpCurve::from_function(f, orders);
+      const RdpConversion reference = rdp_to_dp(curve, 1e-7, method);
+      const RdpConversion fast = converter(curve.epsilons(), f);
+      EXPECT_EQ(fast.epsilon, reference.epsilon);
+      EXPECT_EQ(fast.alpha, reference.alpha);
+      const RdpConversion tabulated = rdp_to_dp(RdpCurve(orders, curve.epsilons()), 1e-7, method);
+      EXPECT_EQ(converter(curve.epsilons()).epsilon, tabulated.epsilon);
+      EXPECT_EQ(converter(curve.epsilons()).alpha, tabulated.alpha);
+    }
+  }
+  const RdpConverter converter(orders, 1e-7);
+  const std::vector<double> short_curve(3, 1.0);
+  EXPECT_THAT(netdp::testing::error_of([&] { converter(short_curve); }), HasSubstr("3 epsilons given for"));
+  const std::vector<double> flat(orders.size(), 1.0);
+  EXPECT_THAT(netdp::testing::error_of([&] { converter(flat, [](double) { return -1.0; }); }),
+              HasSubstr("must be >= 0"));
+  EXPECT_THAT(netdp::testing::error_of([] {
+                RdpConverter({2.0, 1.5}, 1e-7);
+              }),
+              HasSubstr("increase strictly"));
+  EXPECT_THAT(netdp::testing::error_of([] { RdpConverter({2.0}, 1.5); }),
+              HasSubstr("delta must be in (0, 1)"));
+}
+
 TEST(RdpCurve, CompositionAddsAndMatchesComposedGaussian) {
   const RdpCurve a = gaussian_rdp_curve(0.6);
   const RdpCurve b = gaussian_rdp_curve(0.8);
@@ -186,7 +222,7 @@ TEST(RdpSigmaFor, MatchesMironovClosedFormAndIsConservative) {
     const double log_inv = std::log(1.0 / delta);
     const double root_rho = std::sqrt(log_inv + target) - std::sqrt(log_inv);
     const double exact = 3.0 / (root_rho * std::sqrt(2.0));
-    SCOPED_TRACE(testing::Message() << "target = " << target);
+    SCOPED_TRACE(::testing::Message() << "target = " << target);
     EXPECT_NEAR(sigma, exact, 1e-9 * exact);
     EXPECT_LE(rdp_to_dp(gaussian_rdp_curve(3.0 / sigma), delta, RdpConversionMethod::mironov).epsilon,
               target);

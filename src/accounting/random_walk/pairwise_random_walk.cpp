@@ -10,12 +10,14 @@
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <span>
 
 #include "accounting/account/families.hpp"
 #include "accounting/account/pairwise_detail.hpp"
 #include "netdp/accounting/random_walk/random_walk_visits.hpp"
 #include "netdp/dp/gdp.hpp"
 #include "netdp/dp/rdp.hpp"
+#include "netdp/dp/rdp_converter.hpp"
 #include "netdp/util/check.hpp"
 #include "netdp/util/parallel_errors.hpp"
 
@@ -102,7 +104,7 @@ class RandomWalkAccount final : public PairwiseAccount {
   void stream_rows(double sigma, double delta, const RowSink& sink) const override {
     detail::require_evaluation(sigma, delta);
     const RandomWalkLosses losses(network_, series_, options_at(sigma));
-    const std::vector<TargetCap> per_target = target_caps(sigma, delta);
+    const Conversions conversions = conversions_at(losses, sigma, delta);
     std::vector<PairRow> rows;
     std::vector<std::pair<graph::NodeId, graph::NodeId>> pairs;  // (observer, target) of each row
     std::size_t next_observer = 0;
@@ -119,14 +121,14 @@ class RandomWalkAccount final : public PairwiseAccount {
 #pragma omp parallel
       {
         std::optional<RowCache> cache;
-        errors.run(-1, [&] { cache.emplace(); });
+        errors.run(-1, [&] { cache.emplace(conversions.steps.size()); });
 #pragma omp for schedule(dynamic, 64)
         for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(rows.size()); ++i) {
           errors.run(i, [&] {
             if (!cache) return;
             const auto [v, u] = pairs[static_cast<std::size_t>(i)];
             PairRow& out = rows[static_cast<std::size_t>(i)];
-            out = cache->row(losses, driver(losses, v, u), delta, per_target[u], *this);
+            out = cache->row(losses, driver(losses, v, u), conversions, conversions.per_target[u], *this);
             out.observer = v;
             out.target = u;
           });
@@ -157,6 +159,7 @@ class RandomWalkAccount final : public PairwiseAccount {
   struct TargetCap {
     Count count;
     double local_epsilon = 0.0;
+    std::size_t converter = 0;  ///< Conversions::converters' entry for δ − count.failure
   };
 
   Count count(graph::NodeId u, double delta) const {
@@ -184,14 +187,33 @@ class RandomWalkAccount final : public PairwiseAccount {
     return out;
   }
 
-  // counts(δ) with each target's local cap at σ, converted once per target rather than per pair
-  // (a node that is no target has the count 0, and the cap 0).
-  std::vector<TargetCap> target_caps(double sigma, double delta) const {
+  // What every row of a stream at (σ, δ) shares: each target's count and local cap at σ (converted
+  // once per target, not per pair; a node that is no target has the count 0 and the cap 0), the loss
+  // of one step at each order of the grid, and a converter to (ε, δ) per distinct δ − failure.
+  struct Conversions {
+    std::vector<TargetCap> per_target;
+    std::vector<RandomWalkLosses::StepLoss> steps;
+    std::vector<dp::RdpConverter> converters;
+  };
+
+  Conversions conversions_at(const RandomWalkLosses& losses, double sigma, double delta) const {
+    Conversions out;
+    const std::vector<double> orders =
+        query_.alpha ? std::vector<double>{*query_.alpha} : dp::default_rdp_orders();
+    for (const double alpha : orders) out.steps.push_back(losses.step_loss(alpha));
     const std::vector<Count> per_target = counts(delta);
-    std::vector<TargetCap> out(per_target.size());
+    out.per_target.resize(per_target.size());
+    std::vector<double> conversion_deltas;
     for (std::size_t u = 0; u < per_target.size(); ++u) {
       const double local_mu = std::sqrt(per_target[u].visits) * options_.sensitivity / sigma;
-      out[u] = {per_target[u], detail::gdp_epsilon_or_zero(local_mu, delta - per_target[u].failure)};
+      const double conversion_delta = delta - per_target[u].failure;
+      auto known = std::find(conversion_deltas.begin(), conversion_deltas.end(), conversion_delta);
+      if (known == conversion_deltas.end()) {
+        out.converters.emplace_back(orders, conversion_delta);
+        known = conversion_deltas.insert(conversion_deltas.end(), conversion_delta);
+      }
+      out.per_target[u] = {per_target[u], detail::gdp_epsilon_or_zero(local_mu, conversion_delta),
+                           static_cast<std::size_t>(known - conversion_deltas.begin())};
     }
     return out;
   }
@@ -206,14 +228,16 @@ class RandomWalkAccount final : public PairwiseAccount {
   // and a cached row equals a recomputed one.
   class RowCache {
    public:
-    PairRow row(const RandomWalkLosses& losses, const RandomWalkLosses::Driver& d, double delta,
-                const TargetCap& cap, const RandomWalkAccount& account) {
+    explicit RowCache(std::size_t orders) : epsilons_(orders) {}
+
+    PairRow row(const RandomWalkLosses& losses, const RandomWalkLosses::Driver& d,
+                const Conversions& conversions, const TargetCap& cap, const RandomWalkAccount& account) {
       const Key key{std::bit_cast<std::uint64_t>(d.series_value), d.direct,
                     std::bit_cast<std::uint64_t>(cap.count.visits),
                     std::bit_cast<std::uint64_t>(cap.count.failure)};
       Slot& slot = slots_[key.hash() % slots_.size()];
       if (!slot.filled || !(slot.key == key)) {
-        slot = {key, account.row(losses, d, delta, cap), true};
+        slot = {key, account.row(losses, d, conversions, cap, epsilons_), true};
       }
       return slot.row;
     }
@@ -238,22 +262,25 @@ class RandomWalkAccount final : public PairwiseAccount {
       bool filled = false;
     };
     std::vector<Slot> slots_ = std::vector<Slot>(1024);
+    std::vector<double> epsilons_;  // the grid's ε(α) of the row being computed
   };
 
   // ε(δ) at the query's α when given, else the best order of the default grid refined continuously
-  // (every order gives a valid bound; dp::rdp_to_dp rounds up). The view is also post-processing
-  // of the token right after u's N_u steps, so the target's local cap (TargetCap) caps the
-  // Rényi-converted ε (looser than GDP for the capped pairs).
+  // (every order gives a valid bound; the conversion rounds up): dp::rdp_to_dp of the pair's curve,
+  // bit for bit, with the orders' shared parts computed once per stream. The view is also
+  // post-processing of the token right after u's N_u steps, so the target's local cap (TargetCap)
+  // caps the Rényi-converted ε (looser than GDP for the capped pairs).
   // N_u <= n_u.visits except with probability n_u.failure: the (ε, δ) is converted at δ − failure.
-  PairRow row(const RandomWalkLosses& losses, const RandomWalkLosses::Driver& d, double delta,
-              const TargetCap& cap) const {
+  PairRow row(const RandomWalkLosses& losses, const RandomWalkLosses::Driver& d,
+              const Conversions& conversions, const TargetCap& cap, std::span<double> epsilons) const {
     const Count& n_u = cap.count;
-    const double conversion_delta = delta - n_u.failure;
-    const dp::RdpCurve curve =
-        query_.alpha ? dp::RdpCurve({*query_.alpha}, {losses.loss(d, *query_.alpha, n_u.visits).rdp_epsilon})
-                     : dp::RdpCurve::from_function(
-                           [&](double alpha) { return losses.loss(d, alpha, n_u.visits).rdp_epsilon; });
-    const dp::RdpConversion conversion = dp::rdp_to_dp(curve, conversion_delta);
+    for (std::size_t i = 0; i < conversions.steps.size(); ++i)
+      epsilons[i] = RandomWalkLosses::rdp_epsilon_of(conversions.steps[i], d, n_u.visits);
+    const dp::RdpConverter& converter = conversions.converters[cap.converter];
+    const dp::RdpConversion conversion =
+        query_.alpha ? converter(epsilons) : converter(epsilons, [&](double alpha) {
+          return RandomWalkLosses::rdp_epsilon_of(losses.step_loss(alpha), d, n_u.visits);
+        });
     const RandomWalkPairLoss l = losses.loss(d, conversion.alpha, n_u.visits);
     PairRow row;
     row.alpha = conversion.alpha;

@@ -43,27 +43,47 @@ void check_alpha(double alpha) {
           "random-walk accountant: the Renyi order alpha must be > 1, got {}", alpha);
 }
 
+/// (σ/Δ)² >= 2α(α−1) with the arguments already checked.
+bool condition_holds(double alpha, double sigma, double sensitivity) {
+  const double multiplier = sigma / sensitivity;
+  return multiplier * multiplier >= 2.0 * alpha * (alpha - 1.0);
+}
+
+/// The parts of eq. 13 at order α that do not depend on the pair (options checked, α > 1).
+RandomWalkLosses::StepLoss step_loss_at(const RandomWalkOptions& options, double alpha) {
+  const double ratio = options.sensitivity / options.sigma;
+  RandomWalkLosses::StepLoss step;
+  step.alpha = alpha;
+  step.local = dp::gaussian_rdp_unchecked(alpha, ratio);  // one Gaussian step (options checked)
+  // Lemma 1 factor (1 + c): c = 1 in the paper, c = (α−1)·local in the tight variant.
+  const double factor =
+      options.weak_convexity == WeakConvexity::paper ? 2.0 : 1.0 + (alpha - 1.0) * step.local;
+  step.amplifier = factor * step.local;
+  step.condition_ok = condition_holds(alpha, options.sigma, options.sensitivity);
+  return step;
+}
+
 /// The guarantee for one series value (eq. 13 with β(i) = α Δ²/(2σ² i), Lemma 1 factor, local cap,
 /// N_u-fold composition). direct_from_target: the observer may get the token straight from the
 /// target with the sender known (Appendix B.1), so only the local loss applies.
-RandomWalkPairLoss evaluate_loss(const RandomWalkOptions& options, double contributions, double series_value,
-                                 bool direct_from_target, double alpha) {
-  check_alpha(alpha);
-  const double ratio = options.sensitivity / options.sigma;
-  const double local = dp::gaussian_rdp(alpha, ratio);  // one Gaussian step
-  // Lemma 1 factor (1 + c): c = 1 in the paper, c = (α−1)·local in the tight variant.
-  const double factor = options.weak_convexity == WeakConvexity::paper ? 2.0 : 1.0 + (alpha - 1.0) * local;
+RandomWalkPairLoss evaluate_loss(const RandomWalkLosses::StepLoss& step, double contributions,
+                                 double series_value, bool direct_from_target) {
   RandomWalkPairLoss loss;
-  loss.alpha = alpha;
+  loss.alpha = step.alpha;
   loss.contributions = contributions;
-  loss.condition_ok = random_walk_condition_holds(alpha, options.sigma, options.sensitivity);
-  const double amplified = direct_from_target ? local : factor * local * series_value;
-  const double single = loss.condition_ok ? std::min(amplified, local) : local;
-  loss.capped = !loss.condition_ok || amplified > local;
+  loss.condition_ok = step.condition_ok;
+  const auto [amplified, single] = RandomWalkLosses::single_loss(step, {series_value, direct_from_target});
+  loss.capped = !loss.condition_ok || amplified > step.local;
   loss.single_rdp_epsilon = round_up(single);
   loss.rdp_epsilon = round_up(contributions * single);
   loss.uncapped_rdp_epsilon = round_up(contributions * amplified);
   return loss;
+}
+
+RandomWalkPairLoss evaluate_loss(const RandomWalkOptions& options, double contributions, double series_value,
+                                 bool direct_from_target, double alpha) {
+  check_alpha(alpha);
+  return evaluate_loss(step_loss_at(options, alpha), contributions, series_value, direct_from_target);
 }
 
 }  // namespace
@@ -72,8 +92,7 @@ bool random_walk_condition_holds(double alpha, double sigma, double sensitivity)
   check_alpha(alpha);
   require_positive(sigma, "sigma");
   require_positive(sensitivity, "sensitivity");
-  const double multiplier = sigma / sensitivity;
-  return multiplier * multiplier >= 2.0 * alpha * (alpha - 1.0);
+  return condition_holds(alpha, sigma, sensitivity);
 }
 
 double random_walk_max_alpha(double sigma, double sensitivity) {
@@ -164,6 +183,11 @@ RandomWalkPairLoss RandomWalkLosses::loss(const Driver& driver, double alpha, do
   require(std::isfinite(contributions) && contributions >= 0.0,
           "random-walk accountant: contributions N_u must be finite and >= 0, got {}", contributions);
   return evaluate_loss(options_, contributions, driver.series_value, driver.direct, alpha);
+}
+
+RandomWalkLosses::StepLoss RandomWalkLosses::step_loss(double alpha) const {
+  check_alpha(alpha);
+  return step_loss_at(options_, alpha);
 }
 
 RandomWalkPairLoss RandomWalkLosses::pair(graph::NodeId observer, graph::NodeId target, double alpha) const {

@@ -14,6 +14,7 @@
 // See docs/accounting-random-walk.md.
 // Derivation from the paper to this code: src/accounting/random_walk/derivation.md.
 
+#include <algorithm>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -26,6 +27,7 @@
 #include "netdp/gossip/gossip_matrix.hpp"
 #include "netdp/graph/graph.hpp"
 #include "netdp/util/enum_names.hpp"
+#include "netdp/util/next_up.hpp"
 #include "netdp/util/types.hpp"
 
 namespace netdp::accounting {
@@ -167,6 +169,30 @@ class RandomWalkLosses {
   Driver coalition_driver(std::span<const graph::NodeId> coalition, graph::NodeId target) const;
   /// The loss of a driver at α with N_u = contributions (observer and target fields left 0).
   RandomWalkPairLoss loss(const Driver& driver, double alpha, double contributions) const;
+
+  /// The parts of the loss at order α (validated) that every pair shares: one Gaussian step's
+  /// loss, the Lemma 1 factor times it, and the condition of Theorem 3. A pair then costs a few
+  /// flops (rdp_epsilon_of), for the many orders of a conversion to (ε, δ).
+  struct StepLoss {
+    double alpha = 0.0;
+    double local = 0.0;      ///< α Δ²/(2σ²)
+    double amplifier = 0.0;  ///< (1 + c) · local, eq. 13's coefficient of the series value
+    bool condition_ok = false;
+  };
+  StepLoss step_loss(double alpha) const;
+  /// eq. 13's single-contribution loss of a driver at step.alpha, before and after the local cap.
+  struct SingleLoss {
+    double amplified = 0.0;
+    double single = 0.0;
+  };
+  static SingleLoss single_loss(const StepLoss& step, const Driver& driver) {
+    const double amplified = driver.direct ? step.local : step.amplifier * driver.series_value;
+    return {amplified, step.condition_ok ? std::min(amplified, step.local) : step.local};
+  }
+  /// loss(driver, step.alpha, contributions).rdp_epsilon, the same bits (contributions not checked).
+  static double rdp_epsilon_of(const StepLoss& step, const Driver& driver, double contributions) {
+    return util::next_up(contributions * single_loss(step, driver).single);
+  }
 
   /// ε(α) of one pair as a function of α: the reported value at every α (cap-only beyond
   /// random_walk_max_alpha, where the condition of Theorem 3 fails).
