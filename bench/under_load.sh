@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The headline commands (the speed table of docs/performance.md) on an idle machine and with one
-# core kept busy by a bounded background loop, each at the default thread count and at --threads 1:
-# the median of REPEAT runs (default 3) by /usr/bin/time. Prints a Markdown table and writes one
+# core kept busy by a bounded background loop, each at the default thread count and at --threads 1,
+# beside the numpy/scipy scripts of bench/baselines/ for the same results in the same run: the
+# median of REPEAT runs (default 3) by /usr/bin/time. Prints a Markdown table and writes one
 # JSON record per command and setting to bench/results/under_load.json (the machine, the load
 # before and after, the command, wall time and peak memory). Usage (after `make build`):
 #   bench/under_load.sh [BUILD_DIR]          # default build/release
@@ -46,15 +47,25 @@ add() {  # add LABEL ARGS...: a headline command, netdp ARGS
   local label=$1
   shift
   cases+=("$label")
-  printf '%s\0' "$@" > "$out/case_${#cases[@]}"
+  printf '%s\0' "$netdp" "$@" > "$out/case_${#cases[@]}"
+}
+baseline() {  # baseline LABEL SCRIPT ARGS...: a numpy/scipy script of bench/baselines/ (no --threads)
+  local label=$1
+  shift
+  cases+=("$label")
+  printf '%s\0' /usr/bin/python3 "$here/baselines/$1" "${@:2}" > "$out/case_${#cases[@]}"
 }
 
 add "hypercube d=11 Muffliato, --bound paper, T=19" account --graph hypercube:d=11 --method muffliato \
   --bound paper --rounds 19 --sigma 1 --quiet --json --summary-only
+baseline "the same in numpy/scipy" muffliato_theorem1.py 11 19 1
 add "hypercube d=11 Muffliato, exact joint view, T=19" account --graph hypercube:d=11 --method muffliato \
   --rounds 19 --sigma 1 --quiet --json --summary-only
 add "hypercube d=11 random walk, T=1150, σ=20, α=4" account --graph hypercube:d=11 --method random-walk \
   --rounds 1150 --sigma 20 --alpha 4 --quiet --json --summary-only
+add "the same, the paper's count T/n (--contributions expected)" account --graph hypercube:d=11 \
+  --method random-walk --rounds 1150 --sigma 20 --alpha 4 --contributions expected --quiet --json --summary-only
+baseline "the paper's count in numpy/scipy" random_walk_theorem3.py 11 1150 20 4
 add "KK Fig. 3: ER(100, 0.2) closed-row, plain view, T=100" account --graph er:n=100,p=0.2,seed=1,connected=1 \
   --weights closed-row --method linear-system --view plain --rounds 100 --quiet --json --summary-only
 if [ "$snap" = 1 ] && [ -f "$data/facebook_combined.txt" ]; then
@@ -70,13 +81,16 @@ echo "$(nproc) cores; $(date -u '+%F %H:%M UTC'); median of $repeat; load averag
 for load in idle busy; do
   [ "$load" = busy ] && start_busy
   for i in "${!cases[@]}"; do
-    mapfile -d '' args < "$out/case_$((i + 1))"
+    mapfile -d '' command < "$out/case_$((i + 1))"
     for threads in default 1; do
       extra=()
-      [ "$threads" = 1 ] && extra=(--threads 1)
-      if timed_runs "$out" "$repeat" "$netdp" "${args[@]}" "${extra[@]}"; then
+      if [ "$threads" = 1 ]; then
+        [ "${command[0]}" = "$netdp" ] || continue
+        extra=(--threads 1)
+      fi
+      if timed_runs "$out" "$repeat" "${command[@]}" "${extra[@]}"; then
         wall_of["$load/$threads/$i"]=$MEDIAN_WALL
-        record "$load" "$threads" "${cases[$i]}" "$MEDIAN_WALL" "$PEAK_MB" netdp "${args[@]}" "${extra[@]}"
+        record "$load" "$threads" "${cases[$i]}" "$MEDIAN_WALL" "$PEAK_MB" "${command[@]}" "${extra[@]}"
       else
         wall_of["$load/$threads/$i"]="failed: $(tail -1 "$out/stderr")"
       fi
@@ -89,9 +103,10 @@ echo '| command | idle, default | idle, --threads 1 | one core busy, default | o
 echo '|---|---|---|---|---|---|'
 for i in "${!cases[@]}"; do
   ratio=$(/usr/bin/python3 -c "import sys; a, b = sys.argv[1:]; print(f'{float(a) / float(b):.2f}')" \
-    "${wall_of[busy/default/$i]}" "${wall_of[busy/1/$i]}" 2> /dev/null || echo -)
-  printf '| %s | %s s | %s s | %s s | %s s | %s |\n' "${cases[$i]}" "${wall_of[idle/default/$i]}" \
-    "${wall_of[idle/1/$i]}" "${wall_of[busy/default/$i]}" "${wall_of[busy/1/$i]}" "$ratio"
+    "${wall_of[busy/default/$i]}" "${wall_of[busy/1/$i]:-}" 2> /dev/null || echo -)
+  printf '| %s | %s s | %s | %s s | %s | %s |\n' "${cases[$i]}" "${wall_of[idle/default/$i]}" \
+    "${wall_of[idle/1/$i]:+${wall_of[idle/1/$i]} s}" "${wall_of[busy/default/$i]}" \
+    "${wall_of[busy/1/$i]:+${wall_of[busy/1/$i]} s}" "$ratio"
 done
 echo
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg); records appended to $json"
