@@ -8,6 +8,7 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <ostream>
 #include <string_view>
 #include <unordered_map>
@@ -56,16 +57,22 @@ bool is_comment(std::string_view line) {
   return first != std::string_view::npos && (line[first] == '#' || line[first] == '%');
 }
 
-std::uint64_t parse_node_id(const TextLines& lines, const std::string& line, std::string_view token) {
-  if (!token.empty() && token[0] == '-') lines.fail(line, fmt::format("negative node id {}", token));
+/// A node id that is a non-negative integer below 2^64, or nothing (the id is a name).
+std::optional<std::uint64_t> integer_id(std::string_view token) {
   std::uint64_t value = 0;
   const char* end = token.data() + token.size();
   const auto [ptr, ec] = std::from_chars(token.data(), end, value);
-  if (ec == std::errc::result_out_of_range)
-    lines.fail(line, fmt::format("node id {} exceeds 2^64 - 1", token));
-  if (ec != std::errc() || ptr != end)
-    lines.fail(line, fmt::format("node id '{}' is not a non-negative integer", token));
+  if (token.empty() || token[0] == '-' || ec != std::errc() || ptr != end) return std::nullopt;
   return value;
+}
+
+/// Labels are written as JSON strings and CSV cells: a line that holds them must be UTF-8 text.
+void require_utf8(const TextLines& lines, const std::string& line) {
+  if (const std::size_t at = util::invalid_utf8_offset(line); at != std::string::npos) {
+    lines.fail(line, fmt::format("byte 0x{:02x} at column {} is not valid UTF-8; node labels must be UTF-8 "
+                                 "text (convert the file, e.g. iconv -f latin1 -t utf-8)",
+                                 static_cast<unsigned char>(line[at]), at + 1));
+  }
 }
 
 // Relabels 0..n-1 in increasing order of the original ids, keeping them as labels.
@@ -106,28 +113,74 @@ std::string lowercase_trimmed(std::string_view text) {
 
 }  // namespace
 
+/// An edge list's endpoints: integers while every id is one (ordered numerically, as SNAP files
+/// expect), names from the first id that is not (every id kept as written, ordered as text).
+class EdgeListEndpoints {
+ public:
+  /// Adds the line's endpoints; false for a self-loop (its node is kept, the edge is not).
+  bool add(const TextLines& lines, const std::string& line, std::string_view a, std::string_view b) {
+    if (names_.ids.empty()) {
+      const std::optional<std::uint64_t> u = integer_id(a);
+      const std::optional<std::uint64_t> v = integer_id(b);
+      if (u && v) return integers_.add(*u, *v);
+      first_name_ = fmt::format("'{}' at line {}", TextLines::printable(u ? b : a), lines.line_number());
+      for (const std::uint64_t id : integers_.ids) names_.ids.push_back(std::to_string(id));
+      for (const auto& [x, y] : integers_.pairs)
+        names_.pairs.emplace_back(std::to_string(x), std::to_string(y));
+      integer_like_ = integers_.ids.size();
+      integers_ = {};
+    }
+    require_utf8(lines, line);
+    integer_like_ += (integer_id(a) ? 1 : 0) + (integer_id(b) ? 1 : 0);
+    return names_.add(std::string(a), std::string(b));
+  }
+
+  Graph build(const std::string& source) && {
+    require(!integers_.ids.empty() || !names_.ids.empty(), "{}: no edges found (empty file or only comments)",
+            source);
+    if (names_.ids.empty()) return relabel(std::move(integers_.ids), integers_.pairs);
+    Graph g = relabel(std::move(names_.ids), names_.pairs);
+    if (integer_like_ > 0) {
+      g.add_note(
+          fmt::format("{}: node ids are names, not all non-negative integers (the first name is {}; {} ids "
+                      "are integers): "
+                      "nodes are ordered as text",
+                      source, first_name_, integer_like_));
+    }
+    return g;
+  }
+
+ private:
+  template <typename Id>
+  struct Endpoints {
+    std::vector<Id> ids;                   // both ends of every line, self-loops included
+    std::vector<std::pair<Id, Id>> pairs;  // the lines that are not self-loops
+    bool add(Id u, Id v) {
+      ids.push_back(u);
+      ids.push_back(v);
+      if (u == v) return false;
+      pairs.emplace_back(std::move(u), std::move(v));
+      return true;
+    }
+  };
+  Endpoints<std::uint64_t> integers_;
+  Endpoints<std::string> names_;
+  std::string first_name_;
+  std::size_t integer_like_ = 0;  // ids among the names that are integers
+};
+
 Graph parse_edge_list(std::istream& in, const std::string& source) {
   TextLines lines(in, source);
   DroppedSelfLoops self_loops;
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> pairs;
-  std::vector<std::uint64_t> ids;
+  EdgeListEndpoints endpoints;
   std::string line;
   while (lines.next(line)) {
     if (util::is_blank(line) || is_comment(line)) continue;
     const std::vector<std::string_view> tokens = util::split_whitespace(line);
     if (tokens.size() < 2) lines.fail(line, "expected two node ids 'u v'");
-    const std::uint64_t u = parse_node_id(lines, line, tokens[0]);
-    const std::uint64_t v = parse_node_id(lines, line, tokens[1]);
-    ids.push_back(u);
-    ids.push_back(v);
-    if (u == v) {
-      self_loops.add(lines, line);  // the node is kept
-      continue;
-    }
-    pairs.emplace_back(u, v);
+    if (!endpoints.add(lines, line, tokens[0], tokens[1])) self_loops.add(lines, line);
   }
-  require(!ids.empty(), "{}: no edges found (empty file or only comments)", source);
-  Graph g = relabel(std::move(ids), pairs);
+  Graph g = std::move(endpoints).build(source);
   self_loops.note_on(g, source);
   return g;
 }
@@ -200,12 +253,7 @@ Graph parse_csv_graph(std::istream& in, const std::string& source) {
   std::vector<std::string> ids;
   while (lines.next(line)) {
     if (util::is_blank(line)) continue;
-    // Labels are written as JSON strings and CSV cells: they must be UTF-8 text.
-    if (const std::size_t at = util::invalid_utf8_offset(line); at != std::string::npos) {
-      lines.fail(line, fmt::format("byte 0x{:02x} at column {} is not valid UTF-8; node labels must be UTF-8 "
-                                   "text (convert the file, e.g. iconv -f latin1 -t utf-8)",
-                                   static_cast<unsigned char>(line[at]), at + 1));
-    }
+    require_utf8(lines, line);
     std::vector<std::string> fields = split_csv(lines, line);
     if (fields.size() != header.size())
       lines.fail(line, fmt::format("expected {} comma-separated fields", header.size()));

@@ -51,14 +51,40 @@ TEST(EdgeList, MalformedLinesNameFileLineAndContent) {
   EXPECT_THAT(message, HasSubstr(one_token.path()));
   EXPECT_THAT(message, HasSubstr("line 3"));
   EXPECT_THAT(message, HasSubstr("'3'"));
-  const TempFile negative("1 2\n-4 5\n");
-  EXPECT_THAT(error_of([&] { read_edge_list(negative.path()); }), HasSubstr("line 2: negative node id -4"));
-  const TempFile text("1 2\n3 x\n");
-  EXPECT_THAT(error_of([&] { read_edge_list(text.path()); }), HasSubstr("line 2"));
-  const TempFile overflow("18446744073709551616 1\n");
-  EXPECT_THAT(error_of([&] { read_edge_list(overflow.path()); }), HasSubstr("exceeds 2^64 - 1"));
-  const TempFile fraction("1.5 2\n");
-  EXPECT_THAT(error_of([&] { read_edge_list(fraction.path()); }), HasSubstr("line 1"));
+  const TempFile latin1("a b\nb caf\xe9\n");
+  EXPECT_THAT(error_of([&] { read_edge_list(latin1.path()); }), HasSubstr("line 2: byte 0xe9 at column 6"));
+}
+
+// Names, as networkx writes them for string nodes (Les Misérables: "Napoleon Myriel"), are kept as
+// labels and ordered as text; integer ids keep their numeric order.
+TEST(EdgeList, NamesAreLabelsOrderedAsText) {
+  const TempFile names("# characters\nNapoleon Myriel\nMyriel Baptistine\nMyriel Napoleon\n");
+  const Graph g = read_edge_list(names.path());
+  EXPECT_EQ(g.labels(), (std::vector<std::string>{"Baptistine", "Myriel", "Napoleon"}));
+  EXPECT_EQ(g.edges(), (std::vector<Edge>{{0, 1}, {1, 2}}));
+  EXPECT_TRUE(g.notes().empty());
+  const TempFile numbers("10 9\n9 100\n");
+  EXPECT_EQ(read_edge_list(numbers.path()).labels(), (std::vector<std::string>{"9", "10", "100"}));
+}
+
+// A file that mixes integers with other ids (a typo, a negative number, 2^64, a fraction) is read
+// with every id a name, and the note names the first that is not an integer.
+TEST(EdgeList, IntegersMixedWithNamesAreNamesWithANote) {
+  for (const auto& [text, first] :
+       {std::pair{"1 2\n3 x\n", "'x' at line 2"}, std::pair{"1 2\n-4 5\n", "'-4' at line 2"},
+        std::pair{"18446744073709551616 1\n", "'18446744073709551616' at line 1"},
+        std::pair{"2 1.5\n1.5 2\n", "'1.5' at line 1"}}) {
+    const TempFile file(text);
+    const Graph g = read_edge_list(file.path());
+    ASSERT_EQ(g.notes().size(), 1u) << text;
+    EXPECT_THAT(g.notes()[0],
+                HasSubstr("node ids are names, not all non-negative integers (the first name is " +
+                          std::string(first)));
+  }
+  const TempFile mixed("10 9\n9 x\n");
+  EXPECT_EQ(read_edge_list(mixed.path()).labels(), (std::vector<std::string>{"10", "9", "x"}));
+  const TempFile loop("a a\na b\n");
+  EXPECT_THAT(read_edge_list(loop.path()).notes().at(0), HasSubstr("1 self-loop dropped"));
 }
 
 TEST(EdgeList, EmptyAndMissingFiles) {

@@ -1,7 +1,7 @@
 #pragma once
-// Graph readers and writers: SNAP-style edge lists, Matrix Market adjacency,
+// Graph readers and writers: whitespace edge lists, Matrix Market adjacency,
 // Fedivertex-style CSV. Readers relabel nodes 0..n-1 in increasing order of
-// original id (numeric order for integer ids, lexicographic for strings) and
+// original id (numeric order for integer ids, lexicographic for names) and
 // keep the original ids as Graph::labels(). Self-loops are dropped, repeated
 // and reversed edges merged. Errors throw std::invalid_argument naming the
 // file and, for a bad line, its number and content.
@@ -13,10 +13,13 @@
 
 namespace netdp::graph {
 
-/// SNAP-style edge list: one `u v` per line, ids non-negative integers < 2^64
+/// Whitespace edge list (SNAP's, networkx's write_edgelist): one `u v` per line
 /// separated by any whitespace; further columns (weights, times) are ignored;
 /// blank lines and lines starting with '#' or '%' are skipped. A node appears
-/// iff it occurs in some line (also a self-loop line).
+/// iff it occurs in some line (also a self-loop line). Ids that are all
+/// non-negative integers < 2^64 are ordered numerically; otherwise every id is a
+/// name (UTF-8 text without whitespace), ordered as text, and a file that mixes
+/// integers and names gets a note naming the first name.
 Graph read_edge_list(const std::string& path);
 Graph parse_edge_list(std::istream& in, const std::string& source);
 
