@@ -11,12 +11,12 @@ CMAKE_FLAGS ?=
 APT_PACKAGES := build-essential cmake pkg-config libeigen3-dev libspectra-dev libfmt-dev nlohmann-json3-dev \
   libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev libtomlplusplus-dev zlib1g-dev liblapacke-dev libopenblas-dev \
   libboost-dev python3 python3-dev python3-numpy python3-scipy python3-networkx python3-pandas python3-matplotlib \
-  python3-pytest pybind11-dev python3-pybind11 ccache libflint-dev libflint-arb-dev libgmp-dev
+  python3-pytest pybind11-dev python3-pybind11 ccache libflint-dev libflint-arb-dev libgmp-dev libpugixml-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 FUZZ_BUILD ?= build/fuzz
 FUZZ_SECONDS ?= 600
-FUZZ_TARGETS := edge_list csv_graph matrix_market toml_config data_files graph_spec schedule_spec train_overrides accountants
+FUZZ_TARGETS := edge_list csv_graph graphml matrix_market toml_config data_files graph_spec schedule_spec train_overrides accountants
 FUZZ_PACKAGES := clang libclang-rt-14-dev libomp-dev
 
 .PHONY: deps build python run test test-release test-asan bench fuzz format clean

@@ -18,10 +18,14 @@
 #include "netdp/util/matrix_market.hpp"
 #include "netdp/util/memory.hpp"
 #include "netdp/util/text_lines.hpp"
+#include "node_ids.hpp"
 
 namespace netdp::graph {
 namespace {
 
+using detail::integer_id;
+using detail::NodeIds;
+using detail::relabel;
 using util::split_csv;
 using util::TextLines;
 
@@ -57,15 +61,6 @@ bool is_comment(std::string_view line) {
   return first != std::string_view::npos && (line[first] == '#' || line[first] == '%');
 }
 
-/// A node id that is a non-negative integer below 2^64, or nothing (the id is a name).
-std::optional<std::uint64_t> integer_id(std::string_view token) {
-  std::uint64_t value = 0;
-  const char* end = token.data() + token.size();
-  const auto [ptr, ec] = std::from_chars(token.data(), end, value);
-  if (token.empty() || token[0] == '-' || ec != std::errc() || ptr != end) return std::nullopt;
-  return value;
-}
-
 /// Labels are written as JSON strings and CSV cells: a line that holds them must be UTF-8 text.
 void require_utf8(const TextLines& lines, const std::string& line) {
   if (const std::size_t at = util::invalid_utf8_offset(line); at != std::string::npos) {
@@ -73,33 +68,6 @@ void require_utf8(const TextLines& lines, const std::string& line) {
                                  "text (convert the file, e.g. iconv -f latin1 -t utf-8)",
                                  static_cast<unsigned char>(line[at]), at + 1));
   }
-}
-
-// Relabels 0..n-1 in increasing order of the original ids, keeping them as labels.
-template <typename Id, typename Compare = std::less<Id>>
-Graph relabel(std::vector<Id> ids, const std::vector<std::pair<Id, Id>>& pairs) {
-  std::sort(ids.begin(), ids.end(), Compare{});
-  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-  require(ids.size() <= std::numeric_limits<NodeId>::max(), "{} distinct node ids exceed the limit of {}",
-          ids.size(), std::numeric_limits<NodeId>::max());
-  auto index_of = [&ids](const Id& id) {
-    return static_cast<NodeId>(std::lower_bound(ids.begin(), ids.end(), id, Compare{}) - ids.begin());
-  };
-  std::vector<Edge> edges;
-  edges.reserve(pairs.size());
-  for (const auto& [a, b] : pairs) edges.push_back({index_of(a), index_of(b)});  // readers drop self-loops
-  Graph g = Graph::from_edges(ids.size(), edges);
-  std::vector<std::string> labels;
-  labels.reserve(ids.size());
-  for (const Id& id : ids) {
-    if constexpr (std::is_same_v<Id, std::string>) {
-      labels.push_back(id);
-    } else {
-      labels.push_back(std::to_string(id));
-    }
-  }
-  g.set_labels(std::move(labels));
-  return g;
 }
 
 std::string lowercase_trimmed(std::string_view text) {
@@ -113,75 +81,30 @@ std::string lowercase_trimmed(std::string_view text) {
 
 }  // namespace
 
-/// An edge list's endpoints: integers while every id is one (ordered numerically, as SNAP files
-/// expect), names from the first id that is not (every id kept as written, ordered as text).
-class EdgeListEndpoints {
- public:
-  /// Adds the line's endpoints; false for a self-loop (its node is kept, the edge is not).
-  bool add(const TextLines& lines, const std::string& line, std::string_view a, std::string_view b) {
-    if (names_.ids.empty()) {
-      const std::optional<std::uint64_t> u = integer_id(a);
-      const std::optional<std::uint64_t> v = integer_id(b);
-      if (u && v) return integers_.add(*u, *v);
-      first_name_ = fmt::format("'{}' at line {}", TextLines::printable(u ? b : a), lines.line_number());
-      for (const std::uint64_t id : integers_.ids) names_.ids.push_back(std::to_string(id));
-      for (const auto& [x, y] : integers_.pairs)
-        names_.pairs.emplace_back(std::to_string(x), std::to_string(y));
-      integer_like_ = integers_.ids.size();
-      integers_ = {};
-    }
-    require_utf8(lines, line);
-    integer_like_ += (integer_id(a) ? 1 : 0) + (integer_id(b) ? 1 : 0);
-    return names_.add(std::string(a), std::string(b));
-  }
-
-  Graph build(const std::string& source) && {
-    require(!integers_.ids.empty() || !names_.ids.empty(), "{}: no edges found (empty file or only comments)",
-            source);
-    if (names_.ids.empty()) return relabel(std::move(integers_.ids), integers_.pairs);
-    Graph g = relabel(std::move(names_.ids), names_.pairs);
-    if (integer_like_ > 0) {
-      g.add_note(
-          fmt::format("{}: node ids are names, not all non-negative integers (the first name is {}; {} ids "
-                      "are integers): "
-                      "nodes are ordered as text",
-                      source, first_name_, integer_like_));
-    }
-    return g;
-  }
-
- private:
-  template <typename Id>
-  struct Endpoints {
-    std::vector<Id> ids;                   // both ends of every line, self-loops included
-    std::vector<std::pair<Id, Id>> pairs;  // the lines that are not self-loops
-    bool add(Id u, Id v) {
-      ids.push_back(u);
-      ids.push_back(v);
-      if (u == v) return false;
-      pairs.emplace_back(std::move(u), std::move(v));
-      return true;
-    }
-  };
-  Endpoints<std::uint64_t> integers_;
-  Endpoints<std::string> names_;
-  std::string first_name_;
-  std::size_t integer_like_ = 0;  // ids among the names that are integers
-};
-
 Graph parse_edge_list(std::istream& in, const std::string& source) {
   TextLines lines(in, source);
   DroppedSelfLoops self_loops;
-  EdgeListEndpoints endpoints;
+  NodeIds ids("line");
+  std::size_t extra_columns = 0;  // lines with weights, times or networkx's attribute dicts
+  std::size_t first_extra = 0;
   std::string line;
   while (lines.next(line)) {
     if (util::is_blank(line) || is_comment(line)) continue;
     const std::vector<std::string_view> tokens = util::split_whitespace(line);
     if (tokens.size() < 2) lines.fail(line, "expected two node ids 'u v'");
-    if (!endpoints.add(lines, line, tokens[0], tokens[1])) self_loops.add(lines, line);
+    if (tokens.size() > 2 && extra_columns++ == 0) first_extra = lines.line_number();
+    if (!integer_id(tokens[0]) || !integer_id(tokens[1])) require_utf8(lines, line);
+    if (!ids.add(tokens[0], tokens[1], lines.line_number())) self_loops.add(lines, line);
   }
-  Graph g = std::move(endpoints).build(source);
+  require(!ids.empty(), "{}: no edges found (empty file or only comments)", source);
+  Graph g = std::move(ids).build(source);
   self_loops.note_on(g, source);
+  if (extra_columns > 0) {
+    g.add_note(
+        fmt::format("{}: the columns after the first two (weights, times) are not used: {} line{}, the "
+                    "first at line {}",
+                    source, extra_columns, extra_columns == 1 ? " has them" : "s have them", first_extra));
+  }
   return g;
 }
 

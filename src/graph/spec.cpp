@@ -215,6 +215,11 @@ const std::vector<SpecKind>& kinds() {
        {},
        [](const Params& p) { return read_matrix_market_graph(p.path()); },
        true},
+      {"graphml",
+       "GraphML file (networkx, Gephi, igraph), undirected",
+       {},
+       [](const Params& p) { return read_graphml_graph(p.path()); },
+       true},
       {"csv",
        "CSV file Source,Target[,Weight]",
        {},
@@ -236,7 +241,10 @@ std::string list_keys(const SpecKind& kind) {
   return out.empty() ? "none" : out;
 }
 
-bool takes_path(std::string_view name) { return name == "edgelist" || name == "mtx" || name == "csv"; }
+bool takes_path(std::string_view name) {
+  return std::any_of(kinds().begin(), kinds().end(),
+                     [&](const SpecKind& k) { return k.takes_path && name == k.name; });
+}
 
 }  // namespace
 

@@ -40,9 +40,12 @@ TEST(EdgeList, RelabelsByIncreasingNumericIdAndMergesDuplicates) {
   const std::vector<Edge> edges{{0, 4}, {0, 5}, {1, 2}};
   EXPECT_EQ(g.edges(), edges);
   EXPECT_EQ(g.degree(3), 0u);       // node 42 had only a self-loop: kept, isolated
-  ASSERT_EQ(g.notes().size(), 1u);  // and the user is told
+  ASSERT_EQ(g.notes().size(), 2u);  // and the user is told
   EXPECT_THAT(g.notes()[0], HasSubstr("1 self-loop dropped"));
   EXPECT_THAT(g.notes()[0], HasSubstr("line 8: '42 42'"));
+  EXPECT_THAT(g.notes()[1],
+              HasSubstr("the columns after the first two (weights, times) are not used: 1 line has "
+                        "them, the first at line 7"));
 }
 
 TEST(EdgeList, MalformedLinesNameFileLineAndContent) {
@@ -194,6 +197,77 @@ TEST(Utf8, InvalidSequencesAreFoundAtTheirFirstByte) {
   EXPECT_EQ(util::invalid_utf8_offset("\xc0\xaf"), 0u);          // overlong '/'
   EXPECT_EQ(util::invalid_utf8_offset("\xed\xa0\x80"), 0u);      // a surrogate
   EXPECT_EQ(util::invalid_utf8_offset("\xf4\x90\x80\x80"), 0u);  // past U+10FFFF
+}
+
+}  // namespace
+}  // namespace netdp::graph
+
+namespace netdp::graph {
+namespace {
+
+constexpr const char* kGraphmlHead =
+    "<?xml version='1.0' encoding='utf-8'?>\n"
+    "<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">"
+    "<key id=\"d0\" for=\"edge\" attr.name=\"weight\" attr.type=\"double\"/>\n";
+
+// As networkx 2.8's write_graphml writes a weighted nx.Graph with string nodes and an isolated one.
+TEST(Graphml, NetworkxFileGivesLabelsIsolatedNodesAndANoteOnUnusedWeights) {
+  const TempFile file(
+      std::string(kGraphmlHead) +
+      "<graph edgedefault=\"undirected\"><node id=\"Napoleon\"/>\n<node id=\"Myriel\"/>\n"
+      "<node id=\"Baptistine\"/>\n<node id=\"Alone\"/>\n"
+      "<edge source=\"Napoleon\" target=\"Myriel\">\n  <data key=\"d0\">2.0</data>\n</edge>\n"
+      "<edge source=\"Myriel\" target=\"Baptistine\">\n  <data key=\"d0\">1.0</data>\n</edge>\n"
+      "</graph></graphml>");
+  const Graph g = read_graphml_graph(file.path());
+  EXPECT_EQ(g.labels(), (std::vector<std::string>{"Alone", "Baptistine", "Myriel", "Napoleon"}));
+  EXPECT_EQ(g.edges(), (std::vector<Edge>{{1, 2}, {2, 3}}));
+  ASSERT_EQ(g.notes().size(), 1u);
+  EXPECT_THAT(g.notes()[0], HasSubstr("the weights of 2 edges are not used"));
+}
+
+// Integer ids are ordered numerically, as an edge list's, so both give the same graph.
+TEST(Graphml, IntegerIdsGiveTheEdgeListsGraph) {
+  const TempFile graphml(
+      std::string(kGraphmlHead) +
+      "<graph edgedefault=\"undirected\"><node id=\"10\"/><node id=\"9\"/><node id=\"100\"/>"
+      "<edge source=\"10\" target=\"9\"/><edge source=\"9\" target=\"100\"/>"
+      "<edge source=\"100\" target=\"9\"/><edge source=\"9\" target=\"9\"/></graph></graphml>");
+  const TempFile edges("10 9\n9 100\n");
+  const Graph a = read_graphml_graph(graphml.path());
+  const Graph b = read_edge_list(edges.path());
+  EXPECT_EQ(a.labels(), b.labels());
+  EXPECT_EQ(a.edges(), b.edges());
+  ASSERT_EQ(a.notes().size(), 2u) << ::testing::PrintToString(a.notes());
+  EXPECT_THAT(a.notes()[0], HasSubstr("1 self-loop dropped"));
+  EXPECT_THAT(a.notes()[1], HasSubstr("1 repeated edge merged"));
+}
+
+TEST(Graphml, BadFilesNameTheFileLineAndRule) {
+  const auto error_for = [](const std::string& body) {
+    const TempFile file(body);
+    return error_of([&] { read_graphml_graph(file.path()); });
+  };
+  const std::string head = kGraphmlHead;
+  EXPECT_THAT(error_for(head + "<graph edgedefault=\"directed\">\n<node id=\"1\"/><node id=\"2\"/>"
+                               "<edge source=\"1\" target=\"2\"/></graph></graphml>"),
+              HasSubstr("line 3, column 1: the graph is directed"));
+  EXPECT_THAT(error_for(head + "<graph><node id=\"1\"/><node id=\"2\"/></graph></graphml>"),
+              HasSubstr("the graph has no edges (2 nodes"));
+  EXPECT_THAT(
+      error_for(head + "<graph><node id=\"1\"/>\n<edge source=\"1\" target=\"7\"/></graph></graphml>"),
+      HasSubstr("line 4, column 1: the edge's endpoint '7' is not a declared <node>"));
+  EXPECT_THAT(error_for(head + "<graph><node id=\"1\"/><node id=\"1\"/></graph></graphml>"),
+              HasSubstr("node id '1' is declared twice"));
+  EXPECT_THAT(error_for(head + "<graph><node id=\"1\"/><node id=\"2\"/>"
+                               "<edge source=\"1\" target=\"2\" directed=\"true\"/></graph></graphml>"),
+              HasSubstr("the edge 1 -> 2 is directed"));
+  EXPECT_THAT(error_for(head + "<graph></graph><graph></graph></graphml>"), HasSubstr("holds 2"));
+  EXPECT_THAT(error_for("<gexf><graph/></gexf>"), HasSubstr("the root element is <gexf>"));
+  EXPECT_THAT(error_for(head + "<graph>\n<node id=\"1\">\n</graph>"), HasSubstr("line 5, column 3"));
+  EXPECT_THAT(error_for(head + "<graph>\n<node id=\"1\">\n</graph>"), HasSubstr("not well-formed XML"));
+  EXPECT_THAT(error_of([] { read_graphml_graph("/nonexistent/g.graphml"); }),
+              HasSubstr("cannot open GraphML file '/nonexistent/g.graphml'"));
 }
 
 }  // namespace

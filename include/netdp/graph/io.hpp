@@ -36,6 +36,16 @@ Graph read_matrix_market_graph(const std::string& path);
 Graph read_csv_graph(const std::string& path);
 Graph parse_csv_graph(std::istream& in, const std::string& source);
 
+/// GraphML (networkx's write_graphml, Gephi, igraph): one undirected <graph> of <node id=...> and
+/// <edge source=... target=...>; node ids are labels, ordered as an edge list's. Refused, naming
+/// the file, line and column: XML that is not well-formed, another root than <graphml>, several
+/// graphs, a directed graph or edge, hyperedges and nested graphs, an edge whose endpoint is not a
+/// declared node, a node declared twice, no edges. Self-loops dropped, parallel edges merged and
+/// edge weights (a key named "weight") left unused are each counted in a note.
+Graph read_graphml_graph(const std::string& path);
+/// The same from the file's text; `source` names it in messages.
+Graph parse_graphml_graph(const std::string& text, const std::string& source);
+
 /// How a writer names nodes: by their labels (original ids) or by index 0..n-1.
 enum class NodeNaming { labels, indices };
 
