@@ -113,6 +113,33 @@ Graph read_edge_list(const std::string& path) {
   return parse_edge_list(in, path);
 }
 
+Graph parse_adjacency_list(std::istream& in, const std::string& source) {
+  TextLines lines(in, source);
+  DroppedSelfLoops self_loops;
+  NodeIds ids("line");
+  std::string line;
+  while (lines.next(line)) {
+    if (util::is_blank(line) || is_comment(line)) continue;
+    const std::vector<std::string_view> tokens = util::split_whitespace(line);
+    if (std::any_of(tokens.begin(), tokens.end(), [](std::string_view t) { return !integer_id(t); }))
+      require_utf8(lines, line);
+    ids.add_node(tokens[0], lines.line_number());
+    bool looped = false;
+    for (std::size_t k = 1; k < tokens.size(); ++k)
+      looped = !ids.add(tokens[0], tokens[k], lines.line_number()) || looped;
+    if (looped) self_loops.add(lines, line);
+  }
+  require(!ids.empty(), "{}: no nodes found (empty file or only comments)", source);
+  Graph g = std::move(ids).build(source);
+  self_loops.note_on(g, source);
+  return g;
+}
+
+Graph read_adjacency_list(const std::string& path) {
+  std::ifstream in = open_input(path, "adjacency list");
+  return parse_adjacency_list(in, path);
+}
+
 Graph read_matrix_market_graph(const std::string& path) {
   // The declared size is checked before the graph is built: per node its adjacency offset and
   // degree (16 bytes) and its label (32), per entry the entry read (24), its edge (8) and both

@@ -272,3 +272,29 @@ TEST(Graphml, BadFilesNameTheFileLineAndRule) {
 
 }  // namespace
 }  // namespace netdp::graph
+
+namespace netdp::graph {
+namespace {
+
+// As networkx 2.8's write_adjlist writes a triangle of names and an isolated node: each edge once,
+// from its first end; the same graph as the edge list of both directions.
+TEST(AdjacencyList, NetworkxFileGivesTheEdgeListsGraph) {
+  const TempFile file("#-c\n# GMT Sun Nov 29 17:23:58 2026\n# \na b c\nb c\nc\nz\n");
+  const Graph g = read_adjacency_list(file.path());
+  EXPECT_EQ(g.labels(), (std::vector<std::string>{"a", "b", "c", "z"}));
+  EXPECT_EQ(g.edges(), (std::vector<Edge>{{0, 1}, {0, 2}, {1, 2}}));
+  EXPECT_EQ(g.degree(3), 0u);
+  EXPECT_TRUE(g.notes().empty());
+  const TempFile both("10 9 100\n9 10 100\n100 9 10\n");
+  const TempFile edges("10 9\n9 100\n100 10\n");
+  EXPECT_EQ(read_adjacency_list(both.path()).edges(), read_edge_list(edges.path()).edges());
+  EXPECT_EQ(read_adjacency_list(both.path()).labels(), read_edge_list(edges.path()).labels());
+  const TempFile loop("a a b\nb\n");
+  EXPECT_THAT(read_adjacency_list(loop.path()).notes().at(0),
+              HasSubstr("the first at line 1: 'a a b'"));
+  const TempFile empty("# nothing\n");
+  EXPECT_THAT(error_of([&] { read_adjacency_list(empty.path()); }), HasSubstr("no nodes found"));
+}
+
+}  // namespace
+}  // namespace netdp::graph

@@ -23,6 +23,12 @@ namespace netdp::graph {
 Graph read_edge_list(const std::string& path);
 Graph parse_edge_list(std::istream& in, const std::string& source);
 
+/// Adjacency list (networkx's write_adjlist): `u v w ...` per line, u followed by neighbours
+/// (each edge may be listed once or from both ends); a line of one id is a node, maybe isolated.
+/// Comments, ids and names as in an edge list.
+Graph read_adjacency_list(const std::string& path);
+Graph parse_adjacency_list(std::istream& in, const std::string& source);
+
 /// Matrix Market adjacency (coordinate; real, integer or pattern; general or
 /// symmetric; square). Node i is matrix index i+1 (labels "1".."n"); every
 /// non-zero off-diagonal entry (i, j) is the edge {i, j}; diagonal and explicit
