@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -185,53 +186,113 @@ Graph read_matrix_market_graph(const std::string& path) {
   return g;
 }
 
-Graph parse_csv_graph(std::istream& in, const std::string& source) {
+namespace {
+
+/// The columns of a table that hold an edge's two ends, and its weight if one is named "weight".
+struct EdgeColumns {
+  std::size_t source = 0;
+  std::size_t target = 1;
+  std::optional<std::size_t> weight;
+};
+
+/// The names of an edge's two ends that a header may use, as pairs (compared without case).
+constexpr std::array<std::pair<std::string_view, std::string_view>, 6> kEndpointNames{
+    {{"Source", "Target"},
+     {"from", "to"},
+     {"src", "dst"},
+     {"u", "v"},
+     {"node1", "node2"},
+     {"Source", "Destination"}}};
+
+EdgeColumns edge_columns(const TextLines& lines, const std::string& line,
+                         const std::vector<std::string>& header, char delimiter) {
+  std::vector<std::string> names;
+  for (const std::string& name : header) names.push_back(lowercase_trimmed(name));
+  const auto column = [&](std::string_view name) -> std::optional<std::size_t> {
+    const auto at = std::find(names.begin(), names.end(), name);
+    if (at == names.end()) return std::nullopt;
+    return static_cast<std::size_t>(at - names.begin());
+  };
+  EdgeColumns out;
+  bool found = false;
+  for (const auto& [a, b] : kEndpointNames) {
+    const std::optional<std::size_t> u = column(lowercase_trimmed(a));
+    const std::optional<std::size_t> v = column(lowercase_trimmed(b));
+    if (u && v) {
+      out.source = *u;
+      out.target = *v;
+      found = true;
+      break;
+    }
+  }
+  if (!found) {
+    std::string known;
+    for (const auto& [a, b] : kEndpointNames)
+      known += fmt::format("{}{}{}{}", known.empty() ? "" : ", ", a, delimiter == '\t' ? "<tab>" : ",", b);
+    lines.fail(line,
+               fmt::format("the header names no pair of columns for an edge's two ends; expected one of {} "
+                           "(any case; a file without a header is an edge list: edgelist:PATH)",
+                           known));
+  }
+  if (const std::optional<std::size_t> w = column("weight"); w && *w != out.source && *w != out.target)
+    out.weight = w;
+  return out;
+}
+
+}  // namespace
+
+Graph parse_csv_graph(std::istream& in, const std::string& source, char delimiter) {
   TextLines lines(in, source);
   DroppedSelfLoops self_loops;
   std::string line;
   bool have_header = false;
   while (!have_header && lines.next(line)) have_header = !util::is_blank(line);
-  require(have_header, "{}: empty file (expected the header 'Source,Target[,Weight]')", source);
-  const std::vector<std::string> header = split_csv(lines, line);
-  const bool header_ok = (header.size() == 2 || header.size() == 3) &&
-                         lowercase_trimmed(header[0]) == "source" &&
-                         lowercase_trimmed(header[1]) == "target" &&
-                         (header.size() == 2 || lowercase_trimmed(header[2]) == "weight");
-  if (!header_ok) lines.fail(line, "expected the header 'Source,Target' or 'Source,Target,Weight'");
+  require(have_header, "{}: empty file (expected a header such as 'Source{}Target[{}Weight]')", source,
+          delimiter, delimiter);
+  const std::vector<std::string> header = split_csv(lines, line, delimiter);
+  const EdgeColumns columns = edge_columns(lines, line, header, delimiter);
+  const char* separated = delimiter == '\t' ? "tab-separated" : "comma-separated";
 
-  std::vector<std::pair<std::string, std::string>> pairs;
-  std::vector<std::string> ids;
+  NodeIds ids("line");
+  std::size_t weights = 0;
   while (lines.next(line)) {
     if (util::is_blank(line)) continue;
     require_utf8(lines, line);
-    std::vector<std::string> fields = split_csv(lines, line);
+    std::vector<std::string> fields = split_csv(lines, line, delimiter);
     if (fields.size() != header.size())
-      lines.fail(line, fmt::format("expected {} comma-separated fields", header.size()));
-    if (fields[0].empty() || fields[1].empty()) lines.fail(line, "empty node id");
-    if (fields.size() == 3) {
+      lines.fail(line, fmt::format("expected {} {} fields", header.size(), separated));
+    const std::string& u = fields[columns.source];
+    const std::string& v = fields[columns.target];
+    if (u.empty() || v.empty()) lines.fail(line, "empty node id");
+    if (columns.weight && !fields[*columns.weight].empty()) {
+      const std::string& text = fields[*columns.weight];
       double weight = 0.0;
-      const char* end = fields[2].data() + fields[2].size();
-      const auto [ptr, ec] = std::from_chars(fields[2].data(), end, weight);
-      if (ec != std::errc() || ptr != end || !std::isfinite(weight))
+      const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), weight);
+      if (ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(weight))
         lines.fail(line, "weight is not a finite number");
+      ++weights;
     }
-    ids.push_back(fields[0]);
-    ids.push_back(fields[1]);
-    if (fields[0] == fields[1]) {
-      self_loops.add(lines, line);  // the node is kept
-      continue;
-    }
-    pairs.emplace_back(std::move(fields[0]), std::move(fields[1]));
+    if (!ids.add(u, v, lines.line_number())) self_loops.add(lines, line);  // the node is kept
   }
   require(!ids.empty(), "{}: no edges found after the header", source);
-  Graph g = relabel(std::move(ids), pairs);
+  Graph g = std::move(ids).build(source);
   self_loops.note_on(g, source);
+  if (weights > 0) {
+    g.add_note(
+        fmt::format("{}: the weights of {} edge{} are not used (the gossip matrix comes from --weights)",
+                    source, weights, weights == 1 ? "" : "s"));
+  }
   return g;
 }
 
 Graph read_csv_graph(const std::string& path) {
   std::ifstream in = open_input(path, "CSV");
   return parse_csv_graph(in, path);
+}
+
+Graph read_tsv_graph(const std::string& path) {
+  std::ifstream in = open_input(path, "TSV");
+  return parse_csv_graph(in, path, '\t');
 }
 
 void write_edge_list(const Graph& g, std::ostream& out, NodeNaming naming) {

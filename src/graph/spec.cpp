@@ -226,9 +226,14 @@ const std::vector<SpecKind>& kinds() {
        [](const Params& p) { return read_graphml_graph(p.path()); },
        true},
       {"csv",
-       "CSV file Source,Target[,Weight]",
+       "CSV file with a header naming the two ends (Source,Target / from,to / ...), optional Weight",
        {},
        [](const Params& p) { return read_csv_graph(p.path()); },
+       true},
+      {"tsv",
+       "tab-separated file, as csv",
+       {},
+       [](const Params& p) { return read_tsv_graph(p.path()); },
        true},
   };
   return table;

@@ -153,8 +153,29 @@ TEST(Csv, StringIdsInLexicographicOrder) {
   EXPECT_EQ(g.labels(), labels);
   const std::vector<Edge> edges{{0, 2}, {1, 2}, {2, 3}};
   EXPECT_EQ(g.edges(), edges);
-  const TempFile two_columns("source,TARGET\n10,9\n", ".csv");
-  EXPECT_EQ(read_csv_graph(two_columns.path()).labels(), (std::vector<std::string>{"10", "9"}));
+  const TempFile integers("source,TARGET\n10,9\n", ".csv");  // integer ids: numeric order, as edge lists
+  EXPECT_EQ(read_csv_graph(integers.path()).labels(), (std::vector<std::string>{"9", "10"}));
+  ASSERT_EQ(g.notes().size(), 2u);
+  EXPECT_THAT(g.notes()[1], HasSubstr("the weights of 5 edges are not used"));
+}
+
+// pandas' to_csv (an index column first), other names for the two ends, extra columns, and TSV.
+TEST(Csv, AnyHeaderNamingTheEndsAndTsv) {
+  const TempFile pandas(",from,to,time\n0,b,a,1999\n1,a,c,2001\n", ".csv");
+  const Graph g = read_csv_graph(pandas.path());
+  EXPECT_EQ(g.labels(), (std::vector<std::string>{"a", "b", "c"}));
+  EXPECT_EQ(g.edges(), (std::vector<Edge>{{0, 1}, {0, 2}}));
+  EXPECT_TRUE(g.notes().empty());
+  const TempFile tsv("node1\tnode2\tweight\nb\ta\t0.5\na\tc\t2\n", ".tsv");
+  const Graph t = read_tsv_graph(tsv.path());
+  EXPECT_EQ(t.labels(), g.labels());
+  EXPECT_EQ(t.edges(), g.edges());
+  EXPECT_THAT(t.notes().at(0), HasSubstr("the weights of 2 edges are not used"));
+  const TempFile unnamed("a,b,c\n1,2,3\n", ".csv");
+  EXPECT_THAT(error_of([&] { read_csv_graph(unnamed.path()); }),
+              HasSubstr("line 1: the header names no pair of columns for an edge's two ends"));
+  const TempFile comma_in_tsv("source\ttarget\nx,y\tz\n", ".tsv");
+  EXPECT_EQ(read_tsv_graph(comma_in_tsv.path()).labels(), (std::vector<std::string>{"x,y", "z"}));
 }
 
 TEST(Csv, HeaderRequiredAndBadLinesReported) {
@@ -290,8 +311,7 @@ TEST(AdjacencyList, NetworkxFileGivesTheEdgeListsGraph) {
   EXPECT_EQ(read_adjacency_list(both.path()).edges(), read_edge_list(edges.path()).edges());
   EXPECT_EQ(read_adjacency_list(both.path()).labels(), read_edge_list(edges.path()).labels());
   const TempFile loop("a a b\nb\n");
-  EXPECT_THAT(read_adjacency_list(loop.path()).notes().at(0),
-              HasSubstr("the first at line 1: 'a a b'"));
+  EXPECT_THAT(read_adjacency_list(loop.path()).notes().at(0), HasSubstr("the first at line 1: 'a a b'"));
   const TempFile empty("# nothing\n");
   EXPECT_THAT(error_of([&] { read_adjacency_list(empty.path()); }), HasSubstr("no nodes found"));
 }

@@ -35,12 +35,15 @@ Graph parse_adjacency_list(std::istream& in, const std::string& source);
 /// zero entries are ignored.
 Graph read_matrix_market_graph(const std::string& path);
 
-/// CSV with a header line `Source,Target` or `Source,Target,Weight` (column
-/// names case-insensitive, as in the Fedivertex data set); ids are strings
-/// (surrounding whitespace trimmed, optional double quotes); Weight, when
-/// present, must be a number and is ignored.
+/// CSV with a header line naming its columns (Fedivertex's `Source,Target,Weight`, pandas'
+/// `to_csv`). The endpoint columns are the first pair the header names among Source/Target,
+/// from/to, src/dst, u/v, node1/node2, Source/Destination (any case); other columns are not used, and a
+/// column named Weight must hold finite numbers (counted in a note: the graph is unweighted). Ids are strings
+/// (surrounding whitespace trimmed, optional double quotes), ordered as an edge list's.
 Graph read_csv_graph(const std::string& path);
-Graph parse_csv_graph(std::istream& in, const std::string& source);
+/// The same with tabs between the fields (TSV).
+Graph read_tsv_graph(const std::string& path);
+Graph parse_csv_graph(std::istream& in, const std::string& source, char delimiter = ',');
 
 /// GraphML (networkx's write_graphml, Gephi, igraph): one undirected <graph> of <node id=...> and
 /// <edge source=... target=...>; node ids are labels, ordered as an edge list's. Refused, naming

@@ -11,9 +11,10 @@
 
 namespace netdp::util {
 
-// Splits one CSV record on commas; a field may be wrapped in double quotes
-// ("" inside quotes is a quote). Fields are trimmed of surrounding spaces.
-inline std::vector<std::string> split_csv(const TextLines& lines, const std::string& line) {
+// Splits one CSV record on commas (or another delimiter, a tab for TSV); a field may be wrapped in
+// double quotes ("" inside quotes is a quote). Fields are trimmed of surrounding spaces and tabs.
+inline std::vector<std::string> split_csv(const TextLines& lines, const std::string& line,
+                                          char delimiter = ',') {
   std::vector<std::string> fields(1);
   bool quoted = false;
   bool was_quoted = false;
@@ -35,7 +36,7 @@ inline std::vector<std::string> split_csv(const TextLines& lines, const std::str
       }
       fields.back().clear();
       quoted = was_quoted = true;
-    } else if (c == ',') {
+    } else if (c == delimiter) {
       fields.emplace_back();
       was_quoted = false;
     } else if (was_quoted && c != ' ' && c != '\t') {
