@@ -116,8 +116,13 @@ Graph parse_graphml_graph(const std::string& text, const std::string& path) {
             "{}: {}: the edge {} -> {} is directed (directed=\"true\"); netdp's networks are undirected",
             path, position_of(text, edge), source, target);
     ++edges;
-    for (const pugi::xml_node data : edge.children("data"))
-      if (weight_keys.contains(data.attribute("key").as_string())) ++weighted;
+    for (const pugi::xml_node data : edge.children("data")) {
+      if (!weight_keys.contains(data.attribute("key").as_string())) continue;
+      require(detail::finite_number(data.child_value()).has_value(),
+              "{}: {}: the weight '{}' of the edge {} -- {} is not a finite number", path,
+              position_of(text, data), data.child_value(), source, target);
+      ++weighted;
+    }
     if (!ids.add(source, target, ++position)) {
       ++self_loops;
       continue;
@@ -129,17 +134,12 @@ Graph parse_graphml_graph(const std::string& text, const std::string& path) {
   require(edges > 0, "{}: the graph has no edges ({} node{} and no <edge>)", path, declared.size(),
           declared.size() == 1 ? "" : "s");
   Graph g = std::move(ids).build(path);
-  if (self_loops > 0)
-    g.add_note(fmt::format("{}: {} self-loop{} dropped (a node linked to itself; netdp's graphs are simple)",
-                           path, self_loops, self_loops == 1 ? "" : "s"));
+  if (self_loops > 0) g.add_note(detail::self_loops_dropped(path, self_loops));
   if (repeated > 0)
     g.add_note(fmt::format(
         "{}: {} repeated edge{} merged (a multigraph's parallel edges; netdp's graphs are simple)", path,
         repeated, repeated == 1 ? "" : "s"));
-  if (weighted > 0)
-    g.add_note(
-        fmt::format("{}: the weights of {} edge{} are not used (the gossip matrix comes from --weights)",
-                    path, weighted, weighted == 1 ? "" : "s"));
+  detail::note_unused_weights(g, path, weighted);
   return g;
 }
 

@@ -44,10 +44,8 @@ struct DroppedSelfLoops {
   }
   void note_on(Graph& g, const std::string& source) const {
     if (count == 0) return;
-    g.add_note(
-        fmt::format("{}: {} self-loop{} dropped (a node linked to itself; netdp's graphs are simple), the "
-                    "first at line {}: '{}'",
-                    source, count, count == 1 ? "" : "s", first_line, first_content));
+    g.add_note(fmt::format("{}, the first at line {}: '{}'", detail::self_loops_dropped(source, count),
+                           first_line, first_content));
   }
 };
 
@@ -265,11 +263,7 @@ Graph parse_csv_graph(std::istream& in, const std::string& source, char delimite
     const std::string& v = fields[columns.target];
     if (u.empty() || v.empty()) lines.fail(line, "empty node id");
     if (columns.weight && !fields[*columns.weight].empty()) {
-      const std::string& text = fields[*columns.weight];
-      double weight = 0.0;
-      const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), weight);
-      if (ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(weight))
-        lines.fail(line, "weight is not a finite number");
+      if (!detail::finite_number(fields[*columns.weight])) lines.fail(line, "weight is not a finite number");
       ++weights;
     }
     if (!ids.add(u, v, lines.line_number())) self_loops.add(lines, line);  // the node is kept
@@ -277,11 +271,7 @@ Graph parse_csv_graph(std::istream& in, const std::string& source, char delimite
   require(!ids.empty(), "{}: no edges found after the header", source);
   Graph g = std::move(ids).build(source);
   self_loops.note_on(g, source);
-  if (weights > 0) {
-    g.add_note(
-        fmt::format("{}: the weights of {} edge{} are not used (the gossip matrix comes from --weights)",
-                    source, weights, weights == 1 ? "" : "s"));
-  }
+  detail::note_unused_weights(g, source, weights);
   return g;
 }
 

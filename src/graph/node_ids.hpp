@@ -1,11 +1,13 @@
 #pragma once
-// Private to the graph module: the node ids a reader collects, relabelled 0..n-1 in increasing order
-// (numeric for integer ids, as text for names), shared by the text readers and GraphML's.
+// Private to the graph module: what the text readers and GraphML's share. The node ids a reader
+// collects, relabelled 0..n-1 in increasing order (numeric for integer ids, as text for names), the
+// check of an edge weight, and the notes on what a reader dropped or left unused.
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -132,5 +134,29 @@ class NodeIds {
   std::string first_name_;
   std::size_t integer_like_ = 0;  // ids among the names that are integers
 };
+
+/// An edge weight's text (surrounding whitespace allowed) as a finite number, or nothing.
+inline std::optional<double> finite_number(std::string_view text) {
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return std::nullopt;
+  text = text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
+  double value = 0.0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(value)) return std::nullopt;
+  return value;
+}
+
+/// The note on `count` (> 0) self-loops a reader dropped; a text reader adds where the first was.
+inline std::string self_loops_dropped(const std::string& source, std::size_t count) {
+  return fmt::format("{}: {} self-loop{} dropped (a node linked to itself; netdp's graphs are simple)",
+                     source, count, count == 1 ? "" : "s");
+}
+
+/// Notes the weights of `count` edges as not used (nothing when there are none).
+inline void note_unused_weights(Graph& g, const std::string& source, std::size_t count) {
+  if (count == 0) return;
+  g.add_note(fmt::format("{}: the weights of {} edge{} are not used (the gossip matrix comes from --weights)",
+                         source, count, count == 1 ? "" : "s"));
+}
 
 }  // namespace netdp::graph::detail

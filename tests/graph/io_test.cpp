@@ -284,6 +284,9 @@ TEST(Graphml, BadFilesNameTheFileLineAndRule) {
                                "<edge source=\"1\" target=\"2\" directed=\"true\"/></graph></graphml>"),
               HasSubstr("the edge 1 -> 2 is directed"));
   EXPECT_THAT(error_for(head + "<graph></graph><graph></graph></graphml>"), HasSubstr("holds 2"));
+  EXPECT_THAT(error_for(head + "<graph><node id=\"1\"/><node id=\"2\"/>\n<edge source=\"1\" target=\"2\">"
+                               "<data key=\"d0\">heavy</data></edge></graph></graphml>"),
+              HasSubstr("line 4, column 29: the weight 'heavy' of the edge 1 -- 2 is not a finite number"));
   EXPECT_THAT(error_for("<gexf><graph/></gexf>"), HasSubstr("the root element is <gexf>"));
   EXPECT_THAT(error_for(head + "<graph>\n<node id=\"1\">\n</graph>"), HasSubstr("line 5, column 3"));
   EXPECT_THAT(error_for(head + "<graph>\n<node id=\"1\">\n</graph>"), HasSubstr("not well-formed XML"));

@@ -50,7 +50,8 @@ Graph parse_csv_graph(std::istream& in, const std::string& source, char delimite
 /// the file, line and column: XML that is not well-formed, another root than <graphml>, several
 /// graphs, a directed graph or edge, hyperedges and nested graphs, an edge whose endpoint is not a
 /// declared node, a node declared twice, no edges. Self-loops dropped, parallel edges merged and
-/// edge weights (a key named "weight") left unused are each counted in a note.
+/// edge weights (a key named "weight"; each must be a finite number) left unused are each counted
+/// in a note.
 Graph read_graphml_graph(const std::string& path);
 /// The same from the file's text; `source` names it in messages.
 Graph parse_graphml_graph(const std::string& text, const std::string& source);
