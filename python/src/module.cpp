@@ -104,7 +104,7 @@ Result run_interruptibly(Work work) {
 }
 
 graph::Graph graph_from_spec(const std::string& spec, bool lcc, std::uint64_t seed) {
-  return gossip::load_graph({spec, lcc, gossip::Weighting::hamilton, seed});
+  return gossip::load_graph({.graph = spec, .lcc = lcc, .seed = seed});
 }
 
 graph::Graph graph_from_edges(std::size_t num_nodes,

@@ -177,9 +177,11 @@ nlohmann::ordered_json parameters_json(const AccountOptions& o, const accounting
     return v ? names.json(*v) : nlohmann::ordered_json(nullptr);
   };
   nlohmann::ordered_json p;
-  p["graph"] = o.network.graph_spec;
-  p["lcc"] = o.network.lcc;
-  p["weights"] = o.network.weights;
+  const gossip::NetworkSpec network = network_spec(o.network, o.output.seed);
+  p["graph"] = network.graph;
+  p["lcc"] = network.lcc;
+  p["weights"] = network.matrix.empty() ? o.network.weights : "file";
+  if (!network.matrix.empty()) p["matrix"] = network.matrix;
   p["nodes"] = names.size();
   p["method"] = util::name_of(accounting::kMethodNames, r.method);
   p["observer"] = node(query.observer);
@@ -232,9 +234,17 @@ void run_account(const AccountOptions& o) {
   const std::size_t n = w.num_nodes();
   accounting::AccountRequest request = o.accountant.resolved();
   check_flags(o, request);
-  require(graph::is_connected(w.graph()),
-          "graph '{}' is disconnected ({} components); use --lcc or a connected graph", o.network.graph_spec,
-          graph::connected_components(w.graph()).count());
+  if (!graph::is_connected(w.graph())) {
+    const std::size_t components = graph::connected_components(w.graph()).count();
+    const gossip::NetworkSpec network = network_spec(o.network, o.output.seed);
+    require(!network.graph.empty(),
+            "the graph of --matrix {} (W's support) is disconnected ({} components): gossip never mixes "
+            "across them; give a W whose support is connected",
+            network.matrix, components);
+    throw std::invalid_argument(
+        fmt::format("graph '{}' is disconnected ({} components); use --lcc or a connected graph",
+                    network.graph, components));
+  }
   const accounting::Statistic statistic = accounting::parse_statistic(o.calibrate_on.value_or("mean"));
   const accounting::Protocol protocol =
       make_protocol(w, o.network, o.schedule, o.rounds, o.output.seed, o.sensitivity);

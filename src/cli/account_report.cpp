@@ -246,9 +246,12 @@ void write_human(std::ostream& out, const AccountReport& report) {
   const auto text = [&p](const char* key) {
     return p.contains(key) ? dump_json(p[key], -1) : std::string("-");
   };
+  const std::string graph = p.value("graph", std::string("-"));
+  const std::string weights =
+      p.contains("matrix") ? "from " + p["matrix"].get<std::string>() : p.value("weights", std::string("-"));
   fmt::print(out, "netdp account: {} accountant on graph {} ({} nodes, {} edges), weights {}, T = {}\n",
-             report.method, p.value("graph", std::string("-")), report.num_nodes, report.num_edges,
-             p.value("weights", std::string("-")), text("rounds"));
+             report.method, graph.empty() ? "of W's support" : graph, report.num_nodes, report.num_edges,
+             weights, text("rounds"));
   fmt::print(out, "sigma {:.6g}  delta {:.3g}  sensitivity {}  threat model: {}\n", report.sigma,
              report.delta, text("sensitivity"),
              report.colluders.empty() ? std::string("each observer alone")

@@ -10,15 +10,21 @@
 namespace netdp::cli {
 
 void add_network_options(CLI::App* command, NetworkOptions& options) {
-  command
-      ->add_option("--graph", options.graph_spec,
-                   "Graph SPEC, e.g. er:n=100,p=0.05,seed=1 (every form: `netdp help graphs`)")
-      ->capture_default_str();
+  options.graph_option =
+      command
+          ->add_option("--graph", options.graph_spec,
+                       "Graph SPEC, e.g. er:n=100,p=0.05,seed=1 (every form: `netdp help graphs`)")
+          ->capture_default_str();
   command->add_flag("--lcc", options.lcc, "Restrict the graph to its largest connected component");
-  command
-      ->add_option("--weights", options.weights,
-                   "Gossip weighting: " + gossip::weighting_names() + " (`netdp help weightings`)")
-      ->capture_default_str();
+  options.weights_option =
+      command
+          ->add_option("--weights", options.weights,
+                       "Gossip weighting: " + gossip::weighting_names() + " (`netdp help weightings`)")
+          ->capture_default_str();
+  command->add_option(
+      "--matrix", options.matrix,
+      "Your own gossip matrix W, a Matrix Market file (row-stochastic, non-negative), instead "
+      "of --weights; with --graph, W's rows are the graph's nodes and its support the edges");
 }
 
 void add_node_option(CLI::App* command, NodeOption& option, const std::string& name,
@@ -100,7 +106,7 @@ accounting::Protocol make_protocol(const gossip::GossipMatrix& w, const NetworkO
                                    const std::string& schedule, std::size_t rounds, std::uint64_t seed,
                                    double sensitivity) {
   accounting::Protocol protocol(w);
-  protocol.weighting = gossip::parse_weighting(network.weights);
+  protocol.weighting = gossip::schedule_weighting(network_spec(network, seed));
   protocol.schedule = gossip::parse_schedule_spec(schedule);
   protocol.rounds = rounds;
   protocol.seed = seed;
@@ -108,9 +114,19 @@ accounting::Protocol make_protocol(const gossip::GossipMatrix& w, const NetworkO
   return protocol;
 }
 
+gossip::NetworkSpec network_spec(const NetworkOptions& options, std::uint64_t seed) {
+  gossip::NetworkSpec spec{options.graph_spec, options.lcc, gossip::parse_weighting(options.weights), seed};
+  if (options.matrix.empty()) return spec;
+  require(options.weights_option == nullptr || options.weights_option->count() == 0,
+          "--matrix {} gives W, and --weights {} would build another from the graph: give one or the other",
+          options.matrix, options.weights);
+  spec.matrix = options.matrix;
+  if (options.graph_option != nullptr && options.graph_option->count() == 0) spec.graph.clear();
+  return spec;
+}
+
 gossip::GossipMatrix load_gossip_matrix(const NetworkOptions& options, const OutputOptions& output) {
-  gossip::GossipMatrix w = gossip::load_network(
-      {options.graph_spec, options.lcc, gossip::parse_weighting(options.weights), output.seed});
+  gossip::GossipMatrix w = gossip::load_network(network_spec(options, output.seed));
   warn_graph_notes(w.graph(), output);
   return w;
 }

@@ -23,9 +23,12 @@ struct NetworkOptions {
   std::string graph_spec = "karate";
   bool lcc = false;
   std::string weights = "hamilton";
+  std::string matrix;  ///< --matrix: a user's W in Matrix Market format
+  const CLI::Option* graph_option = nullptr;
+  const CLI::Option* weights_option = nullptr;
 };
 
-/// Adds --graph, --lcc and --weights.
+/// Adds --graph, --lcc, --weights and --matrix.
 void add_network_options(CLI::App* command, NetworkOptions& options);
 
 /// A node named on the command line: `--NAME LABEL` (the node's label: the id in the graph's
@@ -59,6 +62,10 @@ std::pair<graph::NodeId, graph::NodeId> resolve_pair(const graph::Graph& g, cons
 accounting::Protocol make_protocol(const gossip::GossipMatrix& w, const NetworkOptions& network,
                                    const std::string& schedule, std::size_t rounds, std::uint64_t seed,
                                    double sensitivity);
+
+/// The network the options describe: with --matrix, W from the file, on the --graph when one is
+/// given (it names W's nodes); --matrix with --weights is refused, as W replaces the weighting.
+gossip::NetworkSpec network_spec(const NetworkOptions& options, std::uint64_t seed);
 
 /// The graph of --graph (restricted to its largest component with --lcc, a random SPEC without
 /// seed= drawn from --seed) and its gossip matrix under --weights; what the graph's reader changed

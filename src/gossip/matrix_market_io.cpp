@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "netdp/util/check.hpp"
@@ -55,7 +56,13 @@ GossipMatrix to_gossip_matrix(const util::MatrixMarketData& data, const std::str
   SparseMatrix w(n, n);
   w.setFromTriplets(triplets.begin(), triplets.end());
   try {
-    return GossipMatrix::from_support(std::move(w));
+    // Nodes are named by their 1-based indices in the file, as read_matrix_market_graph names them.
+    GossipMatrix support = GossipMatrix::from_support(std::move(w));
+    graph::Graph g = support.graph();
+    std::vector<std::string> labels(g.num_nodes());
+    for (std::size_t v = 0; v < labels.size(); ++v) labels[v] = std::to_string(v + 1);
+    g.set_labels(std::move(labels));
+    return GossipMatrix(support.matrix(), std::move(g));
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(fmt::format("{}: {} (indices 0-based)", source, e.what()));
   }

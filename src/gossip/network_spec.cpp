@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "netdp/gossip/matrix_market_io.hpp"
 #include "netdp/gossip/schedules.hpp"
 #include "netdp/graph/metrics.hpp"
 #include "netdp/graph/spec.hpp"
@@ -33,6 +34,11 @@ double spec_probability(std::string_view text, std::string_view name) {
 }
 
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+// Whether the schedule's matrices come from W itself (no weighting of another graph needed).
+bool uses_base_matrix(const ScheduleSpec& spec) {
+  return spec.kind == ScheduleSpec::Kind::fixed || spec.kind == ScheduleSpec::Kind::pairwise;
+}
 
 }  // namespace
 
@@ -98,9 +104,13 @@ void require_schedule_memory(const ScheduleSpec& spec, const GossipMatrix& w, st
       "lower the rounds, or use --schedule fixed");
 }
 
-Schedule schedule_from_spec(const ScheduleSpec& spec, const GossipMatrix& w, Weighting weighting,
-                            std::size_t rounds, std::uint64_t seed) {
+Schedule schedule_from_spec(const ScheduleSpec& spec, const GossipMatrix& w,
+                            std::optional<Weighting> weighting, std::size_t rounds, std::uint64_t seed) {
   require(rounds >= 1, "a schedule needs rounds >= 1, got {}", rounds);
+  require(weighting || uses_base_matrix(spec),
+          "schedule '{}' weights a new graph each round by a weighting (--weights), and a gossip matrix "
+          "given as data (--matrix) has none: use schedule fixed or pairwise, or --graph with --weights",
+          schedule_spec_string(spec));
   require_schedule_memory(spec, w, rounds);
   switch (spec.kind) {
     case ScheduleSpec::Kind::fixed:
@@ -108,21 +118,73 @@ Schedule schedule_from_spec(const ScheduleSpec& spec, const GossipMatrix& w, Wei
     case ScheduleSpec::Kind::pairwise:
       return randomized_pairwise_schedule(w, rounds, seed);
     case ScheduleSpec::Kind::er_per_round:
-      return erdos_renyi_schedule(w.num_nodes(), spec.probability, weighting, rounds, seed);
+      return erdos_renyi_schedule(w.num_nodes(), spec.probability, *weighting, rounds, seed);
     case ScheduleSpec::Kind::dropout:
-      return dropout_schedule(w.graph(), weighting, spec.probability, rounds, seed);
+      return dropout_schedule(w.graph(), *weighting, spec.probability, rounds, seed);
   }
   return fixed_schedule(w, rounds);
 }
 
-graph::Graph load_graph(const NetworkSpec& spec) {
+std::optional<Weighting> schedule_weighting(const NetworkSpec& spec) {
+  if (!spec.matrix.empty()) return std::nullopt;
+  return spec.weighting;
+}
+
+namespace {
+
+graph::Graph spec_graph(const NetworkSpec& spec) {
   graph::Graph g = graph::from_spec(spec.graph, spec.seed);
   if (spec.lcc) g = graph::largest_connected_component(g);
   return g;
 }
 
+// The user's W on the graph that names its nodes: the same size, and W's support exactly its edges
+// (an edge that W never uses would change hop distances and every output that names the graph).
+GossipMatrix user_matrix_on(GossipMatrix w, graph::Graph g, const NetworkSpec& spec) {
+  require(w.num_nodes() == g.num_nodes(),
+          "--matrix {}: W is {} x {} but the graph '{}' has {} nodes: W must have one row per node",
+          spec.matrix, w.num_nodes(), w.num_nodes(), spec.graph, g.num_nodes());
+  for (graph::NodeId u = 0; u < g.num_nodes(); ++u) {
+    for (const graph::NodeId v : g.neighbors(u)) {
+      require(
+          u > v || w.graph().has_edge(u, v),
+          "--matrix {}: the graph '{}' has the edge {{{}, {}}} but W_uv = W_vu = 0 there (rows {} and {}, "
+          "1-based): W's support must be the graph's edges",
+          spec.matrix, spec.graph, g.label(u), g.label(v), u + 1, v + 1);
+    }
+  }
+  try {
+    return GossipMatrix(w.matrix(), std::move(g));
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(fmt::format("--matrix {} on the graph '{}': {} (indices 0-based)",
+                                            spec.matrix, spec.graph, e.what()));
+  }
+}
+
+}  // namespace
+
+graph::Graph load_graph(const NetworkSpec& spec) {
+  if (spec.matrix.empty()) return spec_graph(spec);
+  return load_network(spec).graph();
+}
+
 GossipMatrix load_network(const NetworkSpec& spec) {
-  return make_gossip_matrix(load_graph(spec), spec.weighting);
+  if (spec.matrix.empty()) {
+    graph::Graph g = spec_graph(spec);
+    if (g.weighted() && spec.weighting != Weighting::from_graph) {
+      g.add_note(
+          fmt::format("{}: the edge weights are not used by --weights {} (--weights from-graph uses them)",
+                      spec.graph, weighting_name(spec.weighting)));
+    }
+    return make_gossip_matrix(g, spec.weighting);
+  }
+  GossipMatrix w = read_gossip_matrix_market(spec.matrix);
+  if (spec.graph.empty()) {
+    require(!spec.lcc, "--matrix {}: --lcc restricts a graph SPEC and W is given whole: drop --lcc",
+            spec.matrix);
+    return w;
+  }
+  return user_matrix_on(std::move(w), spec_graph(spec), spec);
 }
 
 }  // namespace netdp::gossip

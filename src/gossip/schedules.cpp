@@ -125,20 +125,26 @@ Schedule dropout_schedule(const graph::Graph& g, Weighting weighting, double pre
   require_probability(presence_probability, "presence probability p");
   require_rounds(rounds);
   util::Rng rng(seed);
-  const std::vector<graph::Edge> all_edges = g.edges();
   std::vector<bool> present(g.num_nodes());
   std::vector<graph::Edge> kept;
+  std::vector<double> kept_weights;
   std::vector<SparseMatrix> matrices;
   matrices.reserve(rounds);
   for (std::size_t t = 0; t < rounds; ++t) {
     for (std::size_t v = 0; v < present.size(); ++v) present[v] = rng.bernoulli(presence_probability);
     kept.clear();
-    for (const graph::Edge& e : all_edges) {
-      if (present[e.u] && present[e.v]) kept.push_back(e);
+    kept_weights.clear();
+    for (graph::NodeId u = 0; u < g.num_nodes(); ++u) {
+      const auto neighbors = g.neighbors(u);
+      for (std::size_t i = 0; i < neighbors.size(); ++i) {
+        if (u >= neighbors[i] || !present[u] || !present[neighbors[i]]) continue;
+        kept.push_back({u, neighbors[i]});
+        if (g.weighted()) kept_weights.push_back(g.neighbor_weights(u)[i]);
+      }
     }
     // Absent nodes are isolated in this round's graph, so every weighting gives them the row e_v, and
-    // present nodes see their degree in the induced subgraph.
-    matrices.push_back(weight_matrix(graph::Graph::from_edges(g.num_nodes(), kept), weighting));
+    // present nodes see their degree (or strength) in the induced subgraph.
+    matrices.push_back(weight_matrix(graph::Graph::from_edges(g.num_nodes(), kept, kept_weights), weighting));
   }
   return Schedule::sequence(std::move(matrices));
 }

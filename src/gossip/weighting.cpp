@@ -20,6 +20,7 @@ constexpr auto kWeightingNames = std::to_array<util::EnumName<Weighting>>({
     {Weighting::metropolis, "metropolis"},
     {Weighting::closed_row, "closed-row"},
     {Weighting::lazy_uniform, "lazy-uniform"},
+    {Weighting::from_graph, "from-graph"},
 });
 static_assert(util::is_valid_enum_table(kWeightingNames));
 
@@ -56,6 +57,10 @@ std::string weighting_help() {
       case Weighting::lazy_uniform:
         formula = "W_uv = 1 / (2 d_u), W_uu = 1/2: aperiodic on bipartite graphs";
         break;
+      case Weighting::from_graph:
+        formula =
+            "W_uv = a_uv / max(s_u, s_v) for edge weights a_uv and strengths s_u = sum_v a_uv, symmetric";
+        break;
     }
     out += fmt::format("  {:<14}{}\n", weighting_name(weighting), formula);
   }
@@ -69,10 +74,14 @@ Weighting parse_weighting(std::string_view name) {
 namespace {
 
 /// Off-diagonal weight W_uv (u != v, {u, v} an edge) of each weighting; the diagonal is 1 - row sum.
-double edge_weight(Weighting weighting, double degree_u, double degree_v) {
+/// `degree_*` are the strengths s_u = sum_v a_uv and `a` the edge's weight a_uv for from-graph (with
+/// unit weights: the degrees and 1, so from-graph is hamilton bit for bit).
+double edge_weight(Weighting weighting, double degree_u, double degree_v, double a = 1.0) {
   switch (weighting) {
     case Weighting::hamilton:
       return 1.0 / std::max(degree_u, degree_v);
+    case Weighting::from_graph:
+      return a / std::max(degree_u, degree_v);
     case Weighting::metropolis:
       return 1.0 / (1.0 + std::max(degree_u, degree_v));
     case Weighting::closed_row:
@@ -91,9 +100,31 @@ double snap_rounding(double diagonal) {
   return std::abs(diagonal) <= kRoundingSlack ? 0.0 : diagonal;
 }
 
+/// What edge_weight reads as the degree of each node: the strengths s_u for from-graph (compensated
+/// sums: exact for integer weights), else the degrees.
+std::vector<double> degrees_of(const graph::Graph& g, Weighting weighting) {
+  std::vector<double> degrees(g.num_nodes());
+  for (graph::NodeId u = 0; u < g.num_nodes(); ++u) {
+    if (weighting != Weighting::from_graph) {
+      degrees[u] = static_cast<double>(g.degree(u));
+      continue;
+    }
+    util::CompensatedSum strength;
+    for (const double a : g.neighbor_weights(u)) strength.add(a);
+    degrees[u] = strength.value();
+  }
+  return degrees;
+}
+
 }  // namespace
 
 SparseMatrix weight_matrix(const graph::Graph& g, Weighting weighting) {
+  require(weighting != Weighting::from_graph || g.weighted() || g.num_edges() == 0,
+          "--weights from-graph needs edge weights and the graph has none: give a weighted file (an edge "
+          "list's third column, a CSV/TSV weight column, GraphML's weight, a real Matrix Market) or another "
+          "--weights ({})",
+          weighting_names());
+  const std::vector<double> degrees = degrees_of(g, weighting);
   const std::size_t n = g.num_nodes();
   SparseMatrix w(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(n));
   std::vector<int> row_sizes(n);
@@ -102,7 +133,11 @@ SparseMatrix weight_matrix(const graph::Graph& g, Weighting weighting) {
   w.reserve(row_sizes);
   for (std::size_t u = 0; u < n; ++u) {
     const auto uid = static_cast<graph::NodeId>(u);
-    const double degree_u = static_cast<double>(g.degree(uid));
+    const double degree_u = degrees[u];
+    const auto weights = g.neighbor_weights(uid);
+    const auto weight_of = [&](std::size_t i, graph::NodeId v) {
+      return edge_weight(weighting, degree_u, degrees[v], weights.empty() ? 1.0 : weights[i]);
+    };
     util::CompensatedSum off_diagonal;
     // Neighbours are sorted, so inserting the diagonal at its place keeps each row sorted.
     bool diagonal_done = false;
@@ -114,13 +149,12 @@ SparseMatrix weight_matrix(const graph::Graph& g, Weighting weighting) {
       diagonal_done = true;
     };
     // The diagonal depends on the whole row: compute the off-diagonal sum first.
-    for (const graph::NodeId v : g.neighbors(uid)) {
-      off_diagonal.add(edge_weight(weighting, degree_u, static_cast<double>(g.degree(v))));
-    }
-    for (const graph::NodeId v : g.neighbors(uid)) {
-      if (!diagonal_done && v > uid) insert_diagonal();
-      w.insert(static_cast<Eigen::Index>(u), static_cast<Eigen::Index>(v)) =
-          edge_weight(weighting, degree_u, static_cast<double>(g.degree(v)));
+    const auto neighbors = g.neighbors(uid);
+    for (std::size_t i = 0; i < neighbors.size(); ++i) off_diagonal.add(weight_of(i, neighbors[i]));
+    for (std::size_t i = 0; i < neighbors.size(); ++i) {
+      if (!diagonal_done && neighbors[i] > uid) insert_diagonal();
+      w.insert(static_cast<Eigen::Index>(u), static_cast<Eigen::Index>(neighbors[i])) =
+          weight_of(i, neighbors[i]);
     }
     if (!diagonal_done) insert_diagonal();
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <limits>
 
 #include "netdp/util/check.hpp"
@@ -47,6 +48,36 @@ Graph Graph::from_edges(std::size_t num_nodes, const std::vector<Edge>& edges) {
   adjacency.resize(write);
   adjacency.shrink_to_fit();
   g.adjacency_ = std::move(adjacency);
+  return g;
+}
+
+Graph Graph::from_edges(std::size_t num_nodes, const std::vector<Edge>& edges,
+                        const std::vector<double>& weights) {
+  Graph g = from_edges(num_nodes, edges);
+  if (weights.empty()) return g;
+  require(weights.size() == edges.size(), "{} edges need {} weights, got {}", edges.size(), edges.size(),
+          weights.size());
+  constexpr double kUnset = -1.0;
+  g.weights_.assign(g.adjacency_.size(), kUnset);
+  // The slot of v in u's sorted row.
+  const auto slot = [&g](NodeId u, NodeId v) {
+    const auto row = g.neighbors(u);
+    return g.offsets_[u] +
+           static_cast<std::uint64_t>(std::lower_bound(row.begin(), row.end(), v) - row.begin());
+  };
+  for (std::size_t i = 0; i < edges.size(); ++i) {
+    const Edge& e = edges[i];
+    const double w = weights[i];
+    require(std::isfinite(w) && w > 0.0,
+            "edge {} ({}, {}) has weight {}: edge weights must be positive finite numbers", i, e.u, e.v, w);
+    const std::uint64_t uv = slot(e.u, e.v);
+    const std::uint64_t vu = slot(e.v, e.u);
+    require(g.weights_[uv] == kUnset || g.weights_[uv] == w,
+            "edge {} ({}, {}) repeats an edge with another weight ({} and {}): give each edge one weight", i,
+            e.u, e.v, g.weights_[uv], w);
+    g.weights_[uv] = w;
+    g.weights_[vu] = w;
+  }
   return g;
 }
 

@@ -99,7 +99,6 @@ Graph parse_graphml_graph(const std::string& text, const std::string& path) {
   }
   std::size_t edges = 0;
   std::size_t self_loops = 0;
-  std::size_t weighted = 0;
   std::set<std::pair<std::string, std::string>> seen;
   std::size_t repeated = 0;
   for (const pugi::xml_node edge : graph.children("edge")) {
@@ -116,14 +115,14 @@ Graph parse_graphml_graph(const std::string& text, const std::string& path) {
             "{}: {}: the edge {} -> {} is directed (directed=\"true\"); netdp's networks are undirected",
             path, position_of(text, edge), source, target);
     ++edges;
+    std::optional<double> weight;
     for (const pugi::xml_node data : edge.children("data")) {
       if (!weight_keys.contains(data.attribute("key").as_string())) continue;
-      require(detail::finite_number(data.child_value()).has_value(),
-              "{}: {}: the weight '{}' of the edge {} -- {} is not a finite number", path,
+      weight = detail::finite_number(data.child_value());
+      require(weight.has_value(), "{}: {}: the weight '{}' of the edge {} -- {} is not a finite number", path,
               position_of(text, data), data.child_value(), source, target);
-      ++weighted;
     }
-    if (!ids.add(source, target, ++position)) {
+    if (!ids.add(source, target, ++position, weight)) {
       ++self_loops;
       continue;
     }
@@ -139,7 +138,6 @@ Graph parse_graphml_graph(const std::string& text, const std::string& path) {
     g.add_note(fmt::format(
         "{}: {} repeated edge{} merged (a multigraph's parallel edges; netdp's graphs are simple)", path,
         repeated, repeated == 1 ? "" : "s"));
-  detail::note_unused_weights(g, path, weighted);
   return g;
 }
 

@@ -84,25 +84,32 @@ Graph parse_edge_list(std::istream& in, const std::string& source) {
   TextLines lines(in, source);
   DroppedSelfLoops self_loops;
   NodeIds ids("line");
-  std::size_t extra_columns = 0;  // lines with weights, times or networkx's attribute dicts
-  std::size_t first_extra = 0;
+  // Lines with columns past the ends (weights, times, networkx's attribute dicts), and past a weight.
+  std::array<std::size_t, 2> extra{};
+  std::array<std::size_t, 2> first_extra{};
   std::string line;
   while (lines.next(line)) {
     if (util::is_blank(line) || is_comment(line)) continue;
     const std::vector<std::string_view> tokens = util::split_whitespace(line);
     if (tokens.size() < 2) lines.fail(line, "expected two node ids 'u v'");
-    if (tokens.size() > 2 && extra_columns++ == 0) first_extra = lines.line_number();
+    for (std::size_t k = 0; k < 2; ++k) {
+      if (tokens.size() > 2 + k && extra[k]++ == 0) first_extra[k] = lines.line_number();
+    }
     if (!integer_id(tokens[0]) || !integer_id(tokens[1])) require_utf8(lines, line);
-    if (!ids.add(tokens[0], tokens[1], lines.line_number())) self_loops.add(lines, line);
+    // A third column that is a number is the edge's weight (networkx's write_weighted_edgelist).
+    const std::optional<double> weight = tokens.size() > 2 ? detail::finite_number(tokens[2]) : std::nullopt;
+    if (!ids.add(tokens[0], tokens[1], lines.line_number(), weight)) self_loops.add(lines, line);
   }
   require(!ids.empty(), "{}: no edges found (empty file or only comments)", source);
   Graph g = std::move(ids).build(source);
   self_loops.note_on(g, source);
-  if (extra_columns > 0) {
+  const std::size_t unused = g.weighted() ? 1 : 0;  // the first unused column: the third, or the fourth
+  if (extra[unused] > 0) {
     g.add_note(
-        fmt::format("{}: the columns after the first two (weights, times) are not used: {} line{}, the "
-                    "first at line {}",
-                    source, extra_columns, extra_columns == 1 ? " has them" : "s have them", first_extra));
+        fmt::format("{}: the columns after the first {} ({}) are not used: {} line{}, the first at line {}",
+                    source, unused == 0 ? "two" : "three (the ends and the weight)",
+                    unused == 0 ? "weights, times" : "times, attributes", extra[unused],
+                    extra[unused] == 1 ? " has them" : "s have them", first_extra[unused]));
   }
   return g;
 }
@@ -158,29 +165,30 @@ Graph read_matrix_market_graph(const std::string& path) {
   require(data.header.rows >= 1, "{}: the matrix has no rows (empty graph)", path);
   require(data.header.rows <= std::numeric_limits<NodeId>::max(), "{}: {} nodes exceed the limit of {}", path,
           data.header.rows, std::numeric_limits<NodeId>::max());
-  std::vector<Edge> edges;
-  edges.reserve(data.entries.size());
+  // Node i is matrix index i + 1; a real or integer matrix's values are the edge weights.
+  NodeIds ids("entry");
+  for (std::size_t i = 1; i <= data.header.rows; ++i) ids.add_node(std::to_string(i), 0);
+  const bool weighted = data.header.field != util::MatrixMarketField::pattern;
   std::size_t diagonal = 0;
   std::size_t first_diagonal = 0;
+  std::size_t position = 0;
   for (const util::MatrixMarketEntry& e : data.entries) {
+    ++position;
     if (e.value == 0.0) continue;
     if (e.row == e.col) {
       if (diagonal++ == 0) first_diagonal = e.row + 1;
       continue;
     }
-    edges.push_back({static_cast<NodeId>(e.row), static_cast<NodeId>(e.col)});
+    ids.add(std::to_string(e.row + 1), std::to_string(e.col + 1), position,
+            weighted ? std::optional<double>(e.value) : std::nullopt);
   }
-  Graph g = Graph::from_edges(data.header.rows, edges);
+  Graph g = std::move(ids).build(path);
   if (diagonal > 0) {
     g.add_note(
         fmt::format("{}: {} nonzero diagonal entr{} dropped (self-loops; netdp's graphs are simple), "
                     "the first at ({}, {})",
                     path, diagonal, diagonal == 1 ? "y" : "ies", first_diagonal, first_diagonal));
   }
-  std::vector<std::string> labels;
-  labels.reserve(g.num_nodes());
-  for (std::size_t i = 0; i < g.num_nodes(); ++i) labels.push_back(std::to_string(i + 1));
-  g.set_labels(std::move(labels));
   return g;
 }
 
@@ -252,7 +260,6 @@ Graph parse_csv_graph(std::istream& in, const std::string& source, char delimite
   const char* separated = delimiter == '\t' ? "tab-separated" : "comma-separated";
 
   NodeIds ids("line");
-  std::size_t weights = 0;
   while (lines.next(line)) {
     if (util::is_blank(line)) continue;
     require_utf8(lines, line);
@@ -262,16 +269,16 @@ Graph parse_csv_graph(std::istream& in, const std::string& source, char delimite
     const std::string& u = fields[columns.source];
     const std::string& v = fields[columns.target];
     if (u.empty() || v.empty()) lines.fail(line, "empty node id");
+    std::optional<double> weight;
     if (columns.weight && !fields[*columns.weight].empty()) {
-      if (!detail::finite_number(fields[*columns.weight])) lines.fail(line, "weight is not a finite number");
-      ++weights;
+      weight = detail::finite_number(fields[*columns.weight]);
+      if (!weight) lines.fail(line, "weight is not a finite number");
     }
-    if (!ids.add(u, v, lines.line_number())) self_loops.add(lines, line);  // the node is kept
+    if (!ids.add(u, v, lines.line_number(), weight)) self_loops.add(lines, line);  // the node is kept
   }
   require(!ids.empty(), "{}: no edges found after the header", source);
   Graph g = std::move(ids).build(source);
   self_loops.note_on(g, source);
-  detail::note_unused_weights(g, source, weights);
   return g;
 }
 

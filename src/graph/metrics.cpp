@@ -83,16 +83,21 @@ Graph induced_subgraph(const Graph& g, std::vector<NodeId> nodes) {
     new_index[nodes[i]] = static_cast<NodeId>(i);
   }
   std::vector<Edge> edges;
+  std::vector<double> weights;
   std::vector<std::string> labels;
   labels.reserve(nodes.size());
   for (const NodeId u : nodes) {
     labels.push_back(g.label(u));
-    for (const NodeId v : g.neighbors(u)) {
-      if (u < v && new_index[v] != static_cast<NodeId>(kUnreachable))
+    const auto neighbors = g.neighbors(u);
+    for (std::size_t i = 0; i < neighbors.size(); ++i) {
+      const NodeId v = neighbors[i];
+      if (u < v && new_index[v] != static_cast<NodeId>(kUnreachable)) {
         edges.push_back({new_index[u], new_index[v]});
+        if (g.weighted()) weights.push_back(g.neighbor_weights(u)[i]);
+      }
     }
   }
-  Graph sub = Graph::from_edges(nodes.size(), edges);
+  Graph sub = Graph::from_edges(nodes.size(), edges, weights);
   sub.set_labels(std::move(labels));
   for (const std::string& note : g.notes()) sub.add_note(note);
   return sub;

@@ -32,9 +32,38 @@ inline std::optional<std::uint64_t> integer_id(std::string_view token) {
   return value;
 }
 
-// Relabels 0..n-1 in increasing order of the original ids, keeping them as labels.
+/// Why the weights of `edges` cannot be kept, or nothing: a weight that is not positive, or an edge
+/// given twice with two different weights (named by the labels of its ends).
+inline std::optional<std::string> weight_problem(const std::vector<Edge>& edges,
+                                                 const std::vector<double>& weights,
+                                                 const std::vector<std::string>& labels) {
+  std::vector<std::pair<Edge, double>> sorted;
+  sorted.reserve(edges.size());
+  for (std::size_t i = 0; i < edges.size(); ++i) {
+    const Edge e{std::min(edges[i].u, edges[i].v), std::max(edges[i].u, edges[i].v)};
+    if (!(weights[i] > 0.0))
+      return fmt::format("the edge {} -- {} has weight {}, and edge weights must be positive", labels[e.u],
+                         labels[e.v], weights[i]);
+    sorted.emplace_back(e, weights[i]);
+  }
+  std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
+    return a.first.u != b.first.u ? a.first.u < b.first.u : a.first.v < b.first.v;
+  });
+  for (std::size_t i = 1; i < sorted.size(); ++i) {
+    if (sorted[i].first == sorted[i - 1].first && sorted[i].second != sorted[i - 1].second)
+      return fmt::format("the edge {} -- {} is given twice, with weights {} and {}",
+                         labels[sorted[i].first.u], labels[sorted[i].first.v], sorted[i - 1].second,
+                         sorted[i].second);
+  }
+  return std::nullopt;
+}
+
+// Relabels 0..n-1 in increasing order of the original ids, keeping them as labels. `weights`, parallel
+// to `pairs` or empty, are kept when weight_problem finds none; else the graph is unweighted and a
+// note from `source` says why.
 template <typename Id, typename Compare = std::less<Id>>
-Graph relabel(std::vector<Id> ids, const std::vector<std::pair<Id, Id>>& pairs) {
+Graph relabel(std::vector<Id> ids, const std::vector<std::pair<Id, Id>>& pairs,
+              const std::vector<double>& weights, const std::string& source) {
   std::sort(ids.begin(), ids.end(), Compare{});
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   require(ids.size() <= std::numeric_limits<NodeId>::max(), "{} distinct node ids exceed the limit of {}",
@@ -45,7 +74,6 @@ Graph relabel(std::vector<Id> ids, const std::vector<std::pair<Id, Id>>& pairs) 
   std::vector<Edge> edges;
   edges.reserve(pairs.size());
   for (const auto& [a, b] : pairs) edges.push_back({index_of(a), index_of(b)});  // readers drop self-loops
-  Graph g = Graph::from_edges(ids.size(), edges);
   std::vector<std::string> labels;
   labels.reserve(ids.size());
   for (const Id& id : ids) {
@@ -55,7 +83,13 @@ Graph relabel(std::vector<Id> ids, const std::vector<std::pair<Id, Id>>& pairs) 
       labels.push_back(std::to_string(id));
     }
   }
+  const std::optional<std::string> problem =
+      weights.empty() ? std::nullopt : weight_problem(edges, weights, labels);
+  Graph g = Graph::from_edges(ids.size(), edges, problem ? std::vector<double>{} : weights);
   g.set_labels(std::move(labels));
+  if (problem)
+    g.add_note(
+        fmt::format("{}: the edge weights are not kept, the graph is unweighted: {}", source, *problem));
   return g;
 }
 
@@ -66,16 +100,20 @@ class NodeIds {
  public:
   explicit NodeIds(const char* unit) : unit_(unit) {}
 
-  /// Adds an edge's endpoints; false for a self-loop (its node is kept, the edge is not).
-  bool add(std::string_view a, std::string_view b, std::size_t position) {
-    if (names_.ids.empty()) {
-      const std::optional<std::uint64_t> u = integer_id(a);
-      const std::optional<std::uint64_t> v = integer_id(b);
-      if (u && v) return integers_.add(*u, *v);
-      switch_to_names(u ? b : a, position);
+  /// Adds an edge's endpoints and its weight, if it has one; false for a self-loop (its node is kept,
+  /// the edge and its weight are not).
+  bool add(std::string_view a, std::string_view b, std::size_t position,
+           std::optional<double> weight = std::nullopt) {
+    const bool edge = add_endpoints(a, b, position);
+    if (edge) {
+      weights_.push_back(weight.value_or(0.0));
+      if (weight) {
+        ++weighted_;
+      } else if (first_unweighted_ == 0) {
+        first_unweighted_ = position;
+      }
     }
-    integer_like_ += (integer_id(a) ? 1 : 0) + (integer_id(b) ? 1 : 0);
-    return names_.add(std::string(a), std::string(b));
+    return edge;
   }
 
   /// Adds a node that may have no edge.
@@ -93,9 +131,22 @@ class NodeIds {
 
   bool empty() const { return integers_.ids.empty() && names_.ids.empty(); }
 
+  /// The graph, weighted when every edge came with a weight (all of them positive, a repeated edge
+  /// with the same one); a note says why weights some edges had were not kept.
   Graph build(const std::string& source) && {
-    if (names_.ids.empty()) return relabel(std::move(integers_.ids), integers_.pairs);
-    Graph g = relabel(std::move(names_.ids), names_.pairs);
+    const std::size_t edges = weights_.size();
+    if (weighted_ > 0 && weighted_ < edges) {
+      notes_.push_back(
+          fmt::format("{}: {} of the {} edges have a weight, the first without one at {} {}: the "
+                      "weights are not kept, the graph is unweighted",
+                      source, weighted_, edges, unit_, first_unweighted_));
+    }
+    if (weighted_ < edges || edges == 0) weights_.clear();
+    const bool named = !names_.ids.empty();
+    Graph g = named ? relabel(std::move(names_.ids), names_.pairs, weights_, source)
+                    : relabel(std::move(integers_.ids), integers_.pairs, weights_, source);
+    for (std::string& note : notes_) g.add_note(std::move(note));
+    if (!named) return g;
     if (integer_like_ > 0) {
       g.add_note(
           fmt::format("{}: node ids are names, not all non-negative integers (the first name is {}; {} ids "
@@ -107,6 +158,17 @@ class NodeIds {
   }
 
  private:
+  bool add_endpoints(std::string_view a, std::string_view b, std::size_t position) {
+    if (names_.ids.empty()) {
+      const std::optional<std::uint64_t> u = integer_id(a);
+      const std::optional<std::uint64_t> v = integer_id(b);
+      if (u && v) return integers_.add(*u, *v);
+      switch_to_names(u ? b : a, position);
+    }
+    integer_like_ += (integer_id(a) ? 1 : 0) + (integer_id(b) ? 1 : 0);
+    return names_.add(std::string(a), std::string(b));
+  }
+
   void switch_to_names(std::string_view first, std::size_t position) {
     first_name_ = fmt::format("'{}' at {} {}", util::TextLines::printable(first), unit_, position);
     for (const std::uint64_t id : integers_.ids) names_.ids.push_back(std::to_string(id));
@@ -133,6 +195,10 @@ class NodeIds {
   Endpoints<std::string> names_;
   std::string first_name_;
   std::size_t integer_like_ = 0;  // ids among the names that are integers
+  std::vector<double> weights_;   // parallel to the active Endpoints' pairs
+  std::size_t weighted_ = 0;      // edges that came with a weight
+  std::size_t first_unweighted_ = 0;
+  std::vector<std::string> notes_;
 };
 
 /// An edge weight's text (surrounding whitespace allowed) as a finite number, or nothing.
@@ -150,13 +216,6 @@ inline std::optional<double> finite_number(std::string_view text) {
 inline std::string self_loops_dropped(const std::string& source, std::size_t count) {
   return fmt::format("{}: {} self-loop{} dropped (a node linked to itself; netdp's graphs are simple)",
                      source, count, count == 1 ? "" : "s");
-}
-
-/// Notes the weights of `count` edges as not used (nothing when there are none).
-inline void note_unused_weights(Graph& g, const std::string& source, std::size_t count) {
-  if (count == 0) return;
-  g.add_note(fmt::format("{}: the weights of {} edge{} are not used (the gossip matrix comes from --weights)",
-                         source, count, count == 1 ? "" : "s"));
 }
 
 }  // namespace netdp::graph::detail

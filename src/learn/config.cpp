@@ -401,6 +401,9 @@ const std::vector<Entry>& table() {
                "restrict the graph to its largest connected component"),
       bind_key("network.weights", network, &gossip::NetworkSpec::weighting, Choice<gossip::Weighting>{},
                "gossip weighting (docs/gossip.md)"),
+      bind_key(
+          "network.matrix", network, &gossip::NetworkSpec::matrix, Text{"path of a Matrix Market W"},
+          "your own gossip matrix instead of network.weights; network.graph, when given, names its nodes"),
       bind_key("model.kind", model, &ModelSpec::kind, Choice<ModelSpec::Kind>{},
                "the model (docs/learn-models.md)"),
       bind_key("model.l2", model, &ModelSpec::l2, Real{Range::nonnegative}, "L2 coefficient λ of λ/2‖θ‖²"),
@@ -538,6 +541,8 @@ TrainConfig parse_train_config(const FlatConfig& given) {
     const auto it = given.find(std::string(entry.key));
     if (it != given.end()) entry.parse(config, it->second);
   }
+  // A user's W without a graph is on the graph of its own support.
+  if (given.contains("network.matrix") && !given.contains("network.graph")) config.network.graph.clear();
   check_across_keys(config);
   return config;
 }
@@ -560,7 +565,7 @@ void resolve_relative_paths(FlatConfig& config, const std::filesystem::path& bas
     if (path.empty() || std::filesystem::path(path).is_absolute()) return path;
     return (base / path).lexically_normal().string();
   };
-  for (const char* key : {"data.path", "data.images", "data.labels"}) {
+  for (const char* key : {"data.path", "data.images", "data.labels", "network.matrix"}) {
     const auto it = config.find(key);
     if (it != config.end()) it->second = resolved(it->second);
   }

@@ -164,8 +164,8 @@ TrainResult run_training(const TrainConfig& c, const TrainProgress& progress) {
   for (const auto& rows : parts) shards.push_back(data.train.subset(rows));
 
   AlgorithmParams params = algorithm_params(c);
-  gossip::Schedule schedule =
-      gossip::schedule_from_spec(params.schedule, w, c.network.weighting, params.rounds, sub_seed(seed, 4));
+  gossip::Schedule schedule = gossip::schedule_from_spec(
+      params.schedule, w, gossip::schedule_weighting(c.network), params.rounds, sub_seed(seed, 4));
   TrainContext ctx(*model, std::move(shards), std::move(w), std::move(schedule), params, seed);
   auto algorithm = make_algorithm(params.name);
   algorithm->prepare(ctx);

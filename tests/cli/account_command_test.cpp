@@ -16,7 +16,9 @@
 
 #include "../../src/cli/account_report.hpp"
 #include "../../src/cli/output.hpp"
+#include "../util/temp_file.hpp"
 #include "cli_runner.hpp"
+#include "netdp/accounting/account/account_request.hpp"
 #include "netdp/accounting/muffliato/muffliato.hpp"
 #include "netdp/accounting/muffliato/muffliato_gd.hpp"
 #include "netdp/dp/gdp.hpp"
@@ -60,6 +62,49 @@ TEST(AccountCommand, MuffliatoPairsMatchTheLibrary) {
   for (const char* field : {"alpha", "rdp_epsilon", "uncapped_rdp_epsilon", "delta"}) {
     EXPECT_TRUE(j["pairs"][0].contains(field)) << field;
   }
+}
+
+// A user's W that equals a built-in weighting: the same rows and summary for every accountant, on a
+// symmetric W (hamilton) and on a row-stochastic one (closed-row).
+TEST(AccountCommand, UsersMatrixGivesTheBuiltInNumbersForEveryAccountant) {
+  for (const std::string weights : {"hamilton", "closed-row"}) {
+    const netdp::testing::TempFile w = netdp::testing::TempFile::empty_name(".mtx");
+    const auto wrote = run_cli({"gossip", "--graph", "florentine", "--weights", weights, "--out", w.path()});
+    ASSERT_EQ(wrote.status, 0) << wrote.err;
+    for (const auto& [method, name] : accounting::kMethodNames) {
+      const std::vector<std::string> common = {"--graph",         "florentine", "--method",
+                                               std::string(name), "--rounds",   "6"};
+      std::vector<std::string> built_in = common;
+      built_in.insert(built_in.end(), {"--weights", weights});
+      std::vector<std::string> user = common;
+      user.insert(user.end(), {"--matrix", w.path()});
+      const Json a = account_json(built_in);
+      const Json b = account_json(user);
+      ASSERT_FALSE(a["pairs"].empty()) << name;
+      EXPECT_EQ(a["pairs"], b["pairs"]) << weights << " " << name;
+      Json summary_a = a["summary"];
+      Json summary_b = b["summary"];
+      EXPECT_EQ(summary_b["parameters"]["matrix"], w.path());
+      summary_a.erase("parameters");
+      summary_b.erase("parameters");
+      EXPECT_EQ(summary_a, summary_b) << weights << " " << name;
+    }
+  }
+}
+
+TEST(AccountCommand, UsersMatrixRefusesWeightsAndReweightingSchedules) {
+  const netdp::testing::TempFile w = netdp::testing::TempFile::empty_name(".mtx");
+  ASSERT_EQ(run_cli({"gossip", "--graph", "ring:n=6", "--out", w.path()}).status, 0);
+  const auto both = run_cli({"account", "--matrix", w.path(), "--weights", "metropolis"});
+  EXPECT_EQ(both.status, 2);
+  EXPECT_NE(both.err.find("give one or the other"), std::string::npos) << both.err;
+  const auto dropout = run_cli({"account", "--matrix", w.path(), "--schedule", "dropout:p=0.5"});
+  EXPECT_EQ(dropout.status, 2);
+  EXPECT_NE(dropout.err.find("weights a new graph each round"), std::string::npos) << dropout.err;
+  const auto other_graph = run_cli({"account", "--matrix", w.path(), "--graph", "ring:n=7"});
+  EXPECT_EQ(other_graph.status, 2);
+  EXPECT_NE(other_graph.err.find("W is 6 x 6 but the graph 'ring:n=7' has 7 nodes"), std::string::npos)
+      << other_graph.err;
 }
 
 TEST(AccountCommand, SummaryGroupsByDistanceAndCarriesBaselines) {

@@ -4,9 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
+#include "../util/temp_file.hpp"
+#include "netdp/gossip/matrix_market_io.hpp"
 #include "netdp/gossip/schedules.hpp"
 #include "netdp/graph/metrics.hpp"
 #include "netdp/graph/spec.hpp"
@@ -61,11 +64,95 @@ TEST(ScheduleSpec, BuildsTheSameScheduleAsTheGenerators) {
 }
 
 TEST(NetworkSpec, LoadsTheLargestComponentWithItsWeighting) {
-  const NetworkSpec spec{"er:n=40,p=0.03,seed=3", true, Weighting::metropolis};
+  NetworkSpec spec;
+  spec.graph = "er:n=40,p=0.03,seed=3";
+  spec.lcc = true;
+  spec.weighting = Weighting::metropolis;
   const GossipMatrix w = load_network(spec);
   EXPECT_TRUE(graph::is_connected(w.graph()));
   EXPECT_EQ(w.num_nodes(), graph::largest_connected_component(graph::from_spec(spec.graph)).num_nodes());
   EXPECT_TRUE(w.matrix().isApprox(make_gossip_matrix(load_graph(spec), Weighting::metropolis).matrix(), 0.0));
+}
+
+NetworkSpec network(std::string graph, std::string matrix = "", Weighting weighting = Weighting::hamilton) {
+  NetworkSpec spec;
+  spec.graph = std::move(graph);
+  spec.matrix = std::move(matrix);
+  spec.weighting = weighting;
+  return spec;
+}
+
+std::string matrix_text(const GossipMatrix& w) {
+  std::ostringstream out;
+  write_gossip_matrix_market(out, w);
+  return out.str();
+}
+
+std::string load_error_of(const NetworkSpec& spec) {
+  try {
+    (void)load_network(spec);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(NetworkSpec, UsersMatrixOnItsGraphIsTheBuiltInOneBitForBit) {
+  for (const Weighting weighting : kDegreeWeightings) {
+    const GossipMatrix built_in = load_network(network("florentine", "", weighting));
+    const netdp::testing::TempFile file(matrix_text(built_in), ".mtx");
+    const NetworkSpec spec = network("florentine", file.path());
+    const GossipMatrix user = load_network(spec);
+    EXPECT_TRUE(user.matrix().isApprox(built_in.matrix(), 0.0)) << weighting_name(weighting);
+    EXPECT_EQ(user.graph().labels(), built_in.graph().labels());
+    EXPECT_FALSE(schedule_weighting(spec).has_value());
+  }
+}
+
+TEST(NetworkSpec, UsersMatrixAloneIsOnItsSupportWithOneBasedLabels) {
+  const GossipMatrix ring = load_network(network("ring:n=5"));
+  const netdp::testing::TempFile file(matrix_text(ring), ".mtx");
+  const GossipMatrix w = load_network(network("", file.path()));
+  EXPECT_EQ(w.graph().num_edges(), 5u);
+  EXPECT_EQ(w.graph().label(0), "1");
+  EXPECT_EQ(w.graph().label(4), "5");
+  NetworkSpec with_lcc = network("", file.path());
+  with_lcc.lcc = true;
+  EXPECT_NE(load_error_of(with_lcc).find("drop --lcc"), std::string::npos);
+}
+
+TEST(NetworkSpec, UsersMatrixThatIsNotTheGraphsIsRefusedByName) {
+  const netdp::testing::TempFile ring(matrix_text(load_network(network("ring:n=5"))), ".mtx");
+  // Another size.
+  EXPECT_NE(load_error_of(network("ring:n=6", ring.path())).find("W is 5 x 5 but the graph"),
+            std::string::npos);
+  // An edge of the graph that W does not use.
+  EXPECT_NE(load_error_of(network("complete:n=5", ring.path())).find("W_uv = W_vu = 0"), std::string::npos);
+  // An entry of W on no edge of the graph.
+  EXPECT_NE(load_error_of(network("path:n=5", ring.path())).find("is not an edge"), std::string::npos);
+  // Not stochastic, negative, not a number.
+  const netdp::testing::TempFile heavy(
+      "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 1 0.5\n", ".mtx");
+  EXPECT_NE(load_error_of(network("", heavy.path())).find("row 1 sums to"), std::string::npos);
+  const netdp::testing::TempFile negative(
+      "%%MatrixMarket matrix coordinate real general\n2 2 3\n1 1 1\n2 1 1.5\n2 2 -0.5\n", ".mtx");
+  EXPECT_NE(load_error_of(network("", negative.path())).find("-0.5"), std::string::npos);
+  const netdp::testing::TempFile not_a_number(
+      "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 nan\n2 2 1\n", ".mtx");
+  EXPECT_NE(load_error_of(network("", not_a_number.path())), "no error");
+}
+
+TEST(NetworkSpec, UsersMatrixRefusesTheSchedulesThatReweightAGraph) {
+  const GossipMatrix w = load_network(network("ring:n=5"));
+  EXPECT_NO_THROW(schedule_from_spec(parse_schedule_spec("pairwise"), w, std::nullopt, 3, 1));
+  for (const char* spec : {"dropout:p=0.5", "er-per-round:p=0.5"}) {
+    try {
+      (void)schedule_from_spec(parse_schedule_spec(spec), w, std::nullopt, 3, 1);
+      ADD_FAILURE() << spec << " accepted without a weighting";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("--matrix"), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace

@@ -7,8 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "netdp/gossip/schedules.hpp"
 #include "netdp/graph/classic.hpp"
 #include "netdp/graph/generators.hpp"
+#include "netdp/graph/metrics.hpp"
 #include "reference.hpp"
 
 namespace netdp::gossip {
@@ -44,7 +46,7 @@ TEST(Weighting, NamesRoundTripAndUnknownNamesListTheValidOnes) {
 
 TEST(Weighting, EveryWeightingMatchesItsDenseDefinition) {
   for (const graph::Graph& g : test_graphs()) {
-    for (const Weighting weighting : kAllWeightings) {
+    for (const Weighting weighting : kDegreeWeightings) {
       const std::string name(weighting_name(weighting));
       const GossipMatrix w = make_gossip_matrix(g, weighting);
       const DenseMatrix expected = reference_weights(g, name);
@@ -116,7 +118,7 @@ TEST(Weighting, DiagonalsFollowTheirFormulas) {
 
 TEST(Weighting, IsolatedNodesKeepTheirValue) {
   const graph::Graph g = graph::Graph::from_edges(3, {{0, 1}});
-  for (const Weighting weighting : kAllWeightings) {
+  for (const Weighting weighting : kDegreeWeightings) {
     const GossipMatrix w = make_gossip_matrix(g, weighting);
     EXPECT_EQ(w.matrix().coeff(2, 2), 1.0) << weighting_name(weighting);
     EXPECT_EQ(w.matrix().row(2).nonZeros(), 1);
@@ -129,7 +131,68 @@ TEST(Weighting, IsolatedNodesKeepTheirValue) {
 TEST(Weighting, LargeDegreeRowsStillSumToOne) {
   // Star with 20000 leaves: the centre's row sums 20000 · 1/20000 (hamilton) or 1/20001 terms.
   const graph::Graph g = graph::star(20001);
-  for (const Weighting weighting : kAllWeightings) EXPECT_NO_THROW(make_gossip_matrix(g, weighting));
+  for (const Weighting weighting : kDegreeWeightings) EXPECT_NO_THROW(make_gossip_matrix(g, weighting));
+}
+
+// The graph `g` with every edge of weight `weight(u, v)`.
+template <typename Weight>
+graph::Graph with_weights(const graph::Graph& g, Weight weight) {
+  std::vector<double> weights;
+  const std::vector<graph::Edge> edges = g.edges();
+  for (const graph::Edge& e : edges) weights.push_back(weight(e.u, e.v));
+  return graph::Graph::from_edges(g.num_nodes(), edges, weights);
+}
+
+TEST(Weighting, FromGraphWithUnitWeightsIsHamiltonBitForBit) {
+  for (const graph::Graph& g : test_graphs()) {
+    const graph::Graph unit = with_weights(g, [](graph::NodeId, graph::NodeId) { return 1.0; });
+    EXPECT_TRUE(make_gossip_matrix(unit, Weighting::from_graph)
+                    .matrix()
+                    .isApprox(make_gossip_matrix(g, Weighting::hamilton).matrix(), 0.0));
+  }
+}
+
+// W_uv = a_uv / max(s_u, s_v): symmetric, doubly stochastic, a non-negative diagonal.
+TEST(Weighting, FromGraphIsTheStrengthNormalisedWeights) {
+  for (const graph::Graph& g : test_graphs()) {
+    const graph::Graph weighted =
+        with_weights(g, [](graph::NodeId u, graph::NodeId v) { return 0.5 + (u * 7 + v) % 5; });
+    const GossipMatrix w = make_gossip_matrix(weighted, Weighting::from_graph);
+    EXPECT_TRUE(w.is_symmetric(0.0));
+    EXPECT_TRUE(w.is_doubly_stochastic(1e-12));
+    std::vector<double> strength(g.num_nodes(), 0.0);
+    for (const graph::Edge& e : g.edges()) {
+      strength[e.u] += 0.5 + (e.u * 7 + e.v) % 5;
+      strength[e.v] += 0.5 + (e.u * 7 + e.v) % 5;
+    }
+    for (const graph::Edge& e : g.edges()) {
+      const double expected = (0.5 + (e.u * 7 + e.v) % 5) / std::max(strength[e.u], strength[e.v]);
+      EXPECT_NEAR(w.matrix().coeff(e.u, e.v), expected, 1e-15 * expected);
+    }
+  }
+}
+
+TEST(Weighting, FromGraphNeedsWeightsAndTheyLastThroughSubgraphsAndDropout) {
+  EXPECT_THAT(
+      [] {
+        try {
+          (void)make_gossip_matrix(graph::ring(5), Weighting::from_graph);
+        } catch (const std::invalid_argument& e) {
+          return std::string(e.what());
+        }
+        return std::string("no error");
+      }(),
+      HasSubstr("--weights from-graph needs edge weights and the graph has none"));
+  // Two components; the largest keeps its weights.
+  const graph::Graph g = graph::Graph::from_edges(5, {{0, 1}, {1, 2}, {3, 4}}, {2.0, 3.0, 9.0});
+  const graph::Graph lcc = graph::largest_connected_component(g);
+  ASSERT_TRUE(lcc.weighted());
+  EXPECT_EQ(lcc.neighbor_weights(1)[0], 2.0);
+  EXPECT_EQ(lcc.neighbor_weights(1)[1], 3.0);
+  // Every node present: each round is W itself.
+  const GossipMatrix w = make_gossip_matrix(g, Weighting::from_graph);
+  const Schedule all = dropout_schedule(g, Weighting::from_graph, 1.0, 2, 1);
+  EXPECT_TRUE(all.at(1).isApprox(w.matrix(), 0.0));
 }
 
 }  // namespace

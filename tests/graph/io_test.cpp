@@ -40,12 +40,36 @@ TEST(EdgeList, RelabelsByIncreasingNumericIdAndMergesDuplicates) {
   const std::vector<Edge> edges{{0, 4}, {0, 5}, {1, 2}};
   EXPECT_EQ(g.edges(), edges);
   EXPECT_EQ(g.degree(3), 0u);       // node 42 had only a self-loop: kept, isolated
-  ASSERT_EQ(g.notes().size(), 2u);  // and the user is told
-  EXPECT_THAT(g.notes()[0], HasSubstr("1 self-loop dropped"));
-  EXPECT_THAT(g.notes()[0], HasSubstr("line 8: '42 42'"));
-  EXPECT_THAT(g.notes()[1],
+  EXPECT_FALSE(g.weighted());       // one line of four has a weight
+  ASSERT_EQ(g.notes().size(), 3u);  // and the user is told
+  EXPECT_THAT(g.notes()[0], HasSubstr("1 of the 5 edges have a weight, the first without one at line 3: the "
+                                      "weights are not kept"));
+  EXPECT_THAT(g.notes()[1], HasSubstr("1 self-loop dropped"));
+  EXPECT_THAT(g.notes()[1], HasSubstr("line 8: '42 42'"));
+  EXPECT_THAT(g.notes()[2],
               HasSubstr("the columns after the first two (weights, times) are not used: 1 line has "
                         "them, the first at line 7"));
+}
+
+// networkx's write_weighted_edgelist: the third column is the weight, kept on both directions.
+TEST(EdgeList, ThirdColumnOfNumbersIsTheWeight) {
+  const TempFile file("a b 2\nb c 0.5 1999\nc a 1\n");
+  const Graph g = read_edge_list(file.path());
+  ASSERT_TRUE(g.weighted());
+  EXPECT_EQ(std::vector<double>(g.neighbor_weights(0).begin(), g.neighbor_weights(0).end()),
+            (std::vector<double>{2.0, 1.0}));  // a: b, c
+  EXPECT_EQ(g.neighbor_weights(1)[1], 0.5);    // b: a, c
+  ASSERT_EQ(g.notes().size(), 1u);
+  EXPECT_THAT(g.notes()[0], HasSubstr("the columns after the first three (the ends and the weight)"));
+  const TempFile negative("a b 2\nb c -1\n");
+  const Graph n = read_edge_list(negative.path());
+  EXPECT_FALSE(n.weighted());
+  EXPECT_THAT(n.notes().at(0), HasSubstr("the edge b -- c has weight -1, and edge weights must be positive"));
+  const TempFile twice("a b 2\nb a 3\n");
+  EXPECT_THAT(read_edge_list(twice.path()).notes().at(0),
+              HasSubstr("the edge a -- b is given twice, with weights 2 and 3"));
+  const TempFile same("a b 2\nb a 2\n");
+  EXPECT_TRUE(read_edge_list(same.path()).weighted());
 }
 
 TEST(EdgeList, MalformedLinesNameFileLineAndContent) {
@@ -155,8 +179,10 @@ TEST(Csv, StringIdsInLexicographicOrder) {
   EXPECT_EQ(g.edges(), edges);
   const TempFile integers("source,TARGET\n10,9\n", ".csv");  // integer ids: numeric order, as edge lists
   EXPECT_EQ(read_csv_graph(integers.path()).labels(), (std::vector<std::string>{"9", "10"}));
+  EXPECT_FALSE(g.weighted());
   ASSERT_EQ(g.notes().size(), 2u);
-  EXPECT_THAT(g.notes()[1], HasSubstr("the weights of 5 edges are not used"));
+  EXPECT_THAT(g.notes()[0], HasSubstr("the edge b.org -- mastodon.social is given twice, with weights"));
+  EXPECT_THAT(g.notes()[1], HasSubstr("1 self-loop dropped"));
 }
 
 // pandas' to_csv (an index column first), other names for the two ends, extra columns, and TSV.
@@ -170,7 +196,10 @@ TEST(Csv, AnyHeaderNamingTheEndsAndTsv) {
   const Graph t = read_tsv_graph(tsv.path());
   EXPECT_EQ(t.labels(), g.labels());
   EXPECT_EQ(t.edges(), g.edges());
-  EXPECT_THAT(t.notes().at(0), HasSubstr("the weights of 2 edges are not used"));
+  EXPECT_TRUE(t.notes().empty());
+  ASSERT_TRUE(t.weighted());
+  EXPECT_EQ(t.neighbor_weights(0)[0], 0.5);  // a -- b
+  EXPECT_EQ(t.neighbor_weights(0)[1], 2.0);  // a -- c
   const TempFile unnamed("a,b,c\n1,2,3\n", ".csv");
   EXPECT_THAT(error_of([&] { read_csv_graph(unnamed.path()); }),
               HasSubstr("line 1: the header names no pair of columns for an edge's two ends"));
@@ -232,7 +261,7 @@ constexpr const char* kGraphmlHead =
     "<key id=\"d0\" for=\"edge\" attr.name=\"weight\" attr.type=\"double\"/>\n";
 
 // As networkx 2.8's write_graphml writes a weighted nx.Graph with string nodes and an isolated one.
-TEST(Graphml, NetworkxFileGivesLabelsIsolatedNodesAndANoteOnUnusedWeights) {
+TEST(Graphml, NetworkxFileGivesLabelsIsolatedNodesAndWeights) {
   const TempFile file(
       std::string(kGraphmlHead) +
       "<graph edgedefault=\"undirected\"><node id=\"Napoleon\"/>\n<node id=\"Myriel\"/>\n"
@@ -243,8 +272,10 @@ TEST(Graphml, NetworkxFileGivesLabelsIsolatedNodesAndANoteOnUnusedWeights) {
   const Graph g = read_graphml_graph(file.path());
   EXPECT_EQ(g.labels(), (std::vector<std::string>{"Alone", "Baptistine", "Myriel", "Napoleon"}));
   EXPECT_EQ(g.edges(), (std::vector<Edge>{{1, 2}, {2, 3}}));
-  ASSERT_EQ(g.notes().size(), 1u);
-  EXPECT_THAT(g.notes()[0], HasSubstr("the weights of 2 edges are not used"));
+  EXPECT_TRUE(g.notes().empty());
+  ASSERT_TRUE(g.weighted());
+  EXPECT_EQ(g.neighbor_weights(2)[0], 1.0);  // Myriel -- Baptistine
+  EXPECT_EQ(g.neighbor_weights(2)[1], 2.0);  // Myriel -- Napoleon
 }
 
 // Integer ids are ordered numerically, as an edge list's, so both give the same graph.

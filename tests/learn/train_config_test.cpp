@@ -55,6 +55,7 @@ TEST(TrainConfigTest, DefaultsAreTheSchemaDefaults) {
       {"network.graph", "er:n=20,p=0.3,connected=1"},
       {"network.lcc", "false"},
       {"network.weights", "hamilton"},
+      {"network.matrix", ""},
       {"model.kind", "logistic"},
       {"model.l2", "0"},
       {"model.hidden", "32"},

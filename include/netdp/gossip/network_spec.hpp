@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -47,24 +48,34 @@ std::string schedule_spec_string(const ScheduleSpec& spec);
 bool uses_base_graph(const ScheduleSpec& spec);
 
 /// W_0..W_{rounds-1} of `spec` on the base matrix `w`; the time-varying graphs are weighted by
-/// `weighting`, random schedules are drawn from `seed`. Throws unless rounds >= 1.
-Schedule schedule_from_spec(const ScheduleSpec& spec, const GossipMatrix& w, Weighting weighting,
-                            std::size_t rounds, std::uint64_t seed);
+/// `weighting`, random schedules are drawn from `seed`. Throws unless rounds >= 1, and for the
+/// schedules that weight a new graph each round (er-per-round, dropout) when `weighting` is none
+/// (a gossip matrix given as data has no rule to weight another graph).
+Schedule schedule_from_spec(const ScheduleSpec& spec, const GossipMatrix& w,
+                            std::optional<Weighting> weighting, std::size_t rounds, std::uint64_t seed);
 
 /// A gossip network as data: a graph SPEC (graph::from_spec), optionally restricted to its
-/// largest connected component, and a weighting. `seed` draws a random graph SPEC that has no
-/// `seed=` of its own.
+/// largest connected component, and a weighting; or a gossip matrix of the user's own, read from
+/// the Matrix Market file `matrix`. `seed` draws a random graph SPEC that has no `seed=` of its own.
 struct NetworkSpec {
   std::string graph = "karate";
   bool lcc = false;
   Weighting weighting = Weighting::hamilton;
   std::uint64_t seed = 1;
+  /// A Matrix Market W (read_gossip_matrix_market). When set, `weighting` is not used; `graph`, if
+  /// not empty, names W's nodes and must be W's graph (same size, W_uv > 0 or W_vu > 0 exactly on
+  /// its edges); if empty, the graph is W's support with nodes labelled 1..n as in the file.
+  std::string matrix = {};
 };
 
-/// The graph of `spec` (its largest connected component with lcc).
+/// The weighting of spec's time-varying schedules: none for a user's W.
+std::optional<Weighting> schedule_weighting(const NetworkSpec& spec);
+
+/// The graph of `spec` (its largest connected component with lcc; W's graph for a matrix).
 graph::Graph load_graph(const NetworkSpec& spec);
 
-/// The gossip matrix of load_graph(spec) under spec.weighting.
+/// The gossip matrix of load_graph(spec) under spec.weighting, or the user's W (validated as
+/// GossipMatrix, and against the graph when both are given).
 GossipMatrix load_network(const NetworkSpec& spec);
 
 }  // namespace netdp::gossip

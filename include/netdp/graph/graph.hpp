@@ -1,5 +1,5 @@
 #pragma once
-// Undirected simple graph in compressed sparse row (CSR) form.
+// Undirected simple graph in compressed sparse row (CSR) form, optionally with positive edge weights.
 
 #include <cstddef>
 #include <cstdint>
@@ -45,6 +45,13 @@ class Graph {
   /// self-loops before calling).
   static Graph from_edges(std::size_t num_nodes, const std::vector<Edge>& edges);
 
+  /// The same with a weight per edge (weights[i] is the weight of edges[i]): each must be a positive
+  /// finite number, and an edge given twice (in either direction) must have the same weight both times.
+  /// Throws std::invalid_argument naming the edge (by index) and the rule otherwise; empty weights
+  /// build an unweighted graph.
+  static Graph from_edges(std::size_t num_nodes, const std::vector<Edge>& edges,
+                          const std::vector<double>& weights);
+
   std::size_t num_nodes() const { return offsets_.size() - 1; }
   std::size_t num_edges() const { return adjacency_.size() / 2; }
   std::size_t degree(NodeId v) const { return offsets_[v + 1] - offsets_[v]; }
@@ -52,6 +59,15 @@ class Graph {
   /// Sorted neighbours of v (v itself excluded).
   std::span<const NodeId> neighbors(NodeId v) const {
     return {adjacency_.data() + offsets_[v], adjacency_.data() + offsets_[v + 1]};
+  }
+
+  /// Whether the edges carry weights (a weighted file's), read by the `from-graph` weighting.
+  bool weighted() const { return !weights_.empty(); }
+
+  /// Weights of v's edges, parallel to neighbors(v); empty for an unweighted graph.
+  std::span<const double> neighbor_weights(NodeId v) const {
+    if (weights_.empty()) return {};
+    return {weights_.data() + offsets_[v], weights_.data() + offsets_[v + 1]};
   }
 
   /// Whether {u, v} is an edge (binary search in the smaller row).
@@ -93,6 +109,7 @@ class Graph {
  private:
   std::vector<std::uint64_t> offsets_;
   std::vector<NodeId> adjacency_;
+  std::vector<double> weights_;  // parallel to adjacency_, or empty
   std::vector<std::string> labels_;
   std::vector<std::string> notes_;
   SymmetryHints symmetry_hints_;

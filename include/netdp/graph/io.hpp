@@ -3,8 +3,9 @@
 // Fedivertex-style CSV. Readers relabel nodes 0..n-1 in increasing order of
 // original id (numeric order for integer ids, lexicographic for names) and
 // keep the original ids as Graph::labels(). Self-loops are dropped, repeated
-// and reversed edges merged. Errors throw std::invalid_argument naming the
-// file and, for a bad line, its number and content.
+// and reversed edges merged. Edge weights are kept when every edge has one, all
+// positive, a repeated edge with the same weight; else a note says why not. Errors throw
+// std::invalid_argument naming the file and, for a bad line, its number and content.
 
 #include <iosfwd>
 #include <string>
@@ -14,7 +15,7 @@
 namespace netdp::graph {
 
 /// Whitespace edge list (SNAP's, networkx's write_edgelist): one `u v` per line
-/// separated by any whitespace; further columns (weights, times) are ignored;
+/// separated by any whitespace; a third column of numbers is the weight, further columns are not used;
 /// blank lines and lines starting with '#' or '%' are skipped. A node appears
 /// iff it occurs in some line (also a self-loop line). Ids that are all
 /// non-negative integers < 2^64 are ordered numerically; otherwise every id is a
@@ -31,14 +32,14 @@ Graph parse_adjacency_list(std::istream& in, const std::string& source);
 
 /// Matrix Market adjacency (coordinate; real, integer or pattern; general or
 /// symmetric; square). Node i is matrix index i+1 (labels "1".."n"); every
-/// non-zero off-diagonal entry (i, j) is the edge {i, j}; diagonal and explicit
+/// non-zero off-diagonal entry (i, j) is the edge {i, j}, its value the weight; diagonal and explicit
 /// zero entries are ignored.
 Graph read_matrix_market_graph(const std::string& path);
 
 /// CSV with a header line naming its columns (Fedivertex's `Source,Target,Weight`, pandas'
 /// `to_csv`). The endpoint columns are the first pair the header names among Source/Target,
 /// from/to, src/dst, u/v, node1/node2, Source/Destination (any case); other columns are not used, and a
-/// column named Weight must hold finite numbers (counted in a note: the graph is unweighted). Ids are strings
+/// column named Weight holds the weights (finite numbers; an empty cell: no weight). Ids are strings
 /// (surrounding whitespace trimmed, optional double quotes), ordered as an edge list's.
 Graph read_csv_graph(const std::string& path);
 /// The same with tabs between the fields (TSV).
@@ -49,9 +50,8 @@ Graph parse_csv_graph(std::istream& in, const std::string& source, char delimite
 /// <edge source=... target=...>; node ids are labels, ordered as an edge list's. Refused, naming
 /// the file, line and column: XML that is not well-formed, another root than <graphml>, several
 /// graphs, a directed graph or edge, hyperedges and nested graphs, an edge whose endpoint is not a
-/// declared node, a node declared twice, no edges. Self-loops dropped, parallel edges merged and
-/// edge weights (a key named "weight"; each must be a finite number) left unused are each counted
-/// in a note.
+/// declared node, a node declared twice, no edges. Self-loops dropped and parallel edges merged are
+/// each counted in a note; edge weights are the data of a key named "weight" (finite numbers).
 Graph read_graphml_graph(const std::string& path);
 /// The same from the file's text; `source` names it in messages.
 Graph parse_graphml_graph(const std::string& text, const std::string& source);

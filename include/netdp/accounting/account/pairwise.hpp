@@ -40,8 +40,9 @@ namespace netdp::accounting {
 struct Protocol {
   explicit Protocol(gossip::GossipMatrix w) : network(std::move(w)) {}
   gossip::GossipMatrix network;
-  /// Weighting of the graphs of time-varying schedules (er-per-round, dropout).
-  gossip::Weighting weighting = gossip::Weighting::hamilton;
+  /// Weighting of the graphs of time-varying schedules (er-per-round, dropout); none for a W given
+  /// as data, which refuses those schedules.
+  std::optional<gossip::Weighting> weighting = gossip::Weighting::hamilton;
   gossip::ScheduleSpec schedule{};
   /// Rounds T: gossip rounds (Muffliato, linear-system), walk steps (random walk), gradient
   /// steps (MF). Must be >= 1.
