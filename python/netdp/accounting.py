@@ -7,7 +7,7 @@ import numpy as np
 
 from . import _netdp
 from ._values import integer
-from .graphs import as_graph
+from .graphs import as_graph, gossip_matrix_of
 
 _OPTIONS = {row["name"]: row for row in _netdp.account_options()}
 
@@ -61,7 +61,10 @@ def _request(method, options):
 
 def _setting(g, rounds, observers, targets, weights, schedule, seed, sensitivity, colluders, group, alpha):
     setting = _netdp.Setting()
-    setting.weights = weights
+    if isinstance(weights, str):
+        setting.weights = weights
+    else:
+        setting.matrix = gossip_matrix_of(weights, g)
     setting.rounds = integer("rounds", rounds, minimum=0)
     setting.schedule = schedule
     setting.seed = integer("seed", seed, minimum=0)
@@ -78,17 +81,19 @@ def _setting(g, rounds, observers, targets, weights, schedule, seed, sensitivity
 
 def account(g, method="muffliato", rounds=10, sigma=1.0, delta=1e-5, observers=None, targets=None, *,
             weights="hamilton", schedule="fixed", seed=1, sensitivity=1.0, colluders=None, group=None,
-            alpha=None, **method_options):
+            alpha=None, lcc=False, **method_options):
     """The pairwise account of a protocol on ``g`` (a netdp.Graph, SPEC string or networkx graph).
 
     ``method`` is muffliato, random-walk, linear-system or mf; ``method_options`` are the options
     of ``netdp account --method ...`` with dashes as underscores (``bound="paper"``,
     ``contributions="worst"``, ``view="plain"``, ``trust="ldp"``, ``correlation=C``, ...).
     ``observers`` / ``targets``: None (every node), a label, or a list of labels; ``colluders`` a
-    coalition observing together; ``group`` a group of targets (muffliato). Errors are ValueError
-    with the command line's message.
+    coalition observing together; ``group`` a group of targets (muffliato). ``weights``: a
+    weighting's name, or your own gossip matrix W (numpy or scipy.sparse, n × n, rows in the
+    graph's node order, its support the graph's edges). ``lcc=True`` keeps the largest connected
+    component. Errors are ValueError with the command line's message.
     """
-    g = as_graph(g)
+    g = as_graph(g, lcc)
     setting = _setting(g, rounds, observers, targets, weights, schedule, seed, sensitivity, colluders, group, alpha)
     columns = _netdp.account(g._core, setting, _request(method, method_options), float(sigma), float(delta))
     return AccountResult(g, columns, _label_list(g, observers), _label_list(g, targets), setting.colluders,
@@ -97,22 +102,22 @@ def account(g, method="muffliato", rounds=10, sigma=1.0, delta=1e-5, observers=N
 
 def calibrate(g, target_epsilon, method="muffliato", rounds=10, delta=1e-5, on="mean", observers=None,
               targets=None, *, weights="hamilton", schedule="fixed", seed=1, sensitivity=1.0, colluders=None,
-              group=None, alpha=None, **method_options):
+              group=None, alpha=None, lcc=False, **method_options):
     """The smallest σ whose ``on`` statistic of ε (mean or max over the pairs, or the one pair)
     is at most ``target_epsilon``: ``netdp account --target-epsilon E --calibrate-on ON``.
 
     Returns a dict: sigma, achieved_epsilon (re-checked at sigma), closed_form (μ ∝ 1/σ for the
     Gaussian accountants with max / pair), evaluations, on. ``observers`` / ``targets``: None or one
-    label each.
+    label each. ``weights`` and ``lcc`` as in :func:`account`.
     """
-    g = as_graph(g)
+    g = as_graph(g, lcc)
     setting = _setting(g, rounds, observers, targets, weights, schedule, seed, sensitivity, colluders, group, alpha)
     return dict(_netdp.calibrate(g._core, setting, _request(method, method_options), float(target_epsilon),
                                  float(delta), on))
 
 
 def compare(g, rounds=10, sigma=1.0, gossip_steps=1, alpha=2.0, *, weights="hamilton", variant="propagated",
-            secure_sum=True):
+            secure_sum=True, lcc=False):
     """The MF paper's Figure 2 table, ``netdp compare``: Rényi ε at ``alpha`` per hop distance of
     the MF accountant (PNDP), Muffliato's paper formula (``muffliato_*``, NOT a bound on the
     view: labelled ``paper-formula``), Muffliato's exact joint view per release
@@ -124,7 +129,7 @@ def compare(g, rounds=10, sigma=1.0, gossip_steps=1, alpha=2.0, *, weights="hami
     """
     import pandas as pd
 
-    g = as_graph(g)
+    g = as_graph(g, lcc)
     out = _netdp.compare(g._core, weights, integer("rounds", rounds, minimum=0),
                          integer("gossip_steps", gossip_steps, minimum=0), float(sigma), float(alpha), variant,
                          bool(secure_sum))

@@ -41,13 +41,29 @@ class Graph:
         return cls(_netdp.Graph.from_edges(int(num_nodes), np.ascontiguousarray(edges), text), labels)
 
     @classmethod
-    def from_networkx(cls, g):
-        """A networkx graph, its node names kept as labels (self-loops are dropped, with a warning)."""
+    def from_networkx(cls, g, symmetrize=False):
+        """A networkx graph, its node names kept as labels. Self-loops are dropped, a MultiGraph's
+        parallel edges merged and edge weights left unused (pass W as ``weights=``), each with a
+        warning; a DiGraph is refused unless ``symmetrize`` (its arcs read as edges, with a warning)."""
         nodes = list(g.nodes())
         index = {v: i for i, v in enumerate(nodes)}
+        if g.is_directed():
+            if not symmetrize:
+                raise ValueError("the networkx graph is directed, and netdp's networks are undirected: pass "
+                                 "symmetrize=True to read every arc as an edge, or g.to_undirected()")
+            warnings.warn(f"symmetrized: {g.number_of_edges()} arcs read as undirected edges", stacklevel=2)
         loops = [u for u, v in g.edges() if u == v]
         if loops:
             warnings.warn(f"{len(loops)} self-loop(s) dropped, the first at node {loops[0]!r}", stacklevel=2)
+        if g.is_multigraph():
+            parallel = g.number_of_edges() - len({frozenset((u, v)) for u, v in g.edges()})
+            if parallel:
+                warnings.warn(f"{parallel} parallel edge(s) merged (a MultiGraph; netdp's graphs are simple)",
+                              stacklevel=2)
+        weighted = sum(1 for _, _, d in g.edges(data=True) if "weight" in d)
+        if weighted:
+            warnings.warn(f"the 'weight' of {weighted} edge(s) is not used: a netdp.Graph is unweighted; pass "
+                          "your gossip matrix as weights=W", stacklevel=2)
         edges = [(index[u], index[v]) for u, v in g.edges() if u != v]
         return cls.from_edges(np.array(edges, dtype=np.int64).reshape(-1, 2), len(nodes), nodes)
 
@@ -102,21 +118,66 @@ class Graph:
         g.add_edges_from((self.labels[u], self.labels[v]) for u, v in self.edges())
         return g
 
+    def largest_component(self):
+        """The largest connected component (ties: the one holding the first node), its nodes in
+        their order here and with their labels, as ``--lcc``."""
+        import scipy.sparse as sp
+        from scipy.sparse.csgraph import connected_components
+
+        n = self.num_nodes
+        e = np.asarray(self.edges(), dtype=np.int64).reshape(-1, 2)
+        a = sp.coo_matrix((np.ones(len(e)), (e[:, 0], e[:, 1])), shape=(n, n))
+        count, component = connected_components(a, directed=False)
+        if count <= 1:
+            return self
+        sizes = np.bincount(component, minlength=count)
+        first = {}
+        for v, c in enumerate(component):
+            first.setdefault(int(c), v)
+        best = min(range(count), key=lambda c: (-sizes[c], first[c]))
+        nodes = np.flatnonzero(component == best)
+        index = -np.ones(n, dtype=np.int64)
+        index[nodes] = np.arange(len(nodes))
+        kept = e[(index[e[:, 0]] >= 0) & (index[e[:, 1]] >= 0)]
+        return Graph.from_edges(index[kept], len(nodes), [self.labels[v] for v in nodes])
+
     def __repr__(self):
         return f"netdp.Graph({self.num_nodes} nodes, {self.num_edges} edges)"
 
 
 def graph(spec, lcc=False, seed=1):
-    """The graph of a SPEC string, as the command line reads it (``netdp help specs``)."""
-    return Graph(_netdp.Graph.from_spec(spec, lcc, seed))
+    """The graph of a SPEC string, as the command line reads it (``netdp help specs``); what the
+    file's reader changed (self-loops dropped, weights not kept, ...) is a warning."""
+    core = _netdp.Graph.from_spec(spec, lcc, seed)
+    for note in core.notes:
+        warnings.warn(note, stacklevel=2)
+    return Graph(core)
 
 
-def as_graph(g):
-    """A netdp.Graph from a Graph, a SPEC string or a networkx graph."""
-    if isinstance(g, Graph):
-        return g
+def as_graph(g, lcc=False):
+    """A netdp.Graph from a Graph, a SPEC string or a networkx graph; with ``lcc`` its largest
+    connected component (ties: the one holding the first node), as ``--lcc``."""
     if isinstance(g, str):
-        return graph(g)
-    if hasattr(g, "nodes") and hasattr(g, "edges"):
-        return Graph.from_networkx(g)
-    raise TypeError(f"expected a netdp.Graph, a SPEC string or a networkx graph, got {type(g).__name__}")
+        return graph(g, lcc)
+    if isinstance(g, Graph):
+        out = g
+    elif hasattr(g, "nodes") and hasattr(g, "edges"):
+        out = Graph.from_networkx(g)
+    else:
+        raise TypeError(f"expected a netdp.Graph, a SPEC string or a networkx graph, got {type(g).__name__}")
+    return out.largest_component() if lcc else out
+
+
+def gossip_matrix_of(w, g):
+    """A user's gossip matrix (numpy array or scipy.sparse) as the CSR matrix netdp reads, checked
+    to be n × n for the graph ``g``; the rest (finite, non-negative, stochastic rows, support on
+    the edges) is checked by netdp with the command line's messages."""
+    import scipy.sparse as sp
+
+    m = sp.csr_matrix(w, dtype=float)
+    if m.shape != (g.num_nodes, g.num_nodes):
+        raise ValueError(f"weights: W is {m.shape[0]} x {m.shape[1]} but the graph has {g.num_nodes} nodes: "
+                         "W must have one row per node, in the graph's node order")
+    m.sum_duplicates()
+    m.sort_indices()
+    return m

@@ -261,6 +261,7 @@ struct Problem {
 /// The network side of a call: where, how long, and which pairs.
 struct Setting {
   std::string weights = "hamilton";
+  std::optional<SparseMatrix> matrix;  ///< the user's W (weights= a matrix), instead of `weights`
   std::size_t rounds = 10;
   std::string schedule = "fixed";
   std::uint64_t seed = 1;
@@ -276,8 +277,11 @@ Problem make_problem(const graph::Graph& g, const Setting& s) {
   require(s.rounds >= 1, "rounds must be >= 1, got {}", s.rounds);
   require(graph::is_connected(g), "the graph is disconnected ({} components); pass a connected graph",
           graph::connected_components(g).count());
-  const gossip::Weighting weighting = gossip::parse_weighting(s.weights);
-  Problem out{accounting::Protocol(gossip::make_gossip_matrix(g, weighting)), {}};
+  std::optional<gossip::Weighting> weighting;
+  if (!s.matrix) weighting = gossip::parse_weighting(s.weights);
+  Problem out{accounting::Protocol(s.matrix ? gossip::matrix_on_graph(*s.matrix, g)
+                                            : gossip::make_gossip_matrix(g, *weighting)),
+              {}};
   out.protocol.weighting = weighting;
   out.protocol.schedule = gossip::parse_schedule_spec(s.schedule);
   out.protocol.rounds = s.rounds;
@@ -595,6 +599,7 @@ PYBIND11_MODULE(_netdp, m) {
   py::class_<python::Setting>(m, "Setting", "Where the protocol runs and which pairs a call reports.")
       .def(py::init<>())
       .def_readwrite("weights", &python::Setting::weights)
+      .def_readwrite("matrix", &python::Setting::matrix)
       .def_readwrite("rounds", &python::Setting::rounds)
       .def_readwrite("schedule", &python::Setting::schedule)
       .def_readwrite("seed", &python::Setting::seed)

@@ -15,6 +15,7 @@
 #include "netdp/graph/spec.hpp"
 #include "netdp/util/check.hpp"
 #include "netdp/util/enum_names.hpp"
+#include "network_options.hpp"
 #include "node_names.hpp"
 #include "output.hpp"
 
@@ -28,6 +29,7 @@ struct GossipOptions {
   std::string method = "auto";
   double mixing_epsilon = 0.25;
   bool lcc = false;
+  graph::ReadOptions read;
   std::string out;
   OutputOptions output;
 };
@@ -69,7 +71,7 @@ gossip::GossipMatrix build_matrix(const GossipOptions& options) {
     return gossip::read_gossip_matrix_market(options.matrix);
   }
   const gossip::Weighting weighting = gossip::parse_weighting(options.weights);
-  graph::Graph g = graph::from_spec(options.spec, options.output.seed);
+  graph::Graph g = graph::from_spec(options.spec, options.output.seed, options.read);
   if (options.lcc) g = graph::largest_connected_component(g);
   return gossip::make_gossip_matrix(g, weighting);
 }
@@ -185,6 +187,7 @@ void add_gossip_command(CLI::App& app) {
   cmd->add_option("--matrix", options->matrix,
                   "Read W from a Matrix Market file instead of --graph/--weights");
   cmd->add_flag("--lcc", options->lcc, "Keep only the largest connected component of --graph");
+  add_read_options(cmd, options->read);
   cmd->add_option("--method", options->method, "Second eigenvalue: " + util::names_of(kMethodNames))
       ->capture_default_str();
   cmd->add_option("--mixing-epsilon", options->mixing_epsilon, "Total-variation target of the mixing bound")

@@ -9,6 +9,7 @@
 #include "netdp/graph/io.hpp"
 #include "netdp/graph/metrics.hpp"
 #include "netdp/graph/spec.hpp"
+#include "network_options.hpp"
 #include "output.hpp"
 
 namespace netdp::cli {
@@ -21,6 +22,7 @@ struct GraphOptions {
   std::string spec = "karate";
   bool lcc = false;
   bool labels = false;
+  graph::ReadOptions read;
   std::string out;
   OutputOptions output;
 };
@@ -77,11 +79,12 @@ void add_graph_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--lcc", options->lcc, "Keep only the largest connected component (relabelled 0..k-1)");
   cmd->add_flag("--labels", options->labels, "Also print the original id of every node");
+  add_read_options(cmd, options->read);
   cmd->add_option("--out", options->out, "Write the graph as an edge list (node indices) to FILE");
   add_output_options(cmd, options->output);
   cmd->footer(graph::spec_help());
   cmd->callback([options] {
-    graph::Graph g = graph::from_spec(options->spec, options->output.seed);
+    graph::Graph g = graph::from_spec(options->spec, options->output.seed, options->read);
     if (options->lcc) g = graph::largest_connected_component(g);
     warn_graph_notes(g, options->output);
     if (!options->out.empty()) {

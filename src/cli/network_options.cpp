@@ -9,6 +9,17 @@
 
 namespace netdp::cli {
 
+void add_read_options(CLI::App* command, graph::ReadOptions& options) {
+  command->add_option("--source-column", options.source_column,
+                      "CSV/TSV graph: the header name of the column of an edge's first end");
+  command->add_option("--target-column", options.target_column,
+                      "CSV/TSV graph: the header name of the column of an edge's second end");
+  command->add_option("--weight-column", options.weight_column,
+                      "CSV/TSV graph: the header name of the edge weights' column (default: Weight, if any)");
+  command->add_flag("--symmetrize", options.symmetrize,
+                    "Read a directed graph file's arcs as undirected edges (refused without it)");
+}
+
 void add_network_options(CLI::App* command, NetworkOptions& options) {
   options.graph_option =
       command
@@ -25,6 +36,7 @@ void add_network_options(CLI::App* command, NetworkOptions& options) {
       "--matrix", options.matrix,
       "Your own gossip matrix W, a Matrix Market file (row-stochastic, non-negative), instead "
       "of --weights; with --graph, W's rows are the graph's nodes and its support the edges");
+  add_read_options(command, options.read);
 }
 
 void add_node_option(CLI::App* command, NodeOption& option, const std::string& name,
@@ -116,6 +128,7 @@ accounting::Protocol make_protocol(const gossip::GossipMatrix& w, const NetworkO
 
 gossip::NetworkSpec network_spec(const NetworkOptions& options, std::uint64_t seed) {
   gossip::NetworkSpec spec{options.graph_spec, options.lcc, gossip::parse_weighting(options.weights), seed};
+  spec.read = options.read;
   if (options.matrix.empty()) return spec;
   require(options.weights_option == nullptr || options.weights_option->count() == 0,
           "--matrix {} gives W, and --weights {} would build another from the graph: give one or the other",

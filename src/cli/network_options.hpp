@@ -15,6 +15,7 @@
 #include "netdp/gossip/network_spec.hpp"
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/graph.hpp"
+#include "netdp/graph/io.hpp"
 #include "output.hpp"
 
 namespace netdp::cli {
@@ -24,11 +25,15 @@ struct NetworkOptions {
   bool lcc = false;
   std::string weights = "hamilton";
   std::string matrix;  ///< --matrix: a user's W in Matrix Market format
+  graph::ReadOptions read;
   const CLI::Option* graph_option = nullptr;
   const CLI::Option* weights_option = nullptr;
 };
 
-/// Adds --graph, --lcc, --weights and --matrix.
+/// Adds --source-column, --target-column, --weight-column and --symmetrize: how a graph file is read.
+void add_read_options(CLI::App* command, graph::ReadOptions& options);
+
+/// Adds --graph, --lcc, --weights, --matrix and the read options.
 void add_network_options(CLI::App* command, NetworkOptions& options);
 
 /// A node named on the command line: `--NAME LABEL` (the node's label: the id in the graph's

@@ -133,35 +133,42 @@ std::optional<Weighting> schedule_weighting(const NetworkSpec& spec) {
 namespace {
 
 graph::Graph spec_graph(const NetworkSpec& spec) {
-  graph::Graph g = graph::from_spec(spec.graph, spec.seed);
+  graph::Graph g = graph::from_spec(spec.graph, spec.seed, spec.read);
   if (spec.lcc) g = graph::largest_connected_component(g);
   return g;
 }
 
-// The user's W on the graph that names its nodes: the same size, and W's support exactly its edges
-// (an edge that W never uses would change hop distances and every output that names the graph).
-GossipMatrix user_matrix_on(GossipMatrix w, graph::Graph g, const NetworkSpec& spec) {
-  require(w.num_nodes() == g.num_nodes(),
-          "--matrix {}: W is {} x {} but the graph '{}' has {} nodes: W must have one row per node",
-          spec.matrix, w.num_nodes(), w.num_nodes(), spec.graph, g.num_nodes());
-  for (graph::NodeId u = 0; u < g.num_nodes(); ++u) {
-    for (const graph::NodeId v : g.neighbors(u)) {
-      require(
-          u > v || w.graph().has_edge(u, v),
-          "--matrix {}: the graph '{}' has the edge {{{}, {}}} but W_uv = W_vu = 0 there (rows {} and {}, "
-          "1-based): W's support must be the graph's edges",
-          spec.matrix, spec.graph, g.label(u), g.label(v), u + 1, v + 1);
-    }
-  }
+// The user's W from a file, on the graph of the SPEC: matrix_on_graph, its errors naming both.
+GossipMatrix user_matrix_on(const GossipMatrix& w, graph::Graph g, const NetworkSpec& spec) {
   try {
-    return GossipMatrix(w.matrix(), std::move(g));
+    return matrix_on_graph(w.matrix(), std::move(g));
   } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(fmt::format("--matrix {} on the graph '{}': {} (indices 0-based)",
-                                            spec.matrix, spec.graph, e.what()));
+    throw std::invalid_argument(
+        fmt::format("--matrix {} on the graph '{}': {}", spec.matrix, spec.graph, e.what()));
   }
 }
 
 }  // namespace
+
+// An edge that W never uses would change hop distances and every output that names the graph, so
+// the support must be the edges exactly.
+GossipMatrix matrix_on_graph(SparseMatrix w, graph::Graph g) {
+  require(w.rows() == w.cols(), "W is {} x {}: a gossip matrix is square", w.rows(), w.cols());
+  require(static_cast<std::size_t>(w.rows()) == g.num_nodes(),
+          "W is {} x {} but the graph has {} nodes: W must have one row per node", w.rows(), w.cols(),
+          g.num_nodes());
+  GossipMatrix out(std::move(w), std::move(g));  // entries finite, >= 0, rows sum to 1, support on edges
+  const GossipMatrix support = GossipMatrix::from_support(out.matrix());
+  for (graph::NodeId u = 0; u < out.num_nodes(); ++u) {
+    for (const graph::NodeId v : out.graph().neighbors(u)) {
+      require(u > v || support.graph().has_edge(u, v),
+              "the graph has the edge {{{}, {}}} but W_uv = W_vu = 0 there (rows {} and {}, 0-based): W's "
+              "support must be the graph's edges",
+              out.graph().label(u), out.graph().label(v), u, v);
+    }
+  }
+  return out;
+}
 
 graph::Graph load_graph(const NetworkSpec& spec) {
   if (spec.matrix.empty()) return spec_graph(spec);

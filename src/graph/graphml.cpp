@@ -53,9 +53,11 @@ std::string position_of(const std::string& text, const pugi::xml_node& node) {
 
 }  // namespace
 
-Graph read_graphml_graph(const std::string& path) { return parse_graphml_graph(read_whole_file(path), path); }
+Graph read_graphml_graph(const std::string& path, const ReadOptions& options) {
+  return parse_graphml_graph(read_whole_file(path), path, options);
+}
 
-Graph parse_graphml_graph(const std::string& text, const std::string& path) {
+Graph parse_graphml_graph(const std::string& text, const std::string& path, const ReadOptions& options) {
   pugi::xml_document document;
   const pugi::xml_parse_result parsed =
       document.load_buffer(text.data(), text.size(), pugi::parse_default, pugi::encoding_utf8);
@@ -68,10 +70,11 @@ Graph parse_graphml_graph(const std::string& text, const std::string& path) {
   const std::size_t count = static_cast<std::size_t>(std::distance(graphs.begin(), graphs.end()));
   require(count == 1, "{}: a GraphML file for netdp holds one <graph>, this one holds {}", path, count);
   const pugi::xml_node graph = root.child("graph");
+  const bool directed = std::strcmp(graph.attribute("edgedefault").as_string("undirected"), "directed") == 0;
   require(
-      std::strcmp(graph.attribute("edgedefault").as_string("undirected"), "directed") != 0,
+      !directed || options.symmetrize,
       "{}: {}: the graph is directed (edgedefault=\"directed\"); netdp's networks are undirected: write it "
-      "undirected (networkx: G.to_undirected())",
+      "undirected (networkx: G.to_undirected()), or pass --symmetrize to read every arc as an edge",
       path, position_of(text, graph));
   // The keys that hold an edge's weight, if any.
   std::set<std::string> weight_keys;
@@ -82,7 +85,7 @@ Graph parse_graphml_graph(const std::string& text, const std::string& path) {
       weight_keys.insert(key.attribute("id").as_string());
   }
 
-  detail::NodeIds ids("node");
+  detail::NodeIds ids("node", {directed, options.symmetrize});
   std::set<std::string, std::less<>> declared;
   std::size_t position = 0;
   for (const pugi::xml_node node : graph.children()) {
@@ -111,8 +114,9 @@ Graph parse_graphml_graph(const std::string& text, const std::string& path) {
               "{}: {}: the edge's endpoint '{}' is not a declared <node>", path, position_of(text, edge),
               end);
     }
-    require(!edge.attribute("directed").as_bool(false),
-            "{}: {}: the edge {} -> {} is directed (directed=\"true\"); netdp's networks are undirected",
+    require(!edge.attribute("directed").as_bool(false) || options.symmetrize,
+            "{}: {}: the edge {} -> {} is directed (directed=\"true\"); netdp's networks are undirected: "
+            "pass --symmetrize to read every arc as an edge",
             path, position_of(text, edge), source, target);
     ++edges;
     std::optional<double> weight;
@@ -134,7 +138,7 @@ Graph parse_graphml_graph(const std::string& text, const std::string& path) {
           declared.size() == 1 ? "" : "s");
   Graph g = std::move(ids).build(path);
   if (self_loops > 0) g.add_note(detail::self_loops_dropped(path, self_loops));
-  if (repeated > 0)
+  if (repeated > 0 && !directed)  // a directed file's repeats are counted with its arcs
     g.add_note(fmt::format(
         "{}: {} repeated edge{} merged (a multigraph's parallel edges; netdp's graphs are simple)", path,
         repeated, repeated == 1 ? "" : "s"));

@@ -78,18 +78,36 @@ std::string lowercase_trimmed(std::string_view text) {
   return out;
 }
 
+// A comment that says the graph is directed ("# Directed graph", not "undirected").
+bool declares_directed(std::string_view comment) {
+  const std::string text = lowercase_trimmed(comment);
+  for (std::size_t at = text.find("directed"); at != std::string::npos; at = text.find("directed", at + 1)) {
+    if (at < 2 || text.compare(at - 2, 2, "un") != 0) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
-Graph parse_edge_list(std::istream& in, const std::string& source) {
+Graph parse_edge_list(std::istream& in, const std::string& source, const ReadOptions& options) {
   TextLines lines(in, source);
   DroppedSelfLoops self_loops;
-  NodeIds ids("line");
+  NodeIds ids("line", {true, options.symmetrize});
   // Lines with columns past the ends (weights, times, networkx's attribute dicts), and past a weight.
   std::array<std::size_t, 2> extra{};
   std::array<std::size_t, 2> first_extra{};
   std::string line;
   while (lines.next(line)) {
-    if (util::is_blank(line) || is_comment(line)) continue;
+    if (util::is_blank(line)) continue;
+    if (is_comment(line)) {
+      // SNAP's header: "# Directed graph (each unordered pair of nodes is saved once): ..."
+      if (declares_directed(line) && !options.symmetrize) {
+        lines.fail(line,
+                   "the file says the graph is directed, and netdp's networks are undirected: pass "
+                   "--symmetrize to read every arc as an undirected edge");
+      }
+      continue;
+    }
     const std::vector<std::string_view> tokens = util::split_whitespace(line);
     if (tokens.size() < 2) lines.fail(line, "expected two node ids 'u v'");
     for (std::size_t k = 0; k < 2; ++k) {
@@ -114,9 +132,9 @@ Graph parse_edge_list(std::istream& in, const std::string& source) {
   return g;
 }
 
-Graph read_edge_list(const std::string& path) {
+Graph read_edge_list(const std::string& path, const ReadOptions& options) {
   std::ifstream in = open_input(path, "edge list");
-  return parse_edge_list(in, path);
+  return parse_edge_list(in, path, options);
 }
 
 Graph parse_adjacency_list(std::istream& in, const std::string& source) {
@@ -146,7 +164,7 @@ Graph read_adjacency_list(const std::string& path) {
   return parse_adjacency_list(in, path);
 }
 
-Graph read_matrix_market_graph(const std::string& path) {
+Graph read_matrix_market_graph(const std::string& path, const ReadOptions& options) {
   // The declared size is checked before the graph is built: per node its adjacency offset and
   // degree (16 bytes) and its label (32), per entry the entry read (24), its edge (8) and both
   // directions of the adjacency (16).
@@ -166,7 +184,8 @@ Graph read_matrix_market_graph(const std::string& path) {
   require(data.header.rows <= std::numeric_limits<NodeId>::max(), "{}: {} nodes exceed the limit of {}", path,
           data.header.rows, std::numeric_limits<NodeId>::max());
   // Node i is matrix index i + 1; a real or integer matrix's values are the edge weights.
-  NodeIds ids("entry");
+  // A general matrix's entries are arcs: a directed graph's adjacency is not symmetric.
+  NodeIds ids("entry", {data.header.symmetry == util::MatrixMarketSymmetry::general, options.symmetrize});
   for (std::size_t i = 1; i <= data.header.rows; ++i) ids.add_node(std::to_string(i), 0);
   const bool weighted = data.header.field != util::MatrixMarketField::pattern;
   std::size_t diagonal = 0;
@@ -211,7 +230,7 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 6> kEndpoint
      {"Source", "Destination"}}};
 
 EdgeColumns edge_columns(const TextLines& lines, const std::string& line,
-                         const std::vector<std::string>& header, char delimiter) {
+                         const std::vector<std::string>& header, char delimiter, const ReadOptions& options) {
   std::vector<std::string> names;
   for (const std::string& name : header) names.push_back(lowercase_trimmed(name));
   const auto column = [&](std::string_view name) -> std::optional<std::size_t> {
@@ -219,7 +238,29 @@ EdgeColumns edge_columns(const TextLines& lines, const std::string& line,
     if (at == names.end()) return std::nullopt;
     return static_cast<std::size_t>(at - names.begin());
   };
+  // A column the user named must be in the header.
+  const auto named = [&](const std::string& name, const char* option) {
+    const std::optional<std::size_t> at = column(lowercase_trimmed(name));
+    if (!at) {
+      std::string all;
+      for (const std::string& h : header) all += (all.empty() ? "'" : ", '") + h + "'";
+      lines.fail(line,
+                 fmt::format("the header has no column '{}' ({}); its columns are {}", name, option, all));
+    }
+    return *at;
+  };
   EdgeColumns out;
+  if (!options.weight_column.empty()) out.weight = named(options.weight_column, "--weight-column");
+  if (!options.source_column.empty() || !options.target_column.empty()) {
+    require(!options.source_column.empty() && !options.target_column.empty(),
+            "--source-column and --target-column name the two ends of an edge: give both");
+    out.source = named(options.source_column, "--source-column");
+    out.target = named(options.target_column, "--target-column");
+    require(out.source != out.target, "--source-column and --target-column name the same column '{}'",
+            options.source_column);
+    if (!out.weight) out.weight = column("weight");
+    return out;
+  }
   bool found = false;
   for (const auto& [a, b] : kEndpointNames) {
     const std::optional<std::size_t> u = column(lowercase_trimmed(a));
@@ -237,9 +278,11 @@ EdgeColumns edge_columns(const TextLines& lines, const std::string& line,
       known += fmt::format("{}{}{}{}", known.empty() ? "" : ", ", a, delimiter == '\t' ? "<tab>" : ",", b);
     lines.fail(line,
                fmt::format("the header names no pair of columns for an edge's two ends; expected one of {} "
-                           "(any case; a file without a header is an edge list: edgelist:PATH)",
+                           "(any case), or name them with --source-column and --target-column (a file "
+                           "without a header is an edge list: edgelist:PATH)",
                            known));
   }
+  if (out.weight) return out;
   if (const std::optional<std::size_t> w = column("weight"); w && *w != out.source && *w != out.target)
     out.weight = w;
   return out;
@@ -247,7 +290,8 @@ EdgeColumns edge_columns(const TextLines& lines, const std::string& line,
 
 }  // namespace
 
-Graph parse_csv_graph(std::istream& in, const std::string& source, char delimiter) {
+Graph parse_csv_graph(std::istream& in, const std::string& source, char delimiter,
+                      const ReadOptions& options) {
   TextLines lines(in, source);
   DroppedSelfLoops self_loops;
   std::string line;
@@ -256,10 +300,10 @@ Graph parse_csv_graph(std::istream& in, const std::string& source, char delimite
   require(have_header, "{}: empty file (expected a header such as 'Source{}Target[{}Weight]')", source,
           delimiter, delimiter);
   const std::vector<std::string> header = split_csv(lines, line, delimiter);
-  const EdgeColumns columns = edge_columns(lines, line, header, delimiter);
+  const EdgeColumns columns = edge_columns(lines, line, header, delimiter, options);
   const char* separated = delimiter == '\t' ? "tab-separated" : "comma-separated";
 
-  NodeIds ids("line");
+  NodeIds ids("line", {true, options.symmetrize});
   while (lines.next(line)) {
     if (util::is_blank(line)) continue;
     require_utf8(lines, line);
@@ -282,14 +326,14 @@ Graph parse_csv_graph(std::istream& in, const std::string& source, char delimite
   return g;
 }
 
-Graph read_csv_graph(const std::string& path) {
+Graph read_csv_graph(const std::string& path, const ReadOptions& options) {
   std::ifstream in = open_input(path, "CSV");
-  return parse_csv_graph(in, path);
+  return parse_csv_graph(in, path, ',', options);
 }
 
-Graph read_tsv_graph(const std::string& path) {
+Graph read_tsv_graph(const std::string& path, const ReadOptions& options) {
   std::ifstream in = open_input(path, "TSV");
-  return parse_csv_graph(in, path, '\t');
+  return parse_csv_graph(in, path, '\t', options);
 }
 
 void write_edge_list(const Graph& g, std::ostream& out, NodeNaming naming) {

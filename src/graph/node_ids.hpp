@@ -58,12 +58,72 @@ inline std::optional<std::string> weight_problem(const std::vector<Edge>& edges,
   return std::nullopt;
 }
 
+/// How a reader's lines give edges: as arcs u -> v (edge lists, CSV, a general Matrix Market), whose
+/// directions are checked, or as undirected edges (adjacency lists, GraphML).
+struct Arcs {
+  bool checked = false;     ///< the lines are arcs
+  bool symmetrize = false;  ///< --symmetrize: a directed file's arcs are read as edges
+};
+
+/// The arcs of a file: pairs given in both directions, in one only (the first of them), and arcs given
+/// again in the same direction.
+struct ArcCounts {
+  std::size_t both_ways = 0;
+  std::size_t one_way = 0;
+  Edge first_one_way;
+  std::size_t repeated = 0;
+};
+
+inline ArcCounts count_arcs(std::vector<Edge> arcs) {
+  const auto less = [](const Edge& a, const Edge& b) { return a.u != b.u ? a.u < b.u : a.v < b.v; };
+  std::sort(arcs.begin(), arcs.end(), less);
+  ArcCounts out;
+  const std::size_t given = arcs.size();
+  arcs.erase(std::unique(arcs.begin(), arcs.end()), arcs.end());
+  out.repeated = given - arcs.size();
+  for (const Edge& a : arcs) {
+    if (std::binary_search(arcs.begin(), arcs.end(), Edge{a.v, a.u}, less)) {
+      ++out.both_ways;
+    } else if (out.one_way++ == 0) {
+      out.first_one_way = a;
+    }
+  }
+  out.both_ways /= 2;
+  return out;
+}
+
+/// Refuses a file whose arcs look directed (some pairs in both directions, others in one only) unless
+/// symmetrizing, and notes what was merged.
+inline void check_arcs(Graph& g, const std::vector<Edge>& arcs, const std::vector<std::string>& labels,
+                       Arcs policy, const std::string& source) {
+  if (!policy.checked) return;
+  const ArcCounts c = count_arcs(arcs);
+  if (c.both_ways > 0 && c.one_way > 0) {
+    require(policy.symmetrize,
+            "{}: the file looks directed: {} pair{} of nodes {} listed in both directions and {} in one only "
+            "(the first: {} -> {}), and netdp's networks are undirected: pass --symmetrize to read every arc "
+            "as an undirected edge, or list each edge once",
+            source, c.both_ways, c.both_ways == 1 ? "" : "s", c.both_ways == 1 ? "is" : "are", c.one_way,
+            labels[c.first_one_way.u], labels[c.first_one_way.v]);
+    g.add_note(
+        fmt::format("{}: symmetrized (--symmetrize): {} one-way arc{} read as edges, {} pair{} of "
+                    "opposite arcs merged into one edge each",
+                    source, c.one_way, c.one_way == 1 ? "" : "s", c.both_ways, c.both_ways == 1 ? "" : "s"));
+  }
+  if (c.repeated > 0) {
+    g.add_note(
+        fmt::format("{}: {} repeated edge{} merged (the same pair again in the same direction: a "
+                    "multigraph's parallel edges; netdp's graphs are simple)",
+                    source, c.repeated, c.repeated == 1 ? "" : "s"));
+  }
+}
+
 // Relabels 0..n-1 in increasing order of the original ids, keeping them as labels. `weights`, parallel
 // to `pairs` or empty, are kept when weight_problem finds none; else the graph is unweighted and a
-// note from `source` says why.
+// note from `source` says why. Arcs are checked as check_arcs says.
 template <typename Id, typename Compare = std::less<Id>>
 Graph relabel(std::vector<Id> ids, const std::vector<std::pair<Id, Id>>& pairs,
-              const std::vector<double>& weights, const std::string& source) {
+              const std::vector<double>& weights, const std::string& source, Arcs arcs = {}) {
   std::sort(ids.begin(), ids.end(), Compare{});
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   require(ids.size() <= std::numeric_limits<NodeId>::max(), "{} distinct node ids exceed the limit of {}",
@@ -86,6 +146,7 @@ Graph relabel(std::vector<Id> ids, const std::vector<std::pair<Id, Id>>& pairs,
   const std::optional<std::string> problem =
       weights.empty() ? std::nullopt : weight_problem(edges, weights, labels);
   Graph g = Graph::from_edges(ids.size(), edges, problem ? std::vector<double>{} : weights);
+  check_arcs(g, edges, labels, arcs, source);
   g.set_labels(std::move(labels));
   if (problem)
     g.add_note(
@@ -98,7 +159,7 @@ Graph relabel(std::vector<Id> ids, const std::vector<std::pair<Id, Id>>& pairs,
 /// the positions the callers pass ("line", "edge") in the note of a file that mixes the two.
 class NodeIds {
  public:
-  explicit NodeIds(const char* unit) : unit_(unit) {}
+  explicit NodeIds(const char* unit, Arcs arcs = {}) : unit_(unit), arcs_(arcs) {}
 
   /// Adds an edge's endpoints and its weight, if it has one; false for a self-loop (its node is kept,
   /// the edge and its weight are not).
@@ -143,8 +204,8 @@ class NodeIds {
     }
     if (weighted_ < edges || edges == 0) weights_.clear();
     const bool named = !names_.ids.empty();
-    Graph g = named ? relabel(std::move(names_.ids), names_.pairs, weights_, source)
-                    : relabel(std::move(integers_.ids), integers_.pairs, weights_, source);
+    Graph g = named ? relabel(std::move(names_.ids), names_.pairs, weights_, source, arcs_)
+                    : relabel(std::move(integers_.ids), integers_.pairs, weights_, source, arcs_);
     for (std::string& note : notes_) g.add_note(std::move(note));
     if (!named) return g;
     if (integer_like_ > 0) {
@@ -191,6 +252,7 @@ class NodeIds {
     }
   };
   const char* unit_;
+  Arcs arcs_;
   Endpoints<std::uint64_t> integers_;
   Endpoints<std::string> names_;
   std::string first_name_;

@@ -31,15 +31,18 @@ struct SpecKind {
   std::vector<KeyInfo> keys;
   std::function<Graph(const Params&)> build;
   bool takes_path = false;
+  bool reads_columns = false;  // --source-column, --target-column, --weight-column apply
+  bool reads_arcs = false;     // --symmetrize applies
 };
 
 // The key=value parameters of one SPEC, checked against its kind's keys.
 class Params {
  public:
-  Params(const SpecKind& kind, const ParsedSpec& spec, std::uint64_t default_seed)
-      : kind_(kind), spec_(spec), default_seed_(std::to_string(default_seed)) {}
+  Params(const SpecKind& kind, const ParsedSpec& spec, std::uint64_t default_seed, const ReadOptions& read)
+      : kind_(kind), spec_(spec), default_seed_(std::to_string(default_seed)), read_(read) {}
 
   const std::string& path() const { return spec_.path; }
+  const ReadOptions& read() const { return read_; }
 
   std::uint64_t integer(const char* key) const {
     const std::string text = raw(key);
@@ -112,6 +115,7 @@ class Params {
   const SpecKind& kind_;
   const ParsedSpec& spec_;
   std::string default_seed_;
+  const ReadOptions& read_;
 };
 
 unsigned small_uint(const Params& p, const char* key) {
@@ -208,12 +212,16 @@ const std::vector<SpecKind>& kinds() {
       {"edgelist",
        "SNAP-style edge list file",
        {},
-       [](const Params& p) { return read_edge_list(p.path()); },
+       [](const Params& p) { return read_edge_list(p.path(), p.read()); },
+       true,
+       false,
        true},
       {"mtx",
        "Matrix Market adjacency file",
        {},
-       [](const Params& p) { return read_matrix_market_graph(p.path()); },
+       [](const Params& p) { return read_matrix_market_graph(p.path(), p.read()); },
+       true,
+       false,
        true},
       {"adjlist",
        "adjacency list file (networkx write_adjlist): u and its neighbours per line",
@@ -223,17 +231,23 @@ const std::vector<SpecKind>& kinds() {
       {"graphml",
        "GraphML file (networkx, Gephi, igraph), undirected",
        {},
-       [](const Params& p) { return read_graphml_graph(p.path()); },
+       [](const Params& p) { return read_graphml_graph(p.path(), p.read()); },
+       true,
+       false,
        true},
       {"csv",
        "CSV file with a header naming the two ends (Source,Target / from,to / ...), optional Weight",
        {},
-       [](const Params& p) { return read_csv_graph(p.path()); },
+       [](const Params& p) { return read_csv_graph(p.path(), p.read()); },
+       true,
+       true,
        true},
       {"tsv",
        "tab-separated file, as csv",
        {},
-       [](const Params& p) { return read_tsv_graph(p.path()); },
+       [](const Params& p) { return read_tsv_graph(p.path(), p.read()); },
+       true,
+       true,
        true},
   };
   return table;
@@ -289,7 +303,7 @@ ParsedSpec parse_spec(const std::string& spec) {
   return out;
 }
 
-Graph from_spec(const std::string& spec, std::uint64_t default_seed) {
+Graph from_spec(const std::string& spec, std::uint64_t default_seed, const ReadOptions& read) {
   const ParsedSpec parsed = parse_spec(spec);
   const auto& table = kinds();
   const auto kind =
@@ -307,7 +321,19 @@ Graph from_spec(const std::string& spec, std::uint64_t default_seed) {
     require(known, "graph spec '{}': unknown key '{}' for '{}'; valid keys: {}", spec, key, kind->name,
             list_keys(*kind));
   }
-  return kind->build(Params(*kind, parsed, default_seed));
+  const bool columns =
+      !read.source_column.empty() || !read.target_column.empty() || !read.weight_column.empty();
+  require(
+      !columns || kind->reads_columns,
+      "graph spec '{}': --source-column, --target-column and --weight-column name the columns of a csv: or "
+      "tsv: file, not of '{}'",
+      spec, kind->name);
+  require(
+      !read.symmetrize || kind->reads_arcs,
+      "graph spec '{}': --symmetrize reads the arcs of a directed file (edgelist, csv, tsv, mtx, graphml), "
+      "and '{}' is not one",
+      spec, kind->name);
+  return kind->build(Params(*kind, parsed, default_seed, read));
 }
 
 std::string spec_help() {

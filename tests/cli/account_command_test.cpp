@@ -103,7 +103,8 @@ TEST(AccountCommand, UsersMatrixRefusesWeightsAndReweightingSchedules) {
   EXPECT_NE(dropout.err.find("weights a new graph each round"), std::string::npos) << dropout.err;
   const auto other_graph = run_cli({"account", "--matrix", w.path(), "--graph", "ring:n=7"});
   EXPECT_EQ(other_graph.status, 2);
-  EXPECT_NE(other_graph.err.find("W is 6 x 6 but the graph 'ring:n=7' has 7 nodes"), std::string::npos)
+  EXPECT_NE(other_graph.err.find("on the graph 'ring:n=7': W is 6 x 6 but the graph has 7 nodes"),
+            std::string::npos)
       << other_graph.err;
 }
 

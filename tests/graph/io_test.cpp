@@ -34,21 +34,65 @@ TEST(EdgeList, RelabelsByIncreasingNumericIdAndMergesDuplicates) {
   const TempFile file(
       "# SNAP style\n% also a comment\n100 7\n7\t100\r\n\n  100   7  \n"
       "18446744073709551615 7 0.5\n42 42\n9 10\n");
-  const Graph g = read_edge_list(file.path());
+  const Graph g = read_edge_list(file.path(), {.symmetrize = true});  // 100 -- 7 both ways, the others one
   const std::vector<std::string> labels{"7", "9", "10", "42", "100", "18446744073709551615"};
   EXPECT_EQ(g.labels(), labels);  // numeric, not lexicographic, order
   const std::vector<Edge> edges{{0, 4}, {0, 5}, {1, 2}};
   EXPECT_EQ(g.edges(), edges);
   EXPECT_EQ(g.degree(3), 0u);       // node 42 had only a self-loop: kept, isolated
   EXPECT_FALSE(g.weighted());       // one line of four has a weight
-  ASSERT_EQ(g.notes().size(), 3u);  // and the user is told
-  EXPECT_THAT(g.notes()[0], HasSubstr("1 of the 5 edges have a weight, the first without one at line 3: the "
+  ASSERT_EQ(g.notes().size(), 5u);  // and the user is told
+  EXPECT_THAT(g.notes()[0], HasSubstr("symmetrized (--symmetrize): 2 one-way arcs read as edges, 1 pair"));
+  EXPECT_THAT(g.notes()[1], HasSubstr("1 repeated edge merged"));
+  EXPECT_THAT(g.notes()[2], HasSubstr("1 of the 5 edges have a weight, the first without one at line 3: the "
                                       "weights are not kept"));
-  EXPECT_THAT(g.notes()[1], HasSubstr("1 self-loop dropped"));
-  EXPECT_THAT(g.notes()[1], HasSubstr("line 8: '42 42'"));
-  EXPECT_THAT(g.notes()[2],
+  EXPECT_THAT(g.notes()[3], HasSubstr("1 self-loop dropped"));
+  EXPECT_THAT(g.notes()[3], HasSubstr("line 8: '42 42'"));
+  EXPECT_THAT(g.notes()[4],
               HasSubstr("the columns after the first two (weights, times) are not used: 1 line has "
                         "them, the first at line 7"));
+}
+
+// A file whose pairs are listed both ways for some and one way for others looks directed: refused,
+// or symmetrized when asked, with the count of what was merged; every edge both ways is undirected.
+TEST(EdgeList, DirectedFilesAreRefusedOrSymmetrizedWhenAsked) {
+  const TempFile mixed("a b\nb a\nb c\nb c\n");
+  EXPECT_THAT(error_of([&] { read_edge_list(mixed.path()); }),
+              HasSubstr("the file looks directed: 1 pair of nodes is listed in both directions and 1 in one "
+                        "only (the first: b -> c)"));
+  const Graph g = read_edge_list(mixed.path(), {.symmetrize = true});
+  EXPECT_EQ(g.num_edges(), 2u);
+  ASSERT_EQ(g.notes().size(), 2u);
+  EXPECT_THAT(g.notes()[0], HasSubstr("symmetrized (--symmetrize): 1 one-way arc read as edges, 1 pair"));
+  EXPECT_THAT(g.notes()[1], HasSubstr("1 repeated edge merged"));
+  const TempFile both_ways("1 2\n2 1\n2 3\n3 2\n");
+  EXPECT_TRUE(read_edge_list(both_ways.path()).notes().empty());
+  const TempFile snap("# Directed graph (each unordered pair of nodes is saved once)\n1 2\n");
+  EXPECT_THAT(error_of([&] { read_edge_list(snap.path()); }),
+              HasSubstr("line 1: the file says the graph is directed"));
+  EXPECT_EQ(read_edge_list(snap.path(), {.symmetrize = true}).num_edges(), 1u);
+  const TempFile undirected("# Undirected graph\n1 2\n");
+  EXPECT_EQ(read_edge_list(undirected.path()).num_edges(), 1u);
+  // A general Matrix Market adjacency that is not symmetric is a directed graph's.
+  const TempFile arcs("%%MatrixMarket matrix coordinate pattern general\n3 3 3\n1 2\n2 1\n2 3\n", ".mtx");
+  EXPECT_THAT(error_of([&] { read_matrix_market_graph(arcs.path()); }), HasSubstr("looks directed"));
+  EXPECT_EQ(read_matrix_market_graph(arcs.path(), {.symmetrize = true}).num_edges(), 2u);
+}
+
+// --source-column / --target-column / --weight-column name the columns the header does not.
+TEST(Csv, ColumnsNamedByTheUser) {
+  const TempFile file("who,whom,strength\nx,y,2\ny,z,3\n", ".csv");
+  const Graph g = read_csv_graph(
+      file.path(), {.source_column = "WHO", .target_column = "whom", .weight_column = "strength"});
+  EXPECT_EQ(g.labels(), (std::vector<std::string>{"x", "y", "z"}));
+  ASSERT_TRUE(g.weighted());
+  EXPECT_EQ(g.neighbor_weights(1)[1], 3.0);
+  EXPECT_THAT(
+      error_of([&] { read_csv_graph(file.path(), {.source_column = "who", .target_column = "to"}); }),
+      HasSubstr("line 1: the header has no column 'to' (--target-column); its columns are 'who', 'whom', "
+                "'strength'"));
+  EXPECT_THAT(error_of([&] { read_csv_graph(file.path(), {.source_column = "who"}); }),
+              HasSubstr("give both"));
 }
 
 // networkx's write_weighted_edgelist: the third column is the weight, kept on both directions.
@@ -85,7 +129,7 @@ TEST(EdgeList, MalformedLinesNameFileLineAndContent) {
 // Names, as networkx writes them for string nodes (Les Misérables: "Napoleon Myriel"), are kept as
 // labels and ordered as text; integer ids keep their numeric order.
 TEST(EdgeList, NamesAreLabelsOrderedAsText) {
-  const TempFile names("# characters\nNapoleon Myriel\nMyriel Baptistine\nMyriel Napoleon\n");
+  const TempFile names("# characters\nNapoleon Myriel\nMyriel Baptistine\n");
   const Graph g = read_edge_list(names.path());
   EXPECT_EQ(g.labels(), (std::vector<std::string>{"Baptistine", "Myriel", "Napoleon"}));
   EXPECT_EQ(g.edges(), (std::vector<Edge>{{0, 1}, {1, 2}}));
@@ -141,7 +185,8 @@ TEST(EdgeList, WriteThenReadRoundTrips) {
 TEST(MatrixMarketGraph, ReadsAdjacencyAndRoundTrips) {
   // General real matrix: both directions, a diagonal entry and an explicit zero are ignored.
   const TempFile file(
-      "%%MatrixMarket matrix coordinate real general\n4 4 5\n1 2 1.0\n2 1 1.0\n3 3 2.0\n4 1 0.5\n2 4 0\n",
+      "%%MatrixMarket matrix coordinate real general\n4 4 6\n1 2 1.0\n2 1 1.0\n3 3 2.0\n4 1 0.5\n1 4 0.5\n2 "
+      "4 0\n",
       ".mtx");
   const Graph g = read_matrix_market_graph(file.path());
   EXPECT_EQ(g.num_nodes(), 4u);
@@ -172,7 +217,7 @@ TEST(Csv, StringIdsInLexicographicOrder) {
       "Source,Target,Weight\nmastodon.social,b.org,3\nb.org,mastodon.social,1\n\"a,quoted.net\", b.org ,0.5\n"
       "b.org,b.org,1\n\nZed.io,b.org,2\n",
       ".csv");
-  const Graph g = read_csv_graph(file.path());
+  const Graph g = read_csv_graph(file.path(), {.symmetrize = true});
   const std::vector<std::string> labels{"Zed.io", "a,quoted.net", "b.org", "mastodon.social"};  // byte order
   EXPECT_EQ(g.labels(), labels);
   const std::vector<Edge> edges{{0, 2}, {1, 2}, {2, 3}};
@@ -180,9 +225,10 @@ TEST(Csv, StringIdsInLexicographicOrder) {
   const TempFile integers("source,TARGET\n10,9\n", ".csv");  // integer ids: numeric order, as edge lists
   EXPECT_EQ(read_csv_graph(integers.path()).labels(), (std::vector<std::string>{"9", "10"}));
   EXPECT_FALSE(g.weighted());
-  ASSERT_EQ(g.notes().size(), 2u);
-  EXPECT_THAT(g.notes()[0], HasSubstr("the edge b.org -- mastodon.social is given twice, with weights"));
-  EXPECT_THAT(g.notes()[1], HasSubstr("1 self-loop dropped"));
+  ASSERT_EQ(g.notes().size(), 3u);
+  EXPECT_THAT(g.notes()[0], HasSubstr("symmetrized (--symmetrize)"));
+  EXPECT_THAT(g.notes()[1], HasSubstr("the edge b.org -- mastodon.social is given twice, with weights"));
+  EXPECT_THAT(g.notes()[2], HasSubstr("1 self-loop dropped"));
 }
 
 // pandas' to_csv (an index column first), other names for the two ends, extra columns, and TSV.
@@ -276,6 +322,19 @@ TEST(Graphml, NetworkxFileGivesLabelsIsolatedNodesAndWeights) {
   ASSERT_TRUE(g.weighted());
   EXPECT_EQ(g.neighbor_weights(2)[0], 1.0);  // Myriel -- Baptistine
   EXPECT_EQ(g.neighbor_weights(2)[1], 2.0);  // Myriel -- Napoleon
+}
+
+// networkx's DiGraph: refused, or its arcs read as edges with --symmetrize.
+TEST(Graphml, DirectedGraphIsSymmetrizedWhenAsked) {
+  const std::string text = std::string(kGraphmlHead) +
+                           "<graph edgedefault=\"directed\"><node id=\"a\"/><node id=\"b\"/><node id=\"c\"/>"
+                           "<edge source=\"a\" target=\"b\"/><edge source=\"b\" target=\"a\"/>"
+                           "<edge source=\"b\" target=\"c\"/></graph></graphml>";
+  EXPECT_THAT(error_of([&] { parse_graphml_graph(text, "g.graphml"); }), HasSubstr("--symmetrize"));
+  const Graph g = parse_graphml_graph(text, "g.graphml", {.symmetrize = true});
+  EXPECT_EQ(g.num_edges(), 2u);
+  ASSERT_EQ(g.notes().size(), 1u);
+  EXPECT_THAT(g.notes()[0], HasSubstr("symmetrized (--symmetrize): 1 one-way arc read as edges, 1 pair"));
 }
 
 // Integer ids are ordered numerically, as an edge list's, so both give the same graph.

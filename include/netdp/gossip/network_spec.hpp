@@ -14,6 +14,7 @@
 #include "netdp/gossip/schedule.hpp"
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/graph.hpp"
+#include "netdp/graph/io.hpp"
 
 namespace netdp::gossip {
 
@@ -66,7 +67,14 @@ struct NetworkSpec {
   /// not empty, names W's nodes and must be W's graph (same size, W_uv > 0 or W_vu > 0 exactly on
   /// its edges); if empty, the graph is W's support with nodes labelled 1..n as in the file.
   std::string matrix = {};
+  /// How a graph file is read: its CSV columns, --symmetrize (graph::ReadOptions).
+  graph::ReadOptions read = {};
 };
+
+/// A user's W on the graph `g` that names its nodes: validated as GossipMatrix, with as many rows as
+/// g has nodes and W_uv > 0 or W_vu > 0 exactly on g's edges. Throws std::invalid_argument naming
+/// the rule (and the edge or entry) otherwise.
+GossipMatrix matrix_on_graph(SparseMatrix w, graph::Graph g);
 
 /// The weighting of spec's time-varying schedules: none for a user's W.
 std::optional<Weighting> schedule_weighting(const NetworkSpec& spec);

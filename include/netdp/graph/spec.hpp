@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "netdp/graph/graph.hpp"
+#include "netdp/graph/io.hpp"
 
 namespace netdp::graph {
 
@@ -27,7 +28,9 @@ ParsedSpec parse_spec(const std::string& spec);
 /// Builds the graph a SPEC describes. Unknown names or keys, missing required
 /// keys and malformed numbers throw std::invalid_argument naming them and
 /// listing the valid choices. A random graph without its own `seed=` is drawn from `default_seed`.
-Graph from_spec(const std::string& spec, std::uint64_t default_seed = 1);
+/// `read` tells the file readers which columns to read and whether to symmetrize (io.hpp); options
+/// that do not apply to the SPEC's kind are refused.
+Graph from_spec(const std::string& spec, std::uint64_t default_seed = 1, const ReadOptions& read = {});
 
 /// Human-readable list of every SPEC name with its keys and defaults.
 std::string spec_help();
