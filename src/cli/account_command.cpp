@@ -290,7 +290,10 @@ void run_account(const AccountOptions& o) {
   }
   report.local_dp = accounting::local_dp_baseline(*account, report.sigma, o.delta);
   report.central_dp = accounting::central_dp_baseline(*account, n, report.sigma, o.delta);
-  report.warnings = account->warnings();
+  // What the graph's reader changed leads the warnings of the JSON (it was printed when read).
+  const std::vector<std::string>& graph_notes = w.graph().notes();
+  report.warnings = graph_notes;
+  for (std::string& warning : account->warnings()) report.warnings.push_back(std::move(warning));
 
   // The rows stream from the accountant to the output block by block; only the summary is kept.
   const RowWriter::Format format =
@@ -337,7 +340,9 @@ void run_account(const AccountOptions& o) {
     util::write_file_atomically(o.out, write);
   }
   if (!to_stdout && (o.output.json || o.csv || writes_npy(o))) write_human(std::cout, report);
-  write_warnings(report.warnings, o.output);
+  write_warnings(
+      {report.warnings.begin() + static_cast<std::ptrdiff_t>(graph_notes.size()), report.warnings.end()},
+      o.output);
 }
 
 }  // namespace

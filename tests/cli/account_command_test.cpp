@@ -108,6 +108,16 @@ TEST(AccountCommand, UsersMatrixRefusesWeightsAndReweightingSchedules) {
       << other_graph.err;
 }
 
+// What the graph's reader changed is in the JSON's warnings, not only on stderr.
+TEST(AccountCommand, GraphNotesSurviveIntoTheJsonWarnings) {
+  const netdp::testing::TempFile file("a b 2\nb b 1\nb c 1\nc a 3\n", ".edges");
+  const Json j = account_json({"--graph", "edgelist:" + file.path(), "--rounds", "3", "--summary-only"});
+  const std::string warnings = j["summary"]["warnings"].dump();
+  EXPECT_NE(warnings.find("1 self-loop dropped"), std::string::npos) << warnings;
+  EXPECT_NE(warnings.find("the edge weights are not used by --weights hamilton"), std::string::npos)
+      << warnings;
+}
+
 TEST(AccountCommand, SummaryGroupsByDistanceAndCarriesBaselines) {
   const Json j = account_json({"--graph", "hypercube:d=4", "--method", "muffliato", "--rounds", "6"});
   const Json& s = j["summary"];
