@@ -6,10 +6,11 @@ from .graphs import as_graph
 
 
 def factorize(workload="prefix-sum", rounds=16, method="optimal", participations=1, separation=0, *,
-              graph=None, weights="hamilton", initial_power=1, bands=0):
+              graph=None, weights="hamilton", initial_power=1, bands=0, lcc=False):
     """C minimising sens_Π(C)² · ‖L C⁻¹‖²_F for the prefix-sum workload or the decentralized
     learning one (``workload="dl"``, MF paper Lemma 10, on ``graph``'s W), by ``method``
-    (optimal, equal-norm, sign-relaxed, identity, sqrt, antipgd, dmf, banded).
+    (optimal, equal-norm, sign-relaxed, identity, sqrt, antipgd, dmf, banded); ``lcc=True`` keeps
+    ``graph``'s largest connected component.
 
     Returns a dict: c (T × T numpy array, lower triangular), loss, sensitivity,
     sensitivity_exact, trace, certificate (kind, value, lower_bound, global_lower_bound,
@@ -23,7 +24,7 @@ def factorize(workload="prefix-sum", rounds=16, method="optimal", participations
     request.separation = integer("separation", separation, minimum=0)
     request.initial_power = integer("initial_power", initial_power, minimum=0)
     request.bands = integer("bands", bands, minimum=0)
-    core = as_graph(graph)._core if graph is not None else None
+    core = as_graph(graph, lcc)._core if graph is not None else None
     out = dict(_netdp.factorize(request, core, weights))
     out["certificate"] = dict(out["certificate"])
     return out

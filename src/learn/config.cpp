@@ -333,19 +333,34 @@ struct Entry {
   std::function<std::optional<std::string>(const TrainConfig&)> violation;
 };
 
-// The entry of key `key` = member `member` of section `section` under `rule`.
-template <class Section, class Rule>
-Entry bind_key(std::string_view key, Section TrainConfig::*section,
-               typename Rule::value_type Section::*member, Rule rule, std::string_view description) {
+// The entry of the field `field(config)` (a generic lambda, so that it serves const and mutable configs).
+template <class Rule, class Field>
+Entry bind_field(std::string_view key, Field field, Rule rule, std::string_view description) {
   Entry entry{key, description, rule.accepted(), {}, {}, {}};
   entry.parse = [=](TrainConfig& config, const std::string& text) {
     typename Rule::value_type value = rule.parse(key, text);
     if (const auto why = rule.violation(value)) reject(key, text, *why);
-    (config.*section).*member = std::move(value);
+    field(config) = std::move(value);
   };
-  entry.format = [=](const TrainConfig& config) { return rule.format((config.*section).*member); };
-  entry.violation = [=](const TrainConfig& config) { return rule.violation((config.*section).*member); };
+  entry.format = [=](const TrainConfig& config) { return rule.format(field(config)); };
+  entry.violation = [=](const TrainConfig& config) { return rule.violation(field(config)); };
   return entry;
+}
+
+// The entry of key `key` = member `member` of section `section` under `rule`.
+template <class Section, class Rule>
+Entry bind_key(std::string_view key, Section TrainConfig::*section,
+               typename Rule::value_type Section::*member, Rule rule, std::string_view description) {
+  return bind_field(
+      key, [=](auto& config) -> auto& { return (config.*section).*member; }, rule, description);
+}
+
+// A key of how the network's graph file is read (NetworkSpec::read).
+template <class Rule>
+Entry bind_read_key(std::string_view key, typename Rule::value_type graph::ReadOptions::*member, Rule rule,
+                    std::string_view description) {
+  return bind_field(
+      key, [=](auto& config) -> auto& { return config.network.read.*member; }, rule, description);
 }
 
 const std::vector<Entry>& table() {
@@ -404,6 +419,14 @@ const std::vector<Entry>& table() {
       bind_key(
           "network.matrix", network, &gossip::NetworkSpec::matrix, Text{"path of a Matrix Market W"},
           "your own gossip matrix instead of network.weights; network.graph, when given, names its nodes"),
+      bind_read_key("network.symmetrize", &graph::ReadOptions::symmetrize, Flag{},
+                    "read a directed graph file's arcs as undirected edges (refused without it)"),
+      bind_read_key("network.source_column", &graph::ReadOptions::source_column, Text{"column name"},
+                    "csv/tsv graph: the column of an edge's first end (empty: the header's guess)"),
+      bind_read_key("network.target_column", &graph::ReadOptions::target_column, Text{"column name"},
+                    "csv/tsv graph: the column of an edge's second end (empty: the header's guess)"),
+      bind_read_key("network.weight_column", &graph::ReadOptions::weight_column, Text{"column name"},
+                    "csv/tsv graph: the column of the edge weights (empty: Weight, if any)"),
       bind_key("model.kind", model, &ModelSpec::kind, Choice<ModelSpec::Kind>{},
                "the model (docs/learn-models.md)"),
       bind_key("model.l2", model, &ModelSpec::l2, Real{Range::nonnegative}, "L2 coefficient λ of λ/2‖θ‖²"),

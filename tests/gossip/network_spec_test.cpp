@@ -142,6 +142,17 @@ TEST(NetworkSpec, UsersMatrixThatIsNotTheGraphsIsRefusedByName) {
   EXPECT_NE(load_error_of(network("", not_a_number.path())), "no error");
 }
 
+TEST(NetworkSpec, ReadOptionsReachTheGraphsReader) {
+  const netdp::testing::TempFile file("who,whom\na,b\nb,a\nb,c\n", ".csv");
+  NetworkSpec spec = network("csv:" + file.path());
+  EXPECT_NE(load_error_of(spec).find("the header names no pair of columns"), std::string::npos);
+  spec.read.source_column = "who";
+  spec.read.target_column = "whom";
+  EXPECT_NE(load_error_of(spec).find("--symmetrize"), std::string::npos);
+  spec.read.symmetrize = true;
+  EXPECT_EQ(load_network(spec).graph().num_edges(), 2u);
+}
+
 TEST(NetworkSpec, UsersMatrixRefusesTheSchedulesThatReweightAGraph) {
   const GossipMatrix w = load_network(network("ring:n=5"));
   EXPECT_NO_THROW(schedule_from_spec(parse_schedule_spec("pairwise"), w, std::nullopt, 3, 1));

@@ -56,6 +56,10 @@ TEST(TrainConfigTest, DefaultsAreTheSchemaDefaults) {
       {"network.lcc", "false"},
       {"network.weights", "hamilton"},
       {"network.matrix", ""},
+      {"network.symmetrize", "false"},
+      {"network.source_column", ""},
+      {"network.target_column", ""},
+      {"network.weight_column", ""},
       {"model.kind", "logistic"},
       {"model.l2", "0"},
       {"model.hidden", "32"},
@@ -180,7 +184,7 @@ TEST(TrainConfigTest, EveryChoiceNameParsesAndPrintsBack) {
     for (const std::string& name : names)
       EXPECT_EQ(resolve_config({{key.key, name}}).at(key.key), name) << key.key;
   }
-  EXPECT_EQ(choices, 16u);  // 12 choices (data.source ... privacy.release_dimension) and 4 flags
+  EXPECT_EQ(choices, 17u);  // 12 choices (data.source ... privacy.release_dimension) and 5 flags
   EXPECT_EQ(to_string(CalibrateOn::max), "max");
   EXPECT_EQ(to_string(CorrelationMethod::per_node), "per-node");
   EXPECT_EQ(to_string(DataSource::synthetic_linear), "synthetic-linear");
