@@ -5,7 +5,6 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 import pytest
-import scipy.sparse as sp
 
 import netdp
 
@@ -134,4 +133,3 @@ def test_a_files_notes_are_python_warnings(tmp_path):
     directed.write_text("a b\nb a\nb c\n")
     with pytest.raises(ValueError, match="--symmetrize"):
         netdp.graph(f"edgelist:{directed}")
-    sp.csr_matrix(np.eye(2))  # scipy present: the matrix forms above use it

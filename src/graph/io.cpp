@@ -229,6 +229,33 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 6> kEndpoint
      {"node1", "node2"},
      {"Source", "Destination"}}};
 
+// The two ends from the header's names: the first pair of kEndpointNames it holds; fails listing them.
+template <typename Column>
+void guess_endpoints(const TextLines& lines, const std::string& line, const Column& column, char delimiter,
+                     EdgeColumns& out) {
+  bool found = false;
+  for (const auto& [a, b] : kEndpointNames) {
+    const std::optional<std::size_t> u = column(lowercase_trimmed(a));
+    const std::optional<std::size_t> v = column(lowercase_trimmed(b));
+    if (u && v) {
+      out.source = *u;
+      out.target = *v;
+      found = true;
+      break;
+    }
+  }
+  if (!found) {
+    std::string known;
+    for (const auto& [a, b] : kEndpointNames)
+      known += fmt::format("{}{}{}{}", known.empty() ? "" : ", ", a, delimiter == '\t' ? "<tab>" : ",", b);
+    lines.fail(line,
+               fmt::format("the header names no pair of columns for an edge's two ends; expected one of {} "
+                           "(any case), or name them with --source-column and --target-column (a file "
+                           "without a header is an edge list: edgelist:PATH)",
+                           known));
+  }
+}
+
 EdgeColumns edge_columns(const TextLines& lines, const std::string& line,
                          const std::vector<std::string>& header, char delimiter, const ReadOptions& options) {
   std::vector<std::string> names;
@@ -258,29 +285,8 @@ EdgeColumns edge_columns(const TextLines& lines, const std::string& line,
     out.target = named(options.target_column, "--target-column");
     require(out.source != out.target, "--source-column and --target-column name the same column '{}'",
             options.source_column);
-    if (!out.weight) out.weight = column("weight");
-    return out;
-  }
-  bool found = false;
-  for (const auto& [a, b] : kEndpointNames) {
-    const std::optional<std::size_t> u = column(lowercase_trimmed(a));
-    const std::optional<std::size_t> v = column(lowercase_trimmed(b));
-    if (u && v) {
-      out.source = *u;
-      out.target = *v;
-      found = true;
-      break;
-    }
-  }
-  if (!found) {
-    std::string known;
-    for (const auto& [a, b] : kEndpointNames)
-      known += fmt::format("{}{}{}{}", known.empty() ? "" : ", ", a, delimiter == '\t' ? "<tab>" : ",", b);
-    lines.fail(line,
-               fmt::format("the header names no pair of columns for an edge's two ends; expected one of {} "
-                           "(any case), or name them with --source-column and --target-column (a file "
-                           "without a header is an edge list: edgelist:PATH)",
-                           known));
+  } else {
+    guess_endpoints(lines, line, column, delimiter, out);
   }
   if (out.weight) return out;
   if (const std::optional<std::size_t> w = column("weight"); w && *w != out.source && *w != out.target)
