@@ -76,6 +76,7 @@ void run_asymptotic(const AsymptoticOptions& o) {
                            {"per_round_vector", p.per_round_vector},
                            {"per_round_certified", p.per_round_certified}});
   }
+  j["warnings"] = w.graph().notes();  // what the graph's reader changed
   print_result(o.output, j, [&](std::ostream& out) {
     fmt::print(out, "Theorem 13: (Delta_T)^2 / T for target {} against observer {} -> limit {:.8g}\n",
                names.label(target), names.label(observer), rate.limit);

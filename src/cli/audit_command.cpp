@@ -252,6 +252,7 @@ void run_audit(const AuditOptions& o) {
   j["false_positive_upper"] = r.bound.false_positive_upper;
   j["false_negative_upper"] = r.bound.false_negative_upper;
   j["verdict"] = violation ? "VIOLATION" : "consistent";
+  j["warnings"] = w.graph().notes();  // what the graph's reader changed
   print_result(o.output, j, [&](std::ostream& out) {
     fmt::print(out, "netdp audit: {} on graph {} ({} nodes), weights {}, T = {}, sigma {}, delta {}\n",
                req.method == Method::random_walk ? "random walk (contributions " + contributions.name() + ")"

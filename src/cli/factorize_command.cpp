@@ -63,6 +63,7 @@ void run_factorize(const FactorizeOptions& options) {
     mf::write_correlation(options.out, f.c);
     j["out"] = options.out;
   }
+  j["warnings"] = w ? w->graph().notes() : std::vector<std::string>{};  // what the graph's reader changed
   print_result(options.output, j, [&](std::ostream& out) {
     fmt::print(out, "workload {} (T = {}, k = {}, b = {}), method {}\n",
                util::name_of(mf::kWorkloadNames, o.workload), o.rounds, o.participations, p.separation,

@@ -140,6 +140,7 @@ nlohmann::json summarize(const gossip::GossipMatrix& w, const GossipOptions& opt
     r["labels"] = std::move(labels);
   }
   r["notes"] = notes(primitivity, second.spectral_gap, options);
+  r["warnings"] = w.graph().notes();  // what the graph's reader changed
   return r;
 }
 

@@ -92,7 +92,8 @@ void add_graph_command(CLI::App& app) {
       graph::write_edge_list(g, text, graph::NodeNaming::indices);
       write_text_file(options->out, text.str());
     }
-    const nlohmann::json result = summarize(g, options->labels);
+    nlohmann::json result = summarize(g, options->labels);
+    result["warnings"] = g.notes();
     print_result(options->output, result, [&result](std::ostream& out) { print_graph_summary(out, result); });
   });
 }

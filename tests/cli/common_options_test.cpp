@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "../util/temp_file.hpp"
 #include "cli/cli_runner.hpp"
 #include "netdp/util/memory.hpp"
 
@@ -96,6 +97,28 @@ TEST(CommonOptions, MachineOutputGoesToTheFileAndTheHumanTableToStdout) {
   EXPECT_NE(r.out.find("netdp account: muffliato accountant on graph ring:n=6"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("\"pairs\""), std::string::npos) << r.out;
   std::filesystem::remove(path);
+}
+
+// What the graph's reader changed (here a dropped self-loop) is in every command's JSON warnings, as
+// in account's summary, not only on stderr.
+TEST(CommonOptions, GraphNotesSurviveIntoEveryCommandsJsonWarnings) {
+  const netdp::testing::TempFile file("a b\nb b\nb c\nc d\nd a\na c\n", ".edges");
+  const std::string graph = "edgelist:" + file.path();
+  const std::vector<std::vector<std::string>> commands = {
+      {"graph"},
+      {"gossip"},
+      {"compare", "--rounds", "3"},
+      {"audit", "--rounds", "3", "--observer", "a", "--target", "c", "--trials", "20"},
+      {"asymptotic", "--rounds-grid", "2,3", "--observer", "a", "--target", "c"},
+      {"factorize", "--workload", "dl", "--rounds", "3"}};
+  for (std::vector<std::string> args : commands) {
+    args.insert(args.end(), {"--graph", graph, "--json"});
+    const testing::CliResult r = testing::run_cli(args);
+    ASSERT_EQ(r.status, 0) << args.front() << ": " << r.err;
+    const std::string warnings = nlohmann::json::parse(r.out)["warnings"].dump();
+    EXPECT_NE(warnings.find("1 self-loop dropped"), std::string::npos) << args.front() << ": " << warnings;
+    EXPECT_NE(r.err.find("1 self-loop dropped"), std::string::npos) << args.front() << ": " << r.err;
+  }
 }
 
 }  // namespace
