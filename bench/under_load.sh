@@ -2,16 +2,19 @@
 # The headline commands (the speed table of docs/performance.md) on an idle machine and with one
 # core kept busy by a bounded background loop, each at the default thread count and at --threads 1,
 # beside the numpy/scipy scripts of bench/baselines/ for the same results in the same run: the
-# median of REPEAT runs (default 3) by /usr/bin/time. Prints a Markdown table and writes one
+# median and range of REPEAT runs (default 3) by /usr/bin/time, a case's default and --threads 1
+# runs taking turns. Prints a Markdown table and writes one
 # JSON record per command and setting to bench/results/under_load.json (the machine, the load
 # before and after, the command, wall time and peak memory). Usage (after `make build`):
 #   bench/under_load.sh [BUILD_DIR]          # default build/release
 #   SNAP=0 bench/under_load.sh               # without the ../shared/datasets cases
+#   ONLY='hypercube|numpy' bench/under_load.sh  # only the cases whose label matches (grep -E)
 set -euo pipefail
 build=${1:-build/release}
 netdp=$build/bin/netdp
 repeat=${REPEAT:-3}
 snap=${SNAP:-1}
+only=${ONLY:-}
 [[ "$repeat" =~ ^[1-9][0-9]*$ ]] || { echo "REPEAT must be a whole number >= 1, got '$repeat'" >&2; exit 2; }
 [ -x "$netdp" ] || { echo "$netdp is missing: build it first (make build)" >&2; exit 2; }
 here=$(dirname "$0")
@@ -41,17 +44,19 @@ print(json.dumps({"case": label, "load": load, "threads": threads, "wall_s": flo
 EOF
 }
 
-declare -A wall_of
+declare -A wall_of range_of
 cases=()
 add() {  # add LABEL ARGS...: a headline command, netdp ARGS
   local label=$1
   shift
+  [ -z "$only" ] || grep -qE "$only" <<< "$label" || return 0
   cases+=("$label")
   printf '%s\0' "$netdp" "$@" > "$out/case_${#cases[@]}"
 }
 baseline() {  # baseline LABEL SCRIPT ARGS...: a numpy/scipy script of bench/baselines/ (no --threads)
   local label=$1
   shift
+  [ -z "$only" ] || grep -qE "$only" <<< "$label" || return 0
   cases+=("$label")
   printf '%s\0' /usr/bin/python3 "$here/baselines/$1" "${@:2}" > "$out/case_${#cases[@]}"
 }
@@ -78,35 +83,54 @@ elif [ "$snap" = 1 ]; then
 fi
 
 echo "$(nproc) cores; $(date -u '+%F %H:%M UTC'); median of $repeat; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+# The default and --threads 1 runs of a case take turns, so that a drift in the machine's load
+# falls on both; each setting's median and range (min-max) are kept.
 for load in idle busy; do
   [ "$load" = busy ] && start_busy
   for i in "${!cases[@]}"; do
     mapfile -d '' command < "$out/case_$((i + 1))"
-    for threads in default 1; do
-      extra=()
-      if [ "$threads" = 1 ]; then
-        [ "${command[0]}" = "$netdp" ] || continue
-        extra=(--threads 1)
-      fi
-      if timed_runs "$out" "$repeat" "${command[@]}" "${extra[@]}"; then
-        wall_of["$load/$threads/$i"]=$MEDIAN_WALL
-        record "$load" "$threads" "${cases[$i]}" "$MEDIAN_WALL" "$PEAK_MB" "${command[@]}" "${extra[@]}"
-      else
-        wall_of["$load/$threads/$i"]="failed: $(tail -1 "$out/stderr")"
-      fi
+    settings=(default)
+    [ "${command[0]}" = "$netdp" ] && settings+=(1)
+    declare -A walls=() peaks=()
+    failed=
+    for _ in $(seq "$repeat"); do
+      for threads in "${settings[@]}"; do
+        extra=()
+        [ "$threads" = 1 ] && extra=(--threads 1)
+        if ! timed_runs "$out" 1 "${command[@]}" "${extra[@]}"; then
+          failed="failed: $(tail -1 "$out/stderr")"
+          break 2
+        fi
+        walls[$threads]+="$MEDIAN_WALL "
+        peaks[$threads]=$((PEAK_MB > ${peaks[$threads]:-0} ? PEAK_MB : ${peaks[$threads]:-0}))
+      done
     done
+    for threads in "${settings[@]}"; do
+      if [ -n "$failed" ]; then
+        wall_of["$load/$threads/$i"]=$failed
+        continue
+      fi
+      sorted=$(printf '%s\n' ${walls[$threads]} | sort -g)
+      median=$(sed -n "$(((repeat + 1) / 2))p" <<< "$sorted")
+      wall_of["$load/$threads/$i"]=$median
+      range_of["$load/$threads/$i"]="$(head -1 <<< "$sorted")–$(tail -1 <<< "$sorted")"
+      extra=()
+      [ "$threads" = 1 ] && extra=(--threads 1)
+      record "$load" "$threads" "${cases[$i]}" "$median" "${peaks[$threads]}" "${command[@]}" "${extra[@]}"
+    done
+    unset walls peaks
   done
   stop_busy
 done
 echo
 echo '| command | idle, default | idle, --threads 1 | one core busy, default | one core busy, --threads 1 | busy: default / 1 thread |'
 echo '|---|---|---|---|---|---|'
+cell() { [ -n "${wall_of[$1]:-}" ] && printf '%s s (%s)' "${wall_of[$1]}" "${range_of[$1]:-}"; }
 for i in "${!cases[@]}"; do
   ratio=$(/usr/bin/python3 -c "import sys; a, b = sys.argv[1:]; print(f'{float(a) / float(b):.2f}')" \
     "${wall_of[busy/default/$i]}" "${wall_of[busy/1/$i]:-}" 2> /dev/null || echo -)
-  printf '| %s | %s s | %s | %s s | %s | %s |\n' "${cases[$i]}" "${wall_of[idle/default/$i]}" \
-    "${wall_of[idle/1/$i]:+${wall_of[idle/1/$i]} s}" "${wall_of[busy/default/$i]}" \
-    "${wall_of[busy/1/$i]:+${wall_of[busy/1/$i]} s}" "$ratio"
+  printf '| %s | %s | %s | %s | %s | %s |\n' "${cases[$i]}" "$(cell "idle/default/$i")" "$(cell "idle/1/$i")" \
+    "$(cell "busy/default/$i")" "$(cell "busy/1/$i")" "$ratio"
 done
 echo
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg); records appended to $json"

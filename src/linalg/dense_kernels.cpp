@@ -2,6 +2,8 @@
 
 #include "netdp/linalg/dense_kernels.hpp"
 
+#include <omp.h>
+
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <Eigen/SVD>
@@ -9,6 +11,7 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -192,6 +195,12 @@ SymmetricEigen symmetric_eigen(DenseMatrix symmetric, bool vectors) {
 #if defined(NETDP_HAVE_LAPACKE)
   const auto n = static_cast<lapack_int>(symmetric.rows());
   result.values.resize(n);
+  // The tridiagonal reduction makes one threaded BLAS call per column: up to n ≈ 1000 a second
+  // thread gains nothing idle, and with a core busy elsewhere each call waits for the thread that
+  // shares it (docs/performance.md, "Busy machines"). One thread there; a rule on n alone, so the
+  // result does not depend on the load. (Inside a parallel region the caller has set one already.)
+  std::optional<SingleThreadedBlas> one_thread;
+  if (n < kThreadedEigenMinSize && omp_in_parallel() == 0) one_thread.emplace();
   const lapack_int info = LAPACKE_dsyevd(LAPACK_COL_MAJOR, vectors ? 'V' : 'N', 'L', n, symmetric.data(),
                                          std::max<lapack_int>(n, 1), result.values.data());
   if (info != 0) {

@@ -28,7 +28,11 @@ struct SymmetricEigen {
 /// LAPACK dsyevd (blocked tridiagonalisation) where netdp is built with LAPACKE, Eigen's
 /// SelfAdjointEigenSolver otherwise. Without `vectors`, only the eigenvalues (dsterf). A non-finite
 /// entry is refused by name.
+/// Below kThreadedEigenMinSize rows the decomposition runs on one BLAS thread, from it on the process's.
 SymmetricEigen symmetric_eigen(DenseMatrix symmetric, bool vectors = true);
+
+/// The smallest size whose eigendecomposition uses the BLAS threads (symmetric_eigen).
+inline constexpr long kThreadedEigenMinSize = 1100;
 
 /// The smallest eigenvalue of a symmetric matrix given densely (lower triangle read; LAPACK dsyevr,
 /// eigenvalues only). A non-finite entry is refused by name.
