@@ -2,11 +2,13 @@
 
 import functools
 import numbers
+import warnings
 
 import numpy as np
 
 from . import _netdp
 from ._values import integer
+from ._warnings import NetdpWarning, NumericalWarning, PaperFormulaWarning, warn_all
 from .graphs import as_graph, gossip_matrix_of
 
 _OPTIONS = {row["name"]: row for row in _netdp.account_options()}
@@ -79,10 +81,147 @@ def _setting(g, rounds, observers, targets, weights, schedule, seed, sensitivity
     return setting
 
 
+def _warn_about(columns, stacklevel):
+    """A result's diagnostics as NumericalWarning, and a paper's formula as PaperFormulaWarning."""
+    warn_all([d["text"] for d in columns["diagnostics"]], NumericalWarning, stacklevel + 1)
+    if not columns["valid_bound"]:
+        warn_all([f"{columns['method']}: the values are the paper's formula (bound {columns['bound']}), "
+                  "not an upper bound on the observer's view"], PaperFormulaWarning, stacklevel + 1)
+
+
+class Account:
+    """An account built once, then evaluated at any σ and δ: the σ-free structure of a protocol on
+    a graph (the library's PairwiseAccount), for sweeps of σ, calibration and streamed rows.
+
+    Parameters
+    ----------
+    g : netdp.Graph, str or networkx.Graph
+        The network: a Graph, a SPEC string (``netdp help specs``) or a networkx graph.
+    method : str
+        ``"muffliato"``, ``"random-walk"``, ``"linear-system"`` or ``"mf"``.
+    rounds : int
+        T, the protocol's rounds.
+    observers, targets : label, list of labels or None
+        The pairs the account reports (None: every node).
+    weights : str or matrix
+        A weighting's name, or your own gossip matrix W (numpy or scipy.sparse, n × n, rows in
+        the graph's node order, its support the graph's edges).
+    schedule, seed, sensitivity, colluders, group, alpha, lcc
+        As in :func:`account`.
+    **method_options
+        The options of ``netdp account --method ...`` with dashes as underscores
+        (``bound="paper"``, ``contributions="worst"``, ``view="plain"``, ...).
+
+    Raises
+    ------
+    ValueError
+        An option the library refuses, with the command line's message.
+    TypeError
+        An option of the wrong type, or one ``netdp account`` does not have.
+
+    Examples
+    --------
+    >>> import netdp
+    >>> acc = netdp.Account("hypercube:d=3", rounds=5)
+    >>> acc.pair_count
+    56
+    >>> r = acc.evaluate(sigma=2.0)
+    >>> bool(r.summary["epsilon_max"] < acc.evaluate(sigma=1.0).summary["epsilon_max"])
+    True
+    """
+
+    def __init__(self, g, method="muffliato", rounds=10, observers=None, targets=None, *, weights="hamilton",
+                 schedule="fixed", seed=1, sensitivity=1.0, colluders=None, group=None, alpha=None, lcc=False,
+                 **method_options):
+        self.graph = as_graph(g, lcc)
+        self._setting = _setting(self.graph, rounds, observers, targets, weights, schedule, seed, sensitivity,
+                                 colluders, group, alpha)
+        self._observer_nodes = _label_list(self.graph, observers)
+        self._target_nodes = _label_list(self.graph, targets)
+        self._core = _netdp.Account(self.graph._core, self._setting, _request(method, method_options))
+
+    @property
+    def method(self):
+        """The accountant: muffliato, random-walk, linear-system or mf."""
+        return self._core.method
+
+    @property
+    def pair_count(self):
+        """How many (observer, target) pairs the account holds."""
+        return self._core.pair_count
+
+    def evaluate(self, sigma, delta=1e-5):
+        """The account at noise ``sigma`` and ``delta``: an :class:`AccountResult`, the numbers
+        ``netdp account --sigma SIGMA --delta DELTA`` prints. Its diagnostics are raised as
+        :class:`NumericalWarning`; a paper's formula as :class:`PaperFormulaWarning`."""
+        columns = dict(self._core.evaluate(_real("sigma", sigma), _real("delta", delta)))
+        _warn_about(columns, stacklevel=2)
+        return AccountResult(self.graph, columns, self._observer_nodes, self._target_nodes,
+                             self._setting.colluders, sigma, delta)
+
+    def calibrate(self, target_epsilon, delta=1e-5, on="mean"):
+        """The smallest σ whose ``on`` statistic of ε at ``delta`` is at most ``target_epsilon``.
+
+        ``on`` is ``"mean"`` or ``"max"`` over the pairs, ``"pair"`` for an account of one pair,
+        or an (observer, target) tuple of labels (that pair alone). Returns a dict: sigma,
+        achieved_epsilon (re-checked at sigma), closed_form (μ ∝ 1/σ for the Gaussian accountants
+        with max or a pair), evaluations, on.
+        """
+        target_epsilon, delta = _real("target_epsilon", target_epsilon), _real("delta", delta)
+        if isinstance(on, tuple):
+            if len(on) != 2:
+                raise ValueError(f"on must be 'mean', 'max', 'pair' or an (observer, target) pair, got {on!r}")
+            out = dict(self._core.calibrate_pair(self.graph.index(on[0]), self.graph.index(on[1]), target_epsilon,
+                                                 delta))
+            out["on"] = on
+            return out
+        if not isinstance(on, str):
+            raise TypeError(f"on must be 'mean', 'max', 'pair' or an (observer, target) pair, got {on!r}")
+        return dict(self._core.calibrate(target_epsilon, delta, on))
+
+    def rows(self, sigma, delta=1e-5, chunk=1 << 20):
+        """The rows at (``sigma``, ``delta``) as an iterator of pandas DataFrames of ``chunk`` rows
+        (the last may have fewer; the columns of :meth:`AccountResult.to_pandas`), computed while
+        you read them: an all-pairs account of a large graph never has to fit in memory. Leaving
+        the loop early stops the computation. The arguments are checked at the call."""
+        stream = self._core.rows(_real("sigma", sigma), _real("delta", delta), integer("chunk", chunk, minimum=1))
+        return (_frame(self.graph, dict(columns), sigma, delta, self.method) for columns in stream)
+
+    def pair(self, observer, target, sigma, delta=1e-5):
+        """The row of one pair (labels) at (``sigma``, ``delta``), as a dict with the command
+        line's field names (observer, target, distance, mu, epsilon, certificate, ...)."""
+        columns = dict(self._core.pair(self.graph.index(observer), self.graph.index(target),
+                                       _real("sigma", sigma), _real("delta", delta)))
+        _warn_about(columns, stacklevel=2)
+        row = _frame(self.graph, columns, sigma, delta, columns["method"]).iloc[0].to_dict()
+        row.update({"method": columns["method"], "bound": columns["bound"]})
+        return row
+
+    @functools.cached_property
+    def certificate(self):
+        """What each value is, per (observer, target), as in :attr:`AccountResult.certificate`:
+        exact, upper-bound, cap-in-span, cap-undetermined or paper-formula. The kinds do not
+        depend on σ or δ (they come from the σ-free structure)."""
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", NetdpWarning)
+            return self.evaluate(1.0).certificate
+
+    def __repr__(self):
+        return f"netdp.Account({self.method}, {self.pair_count} pairs, graph of {self.graph.num_nodes} nodes)"
+
+
+def _real(name, value):
+    """``value`` as a float, for the argument ``name``: a real number (not a bool), or a TypeError."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number, got {type(value).__name__} {value!r}")
+    return float(value)
+
+
 def account(g, method="muffliato", rounds=10, sigma=1.0, delta=1e-5, observers=None, targets=None, *,
             weights="hamilton", schedule="fixed", seed=1, sensitivity=1.0, colluders=None, group=None,
             alpha=None, lcc=False, **method_options):
-    """The pairwise account of a protocol on ``g`` (a netdp.Graph, SPEC string or networkx graph).
+    """The pairwise account of a protocol on ``g`` (a netdp.Graph, SPEC string or networkx graph):
+    :class:`Account` built for one (σ, δ).
 
     ``method`` is muffliato, random-walk, linear-system or mf; ``method_options`` are the options
     of ``netdp account --method ...`` with dashes as underscores (``bound="paper"``,
@@ -95,7 +234,9 @@ def account(g, method="muffliato", rounds=10, sigma=1.0, delta=1e-5, observers=N
     """
     g = as_graph(g, lcc)
     setting = _setting(g, rounds, observers, targets, weights, schedule, seed, sensitivity, colluders, group, alpha)
-    columns = _netdp.account(g._core, setting, _request(method, method_options), float(sigma), float(delta))
+    columns = dict(_netdp.account(g._core, setting, _request(method, method_options), _real("sigma", sigma),
+                                  _real("delta", delta)))
+    _warn_about(columns, stacklevel=2)
     return AccountResult(g, columns, _label_list(g, observers), _label_list(g, targets), setting.colluders,
                          sigma, delta)
 
@@ -108,12 +249,13 @@ def calibrate(g, target_epsilon, method="muffliato", rounds=10, delta=1e-5, on="
 
     Returns a dict: sigma, achieved_epsilon (re-checked at sigma), closed_form (μ ∝ 1/σ for the
     Gaussian accountants with max / pair), evaluations, on. ``observers`` / ``targets``: None or one
-    label each. ``weights`` and ``lcc`` as in :func:`account`.
+    label each. ``weights`` and ``lcc`` as in :func:`account`. To calibrate several targets on one
+    account, build an :class:`Account` and call its ``calibrate``.
     """
     g = as_graph(g, lcc)
     setting = _setting(g, rounds, observers, targets, weights, schedule, seed, sensitivity, colluders, group, alpha)
-    return dict(_netdp.calibrate(g._core, setting, _request(method, method_options), float(target_epsilon),
-                                 float(delta), on))
+    return dict(_netdp.calibrate(g._core, setting, _request(method, method_options),
+                                 _real("target_epsilon", target_epsilon), _real("delta", delta), on))
 
 
 def compare(g, rounds=10, sigma=1.0, gossip_steps=1, alpha=2.0, *, weights="hamilton", variant="propagated",
@@ -137,6 +279,43 @@ def compare(g, rounds=10, sigma=1.0, gossip_steps=1, alpha=2.0, *, weights="hami
     frame.attrs.update({"local_dp": out["local_dp"], "central_dp": out["central_dp"],
                         "secure_sum_omitted": out["secure_sum_omitted"], "muffliato_bound": "paper-formula",
                         "alpha": alpha, "sigma": sigma, "rounds": rounds, "gossip_steps": gossip_steps})
+    return frame
+
+
+def _label_array(labels):
+    """Node labels as an array to index by node: integers when every label is one, else objects
+    (names, tuples: any hashable networkx node, kept as it is)."""
+    if all(isinstance(label, (int, np.integer)) and not isinstance(label, bool) for label in labels):
+        return np.asarray(labels, dtype=np.int64)
+    out = np.empty(len(labels), dtype=object)
+    for i, label in enumerate(labels):
+        out[i] = label
+    return out
+
+
+def _frame(g, rows, sigma, delta, method, bound=None):
+    """Rows (numpy columns, certificates as names or as codes with their names) as a DataFrame
+    with the command line's field names, nodes named by label."""
+    import pandas as pd
+
+    certificate = rows.get("certificate")
+    if certificate is None:
+        certificate = np.asarray(rows["certificate_names"], dtype=object)[rows["certificate_code"]]
+    labels = _label_array(g.labels)
+    frame = pd.DataFrame({
+        "observer": labels[rows["observer"]],
+        "target": labels[rows["target"]],
+        "distance": rows["distance"],
+        "alpha": rows["alpha"],
+        "rdp_epsilon": rows["rdp_epsilon"],
+        "uncapped_rdp_epsilon": rows["uncapped_rdp_epsilon"],
+        "mu": rows["mu"],
+        "epsilon": rows["epsilon"],
+        "capped": np.asarray(rows["capped"]).astype(bool),
+        "certificate": certificate,
+        "mu_lower": rows["mu_lower"],
+    })
+    frame.attrs.update({"method": method, "bound": bound or rows.get("bound"), "sigma": sigma, "delta": delta})
     return frame
 
 
@@ -210,24 +389,29 @@ class AccountResult:
 
     def to_pandas(self):
         """One row per pair, with the command line's field names; nodes named by label."""
+        return _frame(self.graph, self.rows, self.sigma, self.delta, self.method, self.bound)
+
+    def epsilon_frame(self):
+        """ε as a pandas DataFrame: one row per observer, one column per target, indexed by label
+        (NaN where there is no pair, as an observer with itself)."""
         import pandas as pd
 
-        labels = self.graph.labels
-        frame = pd.DataFrame({
-            "observer": [labels[v] for v in self.rows["observer"]],
-            "target": [labels[v] for v in self.rows["target"]],
-            "distance": self.rows["distance"],
-            "alpha": self.rows["alpha"],
-            "rdp_epsilon": self.rows["rdp_epsilon"],
-            "uncapped_rdp_epsilon": self.rows["uncapped_rdp_epsilon"],
-            "mu": self.rows["mu"],
-            "epsilon": self.rows["epsilon"],
-            "capped": self.rows["capped"],
-            "certificate": self.rows["certificate"],
-            "mu_lower": self.rows["mu_lower"],
-        })
+        frame = pd.DataFrame(self.epsilon, index=pd.Index(self.observers, name="observer"),
+                             columns=pd.Index(self.targets, name="target"))
         frame.attrs.update({"method": self.method, "bound": self.bound, "sigma": self.sigma, "delta": self.delta})
         return frame
+
+    def to_xarray(self):
+        """ε, μ and the certificate kinds as an xarray Dataset over (observer, target) labels
+        (needs xarray: Debian's python3-xarray)."""
+        import xarray as xr
+
+        coords = {"observer": self.observers, "target": self.targets}
+        dims = ("observer", "target")
+        return xr.Dataset({"epsilon": (dims, self.epsilon), "mu": (dims, self.mu),
+                           "certificate": (dims, self.certificate)}, coords=coords,
+                          attrs={"method": self.method, "bound": self.bound, "sigma": self.sigma,
+                                 "delta": self.delta})
 
     def by_distance(self):
         """The summary's table by hop distance (pairs, epsilon_min/_mean/_max, mu_min/_mean/_max)

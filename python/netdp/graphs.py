@@ -5,6 +5,7 @@ import warnings
 import numpy as np
 
 from . import _netdp
+from ._warnings import InputChangedWarning
 
 
 def _natural(labels):
@@ -51,19 +52,21 @@ class Graph:
             if not symmetrize:
                 raise ValueError("the networkx graph is directed, and netdp's networks are undirected: pass "
                                  "symmetrize=True to read every arc as an edge, or g.to_undirected()")
-            warnings.warn(f"symmetrized: {g.number_of_edges()} arcs read as undirected edges", stacklevel=2)
+            warnings.warn(f"symmetrized: {g.number_of_edges()} arcs read as undirected edges", InputChangedWarning,
+                          stacklevel=2)
         loops = [u for u, v in g.edges() if u == v]
         if loops:
-            warnings.warn(f"{len(loops)} self-loop(s) dropped, the first at node {loops[0]!r}", stacklevel=2)
+            warnings.warn(f"{len(loops)} self-loop(s) dropped, the first at node {loops[0]!r}", InputChangedWarning,
+                          stacklevel=2)
         if g.is_multigraph():
             parallel = g.number_of_edges() - len({frozenset((u, v)) for u, v in g.edges()})
             if parallel:
                 warnings.warn(f"{parallel} parallel edge(s) merged (a MultiGraph; netdp's graphs are simple)",
-                              stacklevel=2)
+                              InputChangedWarning, stacklevel=2)
         weighted = sum(1 for _, _, d in g.edges(data=True) if "weight" in d)
         if weighted:
             warnings.warn(f"the 'weight' of {weighted} edge(s) is not used: a netdp.Graph is unweighted; pass "
-                          "your gossip matrix as weights=W", stacklevel=2)
+                          "your gossip matrix as weights=W", InputChangedWarning, stacklevel=2)
         edges = [(index[u], index[v]) for u, v in g.edges() if u != v]
         return cls.from_edges(np.array(edges, dtype=np.int64).reshape(-1, 2), len(nodes), nodes)
 
@@ -150,7 +153,7 @@ def graph(spec, lcc=False, seed=1):
     file's reader changed (self-loops dropped, weights not kept, ...) is a warning."""
     core = _netdp.Graph.from_spec(spec, lcc, seed)
     for note in core.notes:
-        warnings.warn(note, stacklevel=2)
+        warnings.warn(note, InputChangedWarning, stacklevel=2)
     return Graph(core)
 
 

@@ -197,7 +197,7 @@ SymmetricEigen symmetric_eigen(DenseMatrix symmetric, bool vectors) {
   result.values.resize(n);
   // The tridiagonal reduction makes one threaded BLAS call per column: up to n ≈ 1000 a second
   // thread gains nothing idle, and with a core busy elsewhere each call waits for the thread that
-  // shares it (docs/performance.md, "Busy machines"). One thread there; a rule on n alone, so the
+  // shares it (docs/performance.md, "Under load, against numpy"). One thread there; a rule on n, so the
   // result does not depend on the load. (Inside a parallel region the caller has set one already.)
   std::optional<SingleThreadedBlas> one_thread;
   if (n < kThreadedEigenMinSize && omp_in_parallel() == 0) one_thread.emplace();
