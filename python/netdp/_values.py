@@ -3,9 +3,10 @@
 import math
 import numbers
 import operator
+from typing import Any, Optional
 
 
-def integer(name, value, minimum=None):
+def integer(name: str, value: Any, minimum: Optional[int] = None) -> int:
     """``value`` as an int, for the keyword ``name``: an int (numpy's too), or a float without a
     fractional part (``10.0``). A fraction (``1.5``) is a ValueError, not truncated; a bool or a
     non-number is a TypeError; below ``minimum`` (when given) is a ValueError."""

@@ -2,6 +2,7 @@
 warning filters can single them out. Each is a UserWarning."""
 
 import warnings
+from typing import Iterable
 
 
 class NetdpWarning(UserWarning):
@@ -24,7 +25,7 @@ class PaperFormulaWarning(NetdpWarning):
     (``bound="paper"``); they are labelled ``paper-formula`` in every output."""
 
 
-def warn_all(messages, category, stacklevel=3):
+def warn_all(messages: Iterable[str], category: type[Warning], stacklevel: int = 3) -> None:
     """Raises each message once, in order, under ``category``; ``stacklevel`` counts from the
     caller of the function that calls this."""
     for message in dict.fromkeys(messages):

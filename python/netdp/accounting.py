@@ -1,20 +1,27 @@
 """Pairwise accounts: every accountant of ``netdp account``, by the same option names."""
 
+from __future__ import annotations
+
 import functools
 import numbers
 import warnings
+from typing import Any, Hashable, Iterator, Optional, Sequence, Union
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _netdp
 from ._values import integer
 from ._warnings import NetdpWarning, NumericalWarning, PaperFormulaWarning, warn_all
-from .graphs import as_graph, gossip_matrix_of
+from .graphs import Graph, GraphLike, as_graph, gossip_matrix_of
+
+#: None (every node), one label, or a list of labels.
+Labels = Union[None, Hashable, Sequence[Hashable]]
 
 _OPTIONS = {row["name"]: row for row in _netdp.account_options()}
 
 
-def _label_list(g, labels):
+def _label_list(g: Graph, labels: Labels) -> Optional[list[int]]:
     """None, one label or a list of labels → a list of node indices (None: every node)."""
     if labels is None:
         return None
@@ -23,7 +30,7 @@ def _label_list(g, labels):
     return [g.index(labels)]
 
 
-def _option_text(name, kind, value):
+def _option_text(name: str, kind: str, value: Any) -> str:
     """The text of one option's value, after checking its Python type against the option table."""
     if kind == "flag":
         if not isinstance(value, (bool, np.bool_)):
@@ -46,7 +53,7 @@ def _option_text(name, kind, value):
     return str(integer(name, value))
 
 
-def _request(method, options):
+def _request(method: str, options: dict[str, Any]) -> _netdp.AccountRequest:
     request = _netdp.AccountRequest()
     request.set("method", _option_text("method", "choice", method))
     for name, value in options.items():
@@ -61,7 +68,8 @@ def _request(method, options):
     return request
 
 
-def _setting(g, rounds, observers, targets, weights, schedule, seed, sensitivity, colluders, group, alpha):
+def _setting(g: Graph, rounds: int, observers: Labels, targets: Labels, weights: Any, schedule: str, seed: int,
+             sensitivity: float, colluders: Labels, group: Labels, alpha: Optional[float]) -> _netdp.Setting:
     setting = _netdp.Setting()
     if isinstance(weights, str):
         setting.weights = weights
@@ -81,7 +89,7 @@ def _setting(g, rounds, observers, targets, weights, schedule, seed, sensitivity
     return setting
 
 
-def _warn_about(columns, stacklevel):
+def _warn_about(columns: dict[str, Any], stacklevel: int) -> None:
     """A result's diagnostics as NumericalWarning, and a paper's formula as PaperFormulaWarning."""
     warn_all([d["text"] for d in columns["diagnostics"]], NumericalWarning, stacklevel + 1)
     if not columns["valid_bound"]:
@@ -130,9 +138,10 @@ class Account:
     True
     """
 
-    def __init__(self, g, method="muffliato", rounds=10, observers=None, targets=None, *, weights="hamilton",
-                 schedule="fixed", seed=1, sensitivity=1.0, colluders=None, group=None, alpha=None, lcc=False,
-                 **method_options):
+    def __init__(self, g: GraphLike, method: str = "muffliato", rounds: int = 10, observers: Labels = None,
+                 targets: Labels = None, *, weights: Any = "hamilton", schedule: str = "fixed", seed: int = 1,
+                 sensitivity: float = 1.0, colluders: Labels = None, group: Labels = None,
+                 alpha: Optional[float] = None, lcc: bool = False, **method_options: Any) -> None:
         self.graph = as_graph(g, lcc)
         self._setting = _setting(self.graph, rounds, observers, targets, weights, schedule, seed, sensitivity,
                                  colluders, group, alpha)
@@ -141,16 +150,16 @@ class Account:
         self._core = _netdp.Account(self.graph._core, self._setting, _request(method, method_options))
 
     @property
-    def method(self):
+    def method(self) -> str:
         """The accountant: muffliato, random-walk, linear-system or mf."""
         return self._core.method
 
     @property
-    def pair_count(self):
+    def pair_count(self) -> int:
         """How many (observer, target) pairs the account holds."""
         return self._core.pair_count
 
-    def evaluate(self, sigma, delta=1e-5):
+    def evaluate(self, sigma: float, delta: float = 1e-5) -> AccountResult:
         """The account at noise ``sigma`` and ``delta``: an :class:`AccountResult`, the numbers
         ``netdp account --sigma SIGMA --delta DELTA`` prints. Its diagnostics are raised as
         :class:`NumericalWarning`; a paper's formula as :class:`PaperFormulaWarning`."""
@@ -159,7 +168,8 @@ class Account:
         return AccountResult(self.graph, columns, self._observer_nodes, self._target_nodes,
                              self._setting.colluders, sigma, delta)
 
-    def calibrate(self, target_epsilon, delta=1e-5, on="mean"):
+    def calibrate(self, target_epsilon: float, delta: float = 1e-5,
+                  on: Union[str, tuple[Hashable, Hashable]] = "mean") -> dict[str, Any]:
         """The smallest σ whose ``on`` statistic of ε at ``delta`` is at most ``target_epsilon``.
 
         ``on`` is ``"mean"`` or ``"max"`` over the pairs, ``"pair"`` for an account of one pair,
@@ -179,7 +189,7 @@ class Account:
             raise TypeError(f"on must be 'mean', 'max', 'pair' or an (observer, target) pair, got {on!r}")
         return dict(self._core.calibrate(target_epsilon, delta, on))
 
-    def rows(self, sigma, delta=1e-5, chunk=1 << 20):
+    def rows(self, sigma: float, delta: float = 1e-5, chunk: int = 1 << 20) -> Iterator[Any]:
         """The rows at (``sigma``, ``delta``) as an iterator of pandas DataFrames of ``chunk`` rows
         (the last may have fewer; the columns of :meth:`AccountResult.to_pandas`), computed while
         you read them: an all-pairs account of a large graph never has to fit in memory. Leaving
@@ -187,18 +197,18 @@ class Account:
         stream = self._core.rows(_real("sigma", sigma), _real("delta", delta), integer("chunk", chunk, minimum=1))
         return (_frame(self.graph, dict(columns), sigma, delta, self.method) for columns in stream)
 
-    def pair(self, observer, target, sigma, delta=1e-5):
+    def pair(self, observer: Hashable, target: Hashable, sigma: float, delta: float = 1e-5) -> dict[str, Any]:
         """The row of one pair (labels) at (``sigma``, ``delta``), as a dict with the command
         line's field names (observer, target, distance, mu, epsilon, certificate, ...)."""
         columns = dict(self._core.pair(self.graph.index(observer), self.graph.index(target),
                                        _real("sigma", sigma), _real("delta", delta)))
         _warn_about(columns, stacklevel=2)
-        row = _frame(self.graph, columns, sigma, delta, columns["method"]).iloc[0].to_dict()
+        row: dict[str, Any] = _frame(self.graph, columns, sigma, delta, columns["method"]).iloc[0].to_dict()
         row.update({"method": columns["method"], "bound": columns["bound"]})
         return row
 
     @functools.cached_property
-    def certificate(self):
+    def certificate(self) -> npt.NDArray[Any]:
         """What each value is, per (observer, target), as in :attr:`AccountResult.certificate`:
         exact, upper-bound, cap-in-span, cap-undetermined or paper-formula. The kinds do not
         depend on σ or δ (they come from the σ-free structure)."""
@@ -206,20 +216,21 @@ class Account:
             warnings.simplefilter("ignore", NetdpWarning)
             return self.evaluate(1.0).certificate
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"netdp.Account({self.method}, {self.pair_count} pairs, graph of {self.graph.num_nodes} nodes)"
 
 
-def _real(name, value):
+def _real(name: str, value: Any) -> float:
     """``value`` as a float, for the argument ``name``: a real number (not a bool), or a TypeError."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a number, got {type(value).__name__} {value!r}")
     return float(value)
 
 
-def account(g, method="muffliato", rounds=10, sigma=1.0, delta=1e-5, observers=None, targets=None, *,
-            weights="hamilton", schedule="fixed", seed=1, sensitivity=1.0, colluders=None, group=None,
-            alpha=None, lcc=False, **method_options):
+def account(g: GraphLike, method: str = "muffliato", rounds: int = 10, sigma: float = 1.0, delta: float = 1e-5,
+            observers: Labels = None, targets: Labels = None, *, weights: Any = "hamilton", schedule: str = "fixed",
+            seed: int = 1, sensitivity: float = 1.0, colluders: Labels = None, group: Labels = None,
+            alpha: Optional[float] = None, lcc: bool = False, **method_options: Any) -> AccountResult:
     """The pairwise account of a protocol on ``g`` (a netdp.Graph, SPEC string or networkx graph):
     :class:`Account` built for one (σ, δ).
 
@@ -231,6 +242,13 @@ def account(g, method="muffliato", rounds=10, sigma=1.0, delta=1e-5, observers=N
     weighting's name, or your own gossip matrix W (numpy or scipy.sparse, n × n, rows in the
     graph's node order, its support the graph's edges). ``lcc=True`` keeps the largest connected
     component. Errors are ValueError with the command line's message.
+
+    Examples
+    --------
+    >>> import netdp
+    >>> r = netdp.account("ring:n=6", rounds=4, sigma=2.0)
+    >>> r.summary["pairs"], r.bound, r.epsilon.shape
+    (30, 'exact-joint-view', (6, 6))
     """
     g = as_graph(g, lcc)
     setting = _setting(g, rounds, observers, targets, weights, schedule, seed, sensitivity, colluders, group, alpha)
@@ -241,9 +259,11 @@ def account(g, method="muffliato", rounds=10, sigma=1.0, delta=1e-5, observers=N
                          sigma, delta)
 
 
-def calibrate(g, target_epsilon, method="muffliato", rounds=10, delta=1e-5, on="mean", observers=None,
-              targets=None, *, weights="hamilton", schedule="fixed", seed=1, sensitivity=1.0, colluders=None,
-              group=None, alpha=None, lcc=False, **method_options):
+def calibrate(g: GraphLike, target_epsilon: float, method: str = "muffliato", rounds: int = 10,
+              delta: float = 1e-5, on: str = "mean", observers: Labels = None, targets: Labels = None, *,
+              weights: Any = "hamilton", schedule: str = "fixed", seed: int = 1, sensitivity: float = 1.0,
+              colluders: Labels = None, group: Labels = None, alpha: Optional[float] = None, lcc: bool = False,
+              **method_options: Any) -> dict[str, Any]:
     """The smallest σ whose ``on`` statistic of ε (mean or max over the pairs, or the one pair)
     is at most ``target_epsilon``: ``netdp account --target-epsilon E --calibrate-on ON``.
 
@@ -251,6 +271,13 @@ def calibrate(g, target_epsilon, method="muffliato", rounds=10, delta=1e-5, on="
     Gaussian accountants with max / pair), evaluations, on. ``observers`` / ``targets``: None or one
     label each. ``weights`` and ``lcc`` as in :func:`account`. To calibrate several targets on one
     account, build an :class:`Account` and call its ``calibrate``.
+
+    Examples
+    --------
+    >>> import netdp
+    >>> c = netdp.calibrate("ring:n=6", 1.0, rounds=4, on="max")
+    >>> c["closed_form"], c["achieved_epsilon"] <= 1.0
+    (True, True)
     """
     g = as_graph(g, lcc)
     setting = _setting(g, rounds, observers, targets, weights, schedule, seed, sensitivity, colluders, group, alpha)
@@ -258,8 +285,9 @@ def calibrate(g, target_epsilon, method="muffliato", rounds=10, delta=1e-5, on="
                                  _real("target_epsilon", target_epsilon), _real("delta", delta), on))
 
 
-def compare(g, rounds=10, sigma=1.0, gossip_steps=1, alpha=2.0, *, weights="hamilton", variant="propagated",
-            secure_sum=True, lcc=False):
+def compare(g: GraphLike, rounds: int = 10, sigma: float = 1.0, gossip_steps: int = 1, alpha: float = 2.0, *,
+            weights: str = "hamilton", variant: str = "propagated", secure_sum: bool = True,
+            lcc: bool = False) -> Any:
     """The MF paper's Figure 2 table, ``netdp compare``: Rényi ε at ``alpha`` per hop distance of
     the MF accountant (PNDP), Muffliato's paper formula (``muffliato_*``, NOT a bound on the
     view: labelled ``paper-formula``), Muffliato's exact joint view per release
@@ -282,7 +310,7 @@ def compare(g, rounds=10, sigma=1.0, gossip_steps=1, alpha=2.0, *, weights="hami
     return frame
 
 
-def _label_array(labels):
+def _label_array(labels: Sequence[Any]) -> npt.NDArray[Any]:
     """Node labels as an array to index by node: integers when every label is one, else objects
     (names, tuples: any hashable networkx node, kept as it is)."""
     if all(isinstance(label, (int, np.integer)) and not isinstance(label, bool) for label in labels):
@@ -293,7 +321,8 @@ def _label_array(labels):
     return out
 
 
-def _frame(g, rows, sigma, delta, method, bound=None):
+def _frame(g: Graph, rows: dict[str, Any], sigma: float, delta: float, method: str,
+           bound: Optional[str] = None) -> Any:
     """Rows (numpy columns, certificates as names or as codes with their names) as a DataFrame
     with the command line's field names, nodes named by label."""
     import pandas as pd
@@ -327,7 +356,8 @@ class AccountResult:
     observer with itself) is NaN. ``rows`` holds the columns of every pair as numpy arrays.
     """
 
-    def __init__(self, g, columns, observer_nodes, target_nodes, coalition, sigma, delta):
+    def __init__(self, g: Graph, columns: dict[str, Any], observer_nodes: Optional[list[int]],
+                 target_nodes: Optional[list[int]], coalition: Sequence[int], sigma: float, delta: float) -> None:
         self.graph = g
         self.sigma = sigma
         self.delta = delta
@@ -352,14 +382,14 @@ class AccountResult:
         self.colluders = [g.labels[v] for v in coalition]
 
     @property
-    def observers(self):
+    def observers(self) -> list[Any]:
         return [self.graph.labels[v] for v in self._observer_nodes]
 
     @property
-    def targets(self):
+    def targets(self) -> list[Any]:
         return [self.graph.labels[v] for v in self._target_nodes]
 
-    def _matrix(self, field, empty=np.nan, dtype=float):
+    def _matrix(self, field: str, empty: Any = np.nan, dtype: Any = float) -> npt.NDArray[Any]:
         """One row per observer, one column per target, filled from the rows (vectorized: an
         all-pairs account of 2048 nodes has 4.2 M rows); ``empty`` where there is no pair."""
         n = self.graph.num_nodes
@@ -372,26 +402,26 @@ class AccountResult:
         return out
 
     @functools.cached_property
-    def mu(self):
+    def mu(self) -> npt.NDArray[np.float64]:
         """μ-GDP per (observer, target); NaN for the random walk (an RDP bound) and off-pairs."""
         return self._matrix("mu")
 
     @functools.cached_property
-    def certificate(self):
+    def certificate(self) -> npt.NDArray[Any]:
         """What each value is, per (observer, target): "exact", "upper-bound", "cap-in-span",
         "cap-undetermined" or "paper-formula" (docs/certificates.md); None off-pairs."""
         return self._matrix("certificate", empty=None, dtype=object)
 
     @functools.cached_property
-    def epsilon(self):
+    def epsilon(self) -> npt.NDArray[np.float64]:
         """ε at δ per (observer, target), rounded up."""
         return self._matrix("epsilon")
 
-    def to_pandas(self):
+    def to_pandas(self) -> Any:
         """One row per pair, with the command line's field names; nodes named by label."""
         return _frame(self.graph, self.rows, self.sigma, self.delta, self.method, self.bound)
 
-    def epsilon_frame(self):
+    def epsilon_frame(self) -> Any:
         """ε as a pandas DataFrame: one row per observer, one column per target, indexed by label
         (NaN where there is no pair, as an observer with itself)."""
         import pandas as pd
@@ -401,7 +431,7 @@ class AccountResult:
         frame.attrs.update({"method": self.method, "bound": self.bound, "sigma": self.sigma, "delta": self.delta})
         return frame
 
-    def to_xarray(self):
+    def to_xarray(self) -> Any:
         """ε, μ and the certificate kinds as an xarray Dataset over (observer, target) labels
         (needs xarray: Debian's python3-xarray)."""
         import xarray as xr
@@ -413,7 +443,7 @@ class AccountResult:
                           attrs={"method": self.method, "bound": self.bound, "sigma": self.sigma,
                                  "delta": self.delta})
 
-    def by_distance(self):
+    def by_distance(self) -> Any:
         """The summary's table by hop distance (pairs, epsilon_min/_mean/_max, mu_min/_mean/_max)
         as a DataFrame indexed by distance."""
         import pandas as pd
@@ -421,7 +451,7 @@ class AccountResult:
         return pd.DataFrame(self._summary["by_distance"]).set_index("distance")
 
     @property
-    def summary(self):
+    def summary(self) -> dict[str, Any]:
         """The summary ``netdp account --json`` writes, with its field names (the library's, not
         recomputed here): pairs, epsilon_min / _mean / _max, epsilon_median / _p90 / _p99, mu_max,
         capped_pairs, condition_failed_pairs, certificates (pairs per kind), by_distance; plus
@@ -432,6 +462,6 @@ class AccountResult:
                     "warnings": self.warnings})
         return out
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (f"netdp.AccountResult({self.method}, {self.rows['epsilon'].size} pairs, bound {self.bound}, "
                 f"sigma {self.sigma}, delta {self.delta})")

@@ -1,12 +1,15 @@
 """Matrix-factorization noise correlations, as ``netdp factorize`` computes them (docs/mf.md)."""
 
+from typing import Any, Optional
+
 from . import _netdp
 from ._values import integer
-from .graphs import as_graph
+from .graphs import GraphLike, as_graph
 
 
-def factorize(workload="prefix-sum", rounds=16, method="optimal", participations=1, separation=0, *,
-              graph=None, weights="hamilton", initial_power=1, bands=0, lcc=False):
+def factorize(workload: str = "prefix-sum", rounds: int = 16, method: str = "optimal", participations: int = 1,
+              separation: int = 0, *, graph: Optional[GraphLike] = None, weights: str = "hamilton",
+              initial_power: int = 1, bands: int = 0, lcc: bool = False) -> dict[str, Any]:
     """C minimising sens_Π(C)² · ‖L C⁻¹‖²_F for the prefix-sum workload or the decentralized
     learning one (``workload="dl"``, MF paper Lemma 10, on ``graph``'s W), by ``method``
     (optimal, equal-norm, sign-relaxed, identity, sqrt, antipgd, dmf, banded); ``lcc=True`` keeps

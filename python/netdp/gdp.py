@@ -1,26 +1,35 @@
 """μ-GDP conversions, the same functions as the library's dp module (docs/dp.md)."""
 
+from typing import Any, Callable
+
 import numpy as np
 
 from . import _netdp
 
 
-def _apply(function, *args):
+def _apply(function: Callable[..., float], *args: Any) -> Any:
     if all(np.ndim(a) == 0 for a in args):
         return function(*(float(a) for a in args))
     return np.vectorize(function, otypes=[float])(*args)
 
 
-def epsilon(mu, delta):
-    """The smallest ε with μ-GDP ⇒ (ε, δ)-DP (Dong, Roth & Su, Corollary 2.13), rounded up."""
+def epsilon(mu: Any, delta: Any) -> Any:
+    """The smallest ε with μ-GDP ⇒ (ε, δ)-DP (Dong, Roth & Su, Corollary 2.13), rounded up.
+
+    Examples
+    --------
+    >>> import netdp
+    >>> round(netdp.gdp.epsilon(1.0, 1e-5), 6)
+    4.377178
+    """
     return _apply(_netdp.gdp_epsilon, mu, delta)
 
 
-def delta(mu, epsilon):
+def delta(mu: Any, epsilon: Any) -> Any:
     """δ(ε) of μ-GDP."""
     return _apply(_netdp.gdp_delta, mu, epsilon)
 
 
-def mu_for(epsilon, delta):
+def mu_for(epsilon: Any, delta: Any) -> Any:
     """The largest μ whose μ-GDP gives (ε, δ)-DP."""
     return _apply(_netdp.gdp_mu_for, epsilon, delta)

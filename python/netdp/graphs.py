@@ -1,15 +1,20 @@
 """Graphs whose nodes keep their labels: from a SPEC string, networkx, scipy or an edge array."""
 
+from __future__ import annotations
+
 import warnings
+from typing import Any, Hashable, Iterable, Optional, Sequence, Union
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _netdp
 from ._warnings import InputChangedWarning
 
 
-def _natural(labels):
+def _natural(labels: Iterable[str]) -> list[Any]:
     """Labels as the command line writes them: whole numbers when every label is one."""
+    labels = list(labels)
     try:
         return [int(label) for label in labels]
     except ValueError:
@@ -23,15 +28,16 @@ class Graph:
     renumbering: a networkx graph keeps its node names, a file its ids.
     """
 
-    def __init__(self, core, labels=None):
+    def __init__(self, core: _netdp.Graph, labels: Optional[Sequence[Hashable]] = None) -> None:
         self._core = core
-        self.labels = list(labels) if labels is not None else _natural(core.labels)
+        self.labels: list[Any] = list(labels) if labels is not None else _natural(core.labels)
         self._index = {label: i for i, label in enumerate(self.labels)}
         if len(self._index) != len(self.labels):
             raise ValueError("node labels must be distinct")
 
     @classmethod
-    def from_edges(cls, edges, num_nodes=None, labels=None):
+    def from_edges(cls, edges: Any, num_nodes: Optional[int] = None,
+                   labels: Optional[Sequence[Hashable]] = None) -> Graph:
         """A graph from an (m, 2) array of node indices (0..n-1); ``labels`` names the nodes."""
         edges = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
         if num_nodes is None:
@@ -42,7 +48,7 @@ class Graph:
         return cls(_netdp.Graph.from_edges(int(num_nodes), np.ascontiguousarray(edges), text), labels)
 
     @classmethod
-    def from_networkx(cls, g, symmetrize=False):
+    def from_networkx(cls, g: Any, symmetrize: bool = False) -> Graph:
         """A networkx graph, its node names kept as labels. Self-loops are dropped, a MultiGraph's
         parallel edges merged and edge weights left unused (pass W as ``weights=``), each with a
         warning; a DiGraph is refused unless ``symmetrize`` (its arcs read as edges, with a warning)."""
@@ -71,7 +77,7 @@ class Graph:
         return cls.from_edges(np.array(edges, dtype=np.int64).reshape(-1, 2), len(nodes), nodes)
 
     @classmethod
-    def from_scipy(cls, adjacency, labels=None):
+    def from_scipy(cls, adjacency: Any, labels: Optional[Sequence[Hashable]] = None) -> Graph:
         """A graph from a symmetric (sparse or dense) adjacency matrix; nonzero = edge."""
         import scipy.sparse as sp
 
@@ -89,21 +95,21 @@ class Graph:
         return cls.from_edges(edges, a.shape[0], labels)
 
     @property
-    def num_nodes(self):
+    def num_nodes(self) -> int:
         return self._core.num_nodes
 
     @property
-    def num_edges(self):
+    def num_edges(self) -> int:
         return self._core.num_edges
 
-    def edges(self):
+    def edges(self) -> npt.NDArray[np.int64]:
         """The edges once each, as an (m, 2) array of indices with u < v."""
         return self._core.edges()
 
-    def index(self, label):
+    def index(self, label: Hashable) -> int:
         """The index of the node called ``label``; KeyError naming it when there is none."""
         try:
-            return self._index[label]
+            return int(self._index[label])
         except (KeyError, TypeError):
             pass
         found = self._core.find(str(label))
@@ -112,7 +118,7 @@ class Graph:
             raise KeyError(f"{label!r} names no node of this graph (labels such as {example!r})")
         return found
 
-    def to_networkx(self):
+    def to_networkx(self) -> Any:
         """A networkx.Graph with the labels as node names."""
         import networkx as nx
 
@@ -121,7 +127,7 @@ class Graph:
         g.add_edges_from((self.labels[u], self.labels[v]) for u, v in self.edges())
         return g
 
-    def largest_component(self):
+    def largest_component(self) -> Graph:
         """The largest connected component (ties: the one holding the first node), its nodes in
         their order here and with their labels, as ``--lcc``."""
         import scipy.sparse as sp
@@ -134,7 +140,7 @@ class Graph:
         if count <= 1:
             return self
         sizes = np.bincount(component, minlength=count)
-        first = {}
+        first: dict[int, int] = {}
         for v, c in enumerate(component):
             first.setdefault(int(c), v)
         best = min(range(count), key=lambda c: (-sizes[c], first[c]))
@@ -144,20 +150,32 @@ class Graph:
         kept = e[(index[e[:, 0]] >= 0) & (index[e[:, 1]] >= 0)]
         return Graph.from_edges(index[kept], len(nodes), [self.labels[v] for v in nodes])
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"netdp.Graph({self.num_nodes} nodes, {self.num_edges} edges)"
 
 
-def graph(spec, lcc=False, seed=1):
+#: What every call that takes a graph accepts: a netdp.Graph, a SPEC string, or a networkx graph.
+GraphLike = Union["Graph", str, Any]
+
+
+def graph(spec: str, lcc: bool = False, seed: int = 1) -> Graph:
     """The graph of a SPEC string, as the command line reads it (``netdp help specs``); what the
-    file's reader changed (self-loops dropped, weights not kept, ...) is a warning."""
+    file's reader changed (self-loops dropped, weights not kept, ...) is an InputChangedWarning.
+
+    Examples
+    --------
+    >>> import netdp
+    >>> g = netdp.graph("karate")
+    >>> g.num_nodes, g.num_edges
+    (34, 78)
+    """
     core = _netdp.Graph.from_spec(spec, lcc, seed)
     for note in core.notes:
         warnings.warn(note, InputChangedWarning, stacklevel=2)
     return Graph(core)
 
 
-def as_graph(g, lcc=False):
+def as_graph(g: GraphLike, lcc: bool = False) -> Graph:
     """A netdp.Graph from a Graph, a SPEC string or a networkx graph; with ``lcc`` its largest
     connected component (ties: the one holding the first node), as ``--lcc``."""
     if isinstance(g, str):
@@ -171,7 +189,7 @@ def as_graph(g, lcc=False):
     return out.largest_component() if lcc else out
 
 
-def gossip_matrix_of(w, g):
+def gossip_matrix_of(w: Any, g: Graph) -> Any:
     """A user's gossip matrix (numpy array or scipy.sparse) as the CSR matrix netdp reads, checked
     to be n × n for the graph ``g``; the rest (finite, non-negative, stochastic rows, support on
     the edges) is checked by netdp with the command line's messages."""

@@ -1,10 +1,18 @@
 """Figures of the papers from netdp results (matplotlib). Each function returns a Figure and
 never calls ``show()``; pass ``ax`` to draw into an existing Axes."""
 
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
+
 import numpy as np
 
+if TYPE_CHECKING:
+    from .accounting import AccountResult
 
-def _axes(ax, figsize=(6.0, 4.0)):
+
+def _axes(ax: Any, figsize: tuple[float, float] = (6.0, 4.0)) -> tuple[Any, Any]:
     import matplotlib.pyplot as plt
 
     if ax is not None:
@@ -13,7 +21,7 @@ def _axes(ax, figsize=(6.0, 4.0)):
     return fig, ax
 
 
-def epsilon_by_distance(result, ax=None, field="epsilon"):
+def epsilon_by_distance(result: AccountResult, ax: Any = None, field: str = "epsilon") -> Any:
     """Box plot of every pair's ε (or μ) by hop distance between observer and target (the
     papers' ε-vs-distance figures, e.g. the MF paper's Figure 2)."""
     fig, ax = _axes(ax)
@@ -27,11 +35,11 @@ def epsilon_by_distance(result, ax=None, field="epsilon"):
     return fig
 
 
-def pairwise_heatmap(result, ax=None, field="epsilon"):
+def pairwise_heatmap(result: AccountResult, ax: Any = None, field: str = "epsilon") -> Any:
     """The observer × target matrix of ε (or μ); off-pairs blank."""
     fig, ax = _axes(ax, figsize=(6.0, 5.0))
     matrix = result.epsilon if field == "epsilon" else result.mu
-    image = ax.imshow(np.ma.masked_invalid(matrix), cmap="viridis", aspect="auto")
+    image = ax.imshow(matrix, cmap="viridis", aspect="auto")  # NaN (off-pairs) is left blank
     fig.colorbar(image, ax=ax, label=field)
     if len(result.targets) <= 40:
         ax.set_xticks(range(len(result.targets)), [str(t) for t in result.targets], rotation=90, fontsize=7)
@@ -43,7 +51,8 @@ def pairwise_heatmap(result, ax=None, field="epsilon"):
     return fig
 
 
-def observer_graph(result, observer, ax=None, layout=None, field="epsilon"):
+def observer_graph(result: AccountResult, observer: Any, ax: Any = None, layout: Optional[dict[Any, Any]] = None,
+                   field: str = "epsilon") -> Any:
     """The graph drawn around one observer, each node coloured by what the observer learns about
     it (Muffliato's Figure 1). ``layout``: a dict node → (x, y); default a spring layout."""
     import networkx as nx
@@ -69,11 +78,10 @@ def observer_graph(result, observer, ax=None, layout=None, field="epsilon"):
     return fig
 
 
-def training_curves(metrics, ax=None, columns=("test_accuracy", "test_loss")):
+def training_curves(metrics: Union[Any, str, os.PathLike[str]], ax: Any = None,
+                    columns: Sequence[str] = ("test_accuracy", "test_loss")) -> Any:
     """Metrics of ``netdp train`` by round: a DataFrame, or the path of a run folder or its
     metrics.csv. Each of ``columns`` present is drawn."""
-    import os
-
     import pandas as pd
 
     if isinstance(metrics, (str, os.PathLike)):

@@ -1,13 +1,14 @@
 """The decentralized training simulator, as ``netdp train`` runs it."""
 
 import os
+from typing import Any, Optional, Union
 
 from . import _netdp
 
 
-def _flatten(config, prefix=""):
+def _flatten(config: dict[str, Any], prefix: str = "") -> dict[str, str]:
     """{"algorithm": {"rounds": 20}} or {"algorithm.rounds": 20} → {"algorithm.rounds": "20"}."""
-    flat = {}
+    flat: dict[str, str] = {}
     for key, value in config.items():
         key = prefix + str(key).replace("__", ".")
         if isinstance(value, dict):
@@ -19,7 +20,8 @@ def _flatten(config, prefix=""):
     return flat
 
 
-def train(config=None, **overrides):
+def train(config: Union[str, os.PathLike[str], dict[str, Any], None] = None,
+          **overrides: Any) -> tuple[Any, dict[str, Any]]:
     """Runs ``netdp train`` on ``config``: the path of a TOML file (its relative paths from its
     folder), a dict ({"algorithm": {"rounds": 20}} or {"algorithm.rounds": 20}), or None (the
     schema's defaults). ``overrides`` are ``--set`` keys, with ``__`` for the dot
@@ -31,8 +33,8 @@ def train(config=None, **overrides):
     """
     import pandas as pd
 
-    path = None
-    given = {}
+    path: Optional[str] = None
+    given: dict[str, str] = {}
     if isinstance(config, (str, os.PathLike)):
         path = os.fspath(config)
     elif isinstance(config, dict):
