@@ -21,13 +21,22 @@ Labels = Union[None, Hashable, Sequence[Hashable]]
 _OPTIONS = {row["name"]: row for row in _netdp.account_options()}
 
 
-def _label_list(g: Graph, labels: Labels) -> Optional[list[int]]:
-    """None, one label or a list of labels → a list of node indices (None: every node)."""
+def _label_list(g: Graph, labels: Labels, argument: str = "observers") -> Optional[list[int]]:
+    """None, one label or a list of labels → a list of node indices (None: every node); an
+    unknown label is a KeyError naming ``argument``."""
     if labels is None:
         return None
     if isinstance(labels, (list, tuple, np.ndarray, range)):
-        return [g.index(label) for label in labels]
-    return [g.index(labels)]
+        return [_node(g, label, argument) for label in labels]
+    return [_node(g, labels, argument)]
+
+
+def _node(g: Graph, label: Hashable, argument: str) -> int:
+    """The index of ``label`` in ``g``; a KeyError naming ``argument`` when it names no node."""
+    try:
+        return g.index(label)
+    except KeyError as error:
+        raise KeyError(f"{argument}: {error.args[0]}") from None
 
 
 def _option_text(name: str, kind: str, value: Any) -> str:
@@ -79,10 +88,10 @@ def _setting(g: Graph, rounds: int, observers: Labels, targets: Labels, weights:
     setting.schedule = schedule
     setting.seed = integer("seed", seed, minimum=0)
     setting.sensitivity = float(sensitivity)
-    setting.observers = _label_list(g, observers) or []
-    setting.targets = _label_list(g, targets) or []
-    setting.colluders = _label_list(g, colluders) or []
-    setting.group = _label_list(g, group) or []
+    setting.observers = _label_list(g, observers, "observers") or []
+    setting.targets = _label_list(g, targets, "targets") or []
+    setting.colluders = _label_list(g, colluders, "colluders") or []
+    setting.group = _label_list(g, group, "group") or []
     setting.alpha = None if alpha is None else float(alpha)
     if setting.colluders and setting.observers:
         raise ValueError("give observers or colluders, not both")
@@ -145,8 +154,8 @@ class Account:
         self.graph = as_graph(g, lcc)
         self._setting = _setting(self.graph, rounds, observers, targets, weights, schedule, seed, sensitivity,
                                  colluders, group, alpha)
-        self._observer_nodes = _label_list(self.graph, observers)
-        self._target_nodes = _label_list(self.graph, targets)
+        self._observer_nodes = _label_list(self.graph, observers, "observers")
+        self._target_nodes = _label_list(self.graph, targets, "targets")
         self._core = _netdp.Account(self.graph._core, self._setting, _request(method, method_options))
 
     @property
@@ -181,7 +190,7 @@ class Account:
         if isinstance(on, tuple):
             if len(on) != 2:
                 raise ValueError(f"on must be 'mean', 'max', 'pair' or an (observer, target) pair, got {on!r}")
-            out = dict(self._core.calibrate_pair(self.graph.index(on[0]), self.graph.index(on[1]), target_epsilon,
+            out = dict(self._core.calibrate_pair(_node(self.graph, on[0], "on"), _node(self.graph, on[1], "on"), target_epsilon,
                                                  delta))
             out["on"] = on
             return out
@@ -200,7 +209,7 @@ class Account:
     def pair(self, observer: Hashable, target: Hashable, sigma: float, delta: float = 1e-5) -> dict[str, Any]:
         """The row of one pair (labels) at (``sigma``, ``delta``), as a dict with the command
         line's field names (observer, target, distance, mu, epsilon, certificate, ...)."""
-        columns = dict(self._core.pair(self.graph.index(observer), self.graph.index(target),
+        columns = dict(self._core.pair(_node(self.graph, observer, "observer"), _node(self.graph, target, "target"),
                                        _real("sigma", sigma), _real("delta", delta)))
         _warn_about(columns, stacklevel=2)
         row: dict[str, Any] = _frame(self.graph, columns, sigma, delta, columns["method"]).iloc[0].to_dict()
@@ -255,7 +264,8 @@ def account(g: GraphLike, method: str = "muffliato", rounds: int = 10, sigma: fl
     columns = dict(_netdp.account(g._core, setting, _request(method, method_options), _real("sigma", sigma),
                                   _real("delta", delta)))
     _warn_about(columns, stacklevel=2)
-    return AccountResult(g, columns, _label_list(g, observers), _label_list(g, targets), setting.colluders,
+    return AccountResult(g, columns, _label_list(g, observers, "observers"), _label_list(g, targets, "targets"),
+                         setting.colluders,
                          sigma, delta)
 
 

@@ -69,7 +69,7 @@ def test_a_pair_is_its_row_of_the_whole_account():
     for field in ("distance", "mu", "epsilon", "rdp_epsilon", "certificate"):
         assert row[field] == expected[field], field
     assert row["observer"] == 3 and row["target"] == 17
-    with pytest.raises(KeyError, match="names no node"):
+    with pytest.raises(KeyError, match="target: 'nobody' names no node"):
         built.pair(3, "nobody", 1.5)
     with pytest.raises(ValueError, match="not a pair of distinct nodes"):
         built.pair(3, 3, 1.5)
@@ -129,8 +129,17 @@ def test_the_version_is_the_command_lines():
     (lambda a: a.calibrate(None), TypeError, "target_epsilon must be a number"),
     (lambda a: a.calibrate(1.0, on="median"), ValueError, "median"),
     (lambda a: a.rows(1.0, chunk=0), ValueError, "chunk must be >= 1"),
-    (lambda a: a.pair("nobody", 1, 1.0), KeyError, "names no node"),
+    (lambda a: a.pair("nobody", 1, 1.0), KeyError, "observer: 'nobody' names no node"),
+    (lambda a: a.calibrate(1.0, on=(0, "nobody")), KeyError, "on: 'nobody' names no node"),
 ])
+
 def test_bad_input_names_the_argument(call, error, match):
     with pytest.raises(error, match=match):
         call(netdp.Account("ring:n=5", rounds=3))
+
+
+def test_an_unknown_label_names_its_argument():
+    with pytest.raises(KeyError, match="targets: 'nobody' names no node"):
+        netdp.account("ring:n=5", rounds=3, targets=["nobody"])
+    with pytest.raises(KeyError, match="observers: 99 names no node"):
+        netdp.Account("ring:n=5", rounds=3, observers=99)
