@@ -17,11 +17,11 @@ from ._netdp import set_max_memory  # noqa: E402
 from ._netdp import __version__  # noqa: E402
 from ._warnings import InputChangedWarning, NetdpWarning, NumericalWarning, PaperFormulaWarning  # noqa: E402
 from .accounting import Account, AccountResult, account, calibrate, compare  # noqa: E402
-from .factorization import factorize  # noqa: E402
+from .factorization import Certificate, Factorization, factorize  # noqa: E402
 from .gossip import gossip_matrix, spectrum  # noqa: E402
 from .graphs import Graph, graph  # noqa: E402
 from .training import train  # noqa: E402
 
-__all__ = ["Account", "AccountResult", "Graph", "InputChangedWarning", "NetdpWarning", "NumericalWarning",
+__all__ = ["Account", "AccountResult", "Certificate", "Factorization", "Graph", "InputChangedWarning", "NetdpWarning", "NumericalWarning",
            "PaperFormulaWarning", "__version__", "account", "calibrate", "compare", "factorize", "gdp",
            "gossip_matrix", "graph", "plot", "rdp", "set_max_memory", "spectrum", "train"]

@@ -172,10 +172,11 @@ def test_factorize_matches_the_command_line(cli, args):
     for name, value in args.items():
         flags += ["--" + name.replace("_", "-"), str(value)]
     expected = cli("factorize", *flags)
-    assert got["loss"] == pytest.approx(expected["loss"], rel=1e-12)
-    assert got["sensitivity"] == pytest.approx(expected["sensitivity"], rel=1e-12)
-    assert got["certificate"]["kind"] == expected["certificate"]["kind"]
-    c = got["c"]
+    assert got.loss == pytest.approx(expected["loss"], rel=1e-12)
+    assert got.sensitivity == pytest.approx(expected["sensitivity"], rel=1e-12)
+    assert got.certificate.kind == expected["certificate"]["kind"]
+    assert got.certificate.converged == expected["certificate"]["converged"]
+    c = got.c
     assert c.shape == (args["rounds"], args["rounds"])
     assert np.allclose(np.triu(c, 1), 0.0)
     with pytest.raises(ValueError, match="`method` 'best' is not one of"):
@@ -203,7 +204,7 @@ def test_a_run_over_the_memory_limit_is_memory_error():
             netdp.factorize(rounds=2000)
     finally:
         netdp.set_max_memory(None)
-    assert netdp.factorize(rounds=8)["loss"] > 0
+    assert netdp.factorize(rounds=8).loss > 0
 
 
 def test_ctrl_c_interrupts_a_long_call_within_a_second():
@@ -241,8 +242,8 @@ def test_integers_are_taken_from_numpy_and_integral_floats():
     plain = netdp.account("ring:n=6", rounds=3, seed=2).epsilon
     for rounds, seed in [(np.int64(3), np.uint32(2)), (3.0, 2.0), (np.float64(3.0), np.int8(2))]:
         np.testing.assert_array_equal(netdp.account("ring:n=6", rounds=rounds, seed=seed).epsilon, plain)
-    assert netdp.factorize(rounds=np.int64(8), participations=np.int32(2))["loss"] == \
-        netdp.factorize(rounds=8, participations=2)["loss"]
+    assert netdp.factorize(rounds=np.int64(8), participations=np.int32(2)).loss == \
+        netdp.factorize(rounds=8, participations=2).loss
 
 
 def test_a_contribution_count_is_a_whole_number_of_visits():

@@ -106,7 +106,7 @@ def test_lcc_on_every_call_that_takes_a_graph():
     assert netdp.gossip_matrix(g, lcc=True).shape == (6, 6)
     assert netdp.account("er:n=40,p=0.03,seed=3", rounds=3, lcc=True).to_pandas().shape[0] > 0
     assert netdp.spectrum(g, "metropolis", lcc=True)["spectral_gap"] > 0
-    assert netdp.factorize("dl", rounds=4, graph=g, lcc=True, method="identity")["c"].shape == (4, 4)
+    assert netdp.factorize("dl", rounds=4, graph=g, lcc=True, method="identity").c.shape == (4, 4)
 
 
 def test_directed_multi_and_weighted_networkx_graphs_are_never_changed_silently():
