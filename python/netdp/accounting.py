@@ -240,17 +240,53 @@ def account(g: GraphLike, method: str = "muffliato", rounds: int = 10, sigma: fl
             observers: Labels = None, targets: Labels = None, *, weights: Any = "hamilton", schedule: str = "fixed",
             seed: int = 1, sensitivity: float = 1.0, colluders: Labels = None, group: Labels = None,
             alpha: Optional[float] = None, lcc: bool = False, **method_options: Any) -> AccountResult:
-    """The pairwise account of a protocol on ``g`` (a netdp.Graph, SPEC string or networkx graph):
-    :class:`Account` built for one (σ, δ).
+    """The pairwise account of a protocol on ``g``: :class:`Account` built for one (σ, δ), the
+    numbers of ``netdp account``.
 
-    ``method`` is muffliato, random-walk, linear-system or mf; ``method_options`` are the options
-    of ``netdp account --method ...`` with dashes as underscores (``bound="paper"``,
-    ``contributions="worst"``, ``view="plain"``, ``trust="ldp"``, ``correlation=C``, ...).
-    ``observers`` / ``targets``: None (every node), a label, or a list of labels; ``colluders`` a
-    coalition observing together; ``group`` a group of targets (muffliato). ``weights``: a
-    weighting's name, or your own gossip matrix W (numpy or scipy.sparse, n × n, rows in the
-    graph's node order, its support the graph's edges). ``lcc=True`` keeps the largest connected
-    component. Errors are ValueError with the command line's message.
+    Parameters
+    ----------
+    g : netdp.Graph, str or networkx.Graph
+        The network: a Graph, a SPEC string (``netdp help specs``) or a networkx graph.
+    method : str
+        ``"muffliato"``, ``"random-walk"``, ``"linear-system"`` or ``"mf"``.
+    rounds : int
+        T, the protocol's rounds (the random walk's steps).
+    sigma, delta : float
+        The noise per message and the δ of (ε, δ).
+    observers, targets : label, list of labels or None
+        The pairs reported (None: every node).
+    weights : str or matrix
+        A weighting's name, or your own gossip matrix W (numpy or scipy.sparse, n × n, rows in
+        the graph's node order, its support the graph's edges).
+    schedule, seed, sensitivity
+        As ``--schedule``, ``--seed`` and ``--sensitivity``.
+    colluders : list of labels, optional
+        A coalition observing together (instead of ``observers``).
+    group : list of labels, optional
+        A group of targets (Muffliato).
+    alpha : float, optional
+        Report Rényi ε at this order too.
+    lcc : bool
+        Keep the graph's largest connected component.
+    **method_options
+        The options of ``netdp account --method ...`` with dashes as underscores
+        (``bound="paper"``, ``contributions="worst"``, ``view="plain"``, ``trust="ldp"``,
+        ``correlation=C``, ...): the table in docs/python.md.
+
+    Returns
+    -------
+    AccountResult
+
+    Raises
+    ------
+    ValueError
+        A value or combination the accountant refuses, with the command line's message.
+    TypeError
+        An option of the wrong type, or one ``netdp account`` does not have.
+    KeyError
+        A label that names no node, with the argument it was given in.
+    MemoryError
+        A call whose memory estimate exceeds ``netdp.set_max_memory``.
 
     Examples
     --------
@@ -274,13 +310,31 @@ def calibrate(g: GraphLike, target_epsilon: float, method: str = "muffliato", ro
               weights: Any = "hamilton", schedule: str = "fixed", seed: int = 1, sensitivity: float = 1.0,
               colluders: Labels = None, group: Labels = None, alpha: Optional[float] = None, lcc: bool = False,
               **method_options: Any) -> dict[str, Any]:
-    """The smallest σ whose ``on`` statistic of ε (mean or max over the pairs, or the one pair)
-    is at most ``target_epsilon``: ``netdp account --target-epsilon E --calibrate-on ON``.
+    """The smallest σ whose ``on`` statistic of ε is at most ``target_epsilon``: ``netdp account
+    --target-epsilon E --calibrate-on ON``. To calibrate several targets on one account, build
+    an :class:`Account` and call its ``calibrate``.
 
-    Returns a dict: sigma, achieved_epsilon (re-checked at sigma), closed_form (μ ∝ 1/σ for the
-    Gaussian accountants with max / pair), evaluations, on. ``observers`` / ``targets``: None or one
-    label each. ``weights`` and ``lcc`` as in :func:`account`. To calibrate several targets on one
-    account, build an :class:`Account` and call its ``calibrate``.
+    Parameters
+    ----------
+    g, method, rounds, delta, weights, schedule, seed, sensitivity, colluders, group, alpha, lcc
+        As in :func:`account`.
+    target_epsilon : float
+        The ε to meet at ``delta``.
+    on : str
+        ``"mean"`` or ``"max"`` over the pairs, or ``"pair"`` (one observer and one target).
+    observers, targets : label or None
+        None (every pair), or one label each.
+
+    Returns
+    -------
+    dict
+        sigma, achieved_epsilon (re-checked at sigma), closed_form (μ ∝ 1/σ for the Gaussian
+        accountants with max or pair), evaluations, on.
+
+    Raises
+    ------
+    ValueError, TypeError, KeyError, MemoryError
+        As :func:`account`.
 
     Examples
     --------
@@ -303,9 +357,31 @@ def compare(g: GraphLike, rounds: int = 10, sigma: float = 1.0, gossip_steps: in
     view: labelled ``paper-formula``), Muffliato's exact joint view per release
     (``muffliato_exact_*``) and Koskela–Kulkarni's secure summation (``secure_sum_*``, K = 1).
 
-    Returns a DataFrame indexed by distance with the command's column names; ``.attrs`` holds
-    local_dp, central_dp (the baselines at the same noise), secure_sum_omitted and
-    muffliato_bound.
+    Parameters
+    ----------
+    g, weights, lcc
+        As in :func:`account`.
+    rounds, gossip_steps : int
+        T and K (gossip steps per gradient).
+    sigma, alpha : float
+        The noise and the Rényi order.
+    variant : str
+        Muffliato's ``"propagated"`` or ``"per-step"`` view.
+    secure_sum : bool
+        Add Koskela–Kulkarni's secure-summation columns.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by distance, with the command's column names; ``.attrs`` holds local_dp,
+        central_dp (the baselines at the same noise), secure_sum_omitted and muffliato_bound.
+
+    Examples
+    --------
+    >>> import netdp
+    >>> table = netdp.compare("florentine", rounds=5)
+    >>> table.attrs["muffliato_bound"], list(table.index)[:3]
+    ('paper-formula', [1, 2, 3])
     """
     import pandas as pd
 

@@ -7,8 +7,29 @@ from .graphs import GraphLike, as_graph
 
 
 def gossip_matrix(g: GraphLike, weights: str = "hamilton", lcc: bool = False) -> Any:
-    """W of ``g`` under a weighting (hamilton, metropolis, closed-row, lazy-uniform), as a
-    scipy.sparse.csr_matrix indexed like ``g.labels``."""
+    """W of ``g`` under a weighting, as ``netdp gossip --out`` writes it.
+
+    Parameters
+    ----------
+    g : netdp.Graph, str or networkx.Graph
+        The network.
+    weights : str
+        hamilton, metropolis, closed-row, lazy-uniform or from-graph (``netdp help weights``).
+    lcc : bool
+        Keep the graph's largest connected component.
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix
+        n × n, rows summing to 1, indexed like ``g.labels``.
+
+    Examples
+    --------
+    >>> import netdp
+    >>> W = netdp.gossip_matrix("ring:n=4")
+    >>> W.shape, W.sum(axis=1).ravel().tolist()
+    ((4, 4), [[1.0, 1.0, 1.0, 1.0]])
+    """
     import scipy.sparse as sp
 
     g = as_graph(g, lcc)
@@ -17,5 +38,17 @@ def gossip_matrix(g: GraphLike, weights: str = "hamilton", lcc: bool = False) ->
 
 
 def spectrum(g: GraphLike, weights: str = "hamilton", lcc: bool = False) -> dict[str, Any]:
-    """The second eigenvalue modulus, spectral gap, symmetry and mixing-time bound of W."""
+    """The spectral facts of W, as ``netdp gossip --json``.
+
+    Parameters
+    ----------
+    g, weights, lcc
+        As in :func:`gossip_matrix`.
+
+    Returns
+    -------
+    dict
+        second_eigenvalue_modulus, spectral_gap, symmetric, mixing_time_bound (None when W has no
+        such bound).
+    """
     return dict(_netdp.gossip_spectrum(as_graph(g, lcc)._core, weights))

@@ -27,9 +27,27 @@ def train(config: Union[str, os.PathLike[str], dict[str, Any], None] = None,
     schema's defaults). ``overrides`` are ``--set`` keys, with ``__`` for the dot
     (``algorithm__rounds=30``) or passed as ``**{"algorithm.rounds": 30}``.
 
-    Returns (metrics, summary): a pandas DataFrame with metrics.csv's columns, one row per
-    evaluation, and summary.json's fields (algorithm, sigma, epsilon, delta, accountant,
-    valid_bound, target_epsilon, final_test_loss, final_test_accuracy, warnings, config).
+    Returns
+    -------
+    metrics : pandas.DataFrame
+        metrics.csv's columns, one row per evaluation.
+    summary : dict
+        summary.json's fields (algorithm, sigma, epsilon, delta, accountant, valid_bound,
+        target_epsilon, final_test_loss, final_test_accuracy, warnings, config).
+
+    Raises
+    ------
+    ValueError
+        A key or value the configuration schema refuses (docs/learn.md), with its message.
+    FileNotFoundError
+        A configuration or data file that cannot be opened.
+
+    Examples
+    --------
+    >>> import netdp
+    >>> metrics, summary = netdp.train(algorithm__rounds=3, data__examples=200)
+    >>> summary["algorithm"], "test_accuracy" in metrics.columns
+    ('dp-d-sgd', True)
     """
     import pandas as pd
 
