@@ -504,7 +504,9 @@ class AccountResult:
         return self._matrix("epsilon")
 
     def to_pandas(self) -> Any:
-        """One row per pair, with the command line's field names; nodes named by label."""
+        """One row per pair, with the command line's field names (observer, target, distance,
+        alpha, rdp_epsilon, uncapped_rdp_epsilon, mu, epsilon, capped, certificate, mu_lower);
+        nodes named by label. ``.attrs`` holds method, bound, sigma and delta."""
         return _frame(self.graph, self.rows, self.sigma, self.delta, self.method, self.bound)
 
     def epsilon_frame(self) -> Any:

@@ -26,10 +26,11 @@ def epsilon(mu: Any, delta: Any) -> Any:
 
 
 def delta(mu: Any, epsilon: Any) -> Any:
-    """δ(ε) of μ-GDP."""
+    """δ(ε) of μ-GDP: the tightest δ at ε (Dong, Roth & Su, Corollary 2.13); arrays broadcast."""
     return _apply(_netdp.gdp_delta, mu, epsilon)
 
 
 def mu_for(epsilon: Any, delta: Any) -> Any:
-    """The largest μ whose μ-GDP gives (ε, δ)-DP."""
+    """The largest μ whose μ-GDP gives (ε, δ)-DP (the inverse of :func:`epsilon`); arrays
+    broadcast."""
     return _apply(_netdp.gdp_mu_for, epsilon, delta)

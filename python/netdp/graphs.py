@@ -38,7 +38,24 @@ class Graph:
     @classmethod
     def from_edges(cls, edges: Any, num_nodes: Optional[int] = None,
                    labels: Optional[Sequence[Hashable]] = None) -> Graph:
-        """A graph from an (m, 2) array of node indices (0..n-1); ``labels`` names the nodes."""
+        """A graph from an (m, 2) array of node indices (0..n-1).
+
+        Parameters
+        ----------
+        edges : array_like
+            (m, 2) node indices; no self-loops.
+        num_nodes : int, optional
+            n (default: the number of labels, else the largest index + 1).
+        labels : sequence, optional
+            The nodes' names, distinct (default: their indices).
+
+        Examples
+        --------
+        >>> import netdp
+        >>> g = netdp.Graph.from_edges([(0, 1), (1, 2)], labels=["a", "b", "c"])
+        >>> g.num_nodes, g.index("c")
+        (3, 2)
+        """
         edges = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
         if num_nodes is None:
             num_nodes = len(labels) if labels is not None else (int(edges.max()) + 1 if edges.size else 0)
@@ -49,9 +66,25 @@ class Graph:
 
     @classmethod
     def from_networkx(cls, g: Any, symmetrize: bool = False) -> Graph:
-        """A networkx graph, its node names kept as labels. Self-loops are dropped, a MultiGraph's
-        parallel edges merged and edge weights left unused (pass W as ``weights=``), each with a
-        warning; a DiGraph is refused unless ``symmetrize`` (its arcs read as edges, with a warning)."""
+        """A networkx graph, its node names kept as labels.
+
+        Self-loops are dropped, a MultiGraph's parallel edges merged and edge weights left unused
+        (pass W as ``weights=``), each with an :class:`InputChangedWarning`.
+
+        Parameters
+        ----------
+        g : networkx.Graph
+            Any networkx graph; node names may be any hashable.
+        symmetrize : bool
+            Read a DiGraph's arcs as undirected edges (with a warning); without it a DiGraph is a
+            ValueError.
+
+        Examples
+        --------
+        >>> import netdp, networkx as nx
+        >>> netdp.Graph.from_networkx(nx.path_graph(["x", "y", "z"])).labels
+        ['x', 'y', 'z']
+        """
         nodes = list(g.nodes())
         index = {v: i for i, v in enumerate(nodes)}
         if g.is_directed():
@@ -78,7 +111,8 @@ class Graph:
 
     @classmethod
     def from_scipy(cls, adjacency: Any, labels: Optional[Sequence[Hashable]] = None) -> Graph:
-        """A graph from a symmetric (sparse or dense) adjacency matrix; nonzero = edge."""
+        """A graph from a symmetric adjacency matrix (dense or scipy.sparse): a nonzero entry is
+        an edge; the diagonal must be zero. ``labels`` names the nodes."""
         import scipy.sparse as sp
 
         a = sp.coo_matrix(adjacency)
@@ -107,7 +141,13 @@ class Graph:
         return self._core.edges()
 
     def index(self, label: Hashable) -> int:
-        """The index of the node called ``label``; KeyError naming it when there is none."""
+        """The index of the node called ``label``.
+
+        Raises
+        ------
+        KeyError
+            Naming ``label`` when no node has it.
+        """
         try:
             return int(self._index[label])
         except (KeyError, TypeError):

@@ -229,13 +229,19 @@ class RowStream {
     std::thread([state = state_, account = std::move(account), g = std::move(g), query = std::move(query),
                  observers = std::move(observers), targets = std::move(targets), sigma, delta, chunk] {
       Columns pending;
-      const auto hand_over = [&state, &pending] {
+      // The library is held while rows are computed, not while a full queue waits for Python
+      // (which may call the library meanwhile).
+      std::unique_lock<std::mutex> one_call(library_mutex());
+      const auto hand_over = [&state, &pending, &one_call] {
+        one_call.unlock();
         std::unique_lock<std::mutex> lock(state->mutex);
         state->changed.wait(lock, [&state] { return state->ready.size() < 2 || state->cancelled; });
         if (state->cancelled) throw Cancelled{};
         state->ready.push_back(std::move(pending));
         pending = Columns{};
+        lock.unlock();
         state->changed.notify_all();
+        one_call.lock();
       };
       try {
         std::vector<accounting::PairRow> block;

@@ -49,10 +49,20 @@ bool wait_interruptibly(std::mutex& mutex, std::condition_variable& changed, Don
   return interrupted;
 }
 
+/// Held by every call into the library (run_interruptibly, the row streams): the calls run one at
+/// a time. A BLAS thread count is process-wide (SingleThreadedBlas sets it around its work), and a
+/// result's last digits depend on it, so a call running beside another (an interrupted call that
+/// finishes in the background, or two Python threads) could otherwise change the other's output.
+inline std::mutex& library_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
 /// Runs `work` (a callable that owns everything it touches and never touches Python) on a thread
 /// of its own, without the GIL, and waits for its result, checking for signals every 100 ms: Ctrl-C
 /// raises KeyboardInterrupt within that time, and the interrupted work finishes in the background,
-/// its result dropped (the library has no point to stop at). An exception of `work` is rethrown.
+/// its result dropped (the library has no point to stop at); the next call waits for it. An
+/// exception of `work` is rethrown.
 template <class Result, class Work>
 Result run_interruptibly(Work work) {
   struct State {
@@ -65,6 +75,7 @@ Result run_interruptibly(Work work) {
   const auto state = std::make_shared<State>();
   std::thread([state, work = std::move(work)]() mutable {
     try {
+      const std::lock_guard<std::mutex> one_call(library_mutex());
       state->result.emplace(work());
     } catch (...) {
       state->error = std::current_exception();

@@ -143,3 +143,29 @@ def test_an_unknown_label_names_its_argument():
         netdp.account("ring:n=5", rounds=3, targets=["nobody"])
     with pytest.raises(KeyError, match="observers: 99 names no node"):
         netdp.Account("ring:n=5", rounds=3, observers=99)
+
+
+def test_ctrl_c_interrupts_building_an_account():
+    import _thread
+    import threading
+    import time
+
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    start = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        netdp.Account("er:n=300,p=0.05,seed=1,connected=1", rounds=12)  # about 2.5 s uninterrupted
+    elapsed = time.monotonic() - start
+    timer.cancel()
+    assert elapsed < 1.3, f"KeyboardInterrupt after {elapsed:.2f} s"
+    assert netdp.Account("ring:n=5", rounds=3).evaluate(1.0).summary["pairs"] == 20
+
+
+def test_the_library_can_be_called_while_rows_stream():
+    # The stream computes without holding the library while its queue waits for Python.
+    built = netdp.Account("hypercube:d=5", rounds=4)
+    total = 0
+    for chunk in built.rows(1.0, chunk=100):
+        total += len(chunk)
+        assert built.evaluate(2.0).summary["pairs"] == 32 * 31
+    assert total == 32 * 31
