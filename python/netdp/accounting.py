@@ -169,9 +169,29 @@ class Account:
         return self._core.pair_count
 
     def evaluate(self, sigma: float, delta: float = 1e-5) -> AccountResult:
-        """The account at noise ``sigma`` and ``delta``: an :class:`AccountResult`, the numbers
-        ``netdp account --sigma SIGMA --delta DELTA`` prints. Its diagnostics are raised as
-        :class:`NumericalWarning`; a paper's formula as :class:`PaperFormulaWarning`."""
+        """The account at one noise level.
+
+        Parameters
+        ----------
+        sigma : float
+            The noise per message (finite, > 0).
+        delta : float
+            The δ of (ε, δ), in (0, 1).
+
+        Returns
+        -------
+        AccountResult
+            The numbers ``netdp account --sigma SIGMA --delta DELTA`` prints. Its diagnostics
+            are raised as :class:`NumericalWarning`, a paper's formula as
+            :class:`PaperFormulaWarning`.
+
+        Raises
+        ------
+        ValueError
+            A σ that is not finite and > 0, or a δ outside (0, 1).
+        TypeError
+            A σ or δ that is not a number.
+        """
         columns = dict(self._core.evaluate(_real("sigma", sigma), _real("delta", delta)))
         _warn_about(columns, stacklevel=2)
         return AccountResult(self.graph, columns, self._observer_nodes, self._target_nodes,
@@ -181,10 +201,28 @@ class Account:
                   on: Union[str, tuple[Hashable, Hashable]] = "mean") -> dict[str, Any]:
         """The smallest σ whose ``on`` statistic of ε at ``delta`` is at most ``target_epsilon``.
 
-        ``on`` is ``"mean"`` or ``"max"`` over the pairs, ``"pair"`` for an account of one pair,
-        or an (observer, target) tuple of labels (that pair alone). Returns a dict: sigma,
-        achieved_epsilon (re-checked at sigma), closed_form (μ ∝ 1/σ for the Gaussian accountants
-        with max or a pair), evaluations, on.
+        Parameters
+        ----------
+        target_epsilon : float
+            The ε to meet.
+        delta : float
+            The δ of (ε, δ).
+        on : str or (label, label)
+            ``"mean"`` or ``"max"`` over the pairs, ``"pair"`` for an account of one pair, or an
+            (observer, target) tuple of labels (an account of that pair is built for it).
+
+        Returns
+        -------
+        dict
+            sigma, achieved_epsilon (re-checked at sigma), closed_form (μ ∝ 1/σ for the Gaussian
+            accountants with max or a pair), evaluations, on.
+
+        Raises
+        ------
+        ValueError
+            An unknown statistic, or an account with several (not all) observers or targets.
+        KeyError
+            A label of ``on`` that names no node.
         """
         target_epsilon, delta = _real("target_epsilon", target_epsilon), _real("delta", delta)
         if isinstance(on, tuple):
@@ -199,16 +237,54 @@ class Account:
         return dict(self._core.calibrate(target_epsilon, delta, on))
 
     def rows(self, sigma: float, delta: float = 1e-5, chunk: int = 1 << 20) -> Iterator[Any]:
-        """The rows at (``sigma``, ``delta``) as an iterator of pandas DataFrames of ``chunk`` rows
-        (the last may have fewer; the columns of :meth:`AccountResult.to_pandas`), computed while
-        you read them: an all-pairs account of a large graph never has to fit in memory. Leaving
-        the loop early stops the computation. The arguments are checked at the call."""
+        """The rows at (``sigma``, ``delta``), computed while you read them: an all-pairs account
+        of a large graph never has to fit in memory. Leaving the loop early stops the
+        computation; the arguments are checked at the call.
+
+        Parameters
+        ----------
+        sigma, delta : float
+            As in :meth:`evaluate`.
+        chunk : int
+            Rows per DataFrame (the last may have fewer).
+
+        Returns
+        -------
+        iterator of pandas.DataFrame
+            The columns of :meth:`AccountResult.to_pandas`.
+
+        Examples
+        --------
+        >>> import netdp
+        >>> [len(c) for c in netdp.Account("ring:n=5", rounds=3).rows(1.0, chunk=8)]
+        [8, 8, 4]
+        """
         stream = self._core.rows(_real("sigma", sigma), _real("delta", delta), integer("chunk", chunk, minimum=1))
         return (_frame(self.graph, dict(columns), sigma, delta, self.method) for columns in stream)
 
     def pair(self, observer: Hashable, target: Hashable, sigma: float, delta: float = 1e-5) -> dict[str, Any]:
-        """The row of one pair (labels) at (``sigma``, ``delta``), as a dict with the command
-        line's field names (observer, target, distance, mu, epsilon, certificate, ...)."""
+        """The row of one pair at (``sigma``, ``delta``).
+
+        Parameters
+        ----------
+        observer, target : label
+            Two distinct nodes of the account's pairs.
+        sigma, delta : float
+            As in :meth:`evaluate`.
+
+        Returns
+        -------
+        dict
+            The command line's field names (observer, target, distance, mu, epsilon,
+            certificate, ...), with method and bound.
+
+        Raises
+        ------
+        KeyError
+            A label that names no node.
+        ValueError
+            Not a pair of the account.
+        """
         columns = dict(self._core.pair(_node(self.graph, observer, "observer"), _node(self.graph, target, "target"),
                                        _real("sigma", sigma), _real("delta", delta)))
         _warn_about(columns, stacklevel=2)
@@ -435,11 +511,33 @@ def _frame(g: Graph, rows: dict[str, Any], sigma: float, delta: float, method: s
 
 
 class AccountResult:
-    """The rows of an account and the views of them users want.
+    """The rows of an account at one (σ, δ) and the views of them users want.
 
-    ``mu`` and ``epsilon`` are matrices with one row per observer and one column per target,
-    in the order of ``observers`` and ``targets`` (labels); an entry that is not a pair (an
-    observer with itself) is NaN. ``rows`` holds the columns of every pair as numpy arrays.
+    Attributes
+    ----------
+    mu, epsilon : numpy.ndarray
+        One row per observer and one column per target, in the order of ``observers`` and
+        ``targets`` (labels); NaN where there is no pair (an observer with itself) and, for
+        ``mu``, for the random walk (an RDP bound).
+    certificate : numpy.ndarray
+        What each value is: exact, upper-bound, cap-in-span, cap-undetermined or paper-formula.
+    rows : dict of numpy.ndarray
+        The columns of every pair (observer and target as node indices).
+    observers, targets : list
+        The labels of the matrices' rows and columns.
+    method, bound, valid_bound, sigma, delta
+        The accountant, what its numbers are (``paper-formula`` is not a bound), and the noise.
+    warnings, diagnostics : list
+        The account's diagnostics, as texts and typed (kind, count, text).
+    summary : dict
+        ``netdp account --json``'s summary.
+
+    Examples
+    --------
+    >>> import netdp
+    >>> r = netdp.account("ring:n=4", rounds=3)
+    >>> r.to_pandas().shape, r.by_distance().index.tolist()
+    ((12, 11), [1, 2])
     """
 
     def __init__(self, g: Graph, columns: dict[str, Any], observer_nodes: Optional[list[int]],

@@ -23,7 +23,20 @@ def _axes(ax: Any, figsize: tuple[float, float] = (6.0, 4.0)) -> tuple[Any, Any]
 
 def epsilon_by_distance(result: AccountResult, ax: Any = None, field: str = "epsilon") -> Any:
     """Box plot of every pair's ε (or μ) by hop distance between observer and target (the
-    papers' ε-vs-distance figures, e.g. the MF paper's Figure 2)."""
+    papers' ε-vs-distance figures, e.g. the MF paper's Figure 2).
+
+    Parameters
+    ----------
+    result : AccountResult
+    ax : matplotlib Axes, optional
+        Where to draw (default: a new figure).
+    field : str
+        ``"epsilon"`` or ``"mu"``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     fig, ax = _axes(ax)
     distance = result.rows["distance"]
     values = result.rows[field]
@@ -36,7 +49,19 @@ def epsilon_by_distance(result: AccountResult, ax: Any = None, field: str = "eps
 
 
 def pairwise_heatmap(result: AccountResult, ax: Any = None, field: str = "epsilon") -> Any:
-    """The observer × target matrix of ε (or μ); off-pairs blank."""
+    """The observer × target matrix of ε (or μ); off-pairs blank.
+
+    Parameters
+    ----------
+    result : AccountResult
+    ax : matplotlib Axes, optional
+    field : str
+        ``"epsilon"`` or ``"mu"``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     fig, ax = _axes(ax, figsize=(6.0, 5.0))
     matrix = result.epsilon if field == "epsilon" else result.mu
     image = ax.imshow(matrix, cmap="viridis", aspect="auto")  # NaN (off-pairs) is left blank
@@ -54,7 +79,28 @@ def pairwise_heatmap(result: AccountResult, ax: Any = None, field: str = "epsilo
 def observer_graph(result: AccountResult, observer: Any, ax: Any = None, layout: Optional[dict[Any, Any]] = None,
                    field: str = "epsilon") -> Any:
     """The graph drawn around one observer, each node coloured by what the observer learns about
-    it (Muffliato's Figure 1). ``layout``: a dict node → (x, y); default a spring layout."""
+    it (Muffliato's Figure 1).
+
+    Parameters
+    ----------
+    result : AccountResult
+    observer : label
+        An observer of ``result``.
+    ax : matplotlib Axes, optional
+    layout : dict, optional
+        node label → (x, y); default a spring layout (seed 1).
+    field : str
+        ``"epsilon"`` or ``"mu"``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    KeyError
+        ``observer`` is not an observer of ``result``.
+    """
     import networkx as nx
 
     fig, ax = _axes(ax, figsize=(6.0, 6.0))
@@ -80,8 +126,26 @@ def observer_graph(result: AccountResult, observer: Any, ax: Any = None, layout:
 
 def training_curves(metrics: Union[Any, str, os.PathLike[str]], ax: Any = None,
                     columns: Sequence[str] = ("test_accuracy", "test_loss")) -> Any:
-    """Metrics of ``netdp train`` by round: a DataFrame, or the path of a run folder or its
-    metrics.csv. Each of ``columns`` present is drawn."""
+    """Metrics of ``netdp train`` by round.
+
+    Parameters
+    ----------
+    metrics : pandas.DataFrame or path
+        The metrics of :func:`netdp.train`, or a run folder of ``netdp train --out`` or its
+        metrics.csv.
+    ax : matplotlib Axes, optional
+    columns : sequence of str
+        The metrics to draw, each that is present.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    ValueError
+        None of ``columns`` is a column of the metrics.
+    """
     import pandas as pd
 
     if isinstance(metrics, (str, os.PathLike)):
