@@ -20,3 +20,25 @@ def cli():
         return json.loads(done.stdout)
 
     return run
+
+
+@pytest.fixture
+def seconds_until_interrupted():
+    """Runs ``call()`` with Ctrl-C (KeyboardInterrupt in the main thread) sent after ``after``
+    seconds, checks that the call raised it, and returns how long the call took in all."""
+    import _thread
+    import threading
+    import time
+
+    def run(call, after=0.3):
+        timer = threading.Timer(after, _thread.interrupt_main)
+        start = time.monotonic()
+        timer.start()
+        try:
+            with pytest.raises(KeyboardInterrupt):
+                call()
+        finally:
+            timer.cancel()
+        return time.monotonic() - start
+
+    return run
