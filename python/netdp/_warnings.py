@@ -25,8 +25,8 @@ class PaperFormulaWarning(NetdpWarning):
     (``bound="paper"``); they are labelled ``paper-formula`` in every output."""
 
 
-def warn_all(messages: Iterable[str], category: type[Warning], stacklevel: int = 3) -> None:
-    """Raises each message once, in order, under ``category``; ``stacklevel`` counts from the
-    caller of the function that calls this."""
+def warn_all(messages: Iterable[str], category: type[Warning], stacklevel: int) -> None:
+    """Raises each message once, in order, under ``category``; ``stacklevel`` as warnings.warn's,
+    counted from this function (2: its caller)."""
     for message in dict.fromkeys(messages):
         warnings.warn(message, category, stacklevel=stacklevel)

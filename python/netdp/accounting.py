@@ -99,11 +99,20 @@ def _setting(g: Graph, rounds: int, observers: Labels, targets: Labels, weights:
 
 
 def _warn_about(columns: dict[str, Any], stacklevel: int) -> None:
-    """A result's diagnostics as NumericalWarning, and a paper's formula as PaperFormulaWarning."""
+    """A result's diagnostics as NumericalWarning, and a paper's formula as PaperFormulaWarning;
+    ``stacklevel`` counted from this function (2: its caller)."""
     warn_all([d["text"] for d in columns["diagnostics"]], NumericalWarning, stacklevel + 1)
     if not columns["valid_bound"]:
         warn_all([f"{columns['method']}: the values are the paper's formula (bound {columns['bound']}), "
                   "not an upper bound on the observer's view"], PaperFormulaWarning, stacklevel + 1)
+
+
+def _result(g: Graph, setting: _netdp.Setting, columns: dict[str, Any], sigma: float,
+            delta: float) -> AccountResult:
+    """The AccountResult of an evaluation, its warnings raised at the line that called the public
+    function calling this (account() or Account.evaluate())."""
+    _warn_about(columns, stacklevel=4)
+    return AccountResult(g, columns, setting, sigma, delta)
 
 
 class Account:
@@ -154,8 +163,6 @@ class Account:
         self.graph = as_graph(g, lcc)
         self._setting = _setting(self.graph, rounds, observers, targets, weights, schedule, seed, sensitivity,
                                  colluders, group, alpha)
-        self._observer_nodes = _label_list(self.graph, observers, "observers")
-        self._target_nodes = _label_list(self.graph, targets, "targets")
         self._core = _netdp.Account(self.graph._core, self._setting, _request(method, method_options))
 
     @property
@@ -193,9 +200,7 @@ class Account:
             A σ or δ that is not a number.
         """
         columns = dict(self._core.evaluate(_real("sigma", sigma), _real("delta", delta)))
-        _warn_about(columns, stacklevel=2)
-        return AccountResult(self.graph, columns, self._observer_nodes, self._target_nodes,
-                             self._setting.colluders, sigma, delta)
+        return _result(self.graph, self._setting, columns, sigma, delta)
 
     def calibrate(self, target_epsilon: float, delta: float = 1e-5,
                   on: Union[str, tuple[Hashable, Hashable]] = "mean") -> dict[str, Any]:
@@ -287,7 +292,7 @@ class Account:
         """
         columns = dict(self._core.pair(_node(self.graph, observer, "observer"), _node(self.graph, target, "target"),
                                        _real("sigma", sigma), _real("delta", delta)))
-        _warn_about(columns, stacklevel=2)
+        _warn_about(columns, stacklevel=3)
         row: dict[str, Any] = _frame(self.graph, columns, sigma, delta, columns["method"]).iloc[0].to_dict()
         row.update({"method": columns["method"], "bound": columns["bound"]})
         return row
@@ -375,10 +380,7 @@ def account(g: GraphLike, method: str = "muffliato", rounds: int = 10, sigma: fl
     setting = _setting(g, rounds, observers, targets, weights, schedule, seed, sensitivity, colluders, group, alpha)
     columns = dict(_netdp.account(g._core, setting, _request(method, method_options), _real("sigma", sigma),
                                   _real("delta", delta)))
-    _warn_about(columns, stacklevel=2)
-    return AccountResult(g, columns, _label_list(g, observers, "observers"), _label_list(g, targets, "targets"),
-                         setting.colluders,
-                         sigma, delta)
+    return _result(g, setting, columns, sigma, delta)
 
 
 def calibrate(g: GraphLike, target_epsilon: float, method: str = "muffliato", rounds: int = 10,
@@ -540,8 +542,8 @@ class AccountResult:
     ((12, 11), [1, 2])
     """
 
-    def __init__(self, g: Graph, columns: dict[str, Any], observer_nodes: Optional[list[int]],
-                 target_nodes: Optional[list[int]], coalition: Sequence[int], sigma: float, delta: float) -> None:
+    def __init__(self, g: Graph, columns: dict[str, Any], setting: _netdp.Setting, sigma: float,
+                 delta: float) -> None:
         self.graph = g
         self.sigma = sigma
         self.delta = delta
@@ -560,9 +562,12 @@ class AccountResult:
         self.rows["capped"] = self.rows["capped"].astype(bool)
         # What each value is: exact, upper-bound, cap-in-span, cap-undetermined or paper-formula.
         self.rows["certificate"] = names[self.rows.pop("certificate_code")]
-        present_observers = np.unique(self.rows["observer"])
-        self._observer_nodes = list(present_observers) if observer_nodes is None or coalition else observer_nodes
-        self._target_nodes = list(range(g.num_nodes)) if target_nodes is None else target_nodes
+        # The matrices' rows and columns: the selected nodes (none selected: every node; a
+        # coalition: the observer rows the account has).
+        coalition = list(setting.colluders)
+        observers = list(setting.observers)
+        self._observer_nodes = list(np.unique(self.rows["observer"])) if coalition or not observers else observers
+        self._target_nodes = list(setting.targets) or list(range(g.num_nodes))
         self.colluders = [g.labels[v] for v in coalition]
 
     @property

@@ -106,6 +106,22 @@ def test_warnings_are_raised_under_their_categories():
         netdp.account("karate", rounds=10)  # a valid bound with no diagnostic warns nothing
 
 
+def test_warnings_point_at_the_callers_line():
+    with pytest.warns(netdp.PaperFormulaWarning) as one_call:
+        netdp.account("ring:n=5", rounds=3, bound="paper")
+    with pytest.warns(netdp.PaperFormulaWarning) as evaluated:
+        netdp.Account("ring:n=5", rounds=3, bound="paper").evaluate(1.0)
+    with pytest.warns(netdp.PaperFormulaWarning) as one_pair:
+        netdp.Account("ring:n=5", rounds=3, bound="paper").pair(0, 2, 1.0)
+    for record in (one_call, evaluated, one_pair):
+        assert record[0].filename == __file__
+
+
+def test_an_empty_selection_is_every_node_as_in_the_command_line():
+    result = netdp.account("ring:n=5", rounds=3, observers=[], targets=[])
+    assert result.epsilon.shape == (5, 5) and result.summary["pairs"] == 20
+
+
 def test_a_reader_change_is_an_input_changed_warning(tmp_path):
     path = tmp_path / "loop.edges"
     path.write_text("a b\nb b\nb c\nc a\n")
