@@ -402,8 +402,8 @@ class Account {
           return built->rows(sigma, delta, std::vector<graph::NodeId>{observer},
                              std::vector<graph::NodeId>{target});
         });
-    require(rows.size() == 1, "the account has no row for observer {} and target {}: it was built for {}",
-            graph_.label(observer), graph_.label(target), scope());
+    require(rows.size() == 1, "the account has {} rows for observer {} and target {}, not one", rows.size(),
+            graph_.label(observer), graph_.label(target));
     accounting::fill_distances(rows, graph_, problem_.query);
     Columns columns;
     columns.add(rows);
@@ -438,15 +438,6 @@ class Account {
   // A coalition's account has its own observer (the coalition); otherwise the selected ones.
   std::vector<graph::NodeId> selected_observers() const {
     return problem_.query.colluders.empty() ? setting_.observers : std::vector<graph::NodeId>{};
-  }
-
-  std::string scope() const {
-    if (problem_.query.observer && problem_.query.target)
-      return fmt::format("the pair ({}, {})", graph_.label(*problem_.query.observer),
-                         graph_.label(*problem_.query.target));
-    if (problem_.query.observer) return fmt::format("observer {}", graph_.label(*problem_.query.observer));
-    if (problem_.query.target) return fmt::format("target {}", graph_.label(*problem_.query.target));
-    return "its observers and targets";
   }
 
   graph::Graph graph_;
