@@ -34,9 +34,24 @@ FUZZ_PACKAGES := clang libclang-rt-14-dev libomp-dev
 	fi
 	@touch $@
 
-deps: .deps-installed
+# The report's chart libraries (Vega, Vega-Lite, vega-embed, inlined into every report) and its browser
+# test's driver (playwright-core), from the npm registry at the versions of package-lock.json. npm
+# comes with Debian's nodejs and npm when the machine has no npm of its own.
+node_modules/.package-lock.json: package.json package-lock.json .deps-installed
+	@command -v npm >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nodejs npm; }
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
 
-$(BUILD)/CMakeCache.txt: .deps-installed
+# Only for the tests: Debian's Chromium, which the report's browser test drives headless.
+TEST_PACKAGES := chromium
+.test-deps-installed: Makefile
+	@for p in $(TEST_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "installing:$$missing"; $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
+	@touch $@
+
+deps: .deps-installed node_modules/.package-lock.json
+
+$(BUILD)/CMakeCache.txt: .deps-installed node_modules/.package-lock.json
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
 
 # Only what the main job runs: the netdp command and its libraries.
@@ -54,12 +69,12 @@ run: build
 	./$(BUILD)/bin/netdp account --graph karate --weights hamilton --method random-walk --rounds 3400 --sigma 20
 
 # No benchmarks here: no test runs them (`make bench` builds them).
-test-release: .deps-installed
+test-release: .deps-installed node_modules/.package-lock.json .test-deps-installed
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DNETDP_WERROR=ON -DNETDP_BUILD_BENCH=OFF $(CMAKE_FLAGS)
 	cmake --build $(BUILD) -j $(JOBS)
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-test-asan: .deps-installed
+test-asan: .deps-installed node_modules/.package-lock.json
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Asan -DNETDP_WERROR=ON -DNETDP_BUILD_BENCH=OFF $(CMAKE_FLAGS)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS) -LE slow
@@ -73,7 +88,7 @@ bench: $(BUILD)/CMakeCache.txt
 # Each target runs FUZZ_SECONDS from the kept corpus (tests/fuzz/corpus/<target>, read only); new
 # inputs go to $(FUZZ_BUILD)/corpus/<target>, a crash to $(FUZZ_BUILD)/crash-* (keep it in the
 # corpus as a regression case once fixed: `make test` replays the corpus under ASan).
-fuzz: .deps-installed
+fuzz: .deps-installed node_modules/.package-lock.json
 	@for p in $(FUZZ_PACKAGES); do dpkg-query -W $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
 	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNETDP_FUZZ=ON \

@@ -271,6 +271,7 @@ void run_account(const AccountOptions& o) {
   report.colluders = query.colluders;
   report.names = NodeNames(w.graph());
   report.parameters = parameters_json(o, request, query, report.names);
+  report.run = run_json(o.network, o.output);
   report.sigma = o.sigma;
   if (o.target_epsilon) {
     progress.phase(fmt::format("calibration to ε = {} ({}), evaluations", *o.target_epsilon,

@@ -170,6 +170,7 @@ Json summary_json(const AccountReport& report) {
   s["local_dp"] = {{"mu", report.local_dp.mu}, {"epsilon", report.local_dp.epsilon}};
   s["central_dp"] = {{"mu", report.central_dp.mu}, {"epsilon", report.central_dp.epsilon}};
   s["parameters"] = report.parameters;
+  s["run"] = report.run;
   s["calibration"] = report.calibration;
   s["warnings"] = shown_warnings(report);
   s["warnings_total"] = report.warnings.size();

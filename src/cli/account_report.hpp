@@ -37,6 +37,7 @@ struct AccountReport {
   std::size_t num_nodes = 0;
   std::size_t num_edges = 0;
   nlohmann::ordered_json parameters;   ///< the resolved options, echoed
+  nlohmann::json run;                  ///< version, command line and network (report::run_record)
   nlohmann::ordered_json calibration;  ///< null unless --target-epsilon was given
   std::vector<std::string> warnings;
 };

@@ -19,6 +19,7 @@
 
 #include "commands.hpp"
 #include "netdp/linalg/thread_policy.hpp"
+#include "netdp/report/report.hpp"
 #include "netdp/util/memory.hpp"
 #include "netdp/util/option_spelling.hpp"
 #include "train_output.hpp"
@@ -170,6 +171,7 @@ int run(int argc, char** argv) {
   add_train_command(app);
   add_factorize_command(app);
   add_audit_command(app);
+  add_report_command(app);
   add_help_command(app);
   check_every_value(app);
   std::cout.clear();
@@ -181,6 +183,7 @@ int run(int argc, char** argv) {
     std::cout.rdbuf(&descriptor_buffer);
   }
   int status = 0;
+  set_invoked_command(report::command_line(argc, argv));
   try {
     app.parse(argc, argv);
   } catch (const ExitStatus& e) {

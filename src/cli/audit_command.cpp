@@ -253,6 +253,7 @@ void run_audit(const AuditOptions& o) {
   j["false_negative_upper"] = r.bound.false_negative_upper;
   j["verdict"] = violation ? "VIOLATION" : "consistent";
   j["warnings"] = w.graph().notes();  // what the graph's reader changed
+  j["run"] = run_json(o.network, o.output);
   print_result(o.output, j, [&](std::ostream& out) {
     fmt::print(out, "netdp audit: {} on graph {} ({} nodes), weights {}, T = {}, sigma {}, delta {}\n",
                req.method == Method::random_walk ? "random walk (contributions " + contributions.name() + ")"

@@ -17,6 +17,7 @@ void add_train_command(CLI::App& app);
 void add_factorize_command(CLI::App& app);
 void add_help_command(CLI::App& app);
 void add_audit_command(CLI::App& app);
+void add_report_command(CLI::App& app);
 
 /// Thrown by a subcommand that has written its output and ends with a status other than 0 or 2
 /// (`audit`: 3 on a violation).

@@ -88,6 +88,7 @@ void run_compare(const CompareOptions& o) {
     j["by_distance"].push_back(std::move(d));
   }
   j["warnings"] = w.graph().notes();  // what the graph's reader changed
+  j["run"] = run_json(o.network, o.output);
   print_result(o.output, j, [&](std::ostream& out) {
     fmt::print(out, "Renyi DP at alpha = {} per distance (nodes {}, T = {}, K = {}, sigma = {})\n", o.alpha,
                w.num_nodes(), o.rounds, o.gossip_steps, o.sigma);

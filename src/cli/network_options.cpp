@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "netdp/gossip/network_spec.hpp"
+#include "netdp/report/report.hpp"
 #include "netdp/util/check.hpp"
 
 namespace netdp::cli {
@@ -136,6 +137,10 @@ gossip::NetworkSpec network_spec(const NetworkOptions& options, std::uint64_t se
   spec.matrix = options.matrix;
   if (options.graph_option != nullptr && options.graph_option->count() == 0) spec.graph.clear();
   return spec;
+}
+
+nlohmann::json run_json(const NetworkOptions& options, const OutputOptions& output) {
+  return report::run_record(invoked_command(), network_spec(options, output.seed));
 }
 
 gossip::GossipMatrix load_gossip_matrix(const NetworkOptions& options, const OutputOptions& output) {

@@ -72,6 +72,9 @@ accounting::Protocol make_protocol(const gossip::GossipMatrix& w, const NetworkO
 /// given (it names W's nodes); --matrix with --weights is refused, as W replaces the weighting.
 gossip::NetworkSpec network_spec(const NetworkOptions& options, std::uint64_t seed);
 
+/// The "run" record of a JSON output: version, this command line and the network of `options`.
+nlohmann::json run_json(const NetworkOptions& options, const OutputOptions& output);
+
 /// The graph of --graph (restricted to its largest component with --lcc, a random SPEC without
 /// seed= drawn from --seed) and its gossip matrix under --weights; what the graph's reader changed
 /// in the input is printed as warnings (warn_graph_notes) unless --quiet.

@@ -4,6 +4,8 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <string>
+#include <utility>
 #include <iostream>
 
 #include "netdp/linalg/thread_policy.hpp"
@@ -12,6 +14,15 @@
 #include "netdp/util/memory.hpp"
 
 namespace netdp::cli {
+namespace {
+std::string& invoked_command_storage() {
+  static std::string command;
+  return command;
+}
+}  // namespace
+
+const std::string& invoked_command() { return invoked_command_storage(); }
+void set_invoked_command(std::string command) { invoked_command_storage() = std::move(command); }
 
 void add_output_options(CLI::App* command, OutputOptions& options, const std::string& json_help) {
   command->add_flag("--json", options.json, json_help);

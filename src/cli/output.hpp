@@ -37,6 +37,10 @@ std::string dump_json(const Json& value, int indent = 2) {
   return value.dump(indent, ' ', false, Json::error_handler_t::replace);
 }
 
+/// The command line of this run (report::command_line), set by run() before the command parses.
+const std::string& invoked_command();
+void set_invoked_command(std::string command);
+
 /// Prints `result` as JSON (pretty, 2 spaces) when options.json, else calls `human`.
 void print_result(const OutputOptions& options, const nlohmann::json& result,
                   const std::function<void(std::ostream&)>& human);

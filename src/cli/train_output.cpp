@@ -85,7 +85,8 @@ nlohmann::json summary_json(const learn::TrainResult& result) {
           {"rounds", result.history.empty() ? 0 : result.history.back().round},
           {"seed", std::stoull(config_value(result.config, "train.seed"))},
           {"warnings", warnings},
-          {"netdp_version", kNetdpVersion}};
+          {"netdp_version", kNetdpVersion},
+          {"command", invoked_command().empty() ? nlohmann::json(nullptr) : nlohmann::json(invoked_command())}};
 }
 
 void write_training_outputs(const learn::TrainResult& result, const std::string& dir) {
