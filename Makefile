@@ -63,10 +63,14 @@ python: build
 
 # The main job: pairwise privacy on Zachary's karate club under the two gossip
 # accountants (Muffliato gossip averaging, random-walk DP-SGD), as distance tables.
+# Each account prints its table and keeps its JSON in out/; both are drawn in out/report.html
+# (one file, opens offline).
 run: build
 	./$(BUILD)/bin/netdp graph --graph karate
-	./$(BUILD)/bin/netdp account --graph karate --weights hamilton --method muffliato --rounds 20 --sigma 1
-	./$(BUILD)/bin/netdp account --graph karate --weights hamilton --method random-walk --rounds 3400 --sigma 20
+	@mkdir -p out
+	./$(BUILD)/bin/netdp account --graph karate --weights hamilton --method muffliato --rounds 20 --sigma 1 --json --out out/muffliato.json
+	./$(BUILD)/bin/netdp account --graph karate --weights hamilton --method random-walk --rounds 3400 --sigma 20 --json --out out/random-walk.json
+	./$(BUILD)/bin/netdp report --input out/muffliato.json out/random-walk.json --title "Zachary's karate club: Muffliato and random-walk DP-SGD" --out out/report.html
 
 # No benchmarks here: no test runs them (`make bench` builds them).
 test-release: .deps-installed node_modules/.package-lock.json .test-deps-installed

@@ -20,8 +20,9 @@ from .accounting import Account, AccountResult, account, calibrate, compare  # n
 from .factorization import Certificate, Factorization, factorize  # noqa: E402
 from .gossip import gossip_matrix, spectrum  # noqa: E402
 from .graphs import Graph, graph  # noqa: E402
+from .report import report  # noqa: E402
 from .training import train  # noqa: E402
 
 __all__ = ["Account", "AccountResult", "Certificate", "Factorization", "Graph", "InputChangedWarning", "NetdpWarning", "NumericalWarning",
            "PaperFormulaWarning", "__version__", "account", "calibrate", "compare", "factorize", "gdp",
-           "gossip_matrix", "graph", "plot", "rdp", "set_max_memory", "spectrum", "train"]
+           "gossip_matrix", "graph", "plot", "rdp", "report", "set_max_memory", "spectrum", "train"]

@@ -545,6 +545,8 @@ class AccountResult:
     def __init__(self, g: Graph, columns: dict[str, Any], setting: _netdp.Setting, sigma: float,
                  delta: float) -> None:
         self.graph = g
+        #: where the account ran (weights or matrix, rounds, schedule, seed, the pairs it reports)
+        self.setting = setting
         self.sigma = sigma
         self.delta = delta
         self.method = columns.pop("method")

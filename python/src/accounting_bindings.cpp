@@ -75,6 +75,15 @@ py::dict summary_dict(const accounting::PairwiseSummary& s) {
     by_distance.append(row);
   }
   out["by_distance"] = by_distance;
+  py::list per_observer;
+  for (const accounting::ObserverSummary& o : s.per_observer) {
+    py::dict row;
+    row["observer_index"] = o.observer;
+    row["epsilon_mean"] = o.epsilon_mean;
+    row["epsilon_max"] = o.epsilon_max;
+    per_observer.append(row);
+  }
+  out["per_observer"] = per_observer;
   return out;
 }
 
@@ -332,6 +341,7 @@ class Account {
     struct Output {
       Columns columns;
       accounting::PairwiseSummary summary;
+      accounting::Baseline local_dp, central_dp;
     };
     // The rows are streamed into the columns and the summary, observer block by block: the
     // account's rows are never all held as PairRow (an all-pairs run of 2048 nodes has 4.2 M).
@@ -348,11 +358,19 @@ class Account {
                                     out.columns.add(block);
                                   });
       out.summary = summarizing.finish();
+      out.local_dp = accounting::local_dp_baseline(*built, sigma, delta);
+      out.central_dp = accounting::central_dp_baseline(*built, g.num_nodes(), sigma, delta);
       return out;
     });
     py::dict out = columns_dict(std::move(output.columns));
     describe(out);
-    out["summary"] = summary_dict(output.summary);
+    py::dict summary = summary_dict(output.summary);
+    summary["nodes"] = graph_.num_nodes();
+    summary["local_dp"] =
+        py::dict(py::arg("mu") = output.local_dp.mu, py::arg("epsilon") = output.local_dp.epsilon);
+    summary["central_dp"] =
+        py::dict(py::arg("mu") = output.central_dp.mu, py::arg("epsilon") = output.central_dp.epsilon);
+    out["summary"] = summary;
     return out;
   }
 

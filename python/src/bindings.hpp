@@ -98,5 +98,6 @@ void bind_dp(py::module_& m);
 void bind_accounting(py::module_& m);
 void bind_mf(py::module_& m);
 void bind_learn(py::module_& m);
+void bind_report(py::module_& m);
 
 }  // namespace netdp::python

@@ -50,4 +50,5 @@ PYBIND11_MODULE(_netdp, m) {
   python::bind_accounting(m);
   python::bind_mf(m);
   python::bind_learn(m);
+  python::bind_report(m);
 }

@@ -4,9 +4,9 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <iostream>
 #include <string>
 #include <utility>
-#include <iostream>
 
 #include "netdp/linalg/thread_policy.hpp"
 #include "netdp/util/atomic_file.hpp"

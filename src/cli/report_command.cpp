@@ -38,7 +38,8 @@ void run_report(const ReportCommandOptions& o) {
   std::error_code error;
   const auto bytes = std::filesystem::file_size(o.out, error);
   if (!util::is_standard_output(o.out)) {
-    const nlohmann::json result{{"report", o.out}, {"bytes", error ? nlohmann::json() : nlohmann::json(bytes)},
+    const nlohmann::json result{{"report", o.out},
+                                {"bytes", error ? nlohmann::json() : nlohmann::json(bytes)},
                                 {"notes", data["notes"]}};
     print_result(o.output, result, [&](std::ostream& out) {
       fmt::print(out, "report written to {}{}\n", o.out,
@@ -52,11 +53,13 @@ void run_report(const ReportCommandOptions& o) {
 
 void add_report_command(CLI::App& app) {
   auto o = std::make_shared<ReportCommandOptions>();
-  auto* cmd = app.add_subcommand(
-      "report", "One self-contained HTML file (opens offline) with the plots of account, compare, audit and train outputs");
-  cmd->add_option("--input", o->inputs,
-                  "Outputs to show: files of `netdp account --json`, `compare --json`, `audit --json`, and folders "
-                  "of `netdp train --out` (repeatable, several after one --input)")
+  auto* cmd = app.add_subcommand("report",
+                                 "One self-contained HTML file (opens offline) with the plots of account, "
+                                 "compare, audit and train outputs");
+  cmd->add_option(
+         "--input", o->inputs,
+         "Outputs to show: files of `netdp account --json`, `compare --json`, `audit --json`, and folders "
+         "of `netdp train --out` (repeatable, several after one --input)")
       ->required();
   cmd->add_option("--out", o->out, "The HTML file to write (whole or not at all)")->required();
   cmd->add_option("--title", o->title, "The page's title")->capture_default_str();

@@ -17,11 +17,20 @@ std::string html_escaped(std::string_view text) {
   std::string out;
   for (const char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -53,8 +62,10 @@ std::string filled(std::string_view page, const std::map<std::string, std::strin
   std::size_t from = 0;
   for (std::size_t at = page.find("@NETDP_"); at != std::string_view::npos; at = page.find("@NETDP_", from)) {
     const std::size_t end = page.find('@', at + 7);
-    const auto value = end == std::string_view::npos ? values.end() : values.find(page.substr(at + 7, end - at - 7));
-    if (value == values.end()) throw std::logic_error("the report template has an unknown token at " + std::to_string(at));
+    const auto value =
+        end == std::string_view::npos ? values.end() : values.find(page.substr(at + 7, end - at - 7));
+    if (value == values.end())
+      throw std::logic_error("the report template has an unknown token at " + std::to_string(at));
     out.append(page.substr(from, at - from)).append(value->second);
     seen.insert(value->first);
     from = end + 1;

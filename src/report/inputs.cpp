@@ -33,11 +33,13 @@ bool has(const nlohmann::json& j, const char* key) { return j.is_object() && j.c
 
 /// What wrote `document`, from the fields only that command writes.
 std::optional<InputKind> kind_of(const nlohmann::json& document) {
-  if (has(document, "summary") && has(document["summary"], "method") && has(document["summary"], "by_distance"))
+  if (has(document, "summary") && has(document["summary"], "method") &&
+      has(document["summary"], "by_distance"))
     return InputKind::account;
   if (has(document, "by_distance") && has(document, "muffliato_bound") && has(document, "local_dp"))
     return InputKind::compare;
-  if (has(document, "verdict") && has(document, "claimed_epsilon") && has(document, "empirical_epsilon_lower"))
+  if (has(document, "verdict") && has(document, "claimed_epsilon") &&
+      has(document, "empirical_epsilon_lower"))
     return InputKind::audit;
   if (has(document, "algorithm") && has(document, "final_test_loss") && has(document, "netdp_version"))
     return InputKind::train;
@@ -48,10 +50,12 @@ Input read_training_run(const fs::path& folder, const std::string& file) {
   const fs::path summary = folder / "summary.json";
   const fs::path metrics = folder / "metrics.json";
   if (fs::is_empty(folder))
-    refuse(file, "is an empty folder, not a training run (`netdp train --out DIR` writes summary.json and "
-                 "metrics.json there)");
+    refuse(file,
+           "is an empty folder, not a training run (`netdp train --out DIR` writes summary.json and "
+           "metrics.json there)");
   if (!fs::exists(summary) || !fs::exists(metrics))
-    refuse(file, std::string("is a folder without ") + (fs::exists(summary) ? "metrics.json" : "summary.json") +
+    refuse(file, std::string("is a folder without ") +
+                     (fs::exists(summary) ? "metrics.json" : "summary.json") +
                      ": not (or not yet) a training run of `netdp train --out DIR`");
   Input input{file, InputKind::train, parse_file(summary, (folder / "summary.json").string())};
   if (kind_of(input.document) != InputKind::train)
@@ -66,10 +70,14 @@ Input read_training_run(const fs::path& folder, const std::string& file) {
 
 std::string input_kind_name(InputKind kind) {
   switch (kind) {
-    case InputKind::account: return "account";
-    case InputKind::compare: return "compare";
-    case InputKind::audit: return "audit";
-    case InputKind::train: return "train";
+    case InputKind::account:
+      return "account";
+    case InputKind::compare:
+      return "compare";
+    case InputKind::audit:
+      return "audit";
+    case InputKind::train:
+      return "train";
   }
   return "?";
 }
@@ -77,8 +85,9 @@ std::string input_kind_name(InputKind kind) {
 Input input_from_json(nlohmann::json document, const std::string& name) {
   const std::optional<InputKind> kind = kind_of(document);
   if (!kind)
-    refuse(name, "is JSON, but not the output of `netdp account --json`, `compare --json`, `audit --json` or "
-                 "the folder of `train --out` (none of their fields is there)");
+    refuse(name,
+           "is JSON, but not the output of `netdp account --json`, `compare --json`, `audit --json` or "
+           "the folder of `train --out` (none of their fields is there)");
   if (*kind == InputKind::train && !has(document, "metrics"))
     refuse(name, "is the summary.json of a training run: give its folder, which also holds metrics.json");
   return {name, *kind, std::move(document)};
@@ -91,7 +100,8 @@ Input read_input(const std::string& file) {
   if (error || !fs::exists(status)) refuse(file, "does not exist");
   if (fs::is_directory(status)) return read_training_run(path, file);
   nlohmann::json document = parse_file(path, file);
-  if (kind_of(document) == InputKind::train) return read_training_run(path.has_parent_path() ? path.parent_path() : fs::path("."), file);
+  if (kind_of(document) == InputKind::train)
+    return read_training_run(path.has_parent_path() ? path.parent_path() : fs::path("."), file);
   return input_from_json(std::move(document), file);
 }
 

@@ -1,5 +1,7 @@
 // The "accounts" part of a report page: the statistics of one `netdp account --json` output.
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -8,8 +10,6 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "netdp/accounting/account/certificate.hpp"
 #include "page_parts.hpp"
@@ -40,7 +40,8 @@ std::uint8_t kind_code(const Input& input, const nlohmann::json& value) {
 
 std::size_t node_index(const Input& input, const nlohmann::json& row, const char* name, std::size_t nodes) {
   const std::string index_name = std::string(name) + "_index";
-  const nlohmann::json& value = row.contains(index_name) ? row[index_name] : row.value(name, nlohmann::json());
+  const nlohmann::json& value =
+      row.contains(index_name) ? row[index_name] : row.value(name, nlohmann::json());
   if (!value.is_number_integer() || value.get<std::int64_t>() < 0 || value.get<std::size_t>() >= nodes)
     throw std::invalid_argument("report input '" + input.file + "': a pair's " + name + " " + value.dump() +
                                 " is not a node index below " + std::to_string(nodes));
@@ -51,13 +52,15 @@ std::vector<Pair> read_pairs(const Input& input, std::size_t nodes) {
   std::vector<Pair> pairs;
   if (!input.document.contains("pairs")) return pairs;
   const nlohmann::json& rows = input.document["pairs"];
-  if (!rows.is_array()) throw std::invalid_argument("report input '" + input.file + "': \"pairs\" is not an array");
+  if (!rows.is_array())
+    throw std::invalid_argument("report input '" + input.file + "': \"pairs\" is not an array");
   pairs.reserve(rows.size());
   for (const nlohmann::json& row : rows) {
     Pair p;
     p.observer = node_index(input, row, "observer", nodes);
     p.target = node_index(input, row, "target", nodes);
-    if (row.contains("distance") && row["distance"].is_number_integer() && row["distance"].get<std::int64_t>() >= 0)
+    if (row.contains("distance") && row["distance"].is_number_integer() &&
+        row["distance"].get<std::int64_t>() >= 0)
       p.distance = row["distance"].get<std::uint32_t>();
     p.epsilon = number_field(input, row, "epsilon");
     p.kind = kind_code(input, row.value("certificate", nlohmann::json()));
@@ -93,7 +96,8 @@ nlohmann::json box_rows(const Input& input, const std::vector<Pair>& pairs) {
     if (p.distance) by_distance[*p.distance].push_back(p.epsilon);
   for (auto& [distance, values] : by_distance) {
     std::sort(values.begin(), values.end());
-    const double mean = std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
+    const double mean =
+        std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
     rows.push_back({{"distance", distance},
                     {"pairs", values.size()},
                     {"min", rounded_up(values.front())},
@@ -163,7 +167,8 @@ nlohmann::json heatmap(const std::vector<Pair>& pairs, const LoadedGraph* graph,
       col.push_back(j);
       max.push_back(rounded_up(c.max));
       mean.push_back(rounded_up(c.sum / static_cast<double>(c.count)));
-      certificate.push_back(accounting::certificate_name(static_cast<accounting::Certificate>(c.kind_of_max)));
+      certificate.push_back(
+          accounting::certificate_name(static_cast<accounting::Certificate>(c.kind_of_max)));
       std::string text;
       for (std::uint8_t k = 0; k < kKinds; ++k)
         if (c.kinds[k] > 0)
@@ -175,7 +180,8 @@ nlohmann::json heatmap(const std::vector<Pair>& pairs, const LoadedGraph* graph,
   nlohmann::json cell_labels = nlohmann::json::array();
   for (std::size_t i = 0; i < size; ++i) {
     const std::size_t first = i * block, last = std::min(nodes, first + block) - 1;
-    cell_labels.push_back(first == last ? labels[order[first]] : labels[order[first]] + "–" + labels[order[last]]);
+    cell_labels.push_back(first == last ? labels[order[first]]
+                                        : labels[order[first]] + "–" + labels[order[last]]);
   }
   return {{"order", graph != nullptr ? "reverse Cuthill-McKee (neighbours close)" : "node index"},
           {"block", block},
@@ -228,7 +234,8 @@ std::string threat_model(const nlohmann::json& summary) {
   if (method == "linear-system") sees = "view " + p.value("view", std::string("secure-sum"));
   if (method == "mf") sees = "trust model " + p.value("trust", std::string("pndp"));
   if (method == "random-walk")
-    sees = p.value("sender_known", false) ? "the token when it visits, and who sent it" : "the token when it visits";
+    sees = p.value("sender_known", false) ? "the token when it visits, and who sent it"
+                                          : "the token when it visits";
   return who + ", " + sees;
 }
 
@@ -257,28 +264,30 @@ nlohmann::json account_part(const Input& input, const LoadedGraph* graph, const 
     per_observer["epsilon_max"].push_back(rounded_up(number_field(input, o, "epsilon_max")));
   }
   const nlohmann::json& p = s.value("parameters", nlohmann::json::object());
-  return {{"name", fmt::format("{}, {}, σ={:g}", method, bound, number_field(input, s, "sigma"))},
-          {"file", input.file},
-          {"command", recorded_command(input)},
-          {"method", method},
-          {"bound", bound},
-          {"valid_bound", s.value("valid_bound", false)},
-          {"sigma", number_field(input, s, "sigma")},
-          {"delta", number_field(input, s, "delta")},
-          {"rounds", p.value("rounds", nlohmann::json())},
-          {"threat_model", threat_model(s)},
-          {"nodes", nodes},
-          {"pairs", pair_count},
-          {"local_dp_epsilon", rounded_up(number_field(input, object_field(input, s, "local_dp"), "epsilon"))},
-          {"central_dp_epsilon", rounded_up(number_field(input, object_field(input, s, "central_dp"), "epsilon"))},
-          {"capped_fraction", pair_count > 0 ? number_field(input, s, "capped_pairs") / pair_count : 0.0},
-          {"certificates", s.value("certificates", nlohmann::json::object())},
-          {"by_distance", box_rows(input, pairs)},
-          {"cdf", cdf(pairs)},
-          {"per_observer", std::move(per_observer)},
-          {"heatmap", heatmap(pairs, graph, nodes, labels, options)},
-          {"rows", graph != nullptr && graph->drawn ? observer_rows(pairs, *graph, nodes, options) : nullptr},
-          {"warnings", recorded_warnings(input)}};
+  return {
+      {"name", fmt::format("{}, {}, σ={:g}", method, bound, number_field(input, s, "sigma"))},
+      {"file", input.file},
+      {"command", recorded_command(input)},
+      {"method", method},
+      {"bound", bound},
+      {"valid_bound", s.value("valid_bound", false)},
+      {"sigma", number_field(input, s, "sigma")},
+      {"delta", number_field(input, s, "delta")},
+      {"rounds", p.value("rounds", nlohmann::json())},
+      {"threat_model", threat_model(s)},
+      {"nodes", nodes},
+      {"pairs", pair_count},
+      {"local_dp_epsilon", rounded_up(number_field(input, object_field(input, s, "local_dp"), "epsilon"))},
+      {"central_dp_epsilon",
+       rounded_up(number_field(input, object_field(input, s, "central_dp"), "epsilon"))},
+      {"capped_fraction", pair_count > 0 ? number_field(input, s, "capped_pairs") / pair_count : 0.0},
+      {"certificates", s.value("certificates", nlohmann::json::object())},
+      {"by_distance", box_rows(input, pairs)},
+      {"cdf", cdf(pairs)},
+      {"per_observer", std::move(per_observer)},
+      {"heatmap", heatmap(pairs, graph, nodes, labels, options)},
+      {"rows", graph != nullptr && graph->drawn ? observer_rows(pairs, *graph, nodes, options) : nullptr},
+      {"warnings", recorded_warnings(input)}};
 }
 
 }  // namespace netdp::report::detail

@@ -99,7 +99,8 @@ nlohmann::json compare_part(const Input& input) {
 nlohmann::json training_part(const Input& input) {
   const nlohmann::json& d = input.document;
   nlohmann::json metrics = nlohmann::json::object();
-  for (const char* name : {"round", "train_loss", "test_loss", "test_accuracy", "consensus_distance", "epsilon"}) {
+  for (const char* name :
+       {"round", "train_loss", "test_loss", "test_accuracy", "consensus_distance", "epsilon"}) {
     nlohmann::json column = nlohmann::json::array();
     bool any = false;
     for (const nlohmann::json& row : d["metrics"]) {
@@ -135,7 +136,9 @@ nlohmann::json training_part(const Input& input) {
 nlohmann::json audit_table(const std::vector<const Input*>& audits) {
   if (audits.empty()) return nullptr;
   nlohmann::json table = nlohmann::json::object();
-  const auto add = [&](const char* column, nlohmann::json value) { table[column].push_back(std::move(value)); };
+  const auto add = [&](const char* column, nlohmann::json value) {
+    table[column].push_back(std::move(value));
+  };
   for (const Input* a : audits) {
     const nlohmann::json& d = a->document;
     add("file", a->file);
@@ -162,7 +165,8 @@ using detail::LoadedGraph;
 
 /// The network of the report: the options' own, or the one recorded by the first input that
 /// recorded one; a graph file not found as written is looked up beside that input.
-std::optional<gossip::NetworkSpec> chosen_network(const std::vector<Input>& inputs, const ReportOptions& options,
+std::optional<gossip::NetworkSpec> chosen_network(const std::vector<Input>& inputs,
+                                                  const ReportOptions& options,
                                                   std::vector<std::string>& notes) {
   if (options.network) return options.network;
   for (const Input& input : inputs) {
@@ -175,13 +179,16 @@ std::optional<gossip::NetworkSpec> chosen_network(const std::vector<Input>& inpu
         *file = (beside / *file).string();
     return spec;
   }
-  notes.push_back("no input records its network (outputs of an older netdp, or training runs only): no graph facts "
-                  "or drawing; give one with --graph");
+  notes.push_back(
+      "no input records its network (outputs of an older netdp, or training runs only): no graph facts "
+      "or drawing; give one with --graph");
   return std::nullopt;
 }
 
-nlohmann::json graph_part(const gossip::NetworkSpec& spec, const gossip::GossipMatrix& w, LoadedGraph& loaded,
-                          const ReportOptions& options, std::vector<std::string>& notes) {
+/// The facts and drawing of the network `w`, shown as `name` with the weighting `weights`.
+nlohmann::json graph_part(const std::string& name, const std::string& weights, const gossip::GossipMatrix& w,
+                          LoadedGraph& loaded, const ReportOptions& options,
+                          std::vector<std::string>& notes) {
   const graph::Graph& g = w.graph();
   const std::size_t n = g.num_nodes();
   loaded.graph = g;
@@ -196,19 +203,19 @@ nlohmann::json graph_part(const gossip::NetworkSpec& spec, const gossip::GossipM
   const bool connected = graph::is_connected(g);
   const gossip::SecondEigenvalue second = gossip::second_eigenvalue(w);
   if (!second.converged) notes.push_back("the spectral gap is left out: " + second.diagnostic);
-  nlohmann::json part{{"spec", spec.graph},
-                      {"weights", spec.matrix.empty() ? std::string(gossip::weighting_name(spec.weighting))
-                                                      : "your matrix " + spec.matrix},
-                      {"nodes", n},
-                      {"edges", g.num_edges()},
-                      {"degree_min", degrees.min},
-                      {"degree_mean", degrees.mean},
-                      {"degree_max", degrees.max},
-                      {"diameter", connected ? nlohmann::json(graph::diameter(g)) : nlohmann::json()},
-                      {"spectral_gap", second.converged ? nlohmann::json(second.spectral_gap) : nlohmann::json()},
-                      {"labels", loaded.labels},
-                      {"layout", nullptr},
-                      {"edge_list", nullptr}};
+  nlohmann::json part{
+      {"spec", name},
+      {"weights", weights},
+      {"nodes", n},
+      {"edges", g.num_edges()},
+      {"degree_min", degrees.min},
+      {"degree_mean", degrees.mean},
+      {"degree_max", degrees.max},
+      {"diameter", connected ? nlohmann::json(graph::diameter(g)) : nlohmann::json()},
+      {"spectral_gap", second.converged ? nlohmann::json(second.spectral_gap) : nlohmann::json()},
+      {"labels", loaded.labels},
+      {"layout", nullptr},
+      {"edge_list", nullptr}};
   if (n > options.max_drawing_nodes) {
     notes.push_back("the graph drawing is left out: " + std::to_string(n) + " nodes, more than " +
                     std::to_string(options.max_drawing_nodes));
@@ -238,37 +245,51 @@ nlohmann::json page_data(const std::vector<Input>& inputs, const ReportOptions& 
   nlohmann::json graph_json;
   LoadedGraph loaded;
   bool have_graph = false;
-  if (const std::optional<gossip::NetworkSpec> spec = chosen_network(inputs, options, notes)) {
+  if (options.matrix) {
+    graph_json =
+        graph_part(options.network_name, options.weights_name, *options.matrix, loaded, options, notes);
+    have_graph = true;
+  } else if (const std::optional<gossip::NetworkSpec> spec = chosen_network(inputs, options, notes)) {
     try {
       const gossip::GossipMatrix w = gossip::load_network(*spec);
-      graph_json = graph_part(*spec, w, loaded, options, notes);
+      const std::string weights = spec->matrix.empty() ? std::string(gossip::weighting_name(spec->weighting))
+                                                       : "the matrix of " + spec->matrix;
+      graph_json = graph_part(spec->graph.empty() ? "the support of " + spec->matrix : spec->graph, weights,
+                              w, loaded, options, notes);
       have_graph = true;
     } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument(std::string("the report's network cannot be read (give it with --graph): ") +
-                                  e.what());
+      throw std::invalid_argument(
+          std::string("the report's network cannot be read (give it with --graph): ") + e.what());
     }
   }
-  nlohmann::json data{{"title", options.title},
-                      {"netdp_version", NETDP_VERSION},
-                      {"certificate_kinds",
-                       {"exact", "upper-bound", "cap-in-span", "cap-undetermined", "paper-formula"}},
-                      {"inputs", nlohmann::json::array()},
-                      {"graph", graph_json},
-                      {"accounts", nlohmann::json::array()},
-                      {"compares", nlohmann::json::array()},
-                      {"audits", nullptr},
-                      {"training", nlohmann::json::array()}};
+  nlohmann::json data{
+      {"title", options.title},
+      {"netdp_version", NETDP_VERSION},
+      {"certificate_kinds", {"exact", "upper-bound", "cap-in-span", "cap-undetermined", "paper-formula"}},
+      {"inputs", nlohmann::json::array()},
+      {"graph", graph_json},
+      {"accounts", nlohmann::json::array()},
+      {"compares", nlohmann::json::array()},
+      {"audits", nullptr},
+      {"training", nlohmann::json::array()}};
   std::vector<const Input*> audits;
   for (const Input& input : inputs) {
-    data["inputs"].push_back(
-        {{"file", input.file}, {"kind", input_kind_name(input.kind)}, {"command", detail::recorded_command(input)}});
+    data["inputs"].push_back({{"file", input.file},
+                              {"kind", input_kind_name(input.kind)},
+                              {"command", detail::recorded_command(input)}});
     switch (input.kind) {
       case InputKind::account:
         data["accounts"].push_back(detail::account_part(input, have_graph ? &loaded : nullptr, options));
         break;
-      case InputKind::compare: data["compares"].push_back(detail::compare_part(input)); break;
-      case InputKind::train: data["training"].push_back(detail::training_part(input)); break;
-      case InputKind::audit: audits.push_back(&input); break;
+      case InputKind::compare:
+        data["compares"].push_back(detail::compare_part(input));
+        break;
+      case InputKind::train:
+        data["training"].push_back(detail::training_part(input));
+        break;
+      case InputKind::audit:
+        audits.push_back(&input);
+        break;
     }
   }
   data["audits"] = detail::audit_table(audits);
@@ -278,7 +299,8 @@ nlohmann::json page_data(const std::vector<Input>& inputs, const ReportOptions& 
     for (const nlohmann::json& a : data[part]) ++uses[a["name"].get<std::string>()];
     for (nlohmann::json& a : data[part])
       if (uses[a["name"].get<std::string>()] > 1)
-        a["name"] = a["name"].get<std::string>() + " (" + a.value("file", a.value("dir", std::string())) + ")";
+        a["name"] =
+            a["name"].get<std::string>() + " (" + a.value("file", a.value("dir", std::string())) + ")";
   }
   data["notes"] = notes;
   return data;

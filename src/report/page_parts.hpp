@@ -15,10 +15,10 @@ namespace netdp::report::detail {
 /// The network the report describes, when one could be read.
 struct LoadedGraph {
   graph::Graph graph;
-  std::vector<std::string> labels;      ///< label of node i
-  std::vector<graph::NodeId> order;     ///< graph::bandwidth_order
-  std::vector<double> degree;           ///< of node i
-  bool drawn = false;                   ///< a layout was made (n <= max_drawing_nodes)
+  std::vector<std::string> labels;   ///< label of node i
+  std::vector<graph::NodeId> order;  ///< graph::bandwidth_order
+  std::vector<double> degree;        ///< of node i
+  bool drawn = false;                ///< a layout was made (n <= max_drawing_nodes)
 };
 
 /// x rounded up to 6 significant digits (a displayed ε is never below the computed one); null for

@@ -69,7 +69,8 @@ gossip::NetworkSpec network_from_record(const nlohmann::json& run) {
   spec.graph = field<std::string>(n, "graph", spec.graph);
   spec.lcc = field<bool>(n, "lcc", false);
   spec.matrix = field<std::string>(n, "matrix", "");
-  if (spec.matrix.empty()) spec.weighting = gossip::parse_weighting(field<std::string>(n, "weights", "hamilton"));
+  if (spec.matrix.empty())
+    spec.weighting = gossip::parse_weighting(field<std::string>(n, "weights", "hamilton"));
   spec.seed = field<std::uint64_t>(n, "seed", 1);
   spec.read.source_column = field<std::string>(n, "source_column", "");
   spec.read.target_column = field<std::string>(n, "target_column", "");

@@ -1,4 +1,6 @@
 // Drawing positions and the bandwidth order of the report's heatmap.
+#include "netdp/graph/layout.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -7,7 +9,6 @@
 
 #include "netdp/graph/classic.hpp"
 #include "netdp/graph/generators.hpp"
-#include "netdp/graph/layout.hpp"
 #include "netdp/graph/spec.hpp"
 
 namespace netdp::graph {
@@ -31,7 +32,8 @@ TEST(BandwidthOrder, LowersTheBandwidthOfAShuffledGrid) {
   std::size_t bandwidth = 0;
   for (NodeId u = 0; u < g.num_nodes(); ++u)
     for (const NodeId v : g.neighbors(u))
-      bandwidth = std::max(bandwidth, position[u] > position[v] ? position[u] - position[v] : position[v] - position[u]);
+      bandwidth = std::max(bandwidth,
+                           position[u] > position[v] ? position[u] - position[v] : position[v] - position[u]);
   EXPECT_LE(bandwidth, 7u);  // a 6 x 6 grid has bandwidth 6; Cuthill-McKee from a corner gets close
 }
 

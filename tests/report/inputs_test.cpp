@@ -45,9 +45,11 @@ TEST_F(ReportInputs, RefusesMissingEmptyTruncatedAndForeignFilesByName) {
   const std::string empty = write("empty.json", "");
   EXPECT_NE(refusal(empty).find("empty.json' is empty"), std::string::npos);
   const std::string truncated = write("cut.json", R"({"pairs": [{"observer": 0, "tar)");
-  EXPECT_NE(refusal(truncated).find("cut.json' is not complete JSON"), std::string::npos) << refusal(truncated);
+  EXPECT_NE(refusal(truncated).find("cut.json' is not complete JSON"), std::string::npos)
+      << refusal(truncated);
   const std::string foreign = write("other.json", R"({"name": "some other tool", "values": [1, 2]})");
-  EXPECT_NE(refusal(foreign).find("other.json' is JSON, but not the output of `netdp account"), std::string::npos)
+  EXPECT_NE(refusal(foreign).find("other.json' is JSON, but not the output of `netdp account"),
+            std::string::npos)
       << refusal(foreign);
 }
 

@@ -15,7 +15,8 @@ namespace {
 
 /// An account output on `nodes` nodes with the given pairs (observer, target, distance, ε, kind),
 /// without a run record (so the report reads no graph).
-nlohmann::json account_document(std::size_t nodes, const std::vector<std::tuple<int, int, int, double, std::string>>& pairs) {
+nlohmann::json account_document(std::size_t nodes,
+                                const std::vector<std::tuple<int, int, int, double, std::string>>& pairs) {
   nlohmann::json rows = nlohmann::json::array();
   std::size_t capped = 0;
   for (const auto& [o, t, d, e, kind] : pairs) {
@@ -24,11 +25,20 @@ nlohmann::json account_document(std::size_t nodes, const std::vector<std::tuple<
   }
   return {{"pairs", rows},
           {"summary",
-           {{"method", "muffliato"}, {"bound", "exact-joint-view"}, {"valid_bound", true}, {"nodes", nodes},
-            {"sigma", 1.0}, {"delta", 1e-5}, {"pairs", pairs.size()}, {"capped_pairs", capped},
-            {"certificates", {{"exact", 1}}}, {"by_distance", nlohmann::json::array()},
-            {"per_observer", nlohmann::json::array()}, {"local_dp", {{"mu", 1.0}, {"epsilon", 4.0}}},
-            {"central_dp", {{"mu", 0.5}, {"epsilon", 2.0}}}, {"parameters", {{"rounds", 3}}}}}};
+           {{"method", "muffliato"},
+            {"bound", "exact-joint-view"},
+            {"valid_bound", true},
+            {"nodes", nodes},
+            {"sigma", 1.0},
+            {"delta", 1e-5},
+            {"pairs", pairs.size()},
+            {"capped_pairs", capped},
+            {"certificates", {{"exact", 1}}},
+            {"by_distance", nlohmann::json::array()},
+            {"per_observer", nlohmann::json::array()},
+            {"local_dp", {{"mu", 1.0}, {"epsilon", 4.0}}},
+            {"central_dp", {{"mu", 0.5}, {"epsilon", 2.0}}},
+            {"parameters", {{"rounds", 3}}}}}};
 }
 
 TEST(ReportRoundedUp, NeverBelowTheValueAndWithinSixDigits) {
@@ -48,8 +58,10 @@ TEST(ReportRoundedUp, NeverBelowTheValueAndWithinSixDigits) {
 
 TEST(ReportPageData, BoxesPerDistanceAreTheQuantilesOfThePairs) {
   // Distance 1: ε = 1, 2, 3, 4 (type-7 quartiles 1.75, 2.5, 3.25); distance 2: one pair.
-  const Input input = input_from_json(account_document(3, {{0, 1, 1, 1.0, "exact"}, {1, 0, 1, 2.0, "exact"},
-                                                           {1, 2, 1, 3.0, "upper-bound"}, {2, 1, 1, 4.0, "cap-in-span"},
+  const Input input = input_from_json(account_document(3, {{0, 1, 1, 1.0, "exact"},
+                                                           {1, 0, 1, 2.0, "exact"},
+                                                           {1, 2, 1, 3.0, "upper-bound"},
+                                                           {2, 1, 1, 4.0, "cap-in-span"},
                                                            {0, 2, 2, 0.5, "exact"}}),
                                       "a.json");
   const nlohmann::json data = page_data({input}, ReportOptions{});
@@ -75,7 +87,8 @@ TEST(ReportPageData, CdfHoldsEveryOrderStatisticOfFewPairsAndExactFractionsOfMan
   for (std::size_t o = 0; o < n; ++o)
     for (std::size_t t = 0; t < n; ++t)
       if (o != t) pairs.emplace_back(o, t, 1, 0.001 * static_cast<double>(o * n + t), "exact");
-  const nlohmann::json data = page_data({input_from_json(account_document(n, pairs), "a.json")}, ReportOptions{});
+  const nlohmann::json data =
+      page_data({input_from_json(account_document(n, pairs), "a.json")}, ReportOptions{});
   const nlohmann::json& cdf = data["accounts"][0]["cdf"];
   ASSERT_EQ(cdf["epsilon"].size(), 512u);
   std::vector<double> sorted;
@@ -120,7 +133,9 @@ TEST(ReportPageData, HeatmapBlocksHoldTheMaximumOfTheirPairs) {
   }
   ReportOptions small;
   small.max_heatmap_nodes = 5;
-  EXPECT_TRUE(page_data({input_from_json(account_document(6, pairs), "a.json")}, small)["accounts"][0]["heatmap"].is_null());
+  EXPECT_TRUE(
+      page_data({input_from_json(account_document(6, pairs), "a.json")}, small)["accounts"][0]["heatmap"]
+          .is_null());
 }
 
 TEST(ReportPageData, RefusesNoInputAndPairsOutsideTheNodes) {
@@ -153,7 +168,8 @@ TEST(ReportRunRecord, TheNetworkSurvivesTheRecord) {
 }
 
 TEST(ReportRunRecord, CommandLinesAreShellQuoted) {
-  const char* argv[] = {"/usr/bin/netdp", "account", "--graph", "my graph.edges", "--title", "it's", "--rounds", "20"};
+  const char* argv[] = {"/usr/bin/netdp", "account", "--graph",  "my graph.edges",
+                        "--title",        "it's",    "--rounds", "20"};
   EXPECT_EQ(command_line(8, argv), "netdp account --graph 'my graph.edges' --title 'it'\\''s' --rounds 20");
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "netdp/gossip/gossip_matrix.hpp"
 #include "netdp/gossip/network_spec.hpp"
 
 namespace netdp::report {
@@ -42,6 +43,11 @@ struct ReportOptions {
   /// The network to draw and describe; none: the one recorded in the first input that has one
   /// ("run" → "network"), its graph file looked up as written, then beside the input.
   std::optional<gossip::NetworkSpec> network;
+  /// Or the network itself (Python's results, whose graph may have no SPEC), named `network_name`
+  /// and `weights_name` in the page; it takes precedence over `network`.
+  std::optional<gossip::GossipMatrix> matrix;
+  std::string network_name;
+  std::string weights_name;
   std::size_t max_heatmap_nodes = 1000;  ///< larger: per-observer mean and max instead
   std::size_t max_drawing_nodes = 2000;  ///< larger: no graph drawing
   std::size_t max_heatmap_cells = 250;   ///< cells per side; above, blocks of nodes

@@ -47,12 +47,14 @@
     return node;
   }
 
+  /** A number as shown in tables: at most 6 significant digits. */
   function fmt(x) {
-    return x === null || x === undefined ? '—' : String(x);
+    if (x === null || x === undefined) return '—';
+    return typeof x === 'number' && !Number.isInteger(x) ? String(Number(x.toPrecision(6))) : String(x);
   }
 
   function fmtDelta(d) {
-    return d === null || d === undefined ? '—' : d.toExponential();
+    return el('span', {class: 'nowrap'}, [d === null || d === undefined ? '—' : d.toExponential()]);
   }
 
   function pct(x) {
@@ -75,18 +77,18 @@
   function epsTitle(deltas, what) {
     const ds = uniq(deltas.filter(function (d) { return d !== null && d !== undefined; }));
     const base = what || 'ε';
-    if (ds.length === 1) return base + ' (δ = ' + fmtDelta(ds[0]) + ')';
+    if (ds.length === 1) return base + ' (δ = ' + ds[0].toExponential() + ')';
     return base + (ds.length ? ' (δ differs per series, see the tables)' : '');
   }
 
-  /** Log scale when all values are positive and span two decades or more, else linear from zero. */
-  function epsScale(values) {
+  /** Log scale when all values are positive and span two decades or more, else linear (from zero unless told). */
+  function epsScale(values, zero) {
     let lo = Infinity;
     let hi = -Infinity;
     values.forEach(function (v) {
       if (v !== null && v !== undefined) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
     });
-    return lo > 0 && lo <= hi && hi / lo >= 100 ? {type: 'log'} : {type: 'linear', zero: true};
+    return lo > 0 && lo <= hi && hi / lo >= 100 ? {type: 'log'} : {type: 'linear', zero: zero !== false};
   }
 
   function nodeLabel(data, index) {
@@ -377,14 +379,14 @@
       mark: {type: 'line', interpolate: 'step-after', point: {filled: true, size: 12}},
       encoding: {
         x: {field: 'epsilon', type: 'quantitative', title: epsTitle(accounts.map(function (a) { return a.delta; })),
-          scale: epsScale(rows.map(function (r) { return r.epsilon; }))},
+          scale: epsScale(rows.map(function (r) { return r.epsilon; }), false)},
         y: {field: 'fraction', type: 'quantitative', title: 'share of pairs with ε ≤ x', axis: {format: '%'}, scale: {domain: [0, 1]}},
         color: {field: 'series', type: 'nominal', scale: {domain: names}, legend: legendFor(names.length, 'account')},
         tooltip: [{field: 'series', title: 'account'}, {field: 'epsilon', title: 'ε'}, {field: 'fraction', title: 'share of pairs', format: '.2%'}]
       }
     };
     addChart(s, 'epsilon-cdf', spec, rows);
-    s.appendChild(table(['account', 'pairs', 'local-DP ε (the cap)', 'share of pairs at the cap'], accounts.map(function (a, i) {
+    s.appendChild(table(['account', 'pairs', 'local-DP ε', 'share of pairs capped (their value is the cap: local DP, or the cap of the Rényi order used)'], accounts.map(function (a, i) {
       return [names[i], a.pairs, a.local_dp_epsilon, pct(a.capped_fraction)];
     })));
   }
@@ -416,7 +418,6 @@
         scale: {domain: range(h.size)},
         axis: {labelExpr: 'cellLabels[datum.value]', labelOverlap: 'greedy', labelFontSize: h.size > 60 ? 8 : 10, ticks: h.size <= 60}};
     };
-    const scale = epsScale(rows.map(function (r) { return r.epsilon_max; }));
     const spec = {
       width: side, height: side,
       params: [{name: 'cellLabels', value: h.labels}],
@@ -424,7 +425,7 @@
       encoding: {
         x: axis('col', 'target'), y: axis('row', 'observer'),
         color: {field: 'epsilon_max', type: 'quantitative', title: epsTitle([a.delta], h.block > 1 ? 'largest ε' : 'ε'),
-          scale: scale.type === 'log' ? {scheme: 'viridis', type: 'log'} : {scheme: 'viridis', type: 'linear', zero: false},
+          scale: Object.assign({scheme: 'viridis'}, epsScale(rows.map(function (r) { return r.epsilon_max; }), false)),
           legend: {orient: 'right', direction: 'vertical'}},
         tooltip: [{field: 'observer'}, {field: 'target'}, {field: 'epsilon_max', title: 'ε max'},
           {field: 'epsilon_mean', title: 'ε mean'}, {field: 'kinds', title: 'certificates'}]
@@ -664,7 +665,8 @@
       mark: {type: 'line', point: {filled: true, size: 14}},
       encoding: {
         x: {field: 'round', type: 'quantitative', title: 'round'},
-        y: {field: 'value', type: 'quantitative', title: title, axis: metric[2] ? {format: metric[2]} : {}},
+        y: {field: 'value', type: 'quantitative', title: title, axis: metric[2] ? {format: metric[2]} : {},
+          scale: {zero: metric[0] === 'epsilon'}},
         color: {field: 'run', type: 'nominal', scale: {domain: names}, legend: legendFor(names.length, 'run')},
         tooltip: [{field: 'run'}, {field: 'round'}, {field: 'value', title: title}]
       }
