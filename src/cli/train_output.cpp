@@ -8,6 +8,8 @@
 #include <system_error>
 
 #include "netdp/learn/toml_config.hpp"
+#include "netdp/learn/train_config.hpp"
+#include "netdp/report/report.hpp"
 #include "netdp/util/check.hpp"
 #include "output.hpp"
 
@@ -59,6 +61,14 @@ nlohmann::json metrics_json(const learn::TrainResult& result) {
   return rows;
 }
 
+/// The run record (report::run_record) of a training run: this command line and the network that ran
+/// (its random graph drawn from train.seed, as the simulator draws it).
+nlohmann::json run_record(const learn::TrainResult& result) {
+  gossip::NetworkSpec network = learn::parse_train_config(result.config).network;
+  network.seed = std::stoull(config_value(result.config, "train.seed"));
+  return report::run_record(invoked_command(), network);
+}
+
 nlohmann::json summary_json(const learn::TrainResult& result) {
   nlohmann::json warnings = result.warnings;
   for (const learn::EvalRecord& r : result.history) {
@@ -87,7 +97,7 @@ nlohmann::json summary_json(const learn::TrainResult& result) {
       {"seed", std::stoull(config_value(result.config, "train.seed"))},
       {"warnings", warnings},
       {"netdp_version", kNetdpVersion},
-      {"command", invoked_command().empty() ? nlohmann::json(nullptr) : nlohmann::json(invoked_command())}};
+      {"run", run_record(result)}};
 }
 
 void write_training_outputs(const learn::TrainResult& result, const std::string& dir) {
