@@ -18,7 +18,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 FUZZ_BUILD ?= build/fuzz
 FUZZ_SECONDS ?= 600
-FUZZ_TARGETS := edge_list csv_graph graphml matrix_market toml_config data_files graph_spec schedule_spec train_overrides accountants
+FUZZ_TARGETS := edge_list csv_graph graphml matrix_market toml_config data_files graph_spec schedule_spec train_overrides accountants report_input
 FUZZ_PACKAGES := clang libclang-rt-14-dev libomp-dev
 
 .PHONY: deps build python run test test-release test-asan bench fuzz format clean

@@ -15,9 +15,6 @@
 namespace netdp::cli {
 namespace {
 
-// The diameter (one BFS per node, O(n m)) is reported only up to this many nodes.
-constexpr std::size_t kDiameterMaxNodes = 20000;
-
 struct GraphOptions {
   std::string spec = "karate";
   bool lcc = false;
@@ -38,7 +35,7 @@ nlohmann::json summarize(const graph::Graph& g, bool with_labels) {
   result["degree_min"] = degrees.min;
   result["degree_mean"] = degrees.mean;
   result["degree_max"] = degrees.max;
-  const bool affordable = g.num_nodes() <= kDiameterMaxNodes && components.count() == 1;
+  const bool affordable = g.num_nodes() <= graph::kDiameterMaxNodes && components.count() == 1;
   result["diameter"] = affordable ? nlohmann::json(graph::diameter(g)) : nlohmann::json(nullptr);
   if (with_labels) {
     nlohmann::json labels = nlohmann::json::array();

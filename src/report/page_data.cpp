@@ -172,7 +172,12 @@ std::optional<gossip::NetworkSpec> chosen_network(const std::vector<Input>& inpu
   for (const Input& input : inputs) {
     const nlohmann::json* run = detail::run_of(input);
     if (run == nullptr) continue;
-    gossip::NetworkSpec spec = network_from_record(*run);
+    gossip::NetworkSpec spec;
+    try {
+      spec = network_from_record(*run);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument("report input '" + input.file + "': its \"run\" record: " + e.what());
+    }
     const fs::path beside = fs::path(input.file).parent_path();
     for (std::string* file : {&spec.graph, &spec.matrix})
       if (!file->empty() && fs::path(*file).is_relative() && !fs::exists(*file) && fs::exists(beside / *file))
@@ -201,6 +206,9 @@ nlohmann::json graph_part(const std::string& name, const std::string& weights, c
   loaded.order = graph::bandwidth_order(g);
   const graph::DegreeStats degrees = graph::degree_stats(g);
   const bool connected = graph::is_connected(g);
+  if (connected && n > graph::kDiameterMaxNodes)
+    notes.push_back("the diameter is left out: " + std::to_string(n) + " nodes, more than " +
+                    std::to_string(graph::kDiameterMaxNodes) + " (one breadth-first search per node)");
   const gossip::SecondEigenvalue second = gossip::second_eigenvalue(w);
   if (!second.converged) notes.push_back("the spectral gap is left out: " + second.diagnostic);
   nlohmann::json part{
@@ -211,7 +219,8 @@ nlohmann::json graph_part(const std::string& name, const std::string& weights, c
       {"degree_min", degrees.min},
       {"degree_mean", degrees.mean},
       {"degree_max", degrees.max},
-      {"diameter", connected ? nlohmann::json(graph::diameter(g)) : nlohmann::json()},
+      {"diameter", connected && n <= graph::kDiameterMaxNodes ? nlohmann::json(graph::diameter(g))
+                                                                       : nlohmann::json()},
       {"spectral_gap", second.converged ? nlohmann::json(second.spectral_gap) : nlohmann::json()},
       {"labels", loaded.labels},
       {"layout", nullptr},
@@ -274,25 +283,31 @@ nlohmann::json page_data(const std::vector<Input>& inputs, const ReportOptions& 
       {"training", nlohmann::json::array()}};
   std::vector<const Input*> audits;
   for (const Input& input : inputs) {
-    data["inputs"].push_back({{"file", input.file},
-                              {"kind", input_kind_name(input.kind)},
-                              {"command", detail::recorded_command(input)}});
-    switch (input.kind) {
-      case InputKind::account:
-        data["accounts"].push_back(detail::account_part(input, have_graph ? &loaded : nullptr, options));
-        break;
-      case InputKind::compare:
-        data["compares"].push_back(detail::compare_part(input));
-        break;
-      case InputKind::train:
-        data["training"].push_back(detail::training_part(input));
-        break;
-      case InputKind::audit:
-        audits.push_back(&input);
-        break;
+    // A field of another type than netdp writes (an edited or foreign file) is refused by name.
+    try {
+      data["inputs"].push_back({{"file", input.file},
+                                {"kind", input_kind_name(input.kind)},
+                                {"command", detail::recorded_command(input)}});
+      switch (input.kind) {
+        case InputKind::account:
+          data["accounts"].push_back(detail::account_part(input, have_graph ? &loaded : nullptr, options));
+          break;
+        case InputKind::compare:
+          data["compares"].push_back(detail::compare_part(input));
+          break;
+        case InputKind::train:
+          data["training"].push_back(detail::training_part(input));
+          break;
+        case InputKind::audit:
+          audits.push_back(&input);
+          break;
+      }
+      if (input.kind == InputKind::audit) data["audits"] = detail::audit_table(audits);
+    } catch (const nlohmann::json::exception& e) {
+      throw std::invalid_argument("report input '" + input.file + "': a field is not what netdp writes (" +
+                                  e.what() + ")");
     }
   }
-  data["audits"] = detail::audit_table(audits);
   // Legend labels are unique: a repeated name gets its file.
   for (const char* part : {"accounts", "compares", "training"}) {
     std::map<std::string, int> uses;

@@ -71,6 +71,10 @@ class DistanceMatrix {
 /// All-pairs distances; throws if n > kAllPairsMaxNodes or 2 n² bytes exceed the memory limit.
 DistanceMatrix all_pairs_distances(const Graph& g);
 
+/// The largest graph whose diameter the summaries (`netdp graph`, the report) compute: one BFS per
+/// node, O(n m), is seconds at this size on a sparse graph.
+inline constexpr std::size_t kDiameterMaxNodes = 20000;
+
 /// Exact diameter (largest hop distance) by BFS from every node, O(n m). Returns kUnreachable (infinite) for
 /// a disconnected graph and throws for the empty graph.
 std::uint32_t diameter(const Graph& g);
