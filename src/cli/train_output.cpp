@@ -81,23 +81,22 @@ nlohmann::json summary_json(const learn::TrainResult& result) {
       break;
     }
   }
-  return {
-      {"algorithm", result.algorithm},
-      {"sigma", json_number(result.sigma)},
-      {"epsilon", json_number(result.epsilon)},
-      {"delta", json_number(result.delta)},
-      {"accountant", result.accountant},
-      {"bound", result.valid_bound ? "upper-bound" : "paper-formula"},
-      {"valid_bound", result.valid_bound},
-      {"target_epsilon", json_number(result.target_epsilon)},
-      {"final_test_loss", json_number(result.final_test_loss)},
-      {"final_test_accuracy", json_number(result.final_test_accuracy)},
-      {"evaluations", result.history.size()},
-      {"rounds", result.history.empty() ? 0 : result.history.back().round},
-      {"seed", std::stoull(config_value(result.config, "train.seed"))},
-      {"warnings", warnings},
-      {"netdp_version", kNetdpVersion},
-      {"run", run_record(result)}};
+  return {{"algorithm", result.algorithm},
+          {"sigma", json_number(result.sigma)},
+          {"epsilon", json_number(result.epsilon)},
+          {"delta", json_number(result.delta)},
+          {"accountant", result.accountant},
+          {"bound", result.valid_bound ? "upper-bound" : "paper-formula"},
+          {"valid_bound", result.valid_bound},
+          {"target_epsilon", json_number(result.target_epsilon)},
+          {"final_test_loss", json_number(result.final_test_loss)},
+          {"final_test_accuracy", json_number(result.final_test_accuracy)},
+          {"evaluations", result.history.size()},
+          {"rounds", result.history.empty() ? 0 : result.history.back().round},
+          {"seed", std::stoull(config_value(result.config, "train.seed"))},
+          {"warnings", warnings},
+          {"netdp_version", kNetdpVersion},
+          {"run", run_record(result)}};
 }
 
 void write_training_outputs(const learn::TrainResult& result, const std::string& dir) {

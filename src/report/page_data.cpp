@@ -219,8 +219,8 @@ nlohmann::json graph_part(const std::string& name, const std::string& weights, c
       {"degree_min", degrees.min},
       {"degree_mean", degrees.mean},
       {"degree_max", degrees.max},
-      {"diameter", connected && n <= graph::kDiameterMaxNodes ? nlohmann::json(graph::diameter(g))
-                                                                       : nlohmann::json()},
+      {"diameter",
+       connected && n <= graph::kDiameterMaxNodes ? nlohmann::json(graph::diameter(g)) : nlohmann::json()},
       {"spectral_gap", second.converged ? nlohmann::json(second.spectral_gap) : nlohmann::json()},
       {"labels", loaded.labels},
       {"layout", nullptr},
