@@ -8,6 +8,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "netdp/gossip/network_spec.hpp"
@@ -19,13 +20,20 @@
 namespace netdp::report {
 namespace detail {
 
-nlohmann::json rounded_up(double x) {
+namespace {
+/// x rounded to 6 significant digits, up or down, and never past x the other way.
+nlohmann::json rounded(double x, bool up) {
   if (!std::isfinite(x)) return nullptr;
   if (x == 0) return 0.0;
   const double scale = std::pow(10.0, 5 - std::floor(std::log10(std::fabs(x))));
-  const double rounded = std::ceil(x * scale) / scale;
-  return rounded >= x ? rounded : std::nextafter(rounded, INFINITY);
+  const double r = (up ? std::ceil(x * scale) : std::floor(x * scale)) / scale;
+  if (up) return r >= x ? r : std::nextafter(r, INFINITY);
+  return r <= x ? r : std::nextafter(r, -INFINITY);
 }
+}  // namespace
+
+nlohmann::json rounded_up(double x) { return rounded(x, true); }
+nlohmann::json rounded_down(double x) { return rounded(x, false); }
 
 double number_field(const Input& input, const nlohmann::json& object, const char* name) {
   if (!object.is_object() || !object.contains(name) || !object[name].is_number())
@@ -106,7 +114,10 @@ nlohmann::json training_part(const Input& input) {
     for (const nlohmann::json& row : d["metrics"]) {
       const nlohmann::json value = row.is_object() ? row.value(name, nlohmann::json()) : nlohmann::json();
       any = any || value.is_number();
-      column.push_back(value.is_number() ? value : nlohmann::json());
+      if (!value.is_number())
+        column.push_back(nullptr);
+      else  // ε as every ε of the page: rounded up
+        column.push_back(std::string_view(name) == "epsilon" ? rounded_up(value.get<double>()) : value);
     }
     metrics[name] = any ? std::move(column) : nlohmann::json();
   }
@@ -117,20 +128,22 @@ nlohmann::json training_part(const Input& input) {
   if (sigma.is_number()) name += fmt::format(", σ={:g}", sigma.get<double>());
   if (d.contains("target_epsilon") && d["target_epsilon"].is_number())
     name += fmt::format(" (target ε={:g})", d["target_epsilon"].get<double>());
-  return {{"name", name},
-          {"dir", input.file},
-          {"command", d.value("command", nlohmann::json())},
-          {"algorithm", d.value("algorithm", nlohmann::json())},
-          {"sigma", sigma},
-          {"epsilon", d.value("epsilon", nlohmann::json())},
-          {"delta", d.value("delta", nlohmann::json())},
-          {"accountant", d.value("accountant", nlohmann::json())},
-          {"bound", d.value("bound", nlohmann::json())},
-          {"valid_bound", d.value("valid_bound", false)},
-          {"final_test_accuracy", d.value("final_test_accuracy", nlohmann::json())},
-          {"final_test_loss", d.value("final_test_loss", nlohmann::json())},
-          {"metrics", std::move(metrics)},
-          {"warnings", recorded_warnings(input)}};
+  return {
+      {"name", name},
+      {"dir", input.file},
+      {"command", d.value("command", nlohmann::json())},
+      {"algorithm", d.value("algorithm", nlohmann::json())},
+      {"sigma", sigma},
+      {"epsilon", d.contains("epsilon") && d["epsilon"].is_number() ? rounded_up(d["epsilon"].get<double>())
+                                                                    : nlohmann::json()},
+      {"delta", d.value("delta", nlohmann::json())},
+      {"accountant", d.value("accountant", nlohmann::json())},
+      {"bound", d.value("bound", nlohmann::json())},
+      {"valid_bound", d.value("valid_bound", false)},
+      {"final_test_accuracy", d.value("final_test_accuracy", nlohmann::json())},
+      {"final_test_loss", d.value("final_test_loss", nlohmann::json())},
+      {"metrics", std::move(metrics)},
+      {"warnings", recorded_warnings(input)}};
 }
 
 nlohmann::json audit_table(const std::vector<const Input*>& audits) {
@@ -146,7 +159,7 @@ nlohmann::json audit_table(const std::vector<const Input*>& audits) {
     add("observer", d.value("observer", nlohmann::json()));
     add("target", d.value("target", nlohmann::json()));
     add("claimed_epsilon", rounded_up(number_field(*a, d, "claimed_epsilon")));
-    add("empirical_epsilon_lower", number_field(*a, d, "empirical_epsilon_lower"));
+    add("empirical_epsilon_lower", rounded_down(number_field(*a, d, "empirical_epsilon_lower")));
     add("claimed_mu", d.value("claimed_mu", nlohmann::json()));
     add("empirical_mu_lower", d.value("empirical_mu_lower", nlohmann::json()));
     add("verdict", d.value("verdict", nlohmann::json()));

@@ -25,6 +25,9 @@ struct LoadedGraph {
 /// a value that is not finite.
 nlohmann::json rounded_up(double x);
 
+/// x rounded down to 6 significant digits (a displayed lower bound is never above the computed one).
+nlohmann::json rounded_down(double x);
+
 /// The "accounts" entry of one `netdp account --json` input.
 nlohmann::json account_part(const Input& input, const LoadedGraph* graph, const ReportOptions& options);
 

@@ -1,6 +1,7 @@
 #pragma once
 // Runs the netdp command in-process and captures what it prints.
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -44,6 +45,18 @@ inline std::pair<int, std::string> shell_output(const std::string& command) {
   char buffer[4096];
   while (fgets(buffer, sizeof buffer, pipe) != nullptr) output += buffer;
   return {pclose(pipe), output};
+}
+
+/// `json` (a command's JSON output) with the command line of its run record blanked: the one field
+/// that repeats the flags, so that runs given other --threads or --out compare byte for byte.
+inline std::string without_command_line(std::string json) {
+  const std::string key = "\"command\": \"";
+  for (std::size_t at = json.find(key); at != std::string::npos; at = json.find(key, at + key.size())) {
+    std::size_t end = at + key.size();
+    while (end < json.size() && json[end] != '"') end += json[end] == '\\' ? 2 : 1;
+    json.erase(at + key.size(), std::min(end, json.size()) - at - key.size());
+  }
+  return json;
 }
 
 }  // namespace netdp::cli::testing

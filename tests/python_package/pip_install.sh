@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `pip install --no-build-isolation .` as a user runs it: the checkout's files (what git lists,
-# committed or not, without build outputs) in a scratch folder, a venv over Debian's Python
+# `pip install --no-build-isolation .` as a user runs it after `make deps`: the checkout's files (what
+# git lists, committed or not, without build outputs, and the chart libraries of npm ci) in a scratch
+# folder, a venv over Debian's Python
 # (--system-site-packages: numpy, scipy, pandas, networkx), pip without the network. Then, from
 # outside the source tree, `import netdp` must come from the venv, run an account, and give the
 # version the command line prints.
@@ -15,6 +16,9 @@ trap 'rm -rf "$work"' EXIT
 mkdir "$work/src"
 (cd "$source_dir" && git ls-files -z --cached --others --exclude-standard | grep -zv '^build/' |
   xargs -0 tar -cf - --no-recursion) | tar -xf - -C "$work/src"
+# And what `make deps` adds to a checkout that the build reads: the report's chart libraries.
+(cd "$source_dir" && tar -cf - node_modules/vega/build/vega.min.js node_modules/vega-lite/build/vega-lite.min.js \
+  node_modules/vega-embed/build/vega-embed.min.js) | tar -xf - -C "$work/src"
 "$python" -m venv --system-site-packages "$work/venv"
 "$work/venv/bin/pip" install --quiet --no-build-isolation --no-index "$work/src"
 cd "$work"

@@ -41,7 +41,7 @@ nlohmann::json account_document(std::size_t nodes,
             {"parameters", {{"rounds", 3}}}}}};
 }
 
-TEST(ReportRoundedUp, NeverBelowTheValueAndWithinSixDigits) {
+TEST(ReportRounding, UpNeverBelowDownNeverAboveAndWithinSixDigits) {
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<double> exponent(-12, 12), mantissa(1, 10);
   for (int i = 0; i < 20000; ++i) {
@@ -49,7 +49,11 @@ TEST(ReportRoundedUp, NeverBelowTheValueAndWithinSixDigits) {
     const double r = detail::rounded_up(x).get<double>();
     ASSERT_GE(r, x);
     ASSERT_LE(r - x, 1.0001e-5 * x) << x;
+    const double d = detail::rounded_down(x).get<double>();
+    ASSERT_LE(d, x);
+    ASSERT_LE(x - d, 1.0001e-5 * x) << x;
   }
+  EXPECT_EQ(detail::rounded_down(0.7482699704976297).get<double>(), 0.748269);
   EXPECT_EQ(detail::rounded_up(4.377178095681225).get<double>(), 4.37718);
   EXPECT_EQ(detail::rounded_up(2.5).get<double>(), 2.5);
   EXPECT_TRUE(detail::rounded_up(std::nan("")).is_null());
