@@ -377,7 +377,8 @@ ChebyshevErrorTable chebyshev_error_table(const SparseMatrix& w, SpectralInterva
       std::vector<graph::NodeId> columns;
       for (std::size_t s = first; s < std::min(n, first + kErrorTableBlock); ++s)
         columns.push_back(static_cast<graph::NodeId>(s));
-      ChebyshevRecurrence recurrence(w, alpha, beta, columns);
+      // The map's values through `table`: a lambda cannot capture structured bindings in clang 14.
+      ChebyshevRecurrence recurrence(w, table.alpha_, table.beta_, columns);
       for (std::size_t time = 0;; ++time) {
         for (std::size_t j = 0; j < columns.size(); ++j)
           table.errors_[(first + j) * (last_time + 1) + time] = recurrence.error(j);
