@@ -26,6 +26,8 @@ nlohmann::json parse_file(const fs::path& path, const std::string& file) {
     return nlohmann::json::parse(text.str());
   } catch (const nlohmann::json::parse_error& e) {
     refuse(file, std::string("is not complete JSON (a truncated or unfinished file?): ") + e.what());
+  } catch (const nlohmann::json::exception& e) {  // a number past the range of a double
+    refuse(file, std::string("is JSON that netdp cannot read: ") + e.what());
   }
 }
 
