@@ -49,11 +49,16 @@ const nlohmann::json& object_field(const Input& input, const nlohmann::json& obj
   return object[name];
 }
 
-/// The "run" record of an input, or null (training runs and outputs of older versions have none).
+/// The object that holds an input's own fields ("run", "warnings"): an account's summary, else the
+/// document itself.
+const nlohmann::json& fields_of(const Input& input) {
+  return input.kind == InputKind::account ? input.document["summary"] : input.document;
+}
+
+/// The "run" record of an input, or null (outputs of netdp before the record, Python's results).
 const nlohmann::json* run_of(const Input& input) {
-  const nlohmann::json& d = input.document;
-  const nlohmann::json& holder = input.kind == InputKind::account ? d["summary"] : d;
-  return holder.contains("run") && holder["run"].is_object() ? &holder["run"] : nullptr;
+  const nlohmann::json& fields = fields_of(input);
+  return fields.contains("run") && fields["run"].is_object() ? &fields["run"] : nullptr;
 }
 
 nlohmann::json recorded_command(const Input& input) {
@@ -62,9 +67,7 @@ nlohmann::json recorded_command(const Input& input) {
 }
 
 nlohmann::json recorded_warnings(const Input& input) {
-  const nlohmann::json& d = input.document;
-  const nlohmann::json& holder = input.kind == InputKind::account ? d["summary"] : d;
-  const nlohmann::json warnings = holder.value("warnings", nlohmann::json::array());
+  const nlohmann::json warnings = fields_of(input).value("warnings", nlohmann::json::array());
   return warnings.is_array() ? warnings : nlohmann::json::array();
 }
 
