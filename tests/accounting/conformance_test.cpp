@@ -4,6 +4,7 @@
 // loss known exactly, and a family refuses exactly the combinations its build rejects.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -147,6 +148,89 @@ TEST_P(Conformance, RefusesExactlyWhatItsBuildRejects) {
           << "refusal: " << refusal.value_or("none") << "; build: " << rejected;
     }
   }
+}
+
+/// The rows of `share` in `full`, in order.
+std::vector<PairRow> rows_of_share(const std::vector<PairRow>& full,
+                                   const std::vector<graph::NodeId>& share) {
+  std::vector<PairRow> out;
+  for (const PairRow& row : full)
+    if (std::find(share.begin(), share.end(), row.observer) != share.end()) out.push_back(row);
+  return out;
+}
+
+/// A share's account holds the same rows as the account of every observer, bit for bit but for a
+/// Gaussian account's ε: the shares of a run split across processes (docs/mpi.md) put together give
+/// the single-process account.
+void expect_share_rows_equal(const Protocol& protocol, const AccountRequest& request) {
+  const std::vector<graph::NodeId> share{0, 3, 4, 8};
+  const auto full = make_account(protocol, {}, request);
+  PairQuery query;
+  query.observers = share;
+  const auto part = make_account(protocol, query, request);
+  for (const double sigma : {0.7, 3.0}) {
+    const std::vector<PairRow> expected = rows_of_share(full->rows(sigma, 1e-5), share);
+    const std::vector<PairRow> got = part->rows(sigma, 1e-5);
+    ASSERT_EQ(got.size(), expected.size());
+    EXPECT_EQ(part->pair_count(), expected.size());
+    for (std::size_t k = 0; k < got.size(); ++k) {
+      SCOPED_TRACE(::testing::Message() << "pair " << got[k].observer << "," << got[k].target);
+      EXPECT_EQ(got[k].observer, expected[k].observer);
+      EXPECT_EQ(got[k].target, expected[k].target);
+      if (full->gaussian()) {
+        // μ → ε may be read off a table whose use depends on the whole account's values (both
+        // ways are upper bounds); a run split across processes converts at one place.
+        EXPECT_NEAR(got[k].epsilon, expected[k].epsilon, 1e-9 * expected[k].epsilon);
+      } else {
+        EXPECT_EQ(got[k].epsilon, expected[k].epsilon);
+      }
+      EXPECT_EQ(got[k].rdp_epsilon, expected[k].rdp_epsilon);
+      EXPECT_EQ(got[k].alpha, expected[k].alpha);
+      EXPECT_EQ(got[k].mu, expected[k].mu);
+      EXPECT_EQ(got[k].mu_lower, expected[k].mu_lower);
+      EXPECT_EQ(got[k].certificate, expected[k].certificate);
+      EXPECT_EQ(got[k].capped, expected[k].capped);
+      EXPECT_EQ(got[k].contributions, expected[k].contributions);
+    }
+    EXPECT_EQ(part->releases(1e-5), full->releases(1e-5));
+  }
+  EXPECT_EQ(part->guarantee(), full->guarantee());
+}
+
+TEST_P(Conformance, AShareOfObserversHoldsTheirRowsOfTheWholeAccount) {
+  expect_share_rows_equal(small_protocol("er:n=10,p=0.4,seed=4,connected=1", 5), GetParam().request);
+}
+
+TEST(ObserverShare, MuffliatoPaperBoundsToo) {
+  const Protocol protocol = small_protocol("er:n=10,p=0.4,seed=4,connected=1", 5);
+  for (const std::string steps : {"0", "3"}) {
+    AccountRequest request;
+    set_account_option(request, "bound", "paper");
+    set_account_option(request, "gradient_steps", steps);
+    expect_share_rows_equal(protocol, request);
+  }
+}
+
+TEST(ObserverShare, RefusesAShareOutOfOrderOrWithAnObserver) {
+  const Protocol protocol = small_protocol("er:n=10,p=0.4,seed=4,connected=1", 5);
+  PairQuery query;
+  query.observers = {3, 1};
+  EXPECT_THROW(
+      {
+        try {
+          make_account(protocol, query, {});
+        } catch (const std::invalid_argument& e) {
+          EXPECT_NE(std::string(e.what()).find("strictly increasing"), std::string::npos) << e.what();
+          throw;
+        }
+      },
+      std::invalid_argument);
+  query.observers = {1, 3};
+  query.observer = 2;
+  EXPECT_THROW(make_account(protocol, query, {}), std::invalid_argument);
+  query.observer.reset();
+  query.observers = {1, 12};
+  EXPECT_THROW(make_account(protocol, query, {}), std::invalid_argument);
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryFamily, Conformance, ::testing::ValuesIn(variants()),

@@ -166,6 +166,14 @@ void validate_query(const Protocol& protocol, const PairQuery& q, Method method)
   }
   if (q.target)
     require(*q.target < n, "target {} is out of range: the graph has nodes 0..{}", *q.target, n - 1);
+  for (std::size_t i = 0; i < q.observers.size(); ++i) {
+    require(q.observers[i] < n, "observers: node {} is out of range 0..{}", q.observers[i], n - 1);
+    require(i == 0 || q.observers[i - 1] < q.observers[i],
+            "observers: a share must be strictly increasing, got {} after {}", q.observers[i],
+            q.observers[i - 1]);
+  }
+  require(q.observers.empty() || (!q.observer && q.colluders.empty() && q.group.empty()),
+          "a share of `observers` does not combine with `observer`, `colluders` or `group`");
   for (const auto& [set, name] : {std::pair{&q.colluders, "colluders"}, std::pair{&q.group, "group"}}) {
     for (std::size_t i = 0; i < set->size(); ++i) {
       const graph::NodeId node = (*set)[i];
@@ -220,6 +228,16 @@ std::vector<graph::NodeId> all_nodes(std::size_t n) {
   std::vector<graph::NodeId> nodes(n);
   std::iota(nodes.begin(), nodes.end(), graph::NodeId{0});
   return nodes;
+}
+
+bool asks_observer(const PairQuery& query, graph::NodeId v) {
+  if (query.observer) return *query.observer == v;
+  return query.observers.empty() || std::binary_search(query.observers.begin(), query.observers.end(), v);
+}
+
+std::vector<graph::NodeId> asked_observers(const PairQuery& query, std::size_t n) {
+  if (query.observer) return {*query.observer};
+  return query.observers.empty() ? all_nodes(n) : query.observers;
 }
 
 }  // namespace detail

@@ -27,6 +27,12 @@ std::optional<std::string> fixed_schedule_refusal(const Protocol& protocol, Meth
 /// 0..n-1.
 std::vector<graph::NodeId> all_nodes(std::size_t n);
 
+/// Whether the query asks for observer `v`: its `observer`, a member of its share `observers`, or
+/// any node when it names neither (a coalition is keyed by its first member elsewhere).
+bool asks_observer(const PairQuery& query, graph::NodeId v);
+/// The observers the query asks for one at a time, increasing: `observer`, the share, or 0..n-1.
+std::vector<graph::NodeId> asked_observers(const PairQuery& query, std::size_t n);
+
 /// Rows are computed in parallel in chunks of whole observer blocks of about this many pairs, so
 /// an account streams in memory independent of its number of pairs.
 inline constexpr std::size_t kRowChunk = std::size_t{1} << 15;

@@ -32,8 +32,7 @@ std::unique_ptr<GaussianPairwiseAccount> linear_system_account(const Protocol& p
   const std::size_t n = protocol.network.num_nodes();
   const std::vector<graph::NodeId> targets = q.target ? std::vector<graph::NodeId>{*q.target} : all_nodes(n);
   const std::vector<graph::NodeId> observers =
-      !q.colluders.empty() ? std::vector<graph::NodeId>{q.colluders.front()}
-                           : (q.observer ? std::vector<graph::NodeId>{*q.observer} : all_nodes(n));
+      !q.colluders.empty() ? std::vector<graph::NodeId>{q.colluders.front()} : detail::asked_observers(q, n);
   // The unit μ go straight into the observers × targets grid as each observer's results arrive
   // (8 bytes a value, not a list of pairs): 16 M pairs of facebook_combined held 3.8 GB as a list.
   UnitMuGrid grid;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <utility>
 
 #include "netdp/linalg/dense_kernels.hpp"
@@ -214,7 +215,8 @@ MfAccounting account_mf(const gossip::GossipMatrix& w, std::size_t rounds, const
 }
 
 MfAccounting account_mf_all_pairs(const gossip::GossipMatrix& w, std::size_t rounds,
-                                  const MfAlgorithmSpec& spec, MfTrust trust, const MfOptions& options) {
+                                  const MfAlgorithmSpec& spec, MfTrust trust, const MfOptions& options,
+                                  std::span<const graph::NodeId> attackers) {
   validate_options(options);
   if (trust == MfTrust::ldp) {
     MfAccounting out = account_mf(w, rounds, spec, MfAdversary{MfTrust::ldp, {}}, {}, options);
@@ -229,27 +231,35 @@ MfAccounting account_mf_all_pairs(const gossip::GossipMatrix& w, std::size_t rou
   (void)participation_classes(options.participation, rounds);  // validate before going parallel
   MfOptions inner = options;
   inner.progress = nullptr;
-  std::vector<MfAccounting> per_attacker(n);
+  std::vector<NodeId> share(attackers.begin(), attackers.end());
+  if (share.empty()) {
+    share.resize(n);
+    std::iota(share.begin(), share.end(), NodeId{0});
+  }
+  for (const NodeId a : share) require(a < n, "attacker {} is out of range 0..{}", a, n - 1);
+  std::vector<MfAccounting> per_attacker(share.size());
   util::ParallelErrors errors;
   std::size_t done = 0;
   // Costliest attackers (highest degree: cost grows like deg³) first, for load balance; every
   // attacker writes its own slot, so the results do not depend on the schedule.
-  std::vector<NodeId> order(n);
-  for (NodeId v = 0; v < n; ++v) order[v] = v;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](NodeId x, NodeId y) { return w.graph().degree(x) > w.graph().degree(y); });
-  const auto count = static_cast<long long>(n);
+  std::vector<std::size_t> order(share.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+    return w.graph().degree(share[x]) > w.graph().degree(share[y]);
+  });
+  const auto count = static_cast<long long>(share.size());
   const linalg::SingleThreadedBlas single_threaded_blas;
 #pragma omp parallel for schedule(dynamic, 1)
   for (long long i = 0; i < count; ++i) {
-    const NodeId a = order[static_cast<std::size_t>(i)];
+    const std::size_t slot = order[static_cast<std::size_t>(i)];
+    const NodeId a = share[slot];
     errors.run(static_cast<std::int64_t>(a), [&] {
       const MfAdversary adversary{trust, {a}};
-      per_attacker[a] = account_adversary(w, rounds, spec, adversary, {}, inner, structured);
+      per_attacker[slot] = account_adversary(w, rounds, spec, adversary, {}, inner, structured);
     });
     if (options.progress) {
 #pragma omp critical(netdp_mf_progress)
-      options.progress(++done, n);
+      options.progress(++done, share.size());
     }
   }
   errors.rethrow();

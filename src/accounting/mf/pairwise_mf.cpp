@@ -27,10 +27,10 @@ std::unique_ptr<GaussianPairwiseAccount> mf_account(const Protocol& protocol, co
   MfAccounting accounting;
   const bool single_attackers = trust == MfTrust::pndp && q.colluders.empty() && !q.observer;
   if (single_attackers && !q.target) {
-    accounting = account_mf_all_pairs(w, rounds, spec, trust, options);
+    accounting = account_mf_all_pairs(w, rounds, spec, trust, options, q.observers);
   } else if (single_attackers) {
     // Every attacker against one target: one adversary at a time.
-    for (graph::NodeId a = 0; a < n; ++a) {
+    for (const graph::NodeId a : detail::asked_observers(q, n)) {
       if (a == *q.target) continue;
       MfAccounting one =
           account_mf(w, rounds, spec, {trust, {a}}, std::vector<graph::NodeId>{*q.target}, options);
@@ -48,7 +48,11 @@ std::unique_ptr<GaussianPairwiseAccount> mf_account(const Protocol& protocol, co
   std::vector<UnitPair> pairs;
   std::vector<Diagnostic> warnings;
   for (const MfPairResult& result : accounting.pairs) {
-    pairs.push_back(unit_pair(result.privacy, &w.graph()));
+    UnitPair pair = unit_pair(result.privacy, &w.graph());
+    // The local-DP adversary's pairs (each node its own observer) come all at once; a share keeps
+    // its own observers'.
+    if (trust == MfTrust::ldp && !detail::asks_observer(q, pair.observer)) continue;
+    pairs.push_back(std::move(pair));
     collect_warnings(result.privacy, &w.graph(), warnings);
   }
   for (const Theorem7Check& check : accounting.theorem7) {

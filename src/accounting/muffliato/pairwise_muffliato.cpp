@@ -60,6 +60,7 @@ MuffliatoLosses muffliato_gossip_losses(const gossip::Schedule& schedule, const 
   MuffliatoQuery query;
   if (!q.colluders.empty()) query.observers = {q.colluders};
   if (q.observer) query.observers = {{*q.observer}};
+  for (const graph::NodeId v : q.observers) query.observers.push_back({v});
   if (!q.group.empty()) query.targets = {q.group};
   if (q.target) query.targets = {{*q.target}};
   return muffliato_losses(schedule, query, options);
@@ -86,7 +87,8 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_gd_view_account(const Protoco
     throw std::invalid_argument(*why);
   if (protocol.schedule.kind != gossip::ScheduleSpec::Kind::fixed) {
     const std::vector<graph::NodeId> observers =
-        q.observer ? std::vector<graph::NodeId>{*q.observer} : std::vector<graph::NodeId>{};
+        q.observer || !q.observers.empty() ? detail::asked_observers(q, protocol.network.num_nodes())
+                                           : std::vector<graph::NodeId>{};
     return muffliato_gd_view_pairs_account(
         muffliato_gd_rounds(protocol_schedule(protocol, gradient_steps), gradient_steps, protocol.rounds),
         gradient_steps, protocol.rounds, observers, q.target, options.progress, options.release_dimension,
@@ -182,7 +184,7 @@ std::unique_ptr<GaussianPairwiseAccount> muffliato_losses_account(MuffliatoLosse
   std::vector<std::size_t> rows;
   for (std::size_t i = 0; i < losses.num_observers(); ++i) {
     const graph::NodeId observer = losses.observer_set(i).front();
-    if (q.observer && observer != *q.observer) continue;
+    if (q.colluders.empty() && !detail::asks_observer(q, observer)) continue;
     columns.push_back(i);
     grid.observers.push_back(observer);
   }

@@ -51,7 +51,7 @@ class RandomWalkAccount final : public PairwiseAccount {
     const graph::NodeId coalition_head = query_.colluders.empty() ? 0 : query_.colluders.front();
     for (graph::NodeId v = 0; v < n; ++v) {
       if (!query_.colluders.empty() && v != coalition_head) continue;
-      if (query_.observer && v != *query_.observer) continue;
+      if (query_.colluders.empty() && !detail::asks_observer(query_, v)) continue;
       observers_.push_back(v);
     }
     for (graph::NodeId u = 0; u < n; ++u) {
@@ -59,8 +59,9 @@ class RandomWalkAccount final : public PairwiseAccount {
       if (std::find(query_.colluders.begin(), query_.colluders.end(), u) != query_.colluders.end()) continue;
       targets_.push_back(u);
     }
-    // A lone observer is no pair's target (with two or more, every target pairs with one of them).
-    if (observers_.size() == 1) std::erase(targets_, observers_.front());
+    // A lone observer is no pair's target (with two or more, every target pairs with one of them;
+    // a share of one observer keeps every target, as the account of all observers does).
+    if (observers_.size() == 1 && query_.observers.empty()) std::erase(targets_, observers_.front());
     for (const graph::NodeId v : observers_) pair_count_ += observer_pair_count(v);
     if (!uses_tail_count(options_)) return;
     // Each target's visit tail, once (every σ and δ reads it).

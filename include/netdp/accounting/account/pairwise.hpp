@@ -64,6 +64,11 @@ gossip::Schedule protocol_schedule(const Protocol& protocol, std::size_t rounds)
 struct PairQuery {
   std::optional<graph::NodeId> observer;
   std::optional<graph::NodeId> target;
+  /// A share of the observers, strictly increasing (empty: every node). The account of a share holds
+  /// exactly the rows of those observers in the account of every node, in the same order and with
+  /// the same values: a run split across processes gives each one share (docs/mpi.md). Not with
+  /// `observer`, `colluders` or `group`.
+  std::vector<graph::NodeId> observers;
   std::vector<graph::NodeId> colluders;  ///< a coalition observing together (instead of observer)
   std::vector<graph::NodeId> group;      ///< Muffliato: a group of targets (Theorem 13)
   /// Rényi order of rdp_epsilon. Gaussian accountants: 2 when unset. Random walk: when unset,

@@ -68,8 +68,11 @@ MfAccounting account_mf(const gossip::GossipMatrix& w, std::size_t rounds, const
 
 /// Every single attacker a against every target u != a (PNDP, SecLDP), or the LDP adversary
 /// against every node. Parallel over attackers (OpenMP); results do not depend on the thread count.
+/// `attackers` (increasing; empty: every node) restricts the single attackers to a share, whose
+/// results are those of the same attackers in the run over every node.
 MfAccounting account_mf_all_pairs(const gossip::GossipMatrix& w, std::size_t rounds,
-                                  const MfAlgorithmSpec& spec, MfTrust trust, const MfOptions& options = {});
+                                  const MfAlgorithmSpec& spec, MfTrust trust, const MfOptions& options = {},
+                                  std::span<const graph::NodeId> attackers = {});
 
 /// Whether the structured path supports (trust, algorithm): PNDP × {DP-D-SGD, Muffliato-SGD}.
 bool mf_structured_supported(MfTrust trust, const MfAlgorithmSpec& spec);
