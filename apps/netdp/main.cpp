@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "netdp/cli/app.hpp"
+#include "netdp/mpi/world.hpp"
 
 #if defined(__linux__) && defined(__GLIBC__)
 #include <malloc.h>
@@ -95,5 +96,8 @@ int main(int argc, char** argv) {
   if (!huge_pages_setting_is_valid()) return 2;
   restart_with_runtime_settings(argv);
   keep_freed_memory();
-  return netdp::cli::run(argc, argv);
+  // Under mpirun, MPI for the life of the command (nothing otherwise); a failure on any rank ends
+  // every rank.
+  netdp::mpi::Session session(argc, argv);
+  return session.finish(netdp::cli::run(argc, argv));
 }

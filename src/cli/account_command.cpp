@@ -1,6 +1,8 @@
 // `netdp account`: pairwise privacy of every (observer, target) pair under one
 // of the accountants, with a summary by distance, baselines and calibration.
 
+#include <fmt/ostream.h>
+
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -17,6 +19,7 @@
 #include "netdp/dp/gdp.hpp"
 #include "netdp/gossip/network_spec.hpp"
 #include "netdp/graph/metrics.hpp"
+#include "netdp/mpi/distributed_account.hpp"
 #include "netdp/util/atomic_file.hpp"
 #include "netdp/util/check.hpp"
 #include "netdp/util/enum_names.hpp"
@@ -257,8 +260,16 @@ void run_account(const AccountOptions& o) {
   ProgressReporter progress = ProgressReporter::for_stderr(o.output.quiet, "netdp account");
   progress.phase(fmt::format("the {} accountant", util::name_of(accounting::kMethodNames, request.method)));
   request.pair_fields = prints_rows(o);  // a summary or a matrix needs each pair's μ only
+  // Under mpirun, split across the ranks: rank 0 gets the whole account, and writes everything.
+  std::vector<mpi::ShareReport> shares;
   const std::unique_ptr<accounting::PairwiseAccount> account =
-      accounting::make_account(protocol, query, request, progress.callback());
+      mpi::make_distributed_account(protocol, query, request, progress.callback(), &shares);
+  if (!account) return;
+  if (!o.output.quiet) {
+    for (const mpi::ShareReport& share : shares)
+      fmt::print(std::cerr, "netdp: rank {} of {} accounted {} observers in {:.3g} s\n", share.rank,
+                 shares.size(), share.observers, share.seconds);
+  }
 
   AccountReport report;
   report.method = util::name_of(accounting::kMethodNames, request.method);

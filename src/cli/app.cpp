@@ -19,6 +19,7 @@
 
 #include "commands.hpp"
 #include "netdp/linalg/thread_policy.hpp"
+#include "netdp/mpi/world.hpp"
 #include "netdp/report/report.hpp"
 #include "netdp/util/memory.hpp"
 #include "netdp/util/option_spelling.hpp"
@@ -155,9 +156,20 @@ int checked_status(int status, const DescriptorBuffer* buffer) {
   return 2;
 }
 
+/// Whether the command line's command is one that splits its work across the ranks of an mpirun.
+bool runs_on_every_rank(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view word = argv[i];
+    if (!word.starts_with("-")) return word == "account";
+  }
+  return false;
+}
+
 }  // namespace
 
 int run(int argc, char** argv) {
+  // Under mpirun, only `account` works across the ranks; rank 0 alone runs any other command.
+  if (mpi::world().rank != 0 && !runs_on_every_rank(argc, argv)) return 0;
   if (const auto note = linalg::apply_thread_policy().note) std::cerr << "netdp: warning: " << *note << "\n";
   CLI::App app{"netdp: pairwise privacy accounting for differentially private decentralized learning"};
   app.require_subcommand(1);

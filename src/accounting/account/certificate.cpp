@@ -2,10 +2,26 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 namespace netdp::accounting {
+
+double shown_failure_probability(double probability) {
+  if (!(probability > 0.0)) return probability;
+  if (probability >= 1.0) return 1.0;
+  // The smallest two-digit decimal k·10^(e−1) whose double is >= the probability: a value read
+  // back from its two digits stays an upper bound.
+  const int e = static_cast<int>(std::floor(std::log10(probability)));
+  const double start = std::floor(probability / std::pow(10.0, e - 1)) - 1.0;
+  for (double k = std::max(1.0, start);; k += 1.0) {
+    const double candidate = std::strtod(fmt::format("{}e{}", k, e - 1).c_str(), nullptr);
+    if (candidate >= probability) return std::min(1.0, candidate);
+  }
+}
 
 std::string certificate_sentence(const CertificateCounts& counts) {
   const std::size_t total = counts.total();

@@ -181,40 +181,33 @@ std::vector<Diagnostic> certifier_warnings(const CertifierTotals& totals, std::s
                                            std::size_t undetermined_pairs, double effort) {
   std::vector<Diagnostic> out;
   if (totals.float_rank_short > 0)
-    out.push_back(
-        {DiagnosticKind::rank_unresolved,
-         fmt::format(
-             "exact joint view: in {} of {} observer sets floating point resolved fewer directions than the "
-             "view has (exact rank modulo a random prime); their values come from exact arithmetic or are "
-             "reported at the cap",
-             totals.float_rank_short, observer_sets),
-         totals.float_rank_short});
+    out.push_back(tally_diagnostic(
+        DiagnosticKind::rank_unresolved,
+        "exact joint view: in {0} of {1} observer sets floating point resolved fewer directions than the "
+        "view "
+        "has (exact rank modulo a random prime); their values come from exact arithmetic or are reported at "
+        "the cap",
+        totals.float_rank_short, observer_sets));
   if (totals.over_effort > 0)
-    out.push_back(
-        {DiagnosticKind::effort_limit,
-         fmt::format(
-             "exact joint view: {} of {} observer sets are above the effort limit of the exact certificate "
-             "(messages x nodes above --exact-effort {:.0f}); the targets they reach are reported at the "
-             "cap, "
-             "undetermined",
-             totals.over_effort, observer_sets, effort),
-         totals.over_effort});
+    out.push_back(tally_diagnostic(
+        DiagnosticKind::effort_limit,
+        fmt::format("exact joint view: {{0}} of {{1}} observer sets are above the effort limit of the exact "
+                    "certificate (messages x nodes above --exact-effort {:.0f}); the targets they reach are "
+                    "reported at the cap, undetermined",
+                    effort),
+        totals.over_effort, observer_sets));
   if (totals.over_memory > 0)
-    out.push_back(
-        {DiagnosticKind::effort_limit,
-         fmt::format(
-             "exact joint view: the ball arithmetic of {} of {} observer sets does not fit in the memory "
-             "--max-memory leaves per thread; their values come from rational reconstruction or are reported "
-             "at "
-             "the cap",
-             totals.over_memory, observer_sets),
-         totals.over_memory});
+    out.push_back(tally_diagnostic(
+        DiagnosticKind::effort_limit,
+        "exact joint view: the ball arithmetic of {0} of {1} observer sets does not fit in the memory "
+        "--max-memory leaves per thread; their values come from rational reconstruction or are reported at "
+        "the cap",
+        totals.over_memory, observer_sets));
   if (undetermined_pairs > 0)
-    out.push_back({DiagnosticKind::rank_unresolved,
-                   fmt::format("exact joint view: {} pairs are at the local-DP cap as a give-up "
-                               "(cap-undetermined): the exact value may be lower",
-                               undetermined_pairs),
-                   undetermined_pairs});
+    out.push_back(tally_diagnostic(DiagnosticKind::rank_unresolved,
+                                   "exact joint view: {0} pairs are at the local-DP cap as a give-up "
+                                   "(cap-undetermined): the exact value may be lower",
+                                   undetermined_pairs));
   return out;
 }
 

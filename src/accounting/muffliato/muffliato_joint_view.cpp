@@ -741,27 +741,23 @@ std::vector<Diagnostic> joint_view_warnings(const JointViewReport& report) {
   // (certifier_warnings); what is left here are the views given up for effort.
   std::vector<Diagnostic> out;
   if (report.capped_views > 0) {
-    out.push_back(
-        {DiagnosticKind::effort_limit,
-         fmt::format(
-             "exact joint view: {} of {} observer sets hear more messages than there are nodes and their "
-             "view "
-             "(m x n above {:.0f} entries) is too large to resolve; every node they reach is reported at the "
-             "local-DP cap",
-             report.capped_views, report.observer_sets, kMaxViewEntries),
-         report.capped_views});
+    out.push_back(tally_diagnostic(
+        DiagnosticKind::effort_limit,
+        fmt::format(
+            "exact joint view: {{0}} of {{1}} observer sets hear more messages than there are nodes and "
+            "their view (m x n above {:.0f} entries) is too large to resolve; every node they reach is "
+            "reported at the local-DP cap",
+            kMaxViewEntries),
+        report.capped_views, report.observer_sets));
   }
   if (report.dense_spectrum > 0) {
-    out.push_back(
-        {DiagnosticKind::effort_limit,
-         fmt::format(
-             "exact joint view: {} observer sets were given up in floating point before reaching the floor, "
-             "their "
-             "singular values "
-             "still dense below the Gram's resolution (a limit of effort: such spectra run on down to the "
-             "floor, with no gap)",
-             report.dense_spectrum),
-         report.dense_spectrum});
+    out.push_back(tally_diagnostic(
+        DiagnosticKind::effort_limit,
+        "exact joint view: {0} observer sets were given up in floating point before reaching the floor, "
+        "their "
+        "singular values still dense below the Gram's resolution (a limit of effort: such spectra run on "
+        "down to the floor, with no gap)",
+        report.dense_spectrum));
   }
   return out;
 }

@@ -61,6 +61,10 @@ struct CertificateCounts {
   }
 };
 
+/// The chance that exact arithmetic modulo random primes misjudged (a union bound) as every output
+/// shows it: rounded up to two significant digits, at most 1; 0 stays 0.
+double shown_failure_probability(double probability);
+
 /// One plain sentence for the human table: the share of pairs of each kind present, e.g. "of
 /// 1,190 pairs, 812 are exact (68 %), 378 upper bounds".
 std::string certificate_sentence(const CertificateCounts& counts);

@@ -57,7 +57,20 @@ struct Diagnostic {
   DiagnosticKind kind;
   std::string text;       ///< for display: what happened, with its numbers
   std::size_t count = 1;  ///< how many pairs, views or entries it concerns
+  /// A tally over an account's observer sets or pairs (tally_diagnostic): the text with {0} for
+  /// `count` and {1} for `of`; empty otherwise. The tallies of the accounts of shares of the
+  /// observers add up (merge_diagnostics).
+  std::string tally = {};
+  std::size_t of = 0;  ///< a tally's total: how many observer sets (or pairs) were looked at
 };
+
+/// A tally: `pattern` (a fmt pattern: {0} is `count`, {1} is `of`) with its text.
+Diagnostic tally_diagnostic(DiagnosticKind kind, std::string pattern, std::size_t count, std::size_t of = 0);
+
+/// Adds `more` to `diagnostics`, in order: a tally of the same kind and pattern as one present adds
+/// its count and total to it (the text says the sums), a diagnostic equal to one present is said
+/// once (a fact of the whole network that every share found), the others are appended.
+void merge_diagnostics(std::vector<Diagnostic>& diagnostics, const std::vector<Diagnostic>& more);
 
 /// The texts of `diagnostics`, in order (what front ends print).
 std::vector<std::string> diagnostic_texts(const std::vector<Diagnostic>& diagnostics);

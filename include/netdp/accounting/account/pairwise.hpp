@@ -273,9 +273,8 @@ class GaussianPairwiseAccount final : public PairwiseAccount {
   double sensitivity() const override { return info_.sensitivity; }
   std::vector<Diagnostic> diagnostics() const override { return info_.diagnostics; }
   Guarantee guarantee() const override { return info_.guarantee; }
-  std::optional<double> certificate_failure_probability() const override {
-    return info_.certificate_failure_probability;
-  }
+  /// Info's, as every output shows it (shown_failure_probability).
+  std::optional<double> certificate_failure_probability() const override;
   std::vector<ObserverDetail> observer_details(double sigma) const override;
   /// From the pairs' μ and ε alone, converted as stream_rows converts them, without the rows.
   double epsilon_statistic(Statistic statistic, double sigma, double delta) const override;
@@ -288,6 +287,9 @@ class GaussianPairwiseAccount final : public PairwiseAccount {
   /// Every pair, in stream order (a copy: for small accounts, such as training's).
   std::vector<UnitPair> unit_pairs() const;
   const Info& info() const { return info_; }
+  /// The values as one grid (a copy; an account kept pair by pair is spread on its grid), which
+  /// the constructor from a grid takes back: what a process sends of the account of its share.
+  UnitMuGrid grid() const;
 
  private:
   /// A pair as for_each_pair visits it: its index in stream order, grid column and row, unit μ.
@@ -323,6 +325,14 @@ class GaussianPairwiseAccount final : public PairwiseAccount {
   bool table_pays_ = false;
   Info info_;
 };
+
+/// The accounts of disjoint shares of the observers (PairQuery::observers) put together: every
+/// column in increasing observer order (the order of an account of every observer), on the union
+/// of their targets; the diagnostics in the order given, each once; the failure probabilities added
+/// (a union bound); the rest of the info from the first. Throws unless the shares are disjoint and
+/// their infos agree on the method, Δ, α and certificate.
+std::unique_ptr<GaussianPairwiseAccount> join_gaussian_accounts(std::vector<UnitMuGrid> grids,
+                                                                std::vector<GaussianPairwiseAccount::Info> infos);
 
 // --------------------------------------------------------------- statistics
 
