@@ -201,6 +201,71 @@ TEST_P(Conformance, AShareOfObserversHoldsTheirRowsOfTheWholeAccount) {
   expect_share_rows_equal(small_protocol("er:n=10,p=0.4,seed=4,connected=1", 5), GetParam().request);
 }
 
+/// The Gaussian families (the random walk's rows are computed per (σ, δ): there is no grid to join).
+class GaussianJoin : public ::testing::TestWithParam<Variant> {};
+
+std::vector<Variant> gaussian_variants() {
+  std::vector<Variant> out = variants();
+  std::erase_if(out, [](const Variant& v) { return v.request.method == Method::random_walk; });
+  return out;
+}
+
+TEST_P(GaussianJoin, SharesJoinIntoTheWholeAccount) {
+  const Protocol protocol = small_protocol("er:n=10,p=0.4,seed=4,connected=1", 5);
+  const auto full = make_account(protocol, {}, GetParam().request);
+  ASSERT_TRUE(full->gaussian());
+  std::vector<UnitMuGrid> grids;
+  std::vector<GaussianPairwiseAccount::Info> infos;
+  for (const std::vector<graph::NodeId>& share :
+       {std::vector<graph::NodeId>{1, 4, 7}, {0, 2, 5, 8}, {3, 6, 9}}) {
+    PairQuery query;
+    query.observers = share;
+    const auto part = make_account(protocol, query, GetParam().request);
+    const auto& gaussian = dynamic_cast<const GaussianPairwiseAccount&>(*part);
+    grids.push_back(gaussian.grid());
+    infos.push_back(gaussian.info());
+  }
+  const auto joined = join_gaussian_accounts(std::move(grids), std::move(infos));
+  ASSERT_EQ(joined->pair_count(), full->pair_count());
+  const std::vector<PairRow> expected = full->rows(0.8, 1e-6);
+  const std::vector<PairRow> got = joined->rows(0.8, 1e-6);
+  ASSERT_EQ(got.size(), expected.size());
+  for (std::size_t k = 0; k < got.size(); ++k) {
+    SCOPED_TRACE(::testing::Message() << "pair " << expected[k].observer << "," << expected[k].target);
+    EXPECT_EQ(got[k].observer, expected[k].observer);
+    EXPECT_EQ(got[k].target, expected[k].target);
+    EXPECT_EQ(got[k].epsilon, expected[k].epsilon);  // converted on the same grid: bit for bit
+    EXPECT_EQ(got[k].mu, expected[k].mu);
+    EXPECT_EQ(got[k].mu_lower, expected[k].mu_lower);
+    EXPECT_EQ(got[k].certificate, expected[k].certificate);
+    EXPECT_EQ(got[k].capped, expected[k].capped);
+    EXPECT_EQ(got[k].sensitivity != nullptr, expected[k].sensitivity != nullptr);
+    if (got[k].sensitivity && expected[k].sensitivity) {
+      EXPECT_EQ(got[k].sensitivity->certified, expected[k].sensitivity->certified);
+    }
+  }
+  for (const Statistic statistic : {Statistic::mean, Statistic::max})
+    EXPECT_EQ(joined->epsilon_statistic(statistic, 0.8, 1e-6), full->epsilon_statistic(statistic, 0.8, 1e-6));
+  EXPECT_EQ(joined->releases(1e-6), full->releases(1e-6));
+  EXPECT_EQ(joined->guarantee(), full->guarantee());
+  EXPECT_EQ(joined->warnings(), full->warnings());
+}
+
+TEST(Diagnostics, TalliesOfSharesAddUp) {
+  std::vector<Diagnostic> whole{
+      tally_diagnostic(DiagnosticKind::rank_unresolved, "in {0} of {1} observer sets", 1, 4),
+      {DiagnosticKind::binary_weights, "2 entries of W", 2}};
+  merge_diagnostics(whole,
+                    {tally_diagnostic(DiagnosticKind::rank_unresolved, "in {0} of {1} observer sets", 2, 6),
+                     {DiagnosticKind::binary_weights, "2 entries of W", 2},
+                     {DiagnosticKind::ill_conditioned, "pair (3, 4): cond 1e13", 1}});
+  ASSERT_EQ(whole.size(), 3U);
+  EXPECT_EQ(whole[0].text, "in 3 of 10 observer sets");
+  EXPECT_EQ(whole[0].count, 3U);
+  EXPECT_EQ(whole[1].text, "2 entries of W");
+  EXPECT_EQ(whole[2].text, "pair (3, 4): cond 1e13");
+}
+
 TEST(ObserverShare, MuffliatoPaperBoundsToo) {
   const Protocol protocol = small_protocol("er:n=10,p=0.4,seed=4,connected=1", 5);
   for (const std::string steps : {"0", "3"}) {
@@ -233,6 +298,8 @@ TEST(ObserverShare, RefusesAShareOutOfOrderOrWithAnObserver) {
   EXPECT_THROW(make_account(protocol, query, {}), std::invalid_argument);
 }
 
+INSTANTIATE_TEST_SUITE_P(EveryGaussianFamily, GaussianJoin, ::testing::ValuesIn(gaussian_variants()),
+                         [](const auto& info) { return info.param.name; });
 INSTANTIATE_TEST_SUITE_P(EveryFamily, Conformance, ::testing::ValuesIn(variants()),
                          [](const ::testing::TestParamInfo<Variant>& info) { return info.param.name; });
 

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# `mpirun -np P netdp account` against the single-process run, byte for byte: every accountant,
+# calibration (closed form and search), CSV, JSON and .npy outputs, P = 2 and an uneven P = 3, and
+# the queries a run does not split (one observer, colluders, a graph with symmetries). Then a bad
+# input: one clear error, a non-zero exit, no output file.
+# Usage: mpirun_test.sh NETDP_BINARY
+set -euo pipefail
+netdp=$(realpath "${1:?usage: mpirun_test.sh NETDP_BINARY}")
+command -v mpirun >/dev/null || { echo "FAIL: mpirun is missing (Debian openmpi-bin; \`make deps\` installs it)"; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+# Open MPI refuses root unless told; a test container often runs as root. One thread per rank: the
+# ranks share this machine's cores (--oversubscribe lets 3 ranks run on 2 cores).
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+failures=0
+checks=0
+
+same() {  # same NAME PROCESSES OUTPUT-SUFFIX ARGS...: the P-rank output equals the single run's
+  local name=$1 processes=$2 suffix=$3
+  shift 3
+  # The same file name in two folders: the run record in the output holds the command line.
+  mkdir -p "single/$name" "mpi-$processes/$name"
+  (cd "single/$name" && "$netdp" account "$@" --quiet --out "out.$suffix" > /dev/null)
+  (cd "mpi-$processes/$name" &&
+    OMP_NUM_THREADS=1 mpirun -np "$processes" -x OMP_NUM_THREADS "$netdp" account "$@" --quiet --out "out.$suffix" > /dev/null)
+  checks=$((checks + 1))
+  if cmp -s "single/$name/out.$suffix" "mpi-$processes/$name/out.$suffix"; then
+    echo "ok   $name (-np $processes)"
+  else
+    echo "FAIL $name (-np $processes): the outputs differ"
+    diff "single/$name/out.$suffix" "mpi-$processes/$name/out.$suffix" | head -5 || true
+    failures=$((failures + 1))
+  fi
+}
+
+karate=(--graph karate --rounds 12)
+walk=(--graph karate --method random-walk --rounds 300 --sigma 5)
+for p in 2 3; do
+  same "muffliato-json" $p json "${karate[@]}" --json
+  same "muffliato-paper-csv" $p csv "${karate[@]}" --bound paper --csv
+  same "muffliato-gd" $p json --graph karate --rounds 3 --gradient-steps 3 --json
+  same "random-walk-json" $p json "${walk[@]}" --json
+  same "linear-system-csv" $p csv --graph karate --method linear-system --rounds 6 --csv
+  same "mf-json" $p json --graph karate --method mf --rounds 6 --json
+  same "mf-ldp-csv" $p csv --graph karate --method mf --trust ldp --rounds 6 --csv
+  same "calibrate-mean-muffliato" $p json "${karate[@]}" --target-epsilon 2 --json --summary-only
+  same "calibrate-max-linear-system" $p json --graph karate --method linear-system --rounds 6 \
+    --target-epsilon 3 --calibrate-on max --json --summary-only
+  same "calibrate-mean-random-walk" $p json "${walk[@]}" --target-epsilon 4 --json --summary-only
+  same "muffliato-npy" $p npy "${karate[@]}" --field mu
+done
+# Not split: one observer, a coalition, a ring (whose symmetries the exact view uses).
+same "one-observer" 2 json "${karate[@]}" --observer 3 --json
+same "colluders" 2 json "${karate[@]}" --colluders 1,2 --json
+same "ring" 2 json --graph ring:n=12 --rounds 8 --json
+
+# A bad input: rank 0's one error, a non-zero exit, no file.
+checks=$((checks + 1))
+if mpirun -np 2 "$netdp" account --graph karate --sigma -1 --json --out bad.json > out.txt 2> err.txt; then
+  echo "FAIL bad input: mpirun exited 0"; failures=$((failures + 1))
+elif [ -e bad.json ] || [ "$(grep -c 'netdp: error: --sigma' err.txt)" != 1 ]; then
+  echo "FAIL bad input: an output file, or not exactly one error line:"; cat err.txt; failures=$((failures + 1))
+else
+  echo "ok   bad input refused once, exit non-zero"
+fi
+
+echo "$checks checks, $failures failures"
+[ "$failures" = 0 ]
