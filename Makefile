@@ -11,6 +11,7 @@ CMAKE_FLAGS ?=
 APT_PACKAGES := build-essential cmake pkg-config libeigen3-dev libspectra-dev libfmt-dev nlohmann-json3-dev \
   libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev libtomlplusplus-dev zlib1g-dev liblapacke-dev libopenblas-dev \
   libboost-dev ccache libflint-dev libflint-arb-dev libgmp-dev libpugixml-dev pybind11-dev python3-pybind11 \
+  libopenmpi-dev openmpi-bin \
   python3 python3-dev python3-numpy python3-scipy python3-networkx python3-pandas python3-matplotlib python3-pytest \
   python3-xarray python3-venv python3-setuptools python3-wheel python3-build python3-mypy \
   python3-nbformat python3-nbclient python3-ipykernel
