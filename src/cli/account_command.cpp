@@ -56,10 +56,14 @@ struct AccountOptions {
   bool csv = false;
   bool summary_only = false;
   std::string out;
-  std::optional<std::string> field;  ///< the matrix of a .npy output (MatrixField)
+  std::optional<std::string> field;             ///< the matrix of a .npy output (MatrixField)
+  std::optional<std::size_t> observers_sample;  ///< K observers drawn by --seed instead of all
 };
 
 bool writes_npy(const AccountOptions& o) { return o.out.ends_with(".npy"); }
+
+/// The confidence of a sampled run's intervals.
+constexpr double kSampleConfidence = 0.95;
 
 /// The field of a .npy output (--field).
 enum class MatrixField { epsilon, mu, rdp_epsilon, mu_lower, certificate };
@@ -164,6 +168,9 @@ void check_flags(const AccountOptions& o, const accounting::AccountRequest& requ
   require(!o.summary_only || o.output.json,
           "--summary-only applies to --json (a CSV or a table is its rows); use --json --summary-only");
   if (o.calibrate_on) (void)accounting::parse_statistic(*o.calibrate_on);
+  require(!o.observers_sample || (!o.observer.given() && o.colluders.empty() && o.group.empty()),
+          "--observers-sample {} draws observers of its own; drop --observer, --colluders and --group",
+          o.observers_sample.value_or(0));
   require(o.target_epsilon || !o.calibrate_on,
           "--calibrate-on {} chooses what --target-epsilon calibrates; add --target-epsilon E, or drop it",
           o.calibrate_on.value_or(""));
@@ -192,6 +199,7 @@ nlohmann::ordered_json parameters_json(const AccountOptions& o, const accounting
   p["rounds"] = o.rounds;
   p["schedule"] = o.schedule;
   p["seed"] = o.output.seed;
+  if (o.observers_sample) p["observers_sample"] = *o.observers_sample;
   p["sensitivity"] = o.sensitivity;
   p["alpha"] = o.alpha ? nlohmann::ordered_json(*o.alpha) : nlohmann::ordered_json(nullptr);
   const std::string release_dimension = accounting::release_dimension_name(r.release_dimension_or_default());
@@ -257,6 +265,11 @@ void run_account(const AccountOptions& o) {
   if (!o.colluders.empty()) query.colluders = resolve_node_list(w.graph(), o.colluders, "colluders");
   if (!o.group.empty()) query.group = resolve_node_list(w.graph(), o.group, "group");
   query.alpha = o.alpha;
+  if (o.observers_sample) {
+    require(*o.observers_sample >= 1 && *o.observers_sample <= n,
+            "--observers-sample must be 1 to the {} nodes of the graph, got {}", n, *o.observers_sample);
+    query.observers = accounting::sample_observers(n, *o.observers_sample, o.output.seed);
+  }
   ProgressReporter progress = ProgressReporter::for_stderr(o.output.quiet, "netdp account");
   progress.phase(fmt::format("the {} accountant", util::name_of(accounting::kMethodNames, request.method)));
   request.pair_fields = prints_rows(o);  // a summary or a matrix needs each pair's μ only
@@ -320,6 +333,8 @@ void run_account(const AccountOptions& o) {
     RowWriter writer(out, to_stdout ? "standard output" : "'" + o.out + "'", format, report.names,
                      report.bound, o.delta);
     accounting::SummaryBuilder summary(account->pair_count());
+    std::optional<accounting::SampleEstimator> estimator;
+    if (o.observers_sample) estimator.emplace(n, *o.observers_sample);
     // The consumer's own copy of each chunk: filling distances into the accountant's buffer made
     // the next chunk's rows bounce between the cores' caches.
     std::vector<accounting::PairRow> block;
@@ -328,11 +343,15 @@ void run_account(const AccountOptions& o) {
     account->stream_rows(report.sigma, o.delta, [&](std::span<const accounting::PairRow> rows) {
       progress.update(done += rows.size());
       summary.add_with_distances(rows, block, distances ? &w.graph() : nullptr, query);
+      if (estimator) estimator->add(block);
       writer.write(block);
       matrix.add(block);
     });
     progress.finish();
     report.summary = summary.finish(account->observer_details(report.sigma));
+    if (estimator)
+      report.sample = sample_json(*o.observers_sample, n, o.output.seed, kSampleConfidence,
+                                  estimator->finish(kSampleConfidence));
     for (accounting::Diagnostic& d : accounting::summary_warnings(report.summary))
       report.warnings.push_back(std::move(d.text));
     writer.finish(report);
@@ -397,6 +416,11 @@ void add_account_command(CLI::App& app) {
       "Write the JSON/CSV/table to this file; a name ending in .npy gets the n x n matrix of --field "
       "(float64, row = observer, column = target, diagonal = local DP, NaN = no pair) and F.labels.txt "
       "beside it, the label of node i on line i+1");
+  cmd->add_option(
+      "--observers-sample", options->observers_sample,
+      "Account K observers drawn at random by --seed (every pair of each), and estimate the mean "
+      "epsilon of all pairs by distance with 95 % confidence intervals (for graphs whose n^2 pairs "
+      "are too many)");
   cmd->add_option("--field", options->field,
                   "epsilon | mu | rdp_epsilon | mu_lower | certificate: the matrix of a .npy output (default "
                   "epsilon; certificate holds each pair's kind as a code: 0 exact, 1 upper-bound, 2 "

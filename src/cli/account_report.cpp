@@ -110,6 +110,31 @@ std::vector<std::string> shown_warnings(const AccountReport& report) {
 
 }  // namespace
 
+nlohmann::ordered_json sample_json(std::size_t sampled, std::size_t nodes, std::uint64_t seed,
+                                   double confidence,
+                                   const std::vector<accounting::DistanceEstimate>& estimates) {
+  Json j;
+  j["observers"] = sampled;
+  j["of"] = nodes;
+  j["seed"] = seed;
+  j["confidence"] = confidence;
+  j["note"] =
+      "the summary covers the sampled observers' pairs only; by_distance estimates the mean over all pairs "
+      "(an estimate, not a bound), and sample_max is a lower bound on the largest loss of all pairs";
+  Json rows = Json::array();
+  for (const accounting::DistanceEstimate& e : estimates) {
+    rows.push_back({{"distance", e.distance},
+                    {"sampled_pairs", e.sampled_pairs},
+                    {"estimated_pairs", e.estimated_pairs},
+                    {"mean", e.mean},
+                    {"ci_low", optional_json(e.ci_low)},
+                    {"ci_high", optional_json(e.ci_high)},
+                    {"sample_max", e.sample_max}});
+  }
+  j["by_distance"] = std::move(rows);
+  return j;
+}
+
 Json summary_json(const AccountReport& report) {
   const accounting::PairwiseSummary& summary = report.summary;
   const auto field = [](const std::optional<Range>& r, double Range::*member) {
@@ -136,6 +161,7 @@ Json summary_json(const AccountReport& report) {
     certificates[std::string(name)] = summary.certificates[kind];
   s["certificates"] = std::move(certificates);
   s["certificate_failure_probability"] = optional_json(report.certificate_failure_probability);
+  if (!report.sample.is_null()) s["sample"] = report.sample;
   s["condition_failed_pairs"] = summary.condition_failed_pairs;
   Json colluders = Json::array();
   for (const graph::NodeId v : report.colluders) colluders.push_back(report.names.json(v));
@@ -285,6 +311,26 @@ void write_human(std::ostream& out, const AccountReport& report) {
                d["distance"].is_null() ? std::string("-") : dump_json(d["distance"], -1),
                d["pairs"].get<std::size_t>(), d["epsilon_min"].get<double>(), d["epsilon_mean"].get<double>(),
                d["epsilon_max"].get<double>());
+  }
+  if (!report.sample.is_null()) {
+    const Json& sample = report.sample;
+    fmt::print(
+        out,
+        "\nsampled {} of {} observers (seed {}): estimated mean epsilon over ALL pairs by distance, {:.0f} % "
+        "confidence interval (an estimate, not a bound)\n",
+        sample["observers"].get<std::size_t>(), sample["of"].get<std::size_t>(),
+        sample["seed"].get<std::uint64_t>(), 100.0 * sample["confidence"].get<double>());
+    fmt::print(out, "{:>8} {:>12} {:>12} {:>12} {:>12} {:>12}\n", "distance", "est. pairs", "mean", "ci low",
+               "ci high", "sample max");
+    for (const Json& d : sample["by_distance"]) {
+      const auto bound = [](const Json& v) {
+        return v.is_null() ? std::string("-") : fmt::format("{:.6g}", v.get<double>());
+      };
+      fmt::print(out, "{:>8} {:>12.6g} {:>12.6g} {:>12} {:>12} {:>12.6g}\n",
+                 d["distance"].get<std::uint32_t>(), d["estimated_pairs"].get<double>(),
+                 d["mean"].get<double>(), bound(d["ci_low"]), bound(d["ci_high"]),
+                 d["sample_max"].get<double>());
+    }
   }
   const auto& observers = report.summary.per_observer;
   if (observers.size() > 1) {

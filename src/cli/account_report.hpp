@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "netdp/accounting/account/observer_sample.hpp"
 #include "netdp/accounting/account/pairwise.hpp"
 #include "netdp/accounting/account/pairwise_summary.hpp"
 #include "node_names.hpp"
@@ -39,8 +40,16 @@ struct AccountReport {
   nlohmann::ordered_json parameters;   ///< the resolved options, echoed
   nlohmann::json run;                  ///< version, command line and network (report::run_record)
   nlohmann::ordered_json calibration;  ///< null unless --target-epsilon was given
+  nlohmann::ordered_json sample;       ///< null unless --observers-sample was given (sample_json)
   std::vector<std::string> warnings;
 };
+
+/// The `sample` object of a run on sampled observers: who was sampled and the per-distance
+/// estimates for all pairs (accounting::SampleEstimator), each estimate rounded up and its interval
+/// outwards to 6 digits.
+nlohmann::ordered_json sample_json(std::size_t sampled, std::size_t nodes, std::uint64_t seed,
+                                   double confidence,
+                                   const std::vector<accounting::DistanceEstimate>& estimates);
 
 /// The summary object: by_distance, per_observer, overall statistics, baselines.
 nlohmann::ordered_json summary_json(const AccountReport& report);

@@ -312,8 +312,7 @@ std::vector<std::vector<graph::NodeId>> consecutive_shares(std::size_t n, std::s
 
 bool splits_observers(const accounting::Protocol& protocol, const accounting::PairQuery& query,
                       const accounting::AccountRequest& request) {
-  if (query.observer || !query.colluders.empty() || !query.group.empty() || !query.observers.empty())
-    return false;
+  if (query.observer || !query.colluders.empty() || !query.group.empty()) return false;
   const bool orbits =
       request.method == accounting::Method::muffliato && protocol.network.graph().symmetry_hints().count > 0;
   return !orbits;
@@ -338,9 +337,19 @@ std::unique_ptr<PairwiseAccount> make_distributed_account(const accounting::Prot
   // rows stream rank after rank, so its shares are consecutive (and every pair costs the same).
   const bool gaussian = request.method != accounting::Method::random_walk;
   const auto parts = static_cast<std::size_t>(w.size);
+  // The observers asked for (a sample, or every node), dealt out by their place in that list.
+  std::vector<graph::NodeId> asked = query.observers;
+  if (asked.empty()) {
+    asked.resize(protocol.network.num_nodes());
+    std::iota(asked.begin(), asked.end(), graph::NodeId{0});
+  }
+  const std::vector<double> node_cost = observer_costs(protocol, request);
+  std::vector<double> cost;
+  for (const graph::NodeId v : asked) cost.push_back(node_cost[v]);
   std::vector<std::vector<graph::NodeId>> shares =
-      gaussian ? balanced_shares(observer_costs(protocol, request), parts)
-               : consecutive_shares(protocol.network.num_nodes(), parts);
+      gaussian ? balanced_shares(cost, parts) : consecutive_shares(asked.size(), parts);
+  for (std::vector<graph::NodeId>& share : shares)
+    for (graph::NodeId& place : share) place = asked[place];
   const std::vector<graph::NodeId>& share = shares[static_cast<std::size_t>(w.rank)];
   const auto start = std::chrono::steady_clock::now();
   std::unique_ptr<PairwiseAccount> local = agreed_build([&]() -> std::unique_ptr<PairwiseAccount> {

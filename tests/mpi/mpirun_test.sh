@@ -50,6 +50,9 @@ for p in 2 3; do
   same "calibrate-mean-random-walk" $p json "${walk[@]}" --target-epsilon 4 --json --summary-only
   same "muffliato-npy" $p npy "${karate[@]}" --field mu
 done
+# A sample of observers, split across the ranks.
+same "sample" 3 json "${karate[@]}" --observers-sample 11 --seed 4 --json
+same "sample-random-walk" 2 csv "${walk[@]}" --observers-sample 9 --seed 2 --csv
 # Not split: one observer, a coalition, a ring (whose symmetries the exact view uses).
 same "one-observer" 2 json "${karate[@]}" --observer 3 --json
 same "colluders" 2 json "${karate[@]}" --colluders 1,2 --json
