@@ -14,6 +14,7 @@
 
 #include "account_report.hpp"
 #include "commands.hpp"
+#include "netdp/accounting/account/pair_extremes.hpp"
 #include "netdp/accounting/account/pairwise.hpp"
 #include "netdp/accounting/account/pairwise_summary.hpp"
 #include "netdp/dp/gdp.hpp"
@@ -58,6 +59,9 @@ struct AccountOptions {
   std::string out;
   std::optional<std::string> field;             ///< the matrix of a .npy output (MatrixField)
   std::optional<std::size_t> observers_sample;  ///< K observers drawn by --seed instead of all
+  std::size_t top = 0;                          ///< --top K: the K pairs of largest ε
+  std::size_t histogram_bins = 0;               ///< --histogram BINS
+  std::string maxima;                           ///< --maxima PREFIX: per-observer and per-target maxima
 };
 
 bool writes_npy(const AccountOptions& o) { return o.out.ends_with(".npy"); }
@@ -168,6 +172,9 @@ void check_flags(const AccountOptions& o, const accounting::AccountRequest& requ
   require(!o.summary_only || o.output.json,
           "--summary-only applies to --json (a CSV or a table is its rows); use --json --summary-only");
   if (o.calibrate_on) (void)accounting::parse_statistic(*o.calibrate_on);
+  require(o.histogram_bins <= 100000, "--histogram {} bins: at most 100000 (a summary, not the pairs)",
+          o.histogram_bins);
+  require(o.top <= 1000000, "--top {}: at most 1000000 pairs (for more, list the pairs with --csv)", o.top);
   require(!o.observers_sample || (!o.observer.given() && o.colluders.empty() && o.group.empty()),
           "--observers-sample {} draws observers of its own; drop --observer, --colluders and --group",
           o.observers_sample.value_or(0));
@@ -329,6 +336,7 @@ void run_account(const AccountOptions& o) {
   NodeMatrix matrix(writes_npy(o) ? n : 0, matrix_field(o.field), report.local_dp);
   // --out - or /dev/stdout: the machine output goes to stdout, in place of the human table.
   const bool to_stdout = o.out.empty() || util::is_standard_output(o.out);
+  accounting::PairExtremes extremes(o.top > 0 || !o.maxima.empty() ? n : 0, o.top);
   const auto write = [&](std::ostream& out) {
     RowWriter writer(out, to_stdout ? "standard output" : "'" + o.out + "'", format, report.names,
                      report.bound, o.delta);
@@ -344,11 +352,13 @@ void run_account(const AccountOptions& o) {
       progress.update(done += rows.size());
       summary.add_with_distances(rows, block, distances ? &w.graph() : nullptr, query);
       if (estimator) estimator->add(block);
+      if (o.top > 0 || !o.maxima.empty()) extremes.add(block);
       writer.write(block);
       matrix.add(block);
     });
     progress.finish();
-    report.summary = summary.finish(account->observer_details(report.sigma));
+    report.summary = summary.finish(account->observer_details(report.sigma), o.histogram_bins);
+    report.top = extremes.top();
     if (estimator)
       report.sample = sample_json(*o.observers_sample, n, o.output.seed, kSampleConfidence,
                                   estimator->finish(kSampleConfidence));
@@ -369,6 +379,15 @@ void run_account(const AccountOptions& o) {
     progress.finish();
   } else {
     util::write_file_atomically(o.out, write);
+  }
+  if (!o.maxima.empty()) {
+    for (const auto& [suffix, values] : {std::pair{".observer_max.npy", &extremes.observer_max()},
+                                         std::pair{".target_max.npy", &extremes.target_max()}}) {
+      util::write_file_atomically(o.maxima + suffix, [&](std::ostream& file) {
+        util::write_npy_vector(file, values->data(), values->size());
+      });
+    }
+    write_labels_file(o.maxima + ".npy", report.names);
   }
   if (!to_stdout && (o.output.json || o.csv || writes_npy(o))) write_human(std::cout, report);
   write_warnings(
@@ -421,6 +440,16 @@ void add_account_command(CLI::App& app) {
       "Account K observers drawn at random by --seed (every pair of each), and estimate the mean "
       "epsilon of all pairs by distance with 95 % confidence intervals (for graphs whose n^2 pairs "
       "are too many)");
+  cmd->add_option("--top", options->top,
+                  "Also list the K pairs of largest epsilon in the summary (kept as the pairs stream: with "
+                  "--summary-only, the worst pairs of an account too large to list)");
+  cmd->add_option(
+      "--histogram", options->histogram_bins,
+      "Also give a histogram of every pair's epsilon in BINS equal bins over [0, max] in the summary");
+  cmd->add_option(
+      "--maxima", options->maxima,
+      "Write PREFIX.observer_max.npy and PREFIX.target_max.npy: each node's largest epsilon as an "
+      "observer and as a target (float64 vectors, NaN: no pair), labels in PREFIX.labels.txt");
   cmd->add_option("--field", options->field,
                   "epsilon | mu | rdp_epsilon | mu_lower | certificate: the matrix of a .npy output (default "
                   "epsilon; certificate holds each pair's kind as a code: 0 exact, 1 upper-bound, 2 "

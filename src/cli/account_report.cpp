@@ -162,6 +162,22 @@ Json summary_json(const AccountReport& report) {
   s["certificates"] = std::move(certificates);
   s["certificate_failure_probability"] = optional_json(report.certificate_failure_probability);
   if (!report.sample.is_null()) s["sample"] = report.sample;
+  if (!report.top.empty()) {
+    Json top = Json::array();
+    for (const accounting::PairRow& row : report.top) {
+      Json pair;
+      pair["observer"] = report.names.json(row.observer);
+      pair["target"] = report.names.json(row.target);
+      pair["distance"] = row.distance ? Json(*row.distance) : Json(nullptr);
+      pair["epsilon"] = row.epsilon;
+      pair["mu"] = optional_json(row.mu);
+      pair["certificate"] = accounting::certificate_name(row.certificate);
+      top.push_back(std::move(pair));
+    }
+    s["top"] = std::move(top);
+  }
+  if (summary.histogram)
+    s["histogram"] = {{"edges", summary.histogram->edges}, {"counts", summary.histogram->counts}};
   s["condition_failed_pairs"] = summary.condition_failed_pairs;
   Json colluders = Json::array();
   for (const graph::NodeId v : report.colluders) colluders.push_back(report.names.json(v));
@@ -331,6 +347,22 @@ void write_human(std::ostream& out, const AccountReport& report) {
                  d["mean"].get<double>(), bound(d["ci_low"]), bound(d["ci_high"]),
                  d["sample_max"].get<double>());
     }
+  }
+  if (s.contains("top")) {
+    fmt::print(out, "\nthe {} pairs of largest epsilon\n{:>12} {:>12} {:>8} {:>12} {}\n", s["top"].size(),
+               "observer", "target", "distance", "epsilon", "certificate");
+    for (const Json& t : s["top"])
+      fmt::print(out, "{:>12} {:>12} {:>8} {:>12.6g} {}\n", dump_json(t["observer"], -1),
+                 dump_json(t["target"], -1),
+                 t["distance"].is_null() ? std::string("-") : dump_json(t["distance"], -1),
+                 t["epsilon"].get<double>(), t["certificate"].get<std::string>());
+  }
+  if (s.contains("histogram")) {
+    const Json& h = s["histogram"];
+    fmt::print(out, "\nhistogram of epsilon over the pairs\n{:>12} {:>12} {:>10}\n", "from", "to", "pairs");
+    for (std::size_t b = 0; b < h["counts"].size(); ++b)
+      fmt::print(out, "{:>12.6g} {:>12.6g} {:>10}\n", h["edges"][b].get<double>(),
+                 h["edges"][b + 1].get<double>(), h["counts"][b].get<std::size_t>());
   }
   const auto& observers = report.summary.per_observer;
   if (observers.size() > 1) {

@@ -37,10 +37,11 @@ struct AccountReport {
   accounting::Baseline central_dp;  ///< a trusted aggregator adding the same total noise to the sum
   std::size_t num_nodes = 0;
   std::size_t num_edges = 0;
-  nlohmann::ordered_json parameters;   ///< the resolved options, echoed
-  nlohmann::json run;                  ///< version, command line and network (report::run_record)
-  nlohmann::ordered_json calibration;  ///< null unless --target-epsilon was given
-  nlohmann::ordered_json sample;       ///< null unless --observers-sample was given (sample_json)
+  nlohmann::ordered_json parameters;     ///< the resolved options, echoed
+  nlohmann::json run;                    ///< version, command line and network (report::run_record)
+  nlohmann::ordered_json calibration;    ///< null unless --target-epsilon was given
+  nlohmann::ordered_json sample;         ///< null unless --observers-sample was given (sample_json)
+  std::vector<accounting::PairRow> top;  ///< --top: the pairs of largest ε, by decreasing ε
   std::vector<std::string> warnings;
 };
 

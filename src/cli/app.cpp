@@ -125,6 +125,14 @@ class DescriptorBuffer : public std::streambuf {
   int error_ = 0;
 };
 
+/// One line to standard error in one write, so that it reaches the user whole even when other
+/// processes (mpirun's own messages) write to the same terminal.
+void say(const std::string& line) {
+  const std::string text = line + "\n";
+  std::cerr.write(text.data(), static_cast<std::streamsize>(text.size()));
+  std::cerr.flush();
+}
+
 /// Checks that everything the command printed reached standard output: flushes std::cout and C's
 /// stdout and checks their error state, and closes a duplicate of descriptor 1, which reports a
 /// write error the file system defers to close (NFS) without closing standard output itself.
@@ -150,7 +158,7 @@ std::string standard_output_failure(const DescriptorBuffer* buffer) {
 int checked_status(int status, const DescriptorBuffer* buffer) {
   const std::string failure = standard_output_failure(buffer);
   if (failure.empty()) return status;
-  if (status != 2) std::cerr << "netdp: error: cannot write to standard output: " << failure << "\n";
+  if (status != 2) say("netdp: error: cannot write to standard output: " + failure);
   std::cout.clear();  // the next command run in this process starts clean
   std::clearerr(stdout);
   return 2;
@@ -209,15 +217,15 @@ int run(int argc, char** argv) {
       return std::any_of(commands.begin(), commands.end(),
                          [&](CLI::App* command) { return command->get_option_no_throw(flag) != nullptr; });
     };
-    std::cerr << "netdp: error: " << util::spelled_as_flags(e.what(), is_flag) << "\n";
+    say("netdp: error: " + util::spelled_as_flags(e.what(), is_flag));
     status = 2;
   } catch (const std::bad_alloc&) {
     const std::vector<CLI::App*> parsed = app.get_subcommands();
     const std::string who = parsed.empty() ? "netdp" : "netdp " + parsed.front()->get_name();
-    std::cerr << "netdp: error: " << util::out_of_memory_message(who, "--max-memory") << "\n";
+    say("netdp: error: " + util::out_of_memory_message(who, "--max-memory"));
     status = 2;
   } catch (const std::exception& e) {
-    std::cerr << "netdp: failure: " << e.what() << "\n";
+    say(std::string("netdp: failure: ") + e.what());
     status = 1;
   }
   status = checked_status(status, own_stdout ? &descriptor_buffer : nullptr);

@@ -53,6 +53,14 @@ done
 # A sample of observers, split across the ranks.
 same "sample" 3 json "${karate[@]}" --observers-sample 11 --seed 4 --json
 same "sample-random-walk" 2 csv "${walk[@]}" --observers-sample 9 --seed 2 --csv
+# What a large account keeps instead of its pairs: the top pairs, a histogram, each node's maxima.
+same "top-histogram" 2 json "${walk[@]}" --top 5 --histogram 7 --json --summary-only
+same "maxima" 3 json "${karate[@]}" --maxima m --json --summary-only
+for vector in m.observer_max.npy m.target_max.npy m.labels.txt; do
+  checks=$((checks + 1))
+  if cmp -s "single/maxima/$vector" "mpi-3/maxima/$vector"; then echo "ok   maxima $vector"; else
+    echo "FAIL maxima: $vector differs or is missing"; failures=$((failures + 1)); fi
+done
 # Not split: one observer, a coalition, a ring (whose symmetries the exact view uses).
 same "one-observer" 2 json "${karate[@]}" --observer 3 --json
 same "colluders" 2 json "${karate[@]}" --colluders 1,2 --json
@@ -62,7 +70,7 @@ same "ring" 2 json --graph ring:n=12 --rounds 8 --json
 checks=$((checks + 1))
 if mpirun -np 2 "$netdp" account --graph karate --sigma -1 --json --out bad.json > out.txt 2> err.txt; then
   echo "FAIL bad input: mpirun exited 0"; failures=$((failures + 1))
-elif [ -e bad.json ] || [ "$(grep -c 'netdp: error: --sigma' err.txt)" != 1 ]; then
+elif [ -e bad.json ] || [ "$(grep -c '^netdp: error: --sigma must be' err.txt)" != 1 ]; then
   echo "FAIL bad input: an output file, or not exactly one error line:"; cat err.txt; failures=$((failures + 1))
 else
   echo "ok   bad input refused once, exit non-zero"

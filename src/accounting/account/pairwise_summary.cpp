@@ -195,8 +195,9 @@ std::vector<double> increasing_quantiles(std::vector<double>& values, std::initi
 
 }  // namespace
 
-PairwiseSummary SummaryBuilder::finish(std::span<const ObserverDetail> details) {
+PairwiseSummary SummaryBuilder::finish(std::span<const ObserverDetail> details, std::size_t histogram_bins) {
   PairwiseSummary s;
+  if (histogram_bins > 0) s.histogram = histogram(epsilons_, histogram_bins);
   s.pairs = total_.overall.count();
   s.capped_pairs = total_.capped;
   s.condition_failed_pairs = total_.condition_failed;

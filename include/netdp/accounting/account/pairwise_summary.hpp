@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "netdp/accounting/account/diagnostic.hpp"
+#include "netdp/accounting/account/pair_extremes.hpp"
 #include "netdp/accounting/account/pairwise.hpp"
 #include "netdp/graph/graph.hpp"
 
@@ -70,6 +71,7 @@ struct PairwiseSummary {
   CertificateCounts certificates;             ///< rows of each certificate kind
   std::vector<DistanceSummary> by_distance;   ///< by increasing distance, then the undefined one
   std::vector<ObserverSummary> per_observer;  ///< by observer
+  std::optional<Histogram> histogram;         ///< every pair's ε, when asked of finish()
 };
 
 /// Accumulates rows block by block (in any order) into a PairwiseSummary. The observer blocks of
@@ -88,7 +90,8 @@ class SummaryBuilder {
                           const PairQuery& query);
   /// The summary of every row added; `details` (Muffliato's T_v) are attached to their observers.
   /// The quantiles are selected in place among the stored ε (no copy), which reorders them.
-  PairwiseSummary finish(std::span<const ObserverDetail> details = {});
+  /// With `histogram_bins` > 0, also the histogram of every pair's ε in that many bins.
+  PairwiseSummary finish(std::span<const ObserverDetail> details = {}, std::size_t histogram_bins = 0);
 
  private:
   /// Everything but the per-observer ranges and the stored ε, for any set of rows.
