@@ -518,10 +518,11 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
   ScheduleNeighbours graphs(schedule);
   const bool singletons =
       std::all_of(targets.begin(), targets.end(), [](const auto& set) { return set.size() == 1; });
-  // The observers × targets sums and their capped copy; per thread an n × n Gram, the messages of
-  // one observer set (at most T times the neighbours its members have in any round, 16 bytes each,
-  // twice for the vector's growth) and its dense rows or sender-power blocks (each at most 64 MiB);
-  // the Chebyshev error table of a fixed symmetric W (n (T + 1) values).
+  // The observers × targets sums and their capped copy; per thread a Gram of min(m, n)² (m × m for
+  // a view of m <= n messages, the n × n Gram of its columns beyond), the messages of one observer set (at
+  // most T times the neighbours its members have in any round, 16 bytes each, twice for the vector's growth)
+  // and its dense rows or sender-power blocks (each at most 64 MiB); the Chebyshev error table of a fixed
+  // symmetric W (n (T + 1) values).
   const auto nodes = static_cast<double>(n);
   const auto rounds = static_cast<double>(schedule.rounds());
   const auto threads = static_cast<double>(omp_get_max_threads());
@@ -538,7 +539,8 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
   const double messages = rounds * heard_per_round;
   // The exact certificate adds per thread A′ mod p twice (as built and reduced, 8 bytes per entry,
   // up to options.exact_effort), and the tables of rows modulo its two primes.
-  const double per_thread = 8.0 * nodes * nodes + 32.0 * messages +
+  const double gram_side = std::min(messages, nodes);
+  const double per_thread = 8.0 * gram_side * gram_side + 32.0 * messages +
                             16.0 * std::min(messages * nodes, kMaxViewEntries) +
                             16.0 * std::min(messages * nodes, options.exact_effort);
   const double table = graphs.symmetric_fixed() ? 8.0 * nodes * (rounds + 1.0) : 0.0;
@@ -547,8 +549,9 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
   util::require_memory(
       estimate, "the Muffliato joint-view accountant",
       fmt::format(
-          "16 bytes per (observer, target) pair ({} x {}); per thread an n x n Gram, the messages of "
-          "one view, T = {} rounds x {:.0f} heard per round x 32 bytes, its rows and their exact copies "
+          "16 bytes per (observer, target) pair ({} x {}); per thread a Gram of min(messages, n)^2, the "
+          "messages of one view, T = {} rounds x {:.0f} heard per round x 32 bytes, its rows and their exact "
+          "copies "
           "modulo a prime (n = {}, {} threads); {}",
           observers.size(), targets.size(), schedule.rounds(), heard_per_round, n, omp_get_max_threads(),
           graphs.symmetric_fixed() ? "the Chebyshev error table, n (T + 1) x 8 bytes" : "no error table"),
