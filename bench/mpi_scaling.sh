@@ -42,7 +42,7 @@ run_case() {  # run_case LABEL OBSERVERS RANKS THREADS ARGS...
       --observers-sample "$observers" --seed 1 --json --summary-only --out "$dir/out.json"
   fi
   local builds
-  builds=$(grep -o 'accounted [0-9]* observers in [0-9.e+-]* s' "$dir/stderr" | awk '{print $5}' | paste -sd' ' -)
+  builds=$( (grep -o 'accounted [0-9]* observers in [0-9.e+-]* s' "$dir/stderr" || true) | awk '{print $5}' | paste -sd' ' -)
   echo "| $label | $observers | $ranks × $threads | $MEDIAN_WALL | $PEAK_MB | ${builds:--} |"
   records+=("{\"case\": \"$label\", \"observers\": $observers, \"ranks\": $ranks, \"threads\": $threads, \"wall_s\": $MEDIAN_WALL, \"peak_mb\": $PEAK_MB, \"rank_build_s\": [${builds// /, }], \"command\": \"netdp account $* --observers-sample $observers --seed 1 --json --summary-only\"}")
 }

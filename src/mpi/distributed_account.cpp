@@ -351,17 +351,18 @@ std::unique_ptr<PairwiseAccount> make_distributed_account(const accounting::Prot
   for (std::vector<graph::NodeId>& share : shares)
     for (graph::NodeId& place : share) place = asked[place];
   const std::vector<graph::NodeId>& share = shares[static_cast<std::size_t>(w.rank)];
-  const auto start = std::chrono::steady_clock::now();
+  double seconds = 0.0;
   std::unique_ptr<PairwiseAccount> local = agreed_build([&]() -> std::unique_ptr<PairwiseAccount> {
     if (share.empty()) return nullptr;
     accounting::PairQuery mine = query;
     mine.observers = share;
-    return accounting::make_account(protocol, mine, request, progress);
+    const auto start = std::chrono::steady_clock::now();
+    auto account = accounting::make_account(protocol, mine, request, progress);
+    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return account;
   });
   // How long each rank took on its share, at rank 0 (the run's balance, shown to the user).
-  const std::array<double, 2> mine{
-      static_cast<double>(share.size()),
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
+  const std::array<double, 2> mine{static_cast<double>(share.size()), seconds};
   std::vector<double> all(2 * parts);
   MPI_Request gathered;
   MPI_Igather(mine.data(), 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, 0, MPI_COMM_WORLD, &gathered);

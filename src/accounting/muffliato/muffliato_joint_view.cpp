@@ -609,13 +609,27 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
       certifier.set_ball_budget(std::max(0.0, util::memory_limit() - estimate - (keep ? kept : 0.0)) /
                                 threads);
   }
-  totals.powers_on_large_views = powers_resolve_on(schedule, graphs, observers, heard, options.messages);
+  // How to compute is chosen on the whole account's observer sets when this is a share of it, so
+  // that every share computes each view as the whole account does.
+  const NodeSets population =
+      query.population.empty() ? NodeSets{} : detail::validated_node_sets(query.population, n, "observer");
+  std::vector<std::size_t> population_heard;
+  for (const std::vector<NodeId>& set : population)
+    population_heard.push_back(received_messages(graphs, schedule.rounds(), set, options.messages).size());
+  const NodeSets& deciding = population.empty() ? observers : population;
+  const std::vector<std::size_t>& deciding_heard = population.empty() ? heard : population_heard;
+  totals.powers_on_large_views =
+      powers_resolve_on(schedule, graphs, deciding, deciding_heard, options.messages);
   if (!totals.powers_on_large_views) {
     // The large views go to the Chebyshev basis. Measuring every sender's error bounds once costs
     // n·T sparse steps; each view measuring its own costs its m messages' worth: the table pays
     // when the views hear more than n·T messages in all.
     double heard_by_computed = 0.0;
-    for (const std::size_t g : computed) heard_by_computed += static_cast<double>(heard[g]);
+    if (population.empty()) {
+      for (const std::size_t g : computed) heard_by_computed += static_cast<double>(heard[g]);
+    } else {
+      for (const std::size_t m : population_heard) heard_by_computed += static_cast<double>(m);
+    }
     if (heard_by_computed >= static_cast<double>(n) * static_cast<double>(schedule.rounds()))
       graphs.keep_chebyshev_errors(schedule.at(0), last_time);
   }

@@ -61,6 +61,8 @@ MuffliatoLosses muffliato_gossip_losses(const gossip::Schedule& schedule, const 
   if (!q.colluders.empty()) query.observers = {q.colluders};
   if (q.observer) query.observers = {{*q.observer}};
   for (const graph::NodeId v : q.observers) query.observers.push_back({v});
+  if (!q.observers.empty())  // a share of the account of every node
+    for (graph::NodeId v = 0; v < schedule.num_nodes(); ++v) query.population.push_back({v});
   if (!q.group.empty()) query.targets = {q.group};
   if (q.target) query.targets = {{*q.target}};
   return muffliato_losses(schedule, query, options);
