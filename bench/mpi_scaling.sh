@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
-# Ranks × threads for `netdp account` on a sample of observers, and the per-observer cost that
-# predicts an all-pairs run on a cluster (docs/performance.md, "Many processes: mpirun").
-#   1. SNAP facebook_combined (4,039 nodes), Muffliato's exact joint view, T = 20, a sample of
-#      K observers (default 40): 1 rank × 2 threads, 1 × 1, 2 × 1, and 4 × 1 (oversubscribed on a
-#      2-core machine), each checked to write the same JSON; and K = 1 for the fixed cost.
-#   2. ba:n=100000,m=5 (a 10⁵-node sparse graph), T = 10, K observers (default 16) on 2 ranks, and
-#      K = 1: the sampled run of a graph whose n² pairs cannot be listed.
+# Ranks × threads for `netdp account` (Muffliato's exact joint view), and what predicts an all-pairs
+# run on a cluster (docs/performance.md, "Many processes: mpirun").
+#   1. Strong scaling on whole accounts, ego 414 (148 nodes, T = 20) and ba:n=1500,m=3 (T = 15):
+#      1 rank × 1 thread, 1 × 2, 2 × 1 and 4 × 1 (oversubscribed on a 2-core machine), each checked
+#      to write the same JSON as the single process.
+#   2. SNAP facebook_combined (4,039 nodes, T = 20): a rank's fixed part (one sampled observer) and
+#      the costliest observer (the hub), the floor under any split.
+#   3. ba:n=100000,m=5 (a 10⁵-node sparse graph), T = 10, a sample of BIG_SAMPLE observers (default
+#      16) on 2 ranks, and one: the sampled run of a graph whose n² pairs cannot be listed.
 # Prints a Markdown table and writes bench/results/mpi_scaling.json (machine, load before and after,
 # command, wall, peak memory of the largest rank, each rank's build time). Usage (after `make build`):
-#   bench/mpi_scaling.sh [BUILD_DIR]           SAMPLE=40 BIG_SAMPLE=16 REPEAT=1
+#   bench/mpi_scaling.sh [BUILD_DIR]           BIG_SAMPLE=16 REPEAT=1
 set -euo pipefail
 build=${1:-build/release}
 netdp=$(realpath "$build/bin/netdp")
 repeat=${REPEAT:-1}
-sample=${SAMPLE:-40}
 big_sample=${BIG_SAMPLE:-16}
 here=$(cd "$(dirname "$0")" && pwd)
 facebook=$(realpath -m "$here/../../shared/datasets/graphs/facebook/facebook_combined.txt")
@@ -34,32 +35,55 @@ run_case() {  # run_case LABEL OBSERVERS RANKS THREADS ARGS...
   shift 4
   local dir=$out/$label-$observers-$ranks-$threads
   mkdir -p "$dir"
+  # OBSERVERS: a number (a sample of that many), "all", or "hub" (node 107 alone).
+  local which=(--observers-sample "$observers" --seed 1)
+  [ "$observers" = all ] && which=()
+  [ "$observers" = hub ] && which=(--observer 107)
+  # In the case's own folder, so that every layout's JSON (which records the command) is the same.
+  pushd "$dir" > /dev/null
   if [ "$ranks" = 1 ]; then
-    timed_runs "$dir" "$repeat" env OMP_NUM_THREADS="$threads" "$netdp" account "$@" --observers-sample "$observers" \
-      --seed 1 --json --summary-only --out "$dir/out.json"
+    timed_runs "$dir" "$repeat" env OMP_NUM_THREADS="$threads" "$netdp" account "$@" "${which[@]}" \
+      --json --summary-only --out out.json
   else
     timed_runs "$dir" "$repeat" mpirun -np "$ranks" -x OMP_NUM_THREADS="$threads" "$netdp" account "$@" \
-      --observers-sample "$observers" --seed 1 --json --summary-only --out "$dir/out.json"
+      "${which[@]}" --json --summary-only --out out.json
   fi
+  popd > /dev/null
   local builds
   builds=$( (grep -o 'accounted [0-9]* observers in [0-9.e+-]* s' "$dir/stderr" || true) | awk '{print $5}' | paste -sd' ' -)
   echo "| $label | $observers | $ranks × $threads | $MEDIAN_WALL | $PEAK_MB | ${builds:--} |"
-  records+=("{\"case\": \"$label\", \"observers\": $observers, \"ranks\": $ranks, \"threads\": $threads, \"wall_s\": $MEDIAN_WALL, \"peak_mb\": $PEAK_MB, \"rank_build_s\": [${builds// /, }], \"command\": \"netdp account $* --observers-sample $observers --seed 1 --json --summary-only\"}")
+  records+=("{\"case\": \"$label\", \"observers\": \"$observers\", \"ranks\": $ranks, \"threads\": $threads, \"wall_s\": $MEDIAN_WALL, \"peak_mb\": $PEAK_MB, \"rank_build_s\": [${builds// /, }], \"command\": \"netdp account $* ${which[*]} --json --summary-only\"}")
 }
+# Strong scaling on whole accounts: every observer, the same JSON from every layout.
+scale() {  # scale LABEL ARGS...
+  local label=$1
+  shift
+  for setting in "1 1" "1 2" "2 1" "4 1"; do
+    read -r ranks threads <<< "$setting"
+    run_case "$label" all "$ranks" "$threads" "$@"
+  done
+  for setting in "1-2" "2-1" "4-1"; do
+    cmp -s "$out/$label-all-1-1/out.json" "$out/$label-all-$setting/out.json" ||
+      { echo "$label: the $setting run's JSON differs from the single process's" >&2; exit 1; }
+  done
+}
+ego=$(realpath -m "$here/../../shared/datasets/graphs/facebook/414.edges")
+if [ -f "$ego" ]; then
+  scale ego_414 --graph "edgelist:$ego" --lcc --rounds 20
+else
+  echo "(skipped ego 414: $ego is missing)" >&2
+fi
+scale ba_1500 --graph ba:n=1500,m=3,seed=2 --rounds 15
+# facebook_combined: the fixed part of a rank (one observer) and the costliest observer (the hub,
+# node 107, 1,045 neighbours), the floor under any split.
 if [ -f "$facebook" ]; then
   fb=(--graph "edgelist:$facebook" --rounds 20)
   run_case facebook_combined 1 1 1 "${fb[@]}"
-  for setting in "1 2" "1 1" "2 1" "4 1"; do
-    read -r ranks threads <<< "$setting"
-    run_case facebook_combined "$sample" "$ranks" "$threads" "${fb[@]}"
-  done
-  for setting in "1-1" "2-1" "4-1"; do
-    cmp -s "$out/facebook_combined-$sample-1-2/out.json" "$out/facebook_combined-$sample-${setting}/out.json" ||
-      { echo "the $setting run's JSON differs from the single process's" >&2; exit 1; }
-  done
+  run_case facebook_combined hub 1 1 "${fb[@]}"
 else
   echo "(skipped facebook_combined: $facebook is missing)" >&2
 fi
+# A 10⁵-node graph, sampled, on 2 ranks.
 ba=(--graph ba:n=100000,m=5,seed=1 --rounds 10)
 run_case ba_100000 1 1 1 "${ba[@]}"
 run_case ba_100000 "$big_sample" 2 1 "${ba[@]}"

@@ -266,6 +266,24 @@ TEST(Diagnostics, TalliesOfSharesAddUp) {
   EXPECT_EQ(whole[2].text, "pair (3, 4): cond 1e13");
 }
 
+TEST(Diagnostics, AJoinedTallyCountsEveryShareObservers) {
+  // Two shares of 2 and 3 observers; only the first found the tallied event.
+  std::vector<UnitMuGrid> grids(2);
+  std::vector<GaussianPairwiseAccount::Info> infos(2);
+  for (std::size_t k = 0; k < 2; ++k) {
+    grids[k].observers = k == 0 ? std::vector<graph::NodeId>{0, 1} : std::vector<graph::NodeId>{2, 3, 4};
+    grids[k].targets = {0, 1, 2, 3, 4};
+    grids[k].uncapped = DenseMatrix::Constant(5, static_cast<Eigen::Index>(grids[k].observers.size()), 0.5);
+    grids[k].caps.assign(5, 1.0);
+    infos[k].method = "muffliato";
+  }
+  infos[0].diagnostics.push_back(
+      tally_diagnostic(DiagnosticKind::rank_unresolved, "in {0} of {1} observer sets", 1, 2));
+  const auto joined = join_gaussian_accounts(std::move(grids), std::move(infos));
+  ASSERT_EQ(joined->warnings().size(), 1U);
+  EXPECT_EQ(joined->warnings().front(), "in 1 of 5 observer sets");
+}
+
 TEST(ObserverShare, MuffliatoPaperBoundsToo) {
   const Protocol protocol = small_protocol("er:n=10,p=0.4,seed=4,connected=1", 5);
   for (const std::string steps : {"0", "3"}) {

@@ -147,6 +147,9 @@ std::unique_ptr<GaussianPairwiseAccount> join_gaussian_accounts(
     }
   }
   grids.clear();
+  // A tally over observer sets counts them over the whole account, shares without it included.
+  for (Diagnostic& d : info.diagnostics)
+    if (!d.tally.empty() && d.of > 0) d = tally_diagnostic(d.kind, d.tally, d.count, out.observers.size());
   return std::make_unique<GaussianPairwiseAccount>(std::move(out), std::move(info));
 }
 

@@ -61,7 +61,7 @@ struct Diagnostic {
   /// `count` and {1} for `of`; empty otherwise. The tallies of the accounts of shares of the
   /// observers add up (merge_diagnostics).
   std::string tally = {};
-  std::size_t of = 0;  ///< a tally's total: how many observer sets (or pairs) were looked at
+  std::size_t of = 0;  ///< a tally's total, when it has one: how many observer sets were looked at
 };
 
 /// A tally: `pattern` (a fmt pattern: {0} is `count`, {1} is `of`) with its text.

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The cost of one observer for each accountant, from which a cluster run is predicted
+# (docs/performance.md, "Many processes: mpirun"): `netdp account --observers-sample K` on
+# Barabási–Albert graphs of 10³ and 10⁴ nodes (m = 3, T = 10, one thread), K observers against
+# one, so that per observer = (wall(K) − wall(1)) / (K − 1) and the fixed part = wall(1) − that.
+# A run longer than LIMIT seconds (default 300) is stopped and reported as such.
+# Prints a Markdown table and writes bench/results/observer_costs.json. Usage (after `make build`):
+#   bench/observer_costs.sh [BUILD_DIR]        K=8 LIMIT=300 SIZES="1000 10000"
+set -euo pipefail
+build=${1:-build/release}
+netdp=$(realpath "$build/bin/netdp")
+k=${K:-8}
+limit=${LIMIT:-300}
+sizes=${SIZES:-1000 10000}
+here=$(cd "$(dirname "$0")" && pwd)
+results=$here/results
+mkdir -p "$results"
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+records=()
+measure() {  # measure OBSERVERS ARGS...: sets WALL and PEAK_MB, or WALL=timeout
+  local observers=$1
+  shift
+  if OMP_NUM_THREADS=1 timeout "$limit" /usr/bin/time -f "%e %M" -o "$out/time" "$netdp" account "$@" \
+    --observers-sample "$observers" --seed 1 --json --summary-only --quiet --out "$out/out.json" > /dev/null 2> "$out/err"; then
+    read -r WALL PEAK_KB < "$out/time"
+    PEAK_MB=$((PEAK_KB / 1024))
+  else
+    WALL=timeout
+    PEAK_MB=0
+  fi
+}
+echo "| accountant | nodes | fixed (s) | per observer (s) | peak MB ($k observers) | all pairs, 1 core (h) |"
+echo "|---|---:|---:|---:|---:|---:|"
+for n in $sizes; do
+  for method in muffliato random-walk linear-system mf; do
+    args=(--graph "ba:n=$n,m=3,seed=1" --method "$method" --rounds 10)
+    [ "$method" = random-walk ] && args=(--graph "ba:n=$n,m=3,seed=1" --method random-walk --rounds $((10 * n)) --sigma 5)
+    measure 1 "${args[@]}"
+    one=$WALL
+    measure "$k" "${args[@]}"
+    many=$WALL
+    if [ "$one" = timeout ] || [ "$many" = timeout ]; then
+      echo "| $method | $n | - | over ${limit} s | - | - |"
+      records+=("{\"method\": \"$method\", \"nodes\": $n, \"observers\": $k, \"timeout_s\": $limit}")
+      continue
+    fi
+    per=$(awk -v a="$many" -v b="$one" -v k="$k" 'BEGIN { p = (a - b) / (k - 1); if (p < 0) p = 0; printf "%.3g", p }')
+    fixed=$(awk -v b="$one" -v p="$per" 'BEGIN { f = b - p; if (f < 0) f = 0; printf "%.3g", f }')
+    hours=$(awk -v f="$fixed" -v p="$per" -v n="$n" 'BEGIN { printf "%.3g", (f + n * p) / 3600 }')
+    echo "| $method | $n | $fixed | $per | $PEAK_MB | $hours |"
+    records+=("{\"method\": \"$method\", \"nodes\": $n, \"observers\": $k, \"wall_1_s\": $one, \"wall_k_s\": $many, \"fixed_s\": $fixed, \"per_observer_s\": $per, \"peak_mb\": $PEAK_MB, \"command\": \"netdp account ${args[*]} --observers-sample $k --seed 1 --json --summary-only\"}")
+  done
+done
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+{
+  echo "{\"machine\": \"$(nproc) cores\", \"threads\": 1, \"load_before\": \"$load_before\", \"load_after\": \"$load_after\","
+  echo " \"date\": \"$(date -u +%F)\", \"runs\": ["
+  for i in "${!records[@]}"; do echo "  ${records[$i]}$([ "$i" -lt $((${#records[@]} - 1)) ] && echo ,)"; done
+  echo "]}"
+} > "$results/observer_costs.json"
+echo
+echo "load before: $load_before; after: $load_after; written to $results/observer_costs.json"
