@@ -85,7 +85,7 @@ std::vector<DistanceEstimate> SampleEstimator::finish(double confidence) const {
       const double variance = (1.0 - k / n) * (squares / (k - 1.0)) / (k * mean_pairs * mean_pairs);
       const boost::math::students_t t(k - 1.0);
       const double half = boost::math::quantile(t, 0.5 + confidence / 2.0) * std::sqrt(variance);
-      e.ci_low = e.mean - half;
+      e.ci_low = std::max(0.0, e.mean - half);  // a mean of losses is >= 0
       e.ci_high = e.mean + half;
     }
     out.push_back(e);

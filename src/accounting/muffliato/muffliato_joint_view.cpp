@@ -609,8 +609,8 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
       certifier.set_ball_budget(std::max(0.0, util::memory_limit() - estimate - (keep ? kept : 0.0)) /
                                 threads);
   }
-  // How to compute is chosen on the whole account's observer sets when this is a share of it, so
-  // that every share computes each view as the whole account does.
+  // The basis of the large views is chosen on the whole account's observer sets when this is a
+  // share of it (or a sample), so that every share computes each view as the whole account does.
   const NodeSets population =
       query.population.empty() ? NodeSets{} : detail::validated_node_sets(query.population, n, "observer");
   std::vector<std::size_t> population_heard;
@@ -624,12 +624,10 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
     // The large views go to the Chebyshev basis. Measuring every sender's error bounds once costs
     // n·T sparse steps; each view measuring its own costs its m messages' worth: the table pays
     // when the views hear more than n·T messages in all.
+    // (A speed choice made on this account's own views: a sender's bounds are the same measured
+    // alone or in the table, chebyshev_rows.hpp.)
     double heard_by_computed = 0.0;
-    if (population.empty()) {
-      for (const std::size_t g : computed) heard_by_computed += static_cast<double>(heard[g]);
-    } else {
-      for (const std::size_t m : population_heard) heard_by_computed += static_cast<double>(m);
-    }
+    for (const std::size_t g : computed) heard_by_computed += static_cast<double>(heard[g]);
     if (heard_by_computed >= static_cast<double>(n) * static_cast<double>(schedule.rounds()))
       graphs.keep_chebyshev_errors(schedule.at(0), last_time);
   }

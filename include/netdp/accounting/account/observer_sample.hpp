@@ -9,7 +9,7 @@
 // a cluster of its m_i pairs at distance d whose ε add to y_i, and
 //   R = Σ y_i / Σ m_i,   s² = Σ (y_i − R m_i)² / (K − 1),   Var(R) ≈ (1 − K/n) s² / (K m̄²),
 // m̄ = Σ m_i / K (every sampled observer counts, with m_i = 0 when it has no pair at d), with a
-// Student-t interval on K − 1 degrees of freedom. An estimate is not a bound: the sample's
+// Student-t interval on K − 1 degrees of freedom, its lower end at least 0. An estimate is not a bound: the sample's
 // largest ε is a lower bound on the largest of all pairs, and is labelled as such.
 
 #include <cstddef>

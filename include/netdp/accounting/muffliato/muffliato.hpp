@@ -210,9 +210,8 @@ struct MuffliatoQuery {
   std::vector<std::vector<graph::NodeId>> observers;
   std::vector<std::vector<graph::NodeId>> targets;
   /// The observer sets of the whole account when `observers` are a share of it (empty: `observers`
-  /// themselves). The exact joint view chooses how to compute on them — which basis resolves the
-  /// large views, whether to keep the Chebyshev error table — so that a share's values and speed
-  /// are those of the whole account's.
+  /// themselves). The exact joint view chooses on them which basis resolves the large views, so
+  /// that a share's values are those of the whole account's.
   std::vector<std::vector<graph::NodeId>> population = {};
 };
 
