@@ -10,6 +10,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+# Containers often forbid the cross-process memory copy Open MPI tries first: plain shared memory.
+export OMPI_MCA_btl_vader_single_copy_mechanism=none
 # About a minute of work on one core per rank: long enough to be killed in.
 OMP_NUM_THREADS=1 mpirun -np 2 -x OMP_NUM_THREADS "$netdp" account --graph ba:n=1500,m=3,seed=2 --rounds 15 \
   --json --out result.json > out.txt 2> err.txt &
