@@ -168,9 +168,10 @@ void validate_query(const Protocol& protocol, const PairQuery& q, Method method)
     require(*q.target < n, "target {} is out of range: the graph has nodes 0..{}", *q.target, n - 1);
   for (std::size_t i = 0; i < q.observers.size(); ++i) {
     require(q.observers[i] < n, "observers: node {} is out of range 0..{}", q.observers[i], n - 1);
-    require(i == 0 || q.observers[i - 1] < q.observers[i],
-            "observers: a share must be strictly increasing, got {} after {}", q.observers[i],
-            q.observers[i - 1]);
+    if (i > 0)
+      require(q.observers[i - 1] < q.observers[i],
+              "observers: a share must be strictly increasing, got {} after {}", q.observers[i],
+              q.observers[i - 1]);
   }
   require(q.observers.empty() || (!q.observer && q.colluders.empty() && q.group.empty()),
           "a share of `observers` does not combine with `observer`, `colluders` or `group`");
