@@ -4,14 +4,8 @@
 # only once complete).
 # Usage: kill_rank_test.sh NETDP_BINARY
 set -euo pipefail
-netdp=$(realpath "${1:?usage: kill_rank_test.sh NETDP_BINARY}")
-command -v mpirun >/dev/null || { echo "FAIL: mpirun is missing (Debian openmpi-bin; \`make deps\` installs it)"; exit 1; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-# Containers often forbid the cross-process memory copy Open MPI tries first: plain shared memory.
-export OMPI_MCA_btl_vader_single_copy_mechanism=none
+# shellcheck source=tests/mpi/mpi_env.sh
+source "$(dirname "$0")/mpi_env.sh"
 # About a minute of work on one core per rank: long enough to be killed in.
 OMP_NUM_THREADS=1 mpirun -np 2 -x OMP_NUM_THREADS "$netdp" account --graph ba:n=1500,m=3,seed=2 --rounds 15 \
   --json --out result.json > out.txt 2> err.txt &

@@ -5,16 +5,9 @@
 # input: one clear error, a non-zero exit, no output file.
 # Usage: mpirun_test.sh NETDP_BINARY
 set -euo pipefail
-netdp=$(realpath "${1:?usage: mpirun_test.sh NETDP_BINARY}")
-command -v mpirun >/dev/null || { echo "FAIL: mpirun is missing (Debian openmpi-bin; \`make deps\` installs it)"; exit 1; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-# Open MPI refuses root unless told; a test container often runs as root. One thread per rank: the
-# ranks share this machine's cores (--oversubscribe lets 3 ranks run on 2 cores).
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-# Containers often forbid the cross-process memory copy Open MPI tries first: plain shared memory.
-export OMPI_MCA_btl_vader_single_copy_mechanism=none
+# shellcheck source=tests/mpi/mpi_env.sh
+source "$(dirname "$0")/mpi_env.sh"
+# One thread per rank: the ranks share this machine's cores.
 failures=0
 checks=0
 

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "netdp/accounting/account/pairwise_summary.hpp"
 #include "netdp/util/check.hpp"
 #include "netdp/util/rng.hpp"
 
@@ -32,13 +33,11 @@ SampleEstimator::SampleEstimator(std::size_t nodes, std::size_t sampled) : nodes
 }
 
 void SampleEstimator::add(std::span<const PairRow> rows) {
-  std::size_t begin = 0;
-  while (begin < rows.size()) {
-    std::size_t end = begin;
-    while (end < rows.size() && rows[end].observer == rows[begin].observer) ++end;
+  const std::vector<std::size_t> starts = observer_block_starts(rows);
+  for (std::size_t b = 0; b + 1 < starts.size(); ++b) {
     // One cluster per distance this observer reaches.
     std::vector<Cluster> clusters;
-    for (std::size_t k = begin; k < end; ++k) {
+    for (std::size_t k = starts[b]; k < starts[b + 1]; ++k) {
       if (!rows[k].distance) continue;
       const std::uint32_t d = *rows[k].distance;
       if (clusters.size() <= d) clusters.resize(d + 1);
@@ -49,7 +48,6 @@ void SampleEstimator::add(std::span<const PairRow> rows) {
     if (by_distance_.size() < clusters.size()) by_distance_.resize(clusters.size());
     for (std::size_t d = 0; d < clusters.size(); ++d)
       if (clusters[d].pairs > 0) by_distance_[d].push_back(clusters[d]);
-    begin = end;
   }
 }
 
