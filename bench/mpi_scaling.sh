@@ -8,9 +8,12 @@
 #      the costliest observer (the hub), the floor under any split.
 #   3. ba:n=100000,m=5 (a 10⁵-node sparse graph), T = 10, a sample of BIG_SAMPLE observers (default
 #      16) on 2 ranks, and one: the sampled run of a graph whose n² pairs cannot be listed.
-# Prints a Markdown table and writes bench/results/mpi_scaling.json (machine, load before and after,
-# command, wall, peak memory of the largest rank, each rank's build time). Usage (after `make build`):
-#   bench/mpi_scaling.sh [BUILD_DIR]           BIG_SAMPLE=16 REPEAT=1
+# CASES (default "ego ba facebook big") picks among the three; BUSY=1 keeps one core busy the whole
+# time (a bounded background loop, as bench/under_load.sh), as on a user's loaded machine.
+# Prints a Markdown table and writes bench/results/mpi_scaling.json (mpi_scaling_busy.json with
+# BUSY=1: machine, load before and after, command, wall, peak memory of the largest rank, each
+# rank's build time). Usage (after `make build`):
+#   bench/mpi_scaling.sh [BUILD_DIR]           BIG_SAMPLE=16 REPEAT=1 CASES="ego ba facebook big" BUSY=
 set -euo pipefail
 build=${1:-build/release}
 netdp=$(realpath "$build/bin/netdp")
@@ -20,9 +23,17 @@ here=$(cd "$(dirname "$0")" && pwd)
 facebook=$(realpath -m "$here/../../shared/datasets/graphs/facebook/facebook_combined.txt")
 results=$here/results
 mkdir -p "$results"
-json=$results/mpi_scaling.json
+cases=${CASES:-ego ba facebook big}
+busy=${BUSY:-}
+json=$results/mpi_scaling${busy:+_busy}.json
 out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+busy_pid=
+trap '[ -n "$busy_pid" ] && kill "$busy_pid" 2> /dev/null; rm -rf "$out"' EXIT
+if [ -n "$busy" ]; then
+  timeout 3600 sh -c 'while :; do :; done' &
+  busy_pid=$!
+fi
+runs() { [[ " $cases " == *" $1 "* ]]; }  # runs CASE: whether CASES has it
 # shellcheck source=bench/timing.sh
 source "$here/timing.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
@@ -70,15 +81,19 @@ scale() {  # scale LABEL ARGS...
   done
 }
 ego=$(realpath -m "$here/../../shared/datasets/graphs/facebook/414.edges")
-if [ -f "$ego" ]; then
+if ! runs ego; then
+  :
+elif [ -f "$ego" ]; then
   scale ego_414 --graph "edgelist:$ego" --lcc --rounds 20
 else
   echo "(skipped ego 414: $ego is missing)" >&2
 fi
-scale ba_1500 --graph ba:n=1500,m=3,seed=2 --rounds 15
+if runs ba; then scale ba_1500 --graph ba:n=1500,m=3,seed=2 --rounds 15; fi
 # facebook_combined: the fixed part of a rank (one observer) and the costliest observer (the hub,
 # node 107, 1,045 neighbours), the floor under any split.
-if [ -f "$facebook" ]; then
+if ! runs facebook; then
+  :
+elif [ -f "$facebook" ]; then
   fb=(--graph "edgelist:$facebook" --rounds 20)
   run_case facebook_combined 1 1 1 "${fb[@]}"
   run_case facebook_combined hub 1 1 "${fb[@]}"
@@ -86,13 +101,16 @@ else
   echo "(skipped facebook_combined: $facebook is missing)" >&2
 fi
 # A 10⁵-node graph, sampled, on 2 ranks.
-ba=(--graph ba:n=100000,m=5,seed=1 --rounds 10)
-run_case ba_100000 1 1 1 "${ba[@]}"
-run_case ba_100000 "$big_sample" 2 1 "${ba[@]}"
+if runs big; then
+  ba=(--graph ba:n=100000,m=5,seed=1 --rounds 10)
+  run_case ba_100000 1 1 1 "${ba[@]}"
+  run_case ba_100000 "$big_sample" 2 1 "${ba[@]}"
+fi
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 {
   echo "{\"machine\": \"$(nproc) cores, $(awk '/MemTotal/ {printf "%.1f GB", $2 / 1048576}' /proc/meminfo)\","
   echo " \"load_before\": \"$load_before\", \"load_after\": \"$load_after\", \"date\": \"$(date -u +%F)\","
+  echo " \"one_core_busy\": $([ -n "$busy" ] && echo true || echo false),"
   echo " \"runs\": ["
   for i in "${!records[@]}"; do echo "  ${records[$i]}$([ "$i" -lt $((${#records[@]} - 1)) ] && echo ,)"; done
   echo "]}"

@@ -174,6 +174,12 @@ void check_flags(const AccountOptions& o, const accounting::AccountRequest& requ
   if (o.calibrate_on) (void)accounting::parse_statistic(*o.calibrate_on);
   require(o.histogram_bins <= 100000, "--histogram {} bins: at most 100000 (a summary, not the pairs)",
           o.histogram_bins);
+  // Before the account, which can take hours: where its results go.
+  if (!o.out.empty()) util::check_destination(o.out, "--out");
+  if (!o.maxima.empty()) {
+    for (const char* suffix : {".observer_max.npy", ".target_max.npy", ".labels.txt"})
+      util::check_destination(o.maxima + suffix, "--maxima");
+  }
   require(o.top <= 1000000, "--top {}: at most 1000000 pairs (for more, list the pairs with --csv)", o.top);
   require(!o.observers_sample || (!o.observer.given() && o.colluders.empty() && o.group.empty()),
           "--observers-sample {} draws observers of its own; drop --observer, --colluders and --group",

@@ -168,7 +168,7 @@ int checked_status(int status, const DescriptorBuffer* buffer) {
 bool runs_on_every_rank(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view word = argv[i];
-    if (!word.starts_with("-")) return word == "account";
+    if (!word.starts_with("-")) return word == "account" || word == "compare";
   }
   return false;
 }
@@ -176,7 +176,8 @@ bool runs_on_every_rank(int argc, char** argv) {
 }  // namespace
 
 int run(int argc, char** argv) {
-  // Under mpirun, only `account` works across the ranks; rank 0 alone runs any other command.
+  // Under mpirun, only `account` and `compare` work across the ranks; rank 0 alone runs any other
+  // command.
   if (mpi::world().rank != 0 && !runs_on_every_rank(argc, argv)) return 0;
   if (const auto note = linalg::apply_thread_policy().note) std::cerr << "netdp: warning: " << *note << "\n";
   CLI::App app{"netdp: pairwise privacy accounting for differentially private decentralized learning"};

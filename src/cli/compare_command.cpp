@@ -9,6 +9,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "commands.hpp"
 #include "netdp/accounting/account/pairwise.hpp"
@@ -17,6 +18,7 @@
 #include "netdp/dp/rdp.hpp"
 #include "netdp/gossip/schedules.hpp"
 #include "netdp/graph/metrics.hpp"
+#include "netdp/mpi/distributed_compare.hpp"
 #include "netdp/util/check.hpp"
 #include "network_options.hpp"
 #include "output.hpp"
@@ -41,11 +43,18 @@ void run_compare(const CompareOptions& o) {
   require(o.variant == "propagated" || o.variant == "per-step",
           "--variant '{}' is not one of: propagated, per-step", o.variant);
   const gossip::GossipMatrix w = load_gossip_matrix(o.network, o.output);
-  const accounting::FigureTwo figure =
-      accounting::figure_two(w, o.rounds, o.gossip_steps, o.sigma, o.alpha,
-                             o.variant == "propagated" ? accounting::MuffliatoVariant::propagated
-                                                       : accounting::MuffliatoVariant::per_step,
-                             !o.no_secure_sum);
+  accounting::FigureTwoSetting setting;
+  setting.rounds = o.rounds;
+  setting.gossip_steps = o.gossip_steps;
+  setting.sigma = o.sigma;
+  setting.alpha = o.alpha;
+  setting.variant = o.variant == "propagated" ? accounting::MuffliatoVariant::propagated
+                                              : accounting::MuffliatoVariant::per_step;
+  setting.with_secure_sum = !o.no_secure_sum;
+  // Under mpirun, split across the ranks: rank 0 gets every pair, and writes the table.
+  const std::optional<accounting::FigureTwo> computed = mpi::distributed_figure_two(w, setting);
+  if (!computed) return;
+  const accounting::FigureTwo& figure = *computed;
   const std::vector<accounting::MfComparisonRow>& rows = figure.rows;
   const bool with_secure_sum = !figure.secure_sum.empty();
   std::map<std::uint32_t, accounting::Range> secure(figure.secure_sum.begin(), figure.secure_sum.end());

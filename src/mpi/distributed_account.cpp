@@ -9,7 +9,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
-#include <functional>
 #include <new>
 #include <numeric>
 #include <optional>
@@ -30,59 +29,6 @@ using accounting::PairwiseAccount;
 constexpr int kTagAccount = 1;
 constexpr int kTagRows = 2;
 constexpr int kTagCurve = 3;
-
-// ------------------------------------------------------------------ failures of a build
-
-/// What a rank's build threw, as every rank rethrows it.
-enum class FailureKind : int { none = 0, invalid_argument = 1, out_of_memory = 2, other = 3 };
-
-/// Every rank learns whether any rank's build failed; if one did, every rank throws the failure
-/// of the lowest such rank (a bad input fails on every rank alike, and rank 0 says it).
-void agree_on_failure(FailureKind kind, const std::string& message) {
-  const World w = world();
-  std::vector<int> kinds(static_cast<std::size_t>(w.size));
-  const int mine = static_cast<int>(kind);
-  MPI_Request request;
-  MPI_Iallgather(&mine, 1, MPI_INT, kinds.data(), 1, MPI_INT, MPI_COMM_WORLD, &request);
-  detail::wait_for(request);
-  const auto failed = std::find_if(kinds.begin(), kinds.end(), [](int k) { return k != 0; });
-  if (failed == kinds.end()) return;
-  const int rank = static_cast<int>(failed - kinds.begin());
-  std::uint64_t length = message.size();
-  detail::broadcast_bytes(&length, sizeof length, rank);
-  std::string text = w.rank == rank ? message : std::string(length, ' ');
-  detail::broadcast_bytes(text.data(), length, rank);
-  if (rank != 0) text += " (on rank " + std::to_string(rank) + " of " + std::to_string(w.size) + ")";
-  switch (static_cast<FailureKind>(*failed)) {
-    case FailureKind::invalid_argument:
-      throw std::invalid_argument(text);
-    case FailureKind::out_of_memory:
-      throw std::bad_alloc();
-    default:
-      throw std::runtime_error(text);
-  }
-}
-
-/// What `build` returns on this rank, once every rank knows that no rank's build failed.
-std::unique_ptr<PairwiseAccount> agreed_build(
-    const std::function<std::unique_ptr<PairwiseAccount>()>& build) {
-  std::unique_ptr<PairwiseAccount> account;
-  FailureKind kind = FailureKind::none;
-  std::string message;
-  try {
-    account = build();
-  } catch (const std::invalid_argument& e) {
-    kind = FailureKind::invalid_argument;
-    message = e.what();
-  } catch (const std::bad_alloc&) {
-    kind = FailureKind::out_of_memory;
-  } catch (const std::exception& e) {
-    kind = FailureKind::other;
-    message = e.what();
-  }
-  agree_on_failure(kind, message);
-  return account;
-}
 
 // ------------------------------------------------------------------ Gaussian accounts
 
@@ -267,15 +213,13 @@ class RowsFromEveryRank final : public PairwiseAccount {
 
 }  // namespace
 
-std::vector<double> observer_costs(const accounting::Protocol& protocol,
-                                   const accounting::AccountRequest& request) {
-  const graph::Graph& g = protocol.network.graph();
+std::vector<double> observer_costs(const graph::Graph& g, accounting::Method method) {
   std::vector<double> cost(g.num_nodes(), 1.0);
-  if (request.method == accounting::Method::random_walk) return cost;
+  if (method == accounting::Method::random_walk) return cost;
   for (graph::NodeId v = 0; v < g.num_nodes(); ++v) {
     const double neighbourhood = static_cast<double>(g.degree(v)) + 1.0;
-    cost[v] = request.method == accounting::Method::mf ? neighbourhood * neighbourhood * neighbourhood
-                                                       : neighbourhood;
+    cost[v] =
+        method == accounting::Method::mf ? neighbourhood * neighbourhood * neighbourhood : neighbourhood;
   }
   return cost;
 }
@@ -327,7 +271,7 @@ std::unique_ptr<PairwiseAccount> make_distributed_account(const accounting::Prot
   if (!w.distributed()) return accounting::make_account(protocol, query, request, progress);
   if (!splits_observers(protocol, query, request)) {
     // One view, or one observer per orbit: rank 0 builds the account whole; the others wait.
-    return agreed_build([&]() -> std::unique_ptr<PairwiseAccount> {
+    return detail::agreed([&]() -> std::unique_ptr<PairwiseAccount> {
       if (w.rank != 0) return nullptr;
       return accounting::make_account(protocol, query, request, progress);
     });
@@ -343,7 +287,7 @@ std::unique_ptr<PairwiseAccount> make_distributed_account(const accounting::Prot
     asked.resize(protocol.network.num_nodes());
     std::iota(asked.begin(), asked.end(), graph::NodeId{0});
   }
-  const std::vector<double> node_cost = observer_costs(protocol, request);
+  const std::vector<double> node_cost = observer_costs(protocol.network.graph(), request.method);
   std::vector<double> cost;
   for (const graph::NodeId v : asked) cost.push_back(node_cost[v]);
   std::vector<std::vector<graph::NodeId>> shares =
@@ -352,7 +296,7 @@ std::unique_ptr<PairwiseAccount> make_distributed_account(const accounting::Prot
     for (graph::NodeId& place : share) place = asked[place];
   const std::vector<graph::NodeId>& share = shares[static_cast<std::size_t>(w.rank)];
   double seconds = 0.0;
-  std::unique_ptr<PairwiseAccount> local = agreed_build([&]() -> std::unique_ptr<PairwiseAccount> {
+  std::unique_ptr<PairwiseAccount> local = detail::agreed([&]() -> std::unique_ptr<PairwiseAccount> {
     if (share.empty()) return nullptr;
     accounting::PairQuery mine = query;
     mine.observers = share;

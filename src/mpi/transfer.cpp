@@ -7,7 +7,10 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <string>
 #include <thread>
+
+#include "netdp/mpi/world.hpp"
 
 namespace netdp::mpi::detail {
 
@@ -74,6 +77,31 @@ void wait_for(MPI_Request& request) {
     MPI_Test(&request, &done, MPI_STATUS_IGNORE);
     if (done != 0) return;
     std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+}
+
+void agree_on_failure(FailureKind kind, const std::string& message) {
+  const World w = world();
+  std::vector<int> kinds(static_cast<std::size_t>(w.size));
+  const int mine = static_cast<int>(kind);
+  MPI_Request request;
+  MPI_Iallgather(&mine, 1, MPI_INT, kinds.data(), 1, MPI_INT, MPI_COMM_WORLD, &request);
+  wait_for(request);
+  const auto failed = std::find_if(kinds.begin(), kinds.end(), [](int k) { return k != 0; });
+  if (failed == kinds.end()) return;
+  const int rank = static_cast<int>(failed - kinds.begin());
+  std::uint64_t length = message.size();
+  broadcast_bytes(&length, sizeof length, rank);
+  std::string text = w.rank == rank ? message : std::string(length, ' ');
+  broadcast_bytes(text.data(), length, rank);
+  if (rank != 0) text += " (on rank " + std::to_string(rank) + " of " + std::to_string(w.size) + ")";
+  switch (static_cast<FailureKind>(*failed)) {
+    case FailureKind::invalid_argument:
+      throw std::invalid_argument(text);
+    case FailureKind::out_of_memory:
+      throw std::bad_alloc();
+    default:
+      throw std::runtime_error(text);
   }
 }
 

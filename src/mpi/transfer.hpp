@@ -7,7 +7,9 @@
 
 #include <cstdint>
 #include <cstring>
+#include <new>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -86,6 +88,35 @@ void broadcast_bytes(void* data, std::size_t bytes, int root);
 void send_bytes(std::span<const char> bytes, int to, int tag);
 /// Receives what send_bytes sent from rank `from`.
 std::vector<char> receive_bytes(int from, int tag);
+
+/// What a rank's work threw, as every rank rethrows it.
+enum class FailureKind : int { none = 0, invalid_argument = 1, out_of_memory = 2, other = 3 };
+
+/// Every rank learns whether any rank's work failed; if one did, every rank throws the failure of
+/// the lowest such rank (a bad input fails on every rank alike, and rank 0 says it).
+void agree_on_failure(FailureKind kind, const std::string& message);
+
+/// What `work()` returns on this rank, once every rank knows that no rank's work failed (else
+/// every rank throws, as agree_on_failure).
+template <class Work>
+auto agreed(Work&& work) -> decltype(work()) {
+  decltype(work()) result{};
+  FailureKind kind = FailureKind::none;
+  std::string message;
+  try {
+    result = work();
+  } catch (const std::invalid_argument& e) {
+    kind = FailureKind::invalid_argument;
+    message = e.what();
+  } catch (const std::bad_alloc&) {
+    kind = FailureKind::out_of_memory;
+  } catch (const std::exception& e) {
+    kind = FailureKind::other;
+    message = e.what();
+  }
+  agree_on_failure(kind, message);
+  return result;
+}
 
 /// A Gaussian account of one share, as GaussianPairwiseAccount::grid() and info() give it.
 void put_grid(ByteWriter& out, const accounting::UnitMuGrid& grid);

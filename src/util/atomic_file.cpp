@@ -137,6 +137,24 @@ void write_to_stream(std::ostream& out, const std::string& what,
 
 }  // namespace
 
+void check_destination(const std::string& path, const std::string& what) {
+  if (is_standard_output(path) || same_file_as(path, STDERR_FILENO)) return;
+  std::error_code error;
+  const std::filesystem::file_status status = std::filesystem::status(path, error);
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+    require(!std::filesystem::is_directory(status), "{} '{}': is a folder, not a file", what, path);
+    return;  // a FIFO or a device, written in place
+  }
+  std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  if (folder.empty()) folder = ".";
+  require(std::filesystem::is_directory(folder, error), "{} '{}': the folder '{}' does not exist", what, path,
+          folder.string());
+  const bool writable = ::access(folder.c_str(), W_OK | X_OK) == 0;
+  const int reason = errno;
+  require(writable, "{} '{}': cannot create files in the folder '{}': {}", what, path, folder.string(),
+          std::strerror(reason));
+}
+
 bool is_standard_output(const std::string& path) { return path == "-" || same_file_as(path, STDOUT_FILENO); }
 
 void check_written(const std::ostream& out, const std::string& what) {

@@ -4,6 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <utility>
+#include <vector>
+
 #include "netdp/gossip/weighting.hpp"
 #include "netdp/graph/generators.hpp"
 #include "netdp/graph/metrics.hpp"
@@ -85,6 +90,60 @@ TEST(MfCompare, MuffliatoVariants) {
   // DP per step) and a non-neighbour hears nothing of it in one round.
   EXPECT_NEAR(per_step[0].muffliato_exact_max, local, 1e-9);
   EXPECT_EQ(per_step[1].muffliato_exact_max, 0.0);
+}
+
+// A run split over attackers: each share's pairs are the whole run's, so the table from the
+// shares' pairs (in attacker order) is the whole table, to the bit.
+TEST(MfCompare, SharesOfAttackersHoldTheirPairsOfTheWholeRun) {
+  const auto w = gossip::make_gossip_matrix(graph::from_spec("florentine", 1), gossip::Weighting::closed_row);
+  for (const std::size_t k : {std::size_t{1}, std::size_t{2}}) {
+    for (const MuffliatoVariant variant : {MuffliatoVariant::propagated, MuffliatoVariant::per_step}) {
+      const FigureTwoSetting setting{3, k, 1.5, 2.0, variant, true};
+      const std::vector<ComparisonPair> whole = figure_two_pairs(w, setting);
+      const std::vector<graph::NodeId> first{0, 3, 4, 9}, second{1, 2, 5, 6, 7, 8, 10, 11, 12, 13, 14};
+      std::vector<ComparisonPair> joined = figure_two_pairs(w, setting, second);
+      const std::vector<ComparisonPair> other = figure_two_pairs(w, setting, first);
+      joined.insert(joined.end(), other.begin(), other.end());
+      std::sort(joined.begin(), joined.end(), [](const auto& a, const auto& b) {
+        return std::pair(a.attacker, a.target) < std::pair(b.attacker, b.target);
+      });
+      ASSERT_EQ(joined.size(), whole.size());
+      for (std::size_t i = 0; i < whole.size(); ++i) {
+        EXPECT_EQ(joined[i].attacker, whole[i].attacker);
+        EXPECT_EQ(joined[i].target, whole[i].target);
+        EXPECT_EQ(joined[i].mf, whole[i].mf);
+        EXPECT_EQ(joined[i].muffliato, whole[i].muffliato);
+        EXPECT_EQ(joined[i].muffliato_exact, whole[i].muffliato_exact);
+        EXPECT_EQ(joined[i].secure_sum, whole[i].secure_sum);
+      }
+      const FigureTwo table = figure_two_table(w, setting, joined);
+      const FigureTwo reference = figure_two(w, 3, k, 1.5, 2.0, variant, true);
+      ASSERT_EQ(table.rows.size(), reference.rows.size());
+      for (std::size_t i = 0; i < table.rows.size(); ++i) {
+        EXPECT_EQ(table.rows[i].mf_mean, reference.rows[i].mf_mean);
+        EXPECT_EQ(table.rows[i].muffliato_exact_max, reference.rows[i].muffliato_exact_max);
+      }
+      EXPECT_EQ(table.secure_sum.size(), k == 1 ? reference.secure_sum.size() : 0u);
+      EXPECT_EQ(table.secure_sum_omitted.empty(), k == 1);
+    }
+  }
+}
+
+// With K > 1 rounds per step, Theorem 6's formula and the exact view of each step's release
+// differ: the exact column is the exact view (composed over the steps, capped at local DP per
+// step), not the formula again.
+TEST(MfCompare, PerStepExactColumnIsTheExactView) {
+  const auto w = gossip::make_gossip_matrix(graph::ring(7), gossip::Weighting::closed_row);
+  MfOptions options;
+  options.noise_std = 1.0;
+  const auto rows = compare_with_muffliato(w, 3, 3, 2.0, options, MuffliatoVariant::per_step);
+  const double local = 2.0 * 3.0 / 2.0;
+  bool differs = false;
+  for (const MfComparisonRow& row : rows) {
+    EXPECT_LE(row.muffliato_exact_max, local * (1 + 1e-12));
+    differs = differs || std::abs(row.muffliato_exact_max - row.muffliato_max) > 1e-9;
+  }
+  EXPECT_TRUE(differs);
 }
 
 TEST(MfCompare, BadInputs) {

@@ -263,6 +263,27 @@ TEST(OutputIntegrity, OutToStandardOutputWorksThroughAPipe) {
             testing::without_command_line(plain));
 }
 
+// The destinations of a long account are checked before it starts, not when it ends.
+TEST(OutputIntegrity, OutputPathsAreCheckedBeforeTheAccount) {
+  const TempDir dir("out-checked");
+  const std::string missing = (dir.path() / "no-such-folder" / "x.json").string();
+  const testing::CliResult out =
+      testing::run_cli({"account", "--graph", "karate", "--rounds", "3", "--json", "--out", missing});
+  EXPECT_EQ(out.status, 2);
+  EXPECT_NE(out.err.find("--out '" + missing + "': the folder"), std::string::npos) << out.err;
+  EXPECT_NE(out.err.find("does not exist"), std::string::npos) << out.err;
+  const testing::CliResult folder = testing::run_cli(
+      {"account", "--graph", "karate", "--rounds", "3", "--json", "--out", dir.path().string()});
+  EXPECT_EQ(folder.status, 2);
+  EXPECT_NE(folder.err.find("is a folder, not a file"), std::string::npos) << folder.err;
+  const std::string prefix = (dir.path() / "no-such-folder" / "m").string();
+  const testing::CliResult maxima = testing::run_cli(
+      {"account", "--graph", "karate", "--rounds", "3", "--json", "--summary-only", "--maxima", prefix});
+  EXPECT_EQ(maxima.status, 2);
+  EXPECT_NE(maxima.err.find("--maxima '" + prefix + ".observer_max.npy'"), std::string::npos) << maxima.err;
+  EXPECT_TRUE(out.out.empty() && folder.out.empty() && maxima.out.empty());
+}
+
 TEST(OutputIntegrity, ANonUtf8LabelIsRefusedAndJsonNeverFails) {
   const TempDir dir("utf8");
   std::ofstream(dir.path() / "latin1.csv", std::ios::binary) << "Source,Target\na,b\nb,c\xff\nc,a\n";

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# `mpirun -np P netdp account` against the single-process run, byte for byte: every accountant,
-# calibration (closed form and search), CSV, JSON and .npy outputs, P = 2 and an uneven P = 3, and
-# the queries a run does not split (one observer, colluders, a graph with symmetries). Then a bad
-# input: one clear error, a non-zero exit, no output file.
+# `mpirun -np P netdp account` and `netdp compare` against the single-process run, byte for byte:
+# every accountant, calibration (closed form and search), CSV, JSON and .npy outputs, P = 2 and an
+# uneven P = 3, and the queries a run does not split (one observer, colluders, a graph with
+# symmetries). Then bad inputs: one clear error, a non-zero exit, no output file.
 # Usage: mpirun_test.sh NETDP_BINARY
 set -euo pipefail
 # shellcheck source=tests/mpi/mpi_env.sh
@@ -12,19 +12,24 @@ failures=0
 checks=0
 
 same() {  # same NAME PROCESSES OUTPUT-SUFFIX ARGS...: the P-rank output equals the single run's
+  # (of `netdp $COMMAND`, `account` unless set)
   local name=$1 processes=$2 suffix=$3
   shift 3
   # The same file name in two folders: the run record in the output holds the command line.
   mkdir -p "single/$name" "mpi-$processes/$name"
-  (cd "single/$name" && "$netdp" account "$@" --quiet --out "out.$suffix" > /dev/null)
+  # `account` writes --out; other commands print their result on standard output.
+  local command=${COMMAND:-account} to=(--out "out.$suffix") file=out.$suffix
+  [ "$command" = account ] || { to=(); file=stdout.$suffix; }
+  (cd "single/$name" && "$netdp" "$command" "$@" --quiet "${to[@]}" > "stdout.$suffix")
   (cd "mpi-$processes/$name" &&
-    OMP_NUM_THREADS=1 mpirun -np "$processes" -x OMP_NUM_THREADS "$netdp" account "$@" --quiet --out "out.$suffix" > /dev/null)
+    OMP_NUM_THREADS=1 mpirun -np "$processes" -x OMP_NUM_THREADS "$netdp" "$command" "$@" --quiet "${to[@]}" \
+      > "stdout.$suffix")
   checks=$((checks + 1))
-  if cmp -s "single/$name/out.$suffix" "mpi-$processes/$name/out.$suffix"; then
+  if cmp -s "single/$name/$file" "mpi-$processes/$name/$file"; then
     echo "ok   $name (-np $processes)"
   else
     echo "FAIL $name (-np $processes): the outputs differ"
-    diff "single/$name/out.$suffix" "mpi-$processes/$name/out.$suffix" | head -5 || true
+    diff "single/$name/$file" "mpi-$processes/$name/$file" | head -5 || true
     failures=$((failures + 1))
   fi
 }
@@ -61,15 +66,31 @@ same "one-observer" 2 json "${karate[@]}" --observer 3 --json
 same "colluders" 2 json "${karate[@]}" --colluders 1,2 --json
 same "ring" 2 json --graph ring:n=12 --rounds 8 --json
 
-# A bad input: rank 0's one error, a non-zero exit, no file.
-checks=$((checks + 1))
-if mpirun -np 2 "$netdp" account --graph karate --sigma -1 --json --out bad.json > out.txt 2> err.txt; then
-  echo "FAIL bad input: mpirun exited 0"; failures=$((failures + 1))
-elif [ -e bad.json ] || [ "$(grep -c '^netdp: error: --sigma must be' err.txt)" != 1 ]; then
-  echo "FAIL bad input: an output file, or not exactly one error line:"; cat err.txt; failures=$((failures + 1))
-else
-  echo "ok   bad input refused once, exit non-zero"
-fi
+# The MF paper's Figure 2: each variant, with and without the secure-sum columns.
+for p in 2 3; do
+  COMMAND=compare same "compare-json" $p json --graph karate --rounds 4 --json
+  COMMAND=compare same "compare-per-step-table" $p txt --graph karate --rounds 3 --variant per-step
+  COMMAND=compare same "compare-k2" $p json --graph lesmis --rounds 2 --gossip-steps 2 --json
+done
+
+refused() {  # refused NAME ERROR-START COMMAND ARGS...: rank 0's one error, a non-zero exit, no output
+  local name=$1 error=$2
+  shift 2
+  checks=$((checks + 1))
+  rm -f bad.json
+  if mpirun -np 2 "$netdp" "$@" --json > out.txt 2> err.txt; then
+    echo "FAIL $name: mpirun exited 0"; failures=$((failures + 1))
+  elif [ -e bad.json ] || [ -s out.txt ] || [ "$(grep -c "^netdp: error: $error" err.txt)" != 1 ]; then
+    echo "FAIL $name: an output file, or not exactly one error line:"; cat err.txt; failures=$((failures + 1))
+  else
+    echo "ok   $name refused once, exit non-zero"
+  fi
+}
+refused "bad --sigma" "--sigma must be" account --graph karate --sigma -1 --out bad.json
+# Found inside the library, by every rank that computes a share.
+printf '0 1\n1 2\n3 4\n' > two_parts.txt
+refused "compare on a disconnected graph" "the Muffliato comparison needs a connected graph" \
+  compare --graph edgelist:two_parts.txt --rounds 2
 
 echo "$checks checks, $failures failures"
 [ "$failures" = 0 ]

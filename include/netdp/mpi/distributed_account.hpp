@@ -23,12 +23,11 @@
 
 namespace netdp::mpi {
 
-/// The relative cost of accounting each observer (index = node) under the request: (deg + 1)³ for
+/// The relative cost of accounting each observer (index = node) of g by `method`: (deg + 1)³ for
 /// `mf` (its Gram matrices grow with the observer's neighbourhood), deg + 1 for Muffliato and
 /// linear-system (the deg·T messages an observer hears), 1 for the random walk (the same work per
 /// pair).
-std::vector<double> observer_costs(const accounting::Protocol& protocol,
-                                   const accounting::AccountRequest& request);
+std::vector<double> observer_costs(const graph::Graph& g, accounting::Method method);
 
 /// Shares of the observers 0..n−1 (n = cost.size()) of about equal cost, `parts` of them: the
 /// costliest observers first (ties: the lower node first), each to the share with the least cost

@@ -24,6 +24,12 @@ namespace netdp::util {
 /// signal again, so that the process ends with the signal's status and leaves no temporary file.
 void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& write);
 
+/// Throws std::invalid_argument "<what> '<path>': <reason>" unless write_file_atomically could
+/// create `path`: its folder exists and this process may create files in it (or `path` is standard
+/// output or an existing non-regular file, written in place). A long computation checks its output
+/// paths with it first, rather than fail at the end.
+void check_destination(const std::string& path, const std::string& what);
+
 /// Whether `path` names the process's standard output: `-`, or a path whose file is the one file
 /// descriptor 1 refers to (/dev/stdout, /proc/self/fd/1, the file stdout is redirected to).
 bool is_standard_output(const std::string& path);

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
+#include <utility>
 
 #include "netdp/accounting/account/pairwise_summary.hpp"
 #include "netdp/accounting/linear_system/pairwise_linear_system.hpp"
@@ -18,52 +20,96 @@
 #include "netdp/util/check.hpp"
 
 namespace netdp::accounting {
-std::vector<MfComparisonRow> compare_with_muffliato(const gossip::GossipMatrix& w, std::size_t rounds,
-                                                    std::size_t gossip_steps, double alpha,
-                                                    const MfOptions& options, MuffliatoVariant variant) {
+namespace {
+
+/// The attackers of a share, every node when empty.
+std::vector<graph::NodeId> share_or_all(std::span<const graph::NodeId> attackers, std::size_t n) {
+  std::vector<graph::NodeId> share(attackers.begin(), attackers.end());
+  if (share.empty()) {
+    share.resize(n);
+    std::iota(share.begin(), share.end(), graph::NodeId{0});
+  }
+  return share;
+}
+
+/// Muffliato's μ² of every attacker of `share` (rows, in share order) against every node (columns).
+DenseMatrix muffliato_mu2(const gossip::GossipMatrix& w, std::size_t rounds, std::size_t gossip_steps,
+                          const std::vector<graph::NodeId>& share, double sigma, MuffliatoBound bound,
+                          MuffliatoVariant variant) {
+  MuffliatoOptions options;
+  options.bound = bound;
+  options.sigma = sigma;
+  options.sensitivity = 1.0;
+  MuffliatoQuery query;
+  for (const graph::NodeId a : share) query.observers.push_back({a});
+  // A share's exact views are those of the whole run only when chosen on every observer.
+  for (graph::NodeId v = 0; v < w.num_nodes(); ++v) query.population.push_back({v});
+  if (variant == MuffliatoVariant::per_step) {
+    // Theorem 6's accounting: each step's release over its own K rounds (with `bound`'s sums).
+    return muffliato_gd_repeat(
+               muffliato_losses(gossip::Schedule::fixed(w.matrix(), gossip_steps), query, options), rounds)
+        .mu_squared(true);
+  }
+  // Step s's release is gossiped for the remaining K(T − s) rounds; compose the capped releases.
+  DenseMatrix sum =
+      DenseMatrix::Zero(static_cast<Eigen::Index>(share.size()), static_cast<Eigen::Index>(w.num_nodes()));
+  for (std::size_t s = 0; s < rounds; ++s) {
+    const auto schedule = gossip::Schedule::fixed(w.matrix(), gossip_steps * (rounds - s));
+    sum += muffliato_losses(schedule, query, options).mu_squared(true);
+  }
+  return sum;
+}
+
+}  // namespace
+
+std::vector<ComparisonPair> comparison_pairs(const gossip::GossipMatrix& w, std::size_t rounds,
+                                             std::size_t gossip_steps, double alpha, const MfOptions& options,
+                                             MuffliatoVariant variant,
+                                             std::span<const graph::NodeId> attackers) {
   require(std::isfinite(alpha) && alpha > 1.0, "alpha (Rényi order) must be > 1, got {}", alpha);
   require(options.participation.kind == MfParticipation::Kind::every_round,
           "the Muffliato comparison is node-level: participation must be every round");
   require(graph::is_connected(w.graph()), "the Muffliato comparison needs a connected graph");
   require(gossip_steps >= 1, "gossip_steps (K) must be >= 1, got {}", gossip_steps);
+  const std::vector<graph::NodeId> share = share_or_all(attackers, w.num_nodes());
 
   MfAlgorithmSpec spec;
   spec.algorithm = gossip_steps == 1 ? MfAlgorithm::dp_d_sgd : MfAlgorithm::muffliato_sgd;
   spec.gossip_steps = gossip_steps;
-  const MfAccounting mf = account_mf_all_pairs(w, rounds, spec, MfTrust::pndp, options);
+  const MfAccounting mf = account_mf_all_pairs(w, rounds, spec, MfTrust::pndp, options, share);
+  const DenseMatrix paper_mu2 =
+      muffliato_mu2(w, rounds, gossip_steps, share, options.noise_std, MuffliatoBound::paper, variant);
+  const DenseMatrix exact_mu2 =
+      muffliato_mu2(w, rounds, gossip_steps, share, options.noise_std, MuffliatoBound::exact, variant);
 
-  // Muffliato's μ² for every pair, rows: observer, columns: target.
-  const auto muffliato_mu2 = [&](MuffliatoBound bound) {
-    MuffliatoOptions muffliato_options;
-    muffliato_options.bound = bound;
-    muffliato_options.sigma = options.noise_std;
-    muffliato_options.sensitivity = 1.0;
-    if (variant == MuffliatoVariant::per_step) {
-      return muffliato_gd_all_pairs(w.matrix(), rounds, gossip_steps, muffliato_options).mu_squared(true);
-    }
-    // Step s's release is gossiped for the remaining K(T − s) rounds; compose the capped releases.
-    const auto n = static_cast<Eigen::Index>(w.num_nodes());
-    DenseMatrix sum = DenseMatrix::Zero(n, n);
-    for (std::size_t s = 0; s < rounds; ++s) {
-      const auto schedule = gossip::Schedule::fixed(w.matrix(), gossip_steps * (rounds - s));
-      sum += muffliato_all_pairs(schedule, muffliato_options).mu_squared(true);
-    }
-    return sum;
-  };
-  const DenseMatrix paper_mu2 = muffliato_mu2(MuffliatoBound::paper);
-  const DenseMatrix exact_mu2 = muffliato_mu2(MuffliatoBound::exact);
-
-  const graph::DistanceMatrix distances(w.graph());
-  RangesByDistance mf_rdp;
-  RangesByDistance muffliato_rdp;
-  RangesByDistance exact_rdp;
+  std::vector<ComparisonPair> pairs;
+  pairs.reserve(mf.pairs.size());
+  std::size_t row = 0;  // the attacker's row in the μ² matrices: pairs come attacker by attacker
   for (const MfPairResult& pair : mf.pairs) {
     const graph::NodeId attacker = pair.privacy.observers.front();
     const graph::NodeId target = pair.privacy.target;
-    const std::uint32_t distance = distances.at(attacker, target);
-    mf_rdp.add(distance, dp::gaussian_rdp(alpha, pair.privacy.mu));
-    muffliato_rdp.add(distance, dp::gaussian_rdp(alpha, std::sqrt(paper_mu2(attacker, target))));
-    exact_rdp.add(distance, dp::gaussian_rdp(alpha, std::sqrt(exact_mu2(attacker, target))));
+    while (row < share.size() && share[row] != attacker) ++row;
+    require(row < share.size(), "the MF account's attacker {} is not in the share, in its order", attacker);
+    const auto r = static_cast<Eigen::Index>(row);
+    const auto c = static_cast<Eigen::Index>(target);
+    pairs.push_back({attacker, target, dp::gaussian_rdp(alpha, pair.privacy.mu),
+                     dp::gaussian_rdp(alpha, std::sqrt(paper_mu2(r, c))),
+                     dp::gaussian_rdp(alpha, std::sqrt(exact_mu2(r, c)))});
+  }
+  return pairs;
+}
+
+std::vector<MfComparisonRow> comparison_rows(const graph::Graph& graph,
+                                             std::span<const ComparisonPair> pairs) {
+  const graph::DistanceMatrix distances(graph);
+  RangesByDistance mf_rdp;
+  RangesByDistance muffliato_rdp;
+  RangesByDistance exact_rdp;
+  for (const ComparisonPair& pair : pairs) {
+    const std::uint32_t distance = distances.at(pair.attacker, pair.target);
+    mf_rdp.add(distance, pair.mf);
+    muffliato_rdp.add(distance, pair.muffliato);
+    exact_rdp.add(distance, pair.muffliato_exact);
   }
   std::vector<MfComparisonRow> rows;
   const auto muffliato_ranges = muffliato_rdp.ranges();
@@ -79,38 +125,85 @@ std::vector<MfComparisonRow> compare_with_muffliato(const gossip::GossipMatrix& 
   return rows;
 }
 
-FigureTwo figure_two(const gossip::GossipMatrix& w, std::size_t rounds, std::size_t gossip_steps,
-                     double sigma, double alpha, MuffliatoVariant variant, bool with_secure_sum) {
-  require(std::isfinite(sigma) && sigma > 0.0, "`sigma` must be a finite number > 0, got {}", sigma);
+std::vector<MfComparisonRow> compare_with_muffliato(const gossip::GossipMatrix& w, std::size_t rounds,
+                                                    std::size_t gossip_steps, double alpha,
+                                                    const MfOptions& options, MuffliatoVariant variant) {
+  return comparison_rows(w.graph(), comparison_pairs(w, rounds, gossip_steps, alpha, options, variant));
+}
+
+namespace {
+
+/// Why the secure-summation columns are left out, or empty when they are computed.
+std::string secure_sum_omission(const FigureTwoSetting& setting) {
+  if (!setting.with_secure_sum || setting.gossip_steps == 1) return {};
+  return fmt::format(
+      "the secure-sum columns are omitted: Koskela-Kulkarni secure summation is defined for --gossip-steps "
+      "1, "
+      "not {}",
+      setting.gossip_steps);
+}
+
+bool computes_secure_sum(const FigureTwoSetting& setting) {
+  return setting.with_secure_sum && setting.gossip_steps == 1;
+}
+
+}  // namespace
+
+std::vector<ComparisonPair> figure_two_pairs(const gossip::GossipMatrix& w, const FigureTwoSetting& setting,
+                                             std::span<const graph::NodeId> attackers) {
+  require(std::isfinite(setting.sigma) && setting.sigma > 0.0, "`sigma` must be a finite number > 0, got {}",
+          setting.sigma);
   MfOptions options;
-  options.noise_std = sigma;
+  options.noise_std = setting.sigma;
+  std::vector<ComparisonPair> pairs = comparison_pairs(w, setting.rounds, setting.gossip_steps, setting.alpha,
+                                                       options, setting.variant, attackers);
+  if (!computes_secure_sum(setting)) return pairs;
+  // Theorem 8 with the observer's noise removed: every pair's μ-GDP as Rényi ε at α.
+  Protocol protocol(w);
+  protocol.rounds = setting.rounds;
+  PairQuery query;
+  query.alpha = setting.alpha;
+  query.observers.assign(attackers.begin(), attackers.end());
+  LinearSystemOptions secure;
+  secure.view = LinearSystemView::secure_sum;
+  const auto account = linear_system_account(protocol, query, secure);
+  std::vector<PairRow> rows = account->rows(setting.sigma, 0.5);
+  std::sort(rows.begin(), rows.end(), [](const PairRow& a, const PairRow& b) {
+    return std::pair(a.observer, a.target) < std::pair(b.observer, b.target);
+  });
+  require(rows.size() == pairs.size(), "the secure-sum account has {} pairs, the comparison {}", rows.size(),
+          pairs.size());
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    require(rows[i].observer == pairs[i].attacker && rows[i].target == pairs[i].target,
+            "the secure-sum account's pair {} is ({}, {}), the comparison's ({}, {})", i, rows[i].observer,
+            rows[i].target, pairs[i].attacker, pairs[i].target);
+    pairs[i].secure_sum = rows[i].rdp_epsilon;
+  }
+  return pairs;
+}
+
+FigureTwo figure_two_table(const gossip::GossipMatrix& w, const FigureTwoSetting& setting,
+                           std::span<const ComparisonPair> pairs) {
   FigureTwo out;
-  out.rows = compare_with_muffliato(w, rounds, gossip_steps, alpha, options, variant);
-  if (with_secure_sum && gossip_steps != 1) {
-    out.secure_sum_omitted = fmt::format(
-        "the secure-sum columns are omitted: Koskela-Kulkarni secure summation is defined for --gossip-steps "
-        "1, "
-        "not {}",
-        gossip_steps);
-  } else if (with_secure_sum) {
-    // Theorem 8 with the observer's noise removed: every pair's μ-GDP as Rényi ε at α.
-    Protocol protocol(w);
-    protocol.rounds = rounds;
-    PairQuery query;
-    query.alpha = alpha;
-    LinearSystemOptions secure;
-    secure.view = LinearSystemView::secure_sum;
-    const auto account = linear_system_account(protocol, query, secure);
-    std::vector<PairRow> rows = account->rows(sigma, 0.5);
-    fill_distances(rows, w.graph(), query);
+  out.rows = comparison_rows(w.graph(), pairs);
+  out.secure_sum_omitted = secure_sum_omission(setting);
+  if (computes_secure_sum(setting)) {
+    const graph::DistanceMatrix distances(w.graph());
     RangesByDistance by_distance;
-    for (const PairRow& row : rows) by_distance.add(*row.distance, row.rdp_epsilon);
+    for (const ComparisonPair& pair : pairs)
+      by_distance.add(distances.at(pair.attacker, pair.target), pair.secure_sum);
     out.secure_sum = by_distance.ranges();
   }
-  const double local_mu2 = static_cast<double>(rounds) / (sigma * sigma);
-  out.local_dp = dp::gaussian_rdp(alpha, std::sqrt(local_mu2));
-  out.central_dp = dp::gaussian_rdp(alpha, std::sqrt(local_mu2 / static_cast<double>(w.num_nodes())));
+  const double local_mu2 = static_cast<double>(setting.rounds) / (setting.sigma * setting.sigma);
+  out.local_dp = dp::gaussian_rdp(setting.alpha, std::sqrt(local_mu2));
+  out.central_dp = dp::gaussian_rdp(setting.alpha, std::sqrt(local_mu2 / static_cast<double>(w.num_nodes())));
   return out;
+}
+
+FigureTwo figure_two(const gossip::GossipMatrix& w, std::size_t rounds, std::size_t gossip_steps,
+                     double sigma, double alpha, MuffliatoVariant variant, bool with_secure_sum) {
+  const FigureTwoSetting setting{rounds, gossip_steps, sigma, alpha, variant, with_secure_sum};
+  return figure_two_table(w, setting, figure_two_pairs(w, setting));
 }
 
 }  // namespace netdp::accounting

@@ -52,10 +52,19 @@ MuffliatoLosses muffliato_gd_repeat(const MuffliatoLosses& one_step, std::size_t
   DenseMatrix capped = t * one_step.sums().cwiseMin(1.0);
   DenseMatrix uncapped = t * one_step.sums();
   const std::size_t n = one_step.num_targets();
-  require(one_step.num_observers() == n, "muffliato_gd_repeat needs an all-pairs result, got {} x {}",
-          one_step.num_observers(), n);
+  std::vector<std::vector<graph::NodeId>> observers;
+  for (std::size_t i = 0; i < one_step.num_observers(); ++i) {
+    require(one_step.observer_set(i).size() == 1,
+            "muffliato_gd_repeat needs single observers, got a set of {} at row {}",
+            one_step.observer_set(i).size(), i);
+    observers.push_back(one_step.observer_set(i));
+  }
+  for (std::size_t j = 0; j < n; ++j) {
+    require(one_step.target_set(j) == std::vector<graph::NodeId>{static_cast<graph::NodeId>(j)},
+            "muffliato_gd_repeat needs every node on its own as a target, column {} is not node {}", j, j);
+  }
   MuffliatoLosses losses(std::move(uncapped), std::move(capped), std::vector<double>(n, t),
-                         detail::singleton_sets(n), detail::singleton_sets(n), one_step.sensitivity(),
+                         std::move(observers), detail::singleton_sets(n), one_step.sensitivity(),
                          one_step.sigma());
   losses.set_warnings(one_step.warnings());
   return losses;

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -50,6 +51,30 @@ std::vector<MfComparisonRow> compare_with_muffliato(const gossip::GossipMatrix& 
                                                     const MfOptions& options = {},
                                                     MuffliatoVariant variant = MuffliatoVariant::propagated);
 
+/// One ordered pair's values in Figure 2, as Rényi ε at α (the columns of MfComparisonRow).
+struct ComparisonPair {
+  graph::NodeId attacker = 0;
+  graph::NodeId target = 0;
+  double mf = 0.0;
+  double muffliato = 0.0;        ///< the paper's formula: NOT an upper bound on the view
+  double muffliato_exact = 0.0;  ///< the exact joint view of each release, composed
+  double secure_sum = 0.0;       ///< Koskela–Kulkarni secure summation (0 when not computed)
+};
+
+/// compare_with_muffliato's values pair by pair, for the attackers in `attackers` (increasing;
+/// empty: every node), attacker-major with increasing targets. Each pair's values are those of
+/// the run over every attacker, so the pairs of disjoint shares, put in that order, are the pairs
+/// of the whole run (how `mpirun -np P netdp compare` splits the work).
+std::vector<ComparisonPair> comparison_pairs(const gossip::GossipMatrix& w, std::size_t rounds,
+                                             std::size_t gossip_steps, double alpha, const MfOptions& options,
+                                             MuffliatoVariant variant,
+                                             std::span<const graph::NodeId> attackers = {});
+
+/// The rows of compare_with_muffliato from every ordered pair of w's graph, in comparison_pairs'
+/// order.
+std::vector<MfComparisonRow> comparison_rows(const graph::Graph& graph,
+                                             std::span<const ComparisonPair> pairs);
+
 /// The whole Figure 2 table: compare_with_muffliato's rows, Koskela–Kulkarni's secure summation
 /// (Theorem 8, observer noise removed) beside them when K = 1, and the two baselines at the same
 /// noise, all as Rényi ε at α.
@@ -69,5 +94,21 @@ struct FigureTwo {
 FigureTwo figure_two(const gossip::GossipMatrix& w, std::size_t rounds, std::size_t gossip_steps,
                      double sigma, double alpha, MuffliatoVariant variant = MuffliatoVariant::propagated,
                      bool with_secure_sum = true);
+
+/// figure_two in two steps, for a run split over attackers: the pairs of a share of attackers
+/// (comparison_pairs, with secure_sum filled when with_secure_sum and K = 1), then the table from
+/// every pair, in comparison_pairs' order.
+struct FigureTwoSetting {
+  std::size_t rounds = 0;
+  std::size_t gossip_steps = 1;
+  double sigma = 1.0;
+  double alpha = 2.0;
+  MuffliatoVariant variant = MuffliatoVariant::propagated;
+  bool with_secure_sum = true;
+};
+std::vector<ComparisonPair> figure_two_pairs(const gossip::GossipMatrix& w, const FigureTwoSetting& setting,
+                                             std::span<const graph::NodeId> attackers = {});
+FigureTwo figure_two_table(const gossip::GossipMatrix& w, const FigureTwoSetting& setting,
+                           std::span<const ComparisonPair> pairs);
 
 }  // namespace netdp::accounting

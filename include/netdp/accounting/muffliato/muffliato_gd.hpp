@@ -42,7 +42,8 @@ MuffliatoLosses muffliato_gd_all_pairs(const std::vector<SparseMatrix>& per_step
                                        const MuffliatoOptions& options);
 
 /// Theorem 6 from one step's losses: `steps` identical steps, S = steps · S_step and capped
-/// steps · min(S_step, 1). `one_step` must be an all-pairs result of muffliato_all_pairs.
+/// steps · min(S_step, 1). `one_step` must hold single observers (every node, or a share of them)
+/// against every node as a target, as muffliato_all_pairs or muffliato_losses for a share.
 MuffliatoLosses muffliato_gd_repeat(const MuffliatoLosses& one_step, std::size_t steps);
 
 /// Theorem 11 composition, the one implementation: gradient step t gossips along
