@@ -4,15 +4,16 @@
 #   1. Strong scaling on whole accounts, ego 414 (148 nodes, T = 20) and ba:n=1500,m=3 (T = 15):
 #      1 rank × 1 thread, 1 × 2, 2 × 1 and 4 × 1 (oversubscribed on a 2-core machine), each checked
 #      to write the same JSON as the single process.
-#   2. SNAP facebook_combined (4,039 nodes, T = 20): a rank's fixed part (one sampled observer) and
-#      the costliest observer (the hub), the floor under any split.
+#   2. SNAP facebook_combined (4,039 nodes, T = 20): a rank's fixed part (one sampled observer),
+#      the costliest observer (the hub), the floor under any split, and the four layouts on a
+#      sample of FB_SAMPLE observers (default 64), the same JSON from each.
 #   3. ba:n=100000,m=5 (a 10⁵-node sparse graph), T = 10, a sample of BIG_SAMPLE observers (default
 #      16) on 2 ranks, and one: the sampled run of a graph whose n² pairs cannot be listed.
-# CASES (default "ego ba facebook big") picks among the three; BUSY=1 keeps one core busy the whole
+# CASES (default "ego ba facebook big") picks among them; BUSY=1 keeps one core busy the whole
 # time (a bounded background loop, as bench/under_load.sh), as on a user's loaded machine.
-# Prints a Markdown table and writes bench/results/mpi_scaling.json (mpi_scaling_busy.json with
-# BUSY=1: machine, load before and after, command, wall, peak memory of the largest rank, each
-# rank's build time). Usage (after `make build`):
+# Prints a Markdown table and writes bench/results/mpi_scaling_<cases>[_busy].json (machine, load
+# before and after, command, wall, peak memory of the largest rank, each rank's build time).
+# Usage (after `make build`):
 #   bench/mpi_scaling.sh [BUILD_DIR]           BIG_SAMPLE=16 REPEAT=1 CASES="ego ba facebook big" BUSY=
 set -euo pipefail
 build=${1:-build/release}
@@ -25,7 +26,7 @@ results=$here/results
 mkdir -p "$results"
 cases=${CASES:-ego ba facebook big}
 busy=${BUSY:-}
-json=$results/mpi_scaling${busy:+_busy}.json
+json=$results/mpi_scaling_${cases// /_}${busy:+_busy}.json
 out=$(mktemp -d)
 busy_pid=
 trap '[ -n "$busy_pid" ] && kill "$busy_pid" 2> /dev/null; rm -rf "$out"' EXIT
@@ -68,15 +69,15 @@ run_case() {  # run_case LABEL OBSERVERS RANKS THREADS ARGS...
   records+=("{\"case\": \"$label\", \"observers\": \"$observers\", \"ranks\": $ranks, \"threads\": $threads, \"wall_s\": $MEDIAN_WALL, \"peak_mb\": $PEAK_MB, \"rank_build_s\": [${builds// /, }], \"command\": \"netdp account $* ${which[*]} --json --summary-only\"}")
 }
 # Strong scaling on whole accounts: every observer, the same JSON from every layout.
-scale() {  # scale LABEL ARGS...
-  local label=$1
-  shift
+scale() {  # scale LABEL OBSERVERS ARGS...: OBSERVERS "all" or the size of a sample
+  local label=$1 observers=$2
+  shift 2
   for setting in "1 1" "1 2" "2 1" "4 1"; do
     read -r ranks threads <<< "$setting"
-    run_case "$label" all "$ranks" "$threads" "$@"
+    run_case "$label" "$observers" "$ranks" "$threads" "$@"
   done
   for setting in "1-2" "2-1" "4-1"; do
-    cmp -s "$out/$label-all-1-1/out.json" "$out/$label-all-$setting/out.json" ||
+    cmp -s "$out/$label-$observers-1-1/out.json" "$out/$label-$observers-$setting/out.json" ||
       { echo "$label: the $setting run's JSON differs from the single process's" >&2; exit 1; }
   done
 }
@@ -84,19 +85,22 @@ ego=$(realpath -m "$here/../../shared/datasets/graphs/facebook/414.edges")
 if ! runs ego; then
   :
 elif [ -f "$ego" ]; then
-  scale ego_414 --graph "edgelist:$ego" --lcc --rounds 20
+  scale ego_414 all --graph "edgelist:$ego" --lcc --rounds 20
 else
   echo "(skipped ego 414: $ego is missing)" >&2
 fi
-if runs ba; then scale ba_1500 --graph ba:n=1500,m=3,seed=2 --rounds 15; fi
-# facebook_combined: the fixed part of a rank (one observer) and the costliest observer (the hub,
-# node 107, 1,045 neighbours), the floor under any split.
+if runs ba; then scale ba_1500 all --graph ba:n=1500,m=3,seed=2 --rounds 15; fi
+# facebook_combined: the fixed part of a rank (one observer), the costliest observer (the hub, node
+# 107, 1,045 neighbours: the floor under any split), and strong scaling on a sample of FB_SAMPLE
+# observers (default 64; the whole account is beyond an hour per layout on 2 cores), whose
+# (wall − fixed) / FB_SAMPLE is the mean cost of an observer.
 if ! runs facebook; then
   :
 elif [ -f "$facebook" ]; then
   fb=(--graph "edgelist:$facebook" --rounds 20)
   run_case facebook_combined 1 1 1 "${fb[@]}"
   run_case facebook_combined hub 1 1 "${fb[@]}"
+  scale facebook_combined "${FB_SAMPLE:-64}" "${fb[@]}"
 else
   echo "(skipped facebook_combined: $facebook is missing)" >&2
 fi
