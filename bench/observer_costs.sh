@@ -4,7 +4,8 @@
 # Barabási–Albert graphs of 10³ and 10⁴ nodes (m = 3, T = 10, one thread), K observers against
 # one, so that per observer = (wall(K) − wall(1)) / (K − 1) and the fixed part = wall(1) − that.
 # A run longer than LIMIT seconds (default 300) is stopped and reported as such.
-# Prints a Markdown table and writes bench/results/observer_costs.json. Usage (after `make build`):
+# Prints a Markdown table, writes bench/results/observer_costs.json, and prints the extrapolation to
+# 10⁵ and 10⁶ nodes on 64, 256 and 1024 cores. Usage (after `make build`):
 #   bench/observer_costs.sh [BUILD_DIR]        K=8 LIMIT=300 SIZES="1000 10000"
 set -euo pipefail
 build=${1:-build/release}
@@ -62,3 +63,23 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 } > "$results/observer_costs.json"
 echo
 echo "load before: $load_before; after: $load_after; written to $results/observer_costs.json"
+# The extrapolation: per observer c(n) = c(n₁) (n / n₁)^a with a from the two sizes measured, the
+# fixed part linear in n, and an all-pairs run on P cores ≈ fixed + 1.5 n c(n) / P (1.5: the load
+# imbalance measured in docs/performance.md); rank 0's joined account holds 41 bytes a pair.
+/usr/bin/python3 - "$results/observer_costs.json" << 'PY'
+import json, math, sys
+runs = [r for r in json.load(open(sys.argv[1]))["runs"] if "per_observer_s" in r]
+print("\n| accountant | nodes | per observer (s) | all pairs on 64 / 256 / 1024 cores | rank 0's account |")
+print("|---|---:|---:|---|---:|")
+for method in dict.fromkeys(r["method"] for r in runs):
+    sizes = sorted((r for r in runs if r["method"] == method), key=lambda r: r["nodes"])
+    if len(sizes) < 2:
+        continue
+    lo, hi = sizes[0], sizes[-1]
+    grow = math.log(max(hi["per_observer_s"], 1e-6) / max(lo["per_observer_s"], 1e-6)) / math.log(hi["nodes"] / lo["nodes"])
+    for n in (10**5, 10**6):
+        per = hi["per_observer_s"] * (n / hi["nodes"]) ** grow
+        fixed = hi["fixed_s"] * (n / hi["nodes"])
+        walls = ["%.3g h" % ((fixed + 1.5 * n * per / p) / 3600) for p in (64, 256, 1024)]
+        print("| %s | 10^%d | %.3g (n^%.2f) | %s | %.3g TB |" % (method, round(math.log10(n)), per, grow, " / ".join(walls), 41 * n * n / 1e12))
+PY
