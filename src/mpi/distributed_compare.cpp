@@ -2,7 +2,6 @@
 
 #include "netdp/mpi/distributed_compare.hpp"
 
-#include <algorithm>
 #include <span>
 #include <utility>
 #include <vector>
@@ -28,7 +27,7 @@ std::optional<accounting::FigureTwo> distributed_figure_two(const gossip::Gossip
   const std::vector<std::vector<graph::NodeId>> shares =
       balanced_shares(cost, static_cast<std::size_t>(world.size));
   const std::vector<graph::NodeId>& share = shares[static_cast<std::size_t>(world.rank)];
-  const std::vector<accounting::ComparisonPair> mine = detail::agreed([&] {
+  std::vector<accounting::ComparisonPair> mine = detail::agreed([&] {
     // An empty share computes nothing (an empty list of attackers would mean all of them).
     return share.empty() ? std::vector<accounting::ComparisonPair>{}
                          : accounting::figure_two_pairs(w, setting, share);
@@ -39,17 +38,14 @@ std::optional<accounting::FigureTwo> distributed_figure_two(const gossip::Gossip
     detail::send_bytes(out.bytes(), 0, kTagPairs);
     return std::nullopt;
   }
-  std::vector<accounting::ComparisonPair> pairs = mine;
+  std::vector<accounting::ComparisonPair> pairs = std::move(mine);
   for (int rank = 1; rank < world.size; ++rank) {
     const std::vector<char> bytes = detail::receive_bytes(rank, kTagPairs);
     detail::ByteReader in(bytes);
     const std::vector<accounting::ComparisonPair> theirs = in.get_vector<accounting::ComparisonPair>();
     pairs.insert(pairs.end(), theirs.begin(), theirs.end());
   }
-  // A single process lists the pairs attacker by attacker, targets increasing.
-  std::sort(pairs.begin(), pairs.end(), [](const auto& a, const auto& b) {
-    return std::pair(a.attacker, a.target) < std::pair(b.attacker, b.target);
-  });
+  accounting::sort_comparison_pairs(pairs);  // the order of a single process
   return accounting::figure_two_table(w, setting, pairs);
 }
 

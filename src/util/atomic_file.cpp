@@ -135,19 +135,33 @@ void write_to_stream(std::ostream& out, const std::string& what,
   check_written(out, what);
 }
 
+/// The file write_file_atomically replaces for `path`: `path` itself, or the file its symbolic link
+/// points to (the temporary file goes beside that one).
+fs::path replaced_file(const std::string& path) {
+  std::error_code ignored;  // a missing file is not an error here
+  fs::path target(path);
+  if (fs::is_symlink(fs::symlink_status(target, ignored))) {
+    std::error_code error;
+    target = fs::canonical(target, error);
+    require(!error, "cannot resolve the symbolic link '{}': {}", path, error.message());
+  }
+  return target;
+}
+
 }  // namespace
 
 void check_destination(const std::string& path, const std::string& what) {
+  require(!path.empty(), "{}: cannot write a file with an empty name", what);
   if (is_standard_output(path) || same_file_as(path, STDERR_FILENO)) return;
   std::error_code error;
-  const std::filesystem::file_status status = std::filesystem::status(path, error);
-  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
-    require(!std::filesystem::is_directory(status), "{} '{}': is a folder, not a file", what, path);
+  const fs::file_status status = fs::status(path, error);
+  if (fs::exists(status) && !fs::is_regular_file(status)) {
+    require(!fs::is_directory(status), "{} '{}': is a folder, not a file", what, path);
     return;  // a FIFO or a device, written in place
   }
-  std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  fs::path folder = replaced_file(path).parent_path();
   if (folder.empty()) folder = ".";
-  require(std::filesystem::is_directory(folder, error), "{} '{}': the folder '{}' does not exist", what, path,
+  require(fs::is_directory(folder, error), "{} '{}': the folder '{}' does not exist", what, path,
           folder.string());
   const bool writable = ::access(folder.c_str(), W_OK | X_OK) == 0;
   const int reason = errno;
@@ -178,12 +192,7 @@ void write_file_atomically(const std::string& path, const std::function<void(std
     require(static_cast<bool>(out), "failed to write '{}'", path);
     return;
   }
-  fs::path target(path);
-  if (fs::is_symlink(fs::symlink_status(target, ignored))) {
-    std::error_code error;
-    target = fs::canonical(target, error);
-    require(!error, "cannot resolve the symbolic link '{}': {}", path, error.message());
-  }
+  const fs::path target = replaced_file(path);
   static std::atomic<unsigned> counter{0};
   TemporaryFile temporary(
       target.parent_path() /

@@ -4,9 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cmath>
-#include <utility>
 #include <vector>
 
 #include "netdp/gossip/weighting.hpp"
@@ -104,9 +102,7 @@ TEST(MfCompare, SharesOfAttackersHoldTheirPairsOfTheWholeRun) {
       std::vector<ComparisonPair> joined = figure_two_pairs(w, setting, second);
       const std::vector<ComparisonPair> other = figure_two_pairs(w, setting, first);
       joined.insert(joined.end(), other.begin(), other.end());
-      std::sort(joined.begin(), joined.end(), [](const auto& a, const auto& b) {
-        return std::pair(a.attacker, a.target) < std::pair(b.attacker, b.target);
-      });
+      sort_comparison_pairs(joined);
       ASSERT_EQ(joined.size(), whole.size());
       for (std::size_t i = 0; i < whole.size(); ++i) {
         EXPECT_EQ(joined[i].attacker, whole[i].attacker);

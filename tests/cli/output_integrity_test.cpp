@@ -282,6 +282,22 @@ TEST(OutputIntegrity, OutputPathsAreCheckedBeforeTheAccount) {
   EXPECT_EQ(maxima.status, 2);
   EXPECT_NE(maxima.err.find("--maxima '" + prefix + ".observer_max.npy'"), std::string::npos) << maxima.err;
   EXPECT_TRUE(out.out.empty() && folder.out.empty() && maxima.out.empty());
+  // A symbolic link is checked where it points, as the write follows it: a dangling one is refused
+  // at once, one into another folder is written through.
+  const auto dangling = dir.path() / "dangling.json";
+  std::filesystem::create_symlink(dir.path() / "no-such-folder" / "y.json", dangling);
+  const testing::CliResult refused = testing::run_cli(
+      {"account", "--graph", "karate", "--rounds", "3", "--json", "--out", dangling.string()});
+  EXPECT_EQ(refused.status, 2);
+  EXPECT_NE(refused.err.find("cannot resolve the symbolic link"), std::string::npos) << refused.err;
+  std::filesystem::create_directory(dir.path() / "elsewhere");
+  std::ofstream(dir.path() / "elsewhere" / "z.json") << "old";
+  const auto link = dir.path() / "link.json";
+  std::filesystem::create_symlink(dir.path() / "elsewhere" / "z.json", link);
+  const testing::CliResult through = testing::run_cli(
+      {"account", "--graph", "karate", "--rounds", "3", "--json", "--summary-only", "--out", link.string()});
+  EXPECT_EQ(through.status, 0) << through.err;
+  EXPECT_NE(read_text(dir.path() / "elsewhere" / "z.json").find("\"summary\""), std::string::npos);
 }
 
 TEST(OutputIntegrity, ANonUtf8LabelIsRefusedAndJsonNeverFails) {

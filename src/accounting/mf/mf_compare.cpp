@@ -99,6 +99,12 @@ std::vector<ComparisonPair> comparison_pairs(const gossip::GossipMatrix& w, std:
   return pairs;
 }
 
+void sort_comparison_pairs(std::vector<ComparisonPair>& pairs) {
+  std::sort(pairs.begin(), pairs.end(), [](const ComparisonPair& a, const ComparisonPair& b) {
+    return std::pair(a.attacker, a.target) < std::pair(b.attacker, b.target);
+  });
+}
+
 std::vector<MfComparisonRow> comparison_rows(const graph::Graph& graph,
                                              std::span<const ComparisonPair> pairs) {
   const graph::DistanceMatrix distances(graph);

@@ -70,6 +70,9 @@ std::vector<ComparisonPair> comparison_pairs(const gossip::GossipMatrix& w, std:
                                              MuffliatoVariant variant,
                                              std::span<const graph::NodeId> attackers = {});
 
+/// Puts the pairs of several shares, concatenated, in comparison_pairs' order: attacker, then target.
+void sort_comparison_pairs(std::vector<ComparisonPair>& pairs);
+
 /// The rows of compare_with_muffliato from every ordered pair of w's graph, in comparison_pairs'
 /// order.
 std::vector<MfComparisonRow> comparison_rows(const graph::Graph& graph,
