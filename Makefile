@@ -1,7 +1,10 @@
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 # netdp: one entry point for set-up, build, run and test (idempotent).
 #   make run    install dependencies (apt, once), build Release, run the main job
 #   make python the same set-up, then the Python module (import netdp) into build/release/python
 #   make test   same set-up, then every test: Release (warnings as errors) and ASan+UBSan
+#   make docs   the docs site (mkdocs --strict) in build/site
 #   make fuzz   libFuzzer on every reader and parser (clang), FUZZ_SECONDS each (default 600)
 SHELL := /bin/bash
 JOBS ?= $(shell nproc)
@@ -11,7 +14,7 @@ CMAKE_FLAGS ?=
 APT_PACKAGES := build-essential cmake pkg-config libeigen3-dev libspectra-dev libfmt-dev nlohmann-json3-dev \
   libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev libtomlplusplus-dev zlib1g-dev liblapacke-dev libopenblas-dev \
   libboost-dev ccache libflint-dev libflint-arb-dev libgmp-dev libpugixml-dev pybind11-dev python3-pybind11 \
-  libopenmpi-dev openmpi-bin \
+  libopenmpi-dev openmpi-bin help2man \
   python3 python3-dev python3-numpy python3-scipy python3-networkx python3-pandas python3-matplotlib python3-pytest \
   python3-xarray python3-venv python3-setuptools python3-wheel python3-build python3-mypy \
   python3-nbformat python3-nbclient python3-ipykernel
@@ -22,7 +25,7 @@ FUZZ_SECONDS ?= 600
 FUZZ_TARGETS := edge_list csv_graph graphml matrix_market toml_config data_files graph_spec schedule_spec train_overrides accountants report_input
 FUZZ_PACKAGES := clang libclang-rt-14-dev libomp-dev
 
-.PHONY: deps build python run test test-release test-asan bench fuzz format clean
+.PHONY: deps build python run test test-release test-asan docs bench fuzz format clean
 .DEFAULT_GOAL := run
 
 .deps-installed: Makefile
@@ -43,8 +46,9 @@ node_modules/.package-lock.json: package.json package-lock.json .deps-installed
 	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
-# Only for the tests: Debian's Chromium, which the report's browser test drives headless.
-TEST_PACKAGES := chromium
+# Only for the tests: Debian's Chromium, which the report's browser test drives headless, and mkdocs,
+# which builds the docs site (`make docs`; a test builds it with --strict).
+TEST_PACKAGES := chromium mkdocs
 .test-deps-installed: Makefile
 	@for p in $(TEST_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then echo "installing:$$missing"; $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
@@ -55,9 +59,10 @@ deps: .deps-installed node_modules/.package-lock.json
 $(BUILD)/CMakeCache.txt: .deps-installed node_modules/.package-lock.json
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
 
-# Only what the main job runs: the netdp command and its libraries.
+# Only what the main job runs: the netdp command and its libraries (and its man page, which
+# `cmake --install` puts beside it).
 build: $(BUILD)/CMakeCache.txt
-	cmake --build $(BUILD) -j $(JOBS) --target netdp_app
+	cmake --build $(BUILD) -j $(JOBS) --target netdp_app netdp_man
 
 python: build
 	cmake --build $(BUILD) -j $(JOBS) --target netdp_python
@@ -82,9 +87,15 @@ test-release: .deps-installed node_modules/.package-lock.json .test-deps-install
 test-asan: .deps-installed node_modules/.package-lock.json
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Asan -DNETDP_WERROR=ON -DNETDP_BUILD_BENCH=OFF $(CMAKE_FLAGS)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
-	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS) -LE slow
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS) -LE 'slow|docs'
 
 test: test-release test-asan
+
+# The docs site: docs/ as static HTML in build/site (open build/site/index.html), offline; --strict
+# makes a broken link an error.
+docs:
+	@command -v mkdocs >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq mkdocs; }
+	mkdocs build --strict --site-dir build/site
 
 bench: $(BUILD)/CMakeCache.txt
 	cmake -S . -B $(BUILD) -DNETDP_BUILD_BENCH=ON

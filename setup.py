@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 """The compiled module of `import netdp` (_netdp) built by CMake, for pip and python3 -m build.
 
 pyproject.toml holds the package's metadata; this file only tells setuptools how to build the

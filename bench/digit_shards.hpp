@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Synthetic data of the MNIST shape (784 pixel features, 10 classes) for the learn benchmarks:
 // timing does not depend on the pixel values, and no data file is needed.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Cost of the privacy-currency conversions accountants call per pair:
 // δ(ε), ε(δ) (closed-form and quadrature regimes), μ calibration, RDP conversion.
 #include <benchmark/benchmark.h>

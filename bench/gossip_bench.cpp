@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Gossip module speed: weightings, second eigenvalue (dense vs Lanczos), Chebyshev gossip.
 // Run: build/<dir>/bench/netdp_gossip_bench
 #include <benchmark/benchmark.h>

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Graph module throughput: generators at large n, the SNAP reader, BFS metrics.
 #include <benchmark/benchmark.h>
 

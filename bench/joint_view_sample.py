@@ -1,6 +1,8 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 """Times `netdp account --method muffliato` (the exact joint view) one observer at a time on a random
-sample of a graph's nodes, and estimates the whole all-pairs run from it (docs/performance.md).
+sample of a graph's nodes, and estimates the whole all-pairs run from it (docs/reference/performance.md).
 
 Each run also pays a one-off (reading the graph, certifying lambda_min(W) for the Chebyshev basis),
 measured on the node of smallest degree and taken off each sample; the estimate is

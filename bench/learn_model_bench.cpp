@@ -1,6 +1,8 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Clipped per-example gradient sums at the training simulator's target shape: 10,000 MNIST-sized
 // examples (784 features, 10 classes) split over 100 nodes, 100 examples per node per round.
-// Synthetic data (no file dependency). See docs/performance.md, "Training models".
+// Synthetic data (no file dependency). See docs/reference/performance.md, "Training models".
 
 #include <benchmark/benchmark.h>
 

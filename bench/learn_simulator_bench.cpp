@@ -1,8 +1,10 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The pieces of one DP-D-SGD round at the MNIST target shape (Koskela–Kulkarni Fig. 3: 8,000
 // training digits, 784 features, 10 classes, 100 nodes of Erdős–Rényi(100, 0.2), closed-row W,
 // full local batches of 80): clipped mean gradients, Gaussian noise, gossip, a whole round, and
 // one evaluation-sized model loss. Synthetic data of that shape (no file needed); the parallel
-// pieces use OMP_NUM_THREADS threads, so read the real (wall) time. See docs/performance.md,
+// pieces use OMP_NUM_THREADS threads, so read the real (wall) time. See docs/reference/performance.md,
 // "Training".
 
 #include <benchmark/benchmark.h>

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Koskela–Kulkarni accountant (secure summation, Theorem 8, observer noise removed):
 //  - structured vs literal path on the same pairs (ratio reported as a counter);
 //  - all n² pairs of SNAP facebook_combined (n = 4039, hamilton weights), T = 50.

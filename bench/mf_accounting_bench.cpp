@@ -1,4 +1,6 @@
-// MF accountant benchmarks (docs/accounting-mf.md, docs/performance.md):
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
+// MF accountant benchmarks (docs/reference/accounting-mf.md, docs/reference/performance.md):
 //  - the speed target: PNDP for DP-D-SGD, every attacker against every target of the
 //    Facebook ego graph 414 (largest component, 148 nodes, closed-row), T = 50, participation
 //    every round, structured path;

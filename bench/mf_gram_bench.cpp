@@ -1,4 +1,6 @@
-// MAFALDA local Gram benchmarks (docs/mf-mafalda.md, docs/performance.md):
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
+// MAFALDA local Gram benchmarks (docs/reference/mf-mafalda.md, docs/reference/performance.md):
 //  - the speed target: H of Lemma 10 for the Facebook ego graph 414 (largest component, 148
 //    nodes, closed-row W, reversible → spectral path) at T = 320, and the dense-powers path;
 //  - the literal path (dense nT × nT workload, as the authors' code) at the largest T it fits

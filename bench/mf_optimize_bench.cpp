@@ -1,4 +1,6 @@
-// MF optimizer benchmarks (docs/mf.md, docs/performance.md "MF optimizers"):
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
+// MF optimizer benchmarks (docs/reference/mf.md, docs/reference/performance.md "MF optimizers"):
 //  - the speed target: prefix sums, T = 320, k = 20 participations every b = 16 steps (L-BFGS to a
 //    relative duality gap ≤ 1e-10), for the default constraint set (class_trace, arg 0) and the
 //    equal-norm set (unit_diagonal, arg 1); T = 64, k = 4 for both;

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 # Strong scaling of the whole all-pairs account of SNAP facebook_combined (4,039 nodes, 8.2 · 10⁶
-# ordered pairs, Muffliato's exact joint view, T = 20) under `mpirun` (docs/performance.md, "Many
+# ordered pairs, Muffliato's exact joint view, T = 20) under `mpirun` (docs/reference/performance.md, "Many
 # processes: mpirun"). Each layout in LAYOUTS ("RANKSxTHREADS", default "2x1 4x1") runs once; every
 # run's JSON must equal the first one's byte for byte (and, when REFERENCE names the JSON of an
 # earlier run, that one's; KEEP=PREFIX keeps each run's JSON as PREFIX.<layout>.json). A run takes about 25 minutes on 2 cores. Writes one file per layout,

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 # Ranks × threads for `netdp account` (Muffliato's exact joint view), and what predicts an all-pairs
-# run on a cluster (docs/performance.md, "Many processes: mpirun").
+# run on a cluster (docs/reference/performance.md, "Many processes: mpirun").
 #   1. Strong scaling on whole accounts, ego 414 (148 nodes, T = 20) and ba:n=1500,m=3 (T = 15):
 #      1 rank × 1 thread, 1 × 2, 2 × 1 and 4 × 1 (oversubscribed on a 2-core machine), each checked
 #      to write the same JSON as the single process.

@@ -1,4 +1,6 @@
-// Muffliato accountant, all n² pairs (speed targets of docs/performance.md):
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
+// Muffliato accountant, all n² pairs (speed targets of docs/reference/performance.md):
 //   Theorem 1 (the paper's formula): hypercube d = 11 (n = 2048, T = 19) <= 2 s; d = 13
 //   (n = 8192, T = 23) <= 60 s and <= 4 GB; SNAP facebook_combined (n = 4039, hamilton, T = 20) <= 30 s.
 //   The exact joint view (the default): hypercube d = 11, T = 19 <= 10 s and <= 1 GB; facebook_combined,

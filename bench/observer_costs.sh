@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 # The cost of one observer for each accountant, from which a cluster run is predicted
-# (docs/performance.md, "Many processes: mpirun"): `netdp account --observers-sample K` on
+# (docs/reference/performance.md, "Many processes: mpirun"): `netdp account --observers-sample K` on
 # Barabási–Albert graphs of 10³ and 10⁴ nodes (m = 3, T = 10, one thread), K observers against
 # one, so that per observer = (wall(K) − wall(1)) / (K − 1) and the fixed part = wall(1) − that.
 # A run longer than LIMIT seconds (default 300) is stopped and reported as such.
@@ -70,7 +72,7 @@ echo
 echo "load before: $load_before; after: $load_after; written to $results/observer_costs.json"
 # The extrapolation: per observer c(n) = c(n₁) (n / n₁)^a with a from the two sizes measured, the
 # fixed part linear in n, and an all-pairs run on P cores ≈ fixed + 1.5 n c(n) / P (1.5: the load
-# imbalance measured in docs/performance.md); rank 0's joined account holds 41 bytes a pair.
+# imbalance measured in docs/reference/performance.md); rank 0's joined account holds 41 bytes a pair.
 /usr/bin/python3 - "$results/observer_costs.json" << 'PY'
 import json, math, sys
 runs = [r for r in json.load(open(sys.argv[1]))["runs"] if "per_observer_s" in r]

@@ -1,7 +1,9 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 """netdp.Account built once and evaluated at 20 values of σ, against 20 netdp.account calls, on
 SNAP's ego network 414 (its largest connected component), in the same run: the wall time of each
-and their ratio (docs/performance.md, "Python: an account built once").
+and their ratio (docs/reference/performance.md, "Python: an account built once").
 
 Usage (after `make python`):
   PYTHONPATH=build/release/python bench/python_account_sweep.py [EDGES] [METHOD] [ROUNDS]

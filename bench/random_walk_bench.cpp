@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Random-walk accountant, all pairs, hypercube with Hamilton weights (the paper's
 // setting, T = 1150): the fast path (eigendecomposition + one spectral
 // reconstruction) against the literal dense implementation (explicit dense
@@ -7,7 +9,7 @@
 //
 //   build/<dir>/bench/netdp_random_walk_bench --benchmark_filter=RandomWalk
 //
-// See docs/accounting-random-walk.md ("Performance") for recorded figures.
+// See docs/reference/accounting-random-walk.md ("Performance") for recorded figures.
 
 #include <benchmark/benchmark.h>
 

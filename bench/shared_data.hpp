@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Benchmarks that use ../shared/datasets (never copied into the repository): the file's path,
 // or a skipped benchmark that names the missing file. NETDP_SHARED_DIR is set by

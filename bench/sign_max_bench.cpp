@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Per-call cost of maximize_over_signs (accounting/sign_max.hpp) for m = 8, 20, 50 participation
 // rounds, in the cheap mode (all pairs), with spectral bound + SDP but no search, and in the
 // default mode (exact search when affordable). K = G Gᵀ with G m × (m/2) Gaussian: PSD with many

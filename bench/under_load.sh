@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# The headline commands (the speed table of docs/performance.md) on an idle machine and with one
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
+# The headline commands (the speed table of docs/reference/performance.md) on an idle machine and with one
 # core kept busy by a bounded background loop, each at the default thread count and at --threads 1,
 # beside the numpy/scipy scripts of bench/baselines/ for the same results in the same run: the
 # median and range of REPEAT runs (default 3) by /usr/bin/time, a case's default and --threads 1
 # runs taking turns. Prints a Markdown table and writes one
-# JSON record per command and setting to bench/results/under_load.json (the machine, the load
-# before and after, the command, wall time and peak memory). Usage (after `make build`):
+# record per command and setting to the runs of bench/results/under_load.json (the machine, the load,
+# the command as a user types it, median wall and CPU time, the range of the wall times, peak memory),
+# which bench/render_performance.py puts in docs/reference/performance.md. Usage (after `make build`):
 #   bench/under_load.sh [BUILD_DIR]          # default build/release
 #   SNAP=0 bench/under_load.sh               # without the ../shared/datasets cases
 #   ONLY='hypercube|numpy' bench/under_load.sh  # only the cases whose label matches (grep -E)
@@ -28,19 +31,42 @@ stop_busy() { [ -n "$busy_pid" ] && kill "$busy_pid" 2> /dev/null; busy_pid=; }
 trap 'stop_busy; rm -rf "$out"' EXIT
 # shellcheck source=bench/timing.sh
 source "$here/timing.sh"
+SHOWN_NETDP=$netdp
 
 # One core kept busy for at most an hour (the bound, should this script be killed without its trap).
 start_busy() { timeout 3600 sh -c 'while :; do :; done' & busy_pid=$!; sleep 1; }
 
-record() {  # record LOAD THREADS LABEL WALL PEAK_MB COMMAND...
-  local load=$1 threads=$2 label=$3 wall=$4 peak=$5
-  shift 5
-  /usr/bin/python3 - "$load" "$threads" "$label" "$wall" "$peak" "$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)" \
-    "$(date -u '+%FT%H:%M:%SZ')" "$*" >> "$json" << 'EOF'
-import json, sys
-load, threads, label, wall, peak, cores, loadavg, when, command = sys.argv[1:]
-print(json.dumps({"case": label, "load": load, "threads": threads, "wall_s": float(wall), "peak_mb": int(peak),
-                  "cores": int(cores), "loadavg": loadavg, "utc": when, "command": command}))
+record() {  # record LOAD THREADS LABEL WALL LOW HIGH CPU PEAK_MB COMMAND...: one record added to the file's runs
+  local load=$1 threads=$2 label=$3 wall=$4 low=$5 high=$6 cpu=$7 peak=$8
+  shift 8
+  /usr/bin/python3 - "$json" "$load" "$threads" "$label" "$wall" "$low" "$high" "$cpu" "$peak" "$repeat" \
+    "$(cut -d' ' -f1-3 /proc/loadavg)" "$(date -u '+%FT%H:%M:%SZ')" "$(shown_command "$@")" << 'EOF'
+import json, os, re, sys
+path, load, threads, label, wall, low, high, cpu, peak, runs, loadavg, when, command = sys.argv[1:]
+try:
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+except FileNotFoundError:
+    data = {"runs": []}
+cpu_model = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "unknown")
+mem_kb = int(re.search(r"MemTotal:\s+(\d+)", open("/proc/meminfo").read()).group(1))
+data.update({
+    "case": "under_load",
+    "title": "The headline commands idle and with one core kept busy, at the default thread count and at --threads 1",
+    "command": "bench/under_load.sh build/release",
+    "script": "bench/under_load.sh",
+    "machine": {"cores": os.cpu_count(), "memory_gb": round(mem_kb / 1048576, 1), "cpu": cpu_model},
+    "notes": "Each record is one case and setting of one run of the script: wall_s and cpu_s are the medians of "
+             "its runs, wall_range_s their range; loadavg is /proc/loadavg when the record was written. "
+             "Records without cpu_s predate its recording.",
+})
+data["runs"].append({"case": label, "load": load, "one_core_busy": load == "busy", "threads": threads,
+                     "wall_s": float(wall), "wall_range_s": [float(low), float(high)], "cpu_s": float(cpu),
+                     "peak_mb": int(peak), "runs": int(runs), "cores": os.cpu_count(), "loadavg": loadavg,
+                     "utc": when, "command": command})
+with open(path, "w", encoding="utf-8") as f:
+    json.dump(data, f, ensure_ascii=False, indent=1)
+    f.write("\n")
 EOF
 }
 
@@ -63,14 +89,14 @@ baseline() {  # baseline LABEL SCRIPT ARGS...: a numpy/scipy script of bench/bas
 
 add "hypercube d=11 Muffliato, --bound paper, T=19" account --graph hypercube:d=11 --method muffliato \
   --bound paper --rounds 19 --sigma 1 --quiet --json --summary-only
-baseline "the same in numpy/scipy" muffliato_theorem1.py 11 19 1
+baseline "hypercube d=11 Muffliato --bound paper, T=19, in numpy/scipy" muffliato_theorem1.py 11 19 1
 add "hypercube d=11 Muffliato, exact joint view, T=19" account --graph hypercube:d=11 --method muffliato \
   --rounds 19 --sigma 1 --quiet --json --summary-only
 add "hypercube d=11 random walk, T=1150, σ=20, α=4" account --graph hypercube:d=11 --method random-walk \
   --rounds 1150 --sigma 20 --alpha 4 --quiet --json --summary-only
-add "the same, the paper's count T/n (--contributions expected)" account --graph hypercube:d=11 \
+add "hypercube d=11 random walk, the paper's count T/n (--contributions expected)" account --graph hypercube:d=11 \
   --method random-walk --rounds 1150 --sigma 20 --alpha 4 --contributions expected --quiet --json --summary-only
-baseline "the paper's count in numpy/scipy" random_walk_theorem3.py 11 1150 20 4
+baseline "hypercube d=11 random walk, the paper's count, in numpy/scipy" random_walk_theorem3.py 11 1150 20 4
 add "KK Fig. 3: ER(100, 0.2) closed-row, plain view, T=100" account --graph er:n=100,p=0.2,seed=1,connected=1 \
   --weights closed-row --method linear-system --view plain --rounds 100 --quiet --json --summary-only
 if [ "$snap" = 1 ] && [ -f "$data/facebook_combined.txt" ]; then
@@ -91,7 +117,7 @@ for load in idle busy; do
     mapfile -d '' command < "$out/case_$((i + 1))"
     settings=(default)
     [ "${command[0]}" = "$netdp" ] && settings+=(1)
-    declare -A walls=() peaks=()
+    declare -A walls=() peaks=() cpus=()
     failed=
     for _ in $(seq "$repeat"); do
       for threads in "${settings[@]}"; do
@@ -102,6 +128,7 @@ for load in idle busy; do
           break 2
         fi
         walls[$threads]+="$MEDIAN_WALL "
+        cpus[$threads]+="$MEDIAN_CPU "
         peaks[$threads]=$((PEAK_MB > ${peaks[$threads]:-0} ? PEAK_MB : ${peaks[$threads]:-0}))
       done
     done
@@ -116,9 +143,11 @@ for load in idle busy; do
       range_of["$load/$threads/$i"]="$(head -1 <<< "$sorted")–$(tail -1 <<< "$sorted")"
       extra=()
       [ "$threads" = 1 ] && extra=(--threads 1)
-      record "$load" "$threads" "${cases[$i]}" "$median" "${peaks[$threads]}" "${command[@]}" "${extra[@]}"
+      cpu=$(printf '%s\n' ${cpus[$threads]} | sort -g | sed -n "$(((repeat + 1) / 2))p")
+      record "$load" "$threads" "${cases[$i]}" "$median" "$(head -1 <<< "$sorted")" "$(tail -1 <<< "$sorted")" \
+        "$cpu" "${peaks[$threads]}" "${command[@]}" "${extra[@]}"
     done
-    unset walls peaks
+    unset walls peaks cpus
   done
   stop_busy
 done
@@ -133,4 +162,4 @@ for i in "${!cases[@]}"; do
     "$(cell "busy/default/$i")" "$(cell "busy/1/$i")" "$ratio"
 done
 echo
-echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg); records appended to $json"
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg); records added to $json; now run /usr/bin/python3 bench/render_performance.py"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Vector releases (accounting/vector_max.hpp):
 //  - per-call cost of maximize_over_vectors for m = 8, 20, 50, 100 rounds on a projector block with
 //    negative entries (the interior point runs; counters: iterations, relative gap);

@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 """The vector worst case max tr(KG), G PSD, diag(G) = 1, as a competent numpy user would solve it
 without an SDP package (cvxpy is not in Debian 12): the same primal-dual interior-point method
 (Helmberg, Rendl, Vanderbei & Wolkowicz 1996), numpy/scipy linear algebra, on random projector

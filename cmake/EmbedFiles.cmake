@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 # cmake -DOUTPUT=file.cpp -DNAMESPACE=ns -DNAMES="a|b" -DFILES="path/a|path/b" -P EmbedFiles.cmake
 # Writes OUTPUT defining `const std::string_view ns::<name>` with each file's bytes, as raw string
 # literals (the report's inlined page and chart libraries). Fails if a file holds the delimiter.

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 # Optional fast dense linear algebra for the random-walk accountant: LAPACKE
 # (dsyevd) and CBLAS (dsyrk), e.g. Debian's liblapacke-dev + libopenblas-dev.
 # When found, netdp_use_lapack(<target>) links them and defines NETDP_HAVE_LAPACKE;

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 # netdp_add_module(<name> [DEPENDS targets...])
 # Builds src/<name>/**/*.cpp into the static library netdp_<name> (exported as
 # netdp::<name>), with headers in include/netdp/<name>/. A module's private headers live beside

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Every accountant on small drawn protocols: a graph (classic families and random graphs of up to
 // 12 nodes), a weighting, T, a schedule, the pairs asked for and the accountant's options, all
 // decoded from the input bytes, then built through make_account (the one entry point of the CLI,

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The Fedivertex CSV graph reader (Source,Target[,Weight]) on arbitrary bytes.
 #include <sstream>
 

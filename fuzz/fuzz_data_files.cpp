@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The data readers that take a path: the first byte picks the reader (IDX images with a fixed
 // labels file, CSV, LIBSVM), the rest is the file's content.
 #include "fuzz_target.hpp"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The SNAP edge-list reader on arbitrary bytes.
 #include <sstream>
 

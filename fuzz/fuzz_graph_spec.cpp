@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // A graph SPEC: parsed, then built by graph::from_spec (generators and their keys). Skipped: SPECs
 // naming a file reader (the readers have their own targets, and a path could name any file) and
 // those setting max_attempts (the redraws a user allows take that many times as long, by design).

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The GraphML reader on arbitrary bytes.
 #include "fuzz_target.hpp"
 #include "netdp/graph/io.hpp"

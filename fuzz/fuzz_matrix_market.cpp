@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The Matrix Market reader (gossip matrices, correlations, adjacency) on arbitrary bytes.
 #include <sstream>
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The report's inputs: the bytes as a file given to `netdp report` (read_input), and the page's data
 // computed from it (page_data), as the command does before it writes anything.
 #include "fuzz_target.hpp"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // A gossip schedule SPEC (`fixed`, `pairwise`, `er-per-round:p=P`, `dropout:p=P`): parsed, then
 // W_0..W_{T-1} built on a 6-node ring under the weighting and with the rounds the first byte picks.
 #include "fuzz_target.hpp"

@@ -1,6 +1,8 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Shared by the fuzz targets: each defines LLVMFuzzerTestOneInput over one reader or parser. A bad
-// input must be refused with std::invalid_argument (the CLI's exit code 2, see docs/errors.md);
+// input must be refused with std::invalid_argument (the CLI's exit code 2, see docs/reference/errors.md);
 // anything else (a crash, a sanitizer report, another exception, a hang) is a finding.
 // Built two ways (fuzz/CMakeLists.txt): with libFuzzer (`make fuzz`, clang) and with
 // replay_main.cpp, which runs the kept corpus in tests/fuzz/corpus/ under `make test`.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // A training config: TOML text, then the schema's checks (no data is read).
 #include "fuzz_target.hpp"
 #include "netdp/learn/toml_config.hpp"

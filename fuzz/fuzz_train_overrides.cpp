@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // `netdp train --set key=value ...`: each line of the input is one override, applied in order to an
 // empty config, then checked against the schema (no data is read, nothing is trained).
 #include <sstream>

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Runs a fuzz target without libFuzzer (any compiler). Two modes:
 //   replay FOLDER|FILE...       every file of the given folders (in name order) through
 //                               LLVMFuzzerTestOneInput; `make test` runs it under ASan+UBSan, so each

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The netdp command: parses arguments and hands over to the cli module.
 #include <cstdlib>
 #include <iostream>
@@ -27,13 +29,13 @@ constexpr bool kSanitized = false;
 ///
 /// - Huge pages. An all-pairs run allocates its large buffers (observer × target grids,
 ///   eigenvectors, walk states) and touches each page once; on a virtual machine a 4 KB page fault
-///   costs microseconds, a third of a whole hypercube run (docs/performance.md, "Page faults").
+///   costs microseconds, a third of a whole hypercube run (docs/reference/performance.md, "Page faults").
 ///   glibc backs its allocations with transparent huge pages when the tunable
 ///   glibc.malloc.hugetlb=1 is set. NETDP_HUGE_PAGES=0, or a GLIBC_TUNABLES that already names
 ///   glibc.malloc.hugetlb, leaves it as it is.
 /// - OMP_WAIT_POLICY=passive. An OpenMP thread that waits at a barrier spins for a while by default;
 ///   on a machine where another process keeps a core busy, the spinning threads take the time the
-///   working ones need, and two threads ran 2.7 times slower than one (docs/performance.md, "Busy
+///   working ones need, and two threads ran 2.7 times slower than one (docs/reference/performance.md, "Busy
 ///   machines"). Passive threads sleep instead. An OMP_WAIT_POLICY the user set is kept.
 void restart_with_runtime_settings([[maybe_unused]] char** argv) {
 #if defined(__linux__) && defined(__GLIBC__)
@@ -68,7 +70,7 @@ void restart_with_runtime_settings([[maybe_unused]] char** argv) {
 /// does so with madvise(MADV_DONTNEED): every later allocation there faults its pages in again.
 /// An accountant that solves one small problem per pair (an interior point on 100 × 100 matrices,
 /// 9,900 times) and never frees a large block spent a fifth of its time in the kernel's page-fault
-/// path (docs/performance.md, "Freed memory kept"). So up to 8 MB of free memory stays at the top
+/// path (docs/reference/performance.md, "Freed memory kept"). So up to 8 MB of free memory stays at the top
 /// of each heap, and blocks below 4 MB come from the heaps; larger ones are mapped and unmapped on
 /// their own, so the large buffers of an all-pairs run are still returned (the peaks measured
 /// before and after are in the same section).

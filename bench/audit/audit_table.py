@@ -1,9 +1,11 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 """Claimed vs empirical μ for every ordered (observer, target) pair of a 30-node graph: runs
 `netdp audit --json` once per pair and claim (Muffliato's exact joint view, Theorem 1 under
 --bound paper, the Koskela–Kulkarni secure-sum view for vector and scalar releases, and the MF
 view of DP-D-SGD), and
-prints the Markdown table of docs/audit.md; then the same for the random walk's ε claims (the
+prints the Markdown table of docs/reference/audit.md; then the same for the random walk's ε claims (the
 valid tail count and the paper's expected count T/n), with the token started at the target.
 
 Usage (after `make build`):  bench/audit/audit_table.py [BUILD_DIR] [TRIALS] [all|gaussian|walk]

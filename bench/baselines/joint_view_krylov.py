@@ -1,7 +1,9 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 """The exact joint view of one Muffliato observer from the SVD of a well-conditioned basis of its
 Krylov space, as a numpy/scipy user would check `netdp account --method muffliato --observer V
---out F.npy --field mu` (docs/accounting-muffliato.md, "Ill-conditioned views: the Chebyshev basis").
+--out F.npy --field mu` (docs/reference/accounting-muffliato.md, "Ill-conditioned views: the Chebyshev basis").
 
 The observer's messages W^t e_w (t < T, w a neighbour) span K = span{p(W) e_w : deg p < T}. The powers
 are too ill-conditioned to give its dimension, so the rows T_t(aW + bI) e_w are built by the Chebyshev

@@ -1,6 +1,8 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 """The Muffliato paper's Theorem 1 for all pairs, as a numpy/scipy user would write it: the
-baseline beside `netdp account --method muffliato --bound paper` (docs/performance.md).
+baseline beside `netdp account --method muffliato --bound paper` (docs/reference/performance.md).
 
     S(v, u) = sum_{t<T} sum_{w ~ v} (W^t)[w, u]^2 / N_t(w, v),  N_t(w, v) = sum_{j != v} (W^t)[w, j]^2
     mu(u -> v) = (Delta / sigma) sqrt(min(S, 1))   (capped at the local value)

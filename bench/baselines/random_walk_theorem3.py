@@ -1,7 +1,9 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 """The random-walk paper's pairwise Renyi DP (Cyffers, Bellet & Upadhyay, Theorem 3 / eq. 16) for
 all pairs, as a numpy/scipy user would write it: the baseline beside
-`netdp account --method random-walk --contributions expected --alpha A` (docs/performance.md).
+`netdp account --method random-walk --contributions expected --alpha A` (docs/reference/performance.md).
 
     S = sum_{i=1}^{T} W^i / i = U s_T(Lambda) U^T,  s_T(l) = sum_{i<=T} l^i / i   (eq. 13-15)
     local = alpha Delta^2 / (2 sigma^2),  single(u -> v) = min(2 local S[u, v], local)

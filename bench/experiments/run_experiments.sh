@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Reproduces every number recorded in docs/experiments.md with `netdp train` and the configs in
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
+# Reproduces every number recorded in docs/reference/experiments.md with `netdp train` and the configs in
 # examples/. Run from the repository root (the configs' data paths are relative to it):
 #
 #   bench/experiments/run_experiments.sh [smoke|muffliato|rw-table1|kk-fig3|mf-fig3|all ...]
@@ -88,7 +90,7 @@ muffliato() {
 # Random-walk paper Table 1: 2 algorithms × 4 graphs × 3 mean privacy losses (one seed; the paper
 # averages 8; RW_SEEDS="1 2 3" repeats each cell). Both are calibrated on local DP by netdp train:
 # for the walk (10 contributions per node, capped) that is what netdp's Theorem 3 bound gives at
-# these ε̄ (every pair hits its local-DP cap; docs/experiments.md).
+# these ε̄ (every pair hits its local-DP cap; docs/reference/experiments.md).
 rw_table1() {
   local graph eps seed
   for graph in complete:n=2048 exponential:n=2048 geometric:n=2048,radius=0.05 grid:rows=32,cols=64; do

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# The screenshots of docs/report.md: the commands of its examples, then each report opened in
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
+# The screenshots of docs/reference/report.md: the commands of its examples, then each report opened in
 # Debian's Chromium by the browser test's own check (tests/report/check_report.mjs), and the top of
 # each page kept as docs/images/report-<name>.png.
 # Usage (from the repository root, after `make test` or `make deps && make`): docs/images/report-screenshots.sh

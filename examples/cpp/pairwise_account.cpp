@@ -1,4 +1,6 @@
-// The pairwise-account API as a user calls it (docs/accounting.md, "The C++ API"): build an account
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
+// The pairwise-account API as a user calls it (docs/reference/accounting.md, "The C++ API"): build an account
 // once, query one pair, calibrate σ to a target ε, and stream every pair into a summary by distance.
 #include <cstdio>
 #include <span>

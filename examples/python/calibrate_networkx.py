@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 """Calibrate σ so that the mean pairwise ε of Muffliato (the exact joint view, T = 4 rounds)
 is 1 at δ = 1e-5 on a networkx small-world graph, then check it with an account at that σ.
 

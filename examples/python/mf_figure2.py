@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 """The MF paper's Figure 2: per hop distance, the Rényi ε (α = 2) that DP-D-SGD leaks under
 the MF accountant (PNDP), under Muffliato's paper formula (NOT a bound on the view), under
 Muffliato's exact joint view, and under Koskela-Kulkarni's secure summation. Florentine

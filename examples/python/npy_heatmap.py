@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 """Load the all-pairs matrix that `netdp account --out F.npy` writes (row = observer, column =
 target, the diagonal the local-DP value) with its node labels, and draw it.
 

@@ -1,13 +1,15 @@
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 """netdp: how much each node of a decentralized learning protocol learns about each other node.
 
 A thin layer over the C++ library that `netdp` (the command line) calls: graphs keep their
 labels, accounts take the options of ``netdp account`` by the same names (dashes become
-underscores), and results are numpy arrays and pandas frames. See docs/python.md.
+underscores), and results are numpy arrays and pandas frames. See docs/reference/python.md.
 """
 
 import os as _os
 
-# OpenMP threads that wait spin by default and lose to a busy core (docs/performance.md, "Busy
+# OpenMP threads that wait spin by default and lose to a busy core (docs/reference/performance.md, "Busy
 # machines"); the runtime reads the policy once, when it loads with the extension below. A policy
 # the user set is kept; one set after import changes nothing.
 _os.environ.setdefault("OMP_WAIT_POLICY", "passive")

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 """Checks of the numbers the Python functions hand to the library."""
 
 import math

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 """The categories of netdp's warnings, so that ``-W error::netdp.NumericalWarning`` and pytest's
 warning filters can single them out. Each is a UserWarning."""
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 """Pairwise accounts: every accountant of ``netdp account``, by the same option names."""
 
 from __future__ import annotations
@@ -352,7 +354,7 @@ def account(g: GraphLike, method: str = "muffliato", rounds: int = 10, sigma: fl
     **method_options
         The options of ``netdp account --method ...`` with dashes as underscores
         (``bound="paper"``, ``contributions="worst"``, ``view="plain"``, ``trust="ldp"``,
-        ``correlation=C``, ...): the table in docs/python.md.
+        ``correlation=C``, ...): the table in docs/reference/python.md.
 
     Returns
     -------
@@ -600,7 +602,7 @@ class AccountResult:
     @functools.cached_property
     def certificate(self) -> npt.NDArray[Any]:
         """What each value is, per (observer, target): "exact", "upper-bound", "cap-in-span",
-        "cap-undetermined" or "paper-formula" (docs/certificates.md); None off-pairs."""
+        "cap-undetermined" or "paper-formula" (docs/explanation/certificates.md); None off-pairs."""
         return self._matrix("certificate", empty=None, dtype=object)
 
     @functools.cached_property

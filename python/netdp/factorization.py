@@ -1,4 +1,6 @@
-"""Matrix-factorization noise correlations, as ``netdp factorize`` computes them (docs/mf.md)."""
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
+"""Matrix-factorization noise correlations, as ``netdp factorize`` computes them (docs/reference/mf.md)."""
 
 from __future__ import annotations
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 """Gossip matrices W (rows summing to 1) and their spectral facts."""
 
 from typing import Any

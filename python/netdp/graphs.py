@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 """Graphs whose nodes keep their labels: from a SPEC string, networkx, scipy or an edge array."""
 
 from __future__ import annotations

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 """Figures of the papers from netdp results (matplotlib). Each function returns a Figure and
 never calls ``show()``; pass ``ax`` to draw into an existing Axes."""
 

@@ -1,4 +1,6 @@
-"""Rényi DP conversions, the same functions as the library's dp module (docs/dp.md)."""
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
+"""Rényi DP conversions, the same functions as the library's dp module (docs/reference/dp.md)."""
 
 from typing import Any, Sequence
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 """The HTML report of ``netdp report``, from Python's results or the command line's files."""
 
 from __future__ import annotations
@@ -68,7 +70,7 @@ def report(results: Union[Result, Iterable[Result]], path: Union[str, "os.PathLi
            title: str = "netdp report") -> dict[str, Any]:
     """Writes the HTML report of ``netdp report``: one file that opens offline, with ε by distance,
     the CDF of pairwise ε, the ε heatmap, the graph coloured by ε from an observer, the certificate
-    kinds, audits and training curves (docs/report.md).
+    kinds, audits and training curves (docs/reference/report.md).
 
     Parameters
     ----------

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 """The decentralized training simulator, as ``netdp train`` runs it."""
 
 import os
@@ -38,7 +40,7 @@ def train(config: Union[str, os.PathLike[str], dict[str, Any], None] = None,
     Raises
     ------
     ValueError
-        A key or value the configuration schema refuses (docs/learn.md), with its message.
+        A key or value the configuration schema refuses (docs/reference/learn.md), with its message.
     FileNotFoundError
         A configuration or data file that cannot be opened.
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Accounts: netdp.Account (built once, evaluated at any σ and δ, calibrated, its rows streamed),
 // the one-call account() and calibrate() on it, and `netdp compare`'s table. The accountants are
 // the library's, through accounting::make_account (the AccountRequest every front end fills).

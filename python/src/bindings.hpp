@@ -1,8 +1,10 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What the binding files of the compiled module (_netdp) share: numpy arrays that own C++ buffers,
 // long calls run without the GIL and interruptible by Ctrl-C, and one bind_* per library module.
 // No accounting happens in the bindings: each function converts Python values to the library's
-// types, calls the library, and hands back numpy arrays (docs/python.md).
+// types, calls the library, and hands back numpy arrays (docs/reference/python.md).
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The dp module's conversions: Rényi curves to (ε, δ), μ-GDP to ε and back.
 
 #include <pybind11/stl.h>

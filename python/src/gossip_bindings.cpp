@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Gossip matrices: W of a named weighting in CSR, and its spectrum's facts.
 
 #include <pybind11/stl.h>

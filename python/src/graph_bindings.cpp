@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Graphs: from a SPEC string (every reader of `--graph`) or from an edge array, with their labels
 // and the notes of what a reader changed.
 

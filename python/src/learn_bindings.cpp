@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Training: `netdp train` on a config, its metrics as numpy columns and its summary.
 
 #include <pybind11/stl.h>

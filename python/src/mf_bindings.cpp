@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Matrix factorization: `netdp factorize` (C, its loss, sensitivity and certificate).
 
 #include <pybind11/eigen.h>

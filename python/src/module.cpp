@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The compiled part of `import netdp` (the package in python/netdp wraps it): one bind_* per
 // library module (bindings.hpp), the process's thread policy, how the library's errors become
 // Python exceptions, and the version.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The HTML report (netdp::report): the same page as `netdp report`, from files and from results
 // made in Python (their documents as JSON text, in the command line's field names).
 

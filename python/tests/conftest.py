@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 """Shared fixtures: the netdp binary of the same build (NETDP_BINARY, set by ctest)."""
 
 import json

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 """netdp.Account: built once, evaluated at any σ and δ, calibrated, streamed; labelled results; typed
 warnings; the version."""
 

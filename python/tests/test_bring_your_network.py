@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 """Networks as researchers bring them: files written by networkx and pandas, weighted and directed
 graphs, and a gossip matrix of one's own. Each format gives the same account, labels kept."""
 

@@ -1,6 +1,8 @@
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 """The exact joint view against a reference in exact rational arithmetic (Python's fractions),
 independent of netdp's code: every default value is at least the exact leverage, and every value
-labelled exact (or the cap in span) equals it (docs/certificates.md)."""
+labelled exact (or the cap in span) equals it (docs/explanation/certificates.md)."""
 
 import random
 from fractions import Fraction
@@ -16,7 +18,7 @@ EXACT_KINDS = ("exact", "cap-in-span")
 
 def weight_matrix(g, weights):
     """W as fractions: hamilton 1/max(d_u, d_v), metropolis 1/(1 + max(d_u, d_v)) on the edges, the
-    diagonal 1 minus the rest of its row (docs/gossip.md)."""
+    diagonal 1 minus the rest of its row (docs/reference/gossip.md)."""
     n = g.number_of_nodes()
     w = [[Fraction(0)] * n for _ in range(n)]
     for u, v in g.edges():

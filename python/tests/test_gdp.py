@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 """The GDP conversions against their closed form (Dong, Roth & Su, Corollary 2.13)."""
 
 import numpy as np

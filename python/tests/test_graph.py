@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 """Graphs keep their labels from networkx, scipy and edge arrays; gossip matrices are stochastic."""
 
 import networkx as nx

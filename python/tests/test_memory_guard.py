@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 """Sizes that come from the arguments are checked against netdp.set_max_memory before anything
 proportional to them is allocated: the call raises MemoryError naming the input and the estimate,
 at once, instead of taking gigabytes."""

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 """netdp.report: the page of ``netdp report``, from Python's results and from the command line's files."""
 
 import json

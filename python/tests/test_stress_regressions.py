@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 """Configurations that once killed the interpreter or were refused, run from Python.
 
 Each was found by a stress test of random accounting configurations: a LAPACK call given too short

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 """netdp.train runs the simulator as `netdp train` does: the same metrics on the same config."""
 
 import csv

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What the audits of the linear views (audit.cpp) and of the random walk (audit_walk.cpp) share.
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The audits of the linear Gaussian views, inside (audit.hpp): a protocol linear in its inputs G
 // and its noise Z ~ N(0, σ² I) reaches the attackers as messages A G + B Z. The audit identifies A

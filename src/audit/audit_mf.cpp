@@ -1,6 +1,8 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The MF paper's algorithms as the audit runs them (audit.hpp, audit_mf): each node's noise as
 // its Appendix A describes it, drawn from i.i.d. coordinates Z that the nodes own, and the
-// messages each trust model shows (docs/audit.md, "MF views"; docs/accounting-mf.md for the
+// messages each trust model shows (docs/reference/audit.md, "MF views"; docs/reference/accounting-mf.md for the
 // conventions, which the simulation follows without using the accountant's matrices).
 
 #include <Eigen/QR>
@@ -118,7 +120,7 @@ detail::Injections gossip_algorithm(const gossip::GossipMatrix& w, const Attacke
   return out;
 }
 
-/// Zip-DL (A.6, as docs/accounting-mf.md reads Biswas et al. 2025): node i holds x_t^i = θ_t^i + g_t^i
+/// Zip-DL (A.6, as docs/reference/accounting-mf.md reads Biswas et al. 2025): node i holds x_t^i = θ_t^i + g_t^i
 /// and sends x_t^i + ξ_t^{i→j} to each neighbour j, ξ_t^{i→·} = (I − 11ᵀ/s_i) z_t^{i,·} over its s_i
 /// messages (z drawn and known by i); θ_{t+1}^j = W_jj x_t^j + Σ_i W_ji (x_t^i + ξ_t^{i→j}). The
 /// attackers read the messages sent to them from outside the coalition (PNDP) or every message.

@@ -1,6 +1,8 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The random walk's audit (audit.hpp, audit_random_walk): the walk of Algorithm 1 of Cyffers,
 // Bellet & Upadhyay on a sum query, the likelihood ratio of the observer's view of eq. (7), and
-// a threshold chosen on calibration runs (docs/audit.md, "The random walk").
+// a threshold chosen on calibration runs (docs/reference/audit.md, "The random walk").
 
 #include "audit_walk.hpp"
 

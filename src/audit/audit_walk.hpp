@@ -1,7 +1,9 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The random walk's audit, inside: the law of the target's visits in the segments of the walk the
 // observer cannot see, and one run of the walk with the log-likelihood ratio of the observer's
-// view (audit.hpp, audit_random_walk; docs/audit.md, "The random walk").
+// view (audit.hpp, audit_random_walk; docs/reference/audit.md, "The random walk").
 
 #include <cstddef>
 #include <optional>

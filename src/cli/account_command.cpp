@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // `netdp account`: pairwise privacy of every (observer, target) pair under one
 // of the accountants, with a summary by distance, baselines and calibration.
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #include "account_report.hpp"
 
 #include <fmt/format.h>
@@ -12,6 +14,7 @@
 #include <utility>
 
 #include "netdp/util/atomic_file.hpp"
+#include "netdp/util/format_up.hpp"
 #include "netdp/util/parallel_errors.hpp"
 #include "output.hpp"
 
@@ -21,6 +24,10 @@ namespace {
 using Json = nlohmann::ordered_json;
 using accounting::PairRow;
 using accounting::Range;
+using util::format_up;
+
+/// A privacy loss (or a calibrated σ) for people: six digits, never below the value.
+std::string rounded_up(double x) { return format_up(x); }
 
 Json optional_json(const std::optional<double>& value) { return value ? Json(*value) : Json(nullptr); }
 
@@ -303,30 +310,30 @@ void write_human(std::ostream& out, const AccountReport& report) {
     fmt::print(out, "bound {}: every value is an upper bound on the loss of the observer's whole view\n",
                report.bound);
   } else {
-    fmt::print(out,
-               "bound {}: the paper's message-by-message formula, NOT an upper bound on the observer's whole "
-               "view\n",
-               report.bound);
+    // The random walk's paper formula is its expected count of contributions; Muffliato's is Theorem 1.
+    const char* formula = report.method == "random-walk" ? "the paper's expected count of contributions T/n"
+                                                         : "the paper's message-by-message formula";
+    fmt::print(out, "bound {}: {}, NOT an upper bound on the observer's whole view\n", report.bound, formula);
   }
   if (!report.calibration.is_null()) {
     const Json& c = report.calibration;
-    fmt::print(out,
-               "calibration: sigma = {:.6g} gives {} epsilon = {:.6g} at delta = {:.3g} (target {:.6g})\n",
-               c["sigma"].get<double>(), c["calibrate_on"].get<std::string>(),
-               c["achieved_epsilon"].get<double>(), report.delta, c["target_epsilon"].get<double>());
+    fmt::print(out, "calibration: sigma = {} gives {} epsilon = {} at delta = {:.3g} (target {:.6g})\n",
+               rounded_up(c["sigma"].get<double>()), c["calibrate_on"].get<std::string>(),
+               rounded_up(c["achieved_epsilon"].get<double>()), report.delta,
+               c["target_epsilon"].get<double>());
   }
   if (s["epsilon_max"].is_number()) {
-    fmt::print(out, "epsilon over {} pairs: min {:.6g}  mean {:.6g}  max {:.6g}\n",
-               s["pairs"].get<std::size_t>(), s["epsilon_min"].get<double>(), s["epsilon_mean"].get<double>(),
-               s["epsilon_max"].get<double>());
+    fmt::print(out, "epsilon over {} pairs: min {}  mean {}  max {}\n", s["pairs"].get<std::size_t>(),
+               rounded_up(s["epsilon_min"].get<double>()), rounded_up(s["epsilon_mean"].get<double>()),
+               rounded_up(s["epsilon_max"].get<double>()));
   }
   fmt::print(out, "\nprivacy loss epsilon by shortest-path distance (delta = {:.3g})\n", report.delta);
   fmt::print(out, "{:>8} {:>8} {:>12} {:>12} {:>12}\n", "distance", "pairs", "min", "mean", "max");
   for (const Json& d : s["by_distance"]) {
-    fmt::print(out, "{:>8} {:>8} {:>12.6g} {:>12.6g} {:>12.6g}\n",
+    fmt::print(out, "{:>8} {:>8} {:>12} {:>12} {:>12}\n",
                d["distance"].is_null() ? std::string("-") : dump_json(d["distance"], -1),
-               d["pairs"].get<std::size_t>(), d["epsilon_min"].get<double>(), d["epsilon_mean"].get<double>(),
-               d["epsilon_max"].get<double>());
+               d["pairs"].get<std::size_t>(), rounded_up(d["epsilon_min"].get<double>()),
+               rounded_up(d["epsilon_mean"].get<double>()), rounded_up(d["epsilon_max"].get<double>()));
   }
   if (!report.sample.is_null()) {
     const Json& sample = report.sample;
@@ -342,20 +349,19 @@ void write_human(std::ostream& out, const AccountReport& report) {
       const auto bound = [](const Json& v) {
         return v.is_null() ? std::string("-") : fmt::format("{:.6g}", v.get<double>());
       };
-      fmt::print(out, "{:>8} {:>12.6g} {:>12.6g} {:>12} {:>12} {:>12.6g}\n",
-                 d["distance"].get<std::uint32_t>(), d["estimated_pairs"].get<double>(),
-                 d["mean"].get<double>(), bound(d["ci_low"]), bound(d["ci_high"]),
-                 d["sample_max"].get<double>());
+      fmt::print(out, "{:>8} {:>12.6g} {:>12.6g} {:>12} {:>12} {:>12}\n", d["distance"].get<std::uint32_t>(),
+                 d["estimated_pairs"].get<double>(), d["mean"].get<double>(), bound(d["ci_low"]),
+                 bound(d["ci_high"]), rounded_up(d["sample_max"].get<double>()));
     }
   }
   if (s.contains("top")) {
     fmt::print(out, "\nthe {} pairs of largest epsilon\n{:>12} {:>12} {:>8} {:>12} {}\n", s["top"].size(),
                "observer", "target", "distance", "epsilon", "certificate");
     for (const Json& t : s["top"])
-      fmt::print(out, "{:>12} {:>12} {:>8} {:>12.6g} {}\n", dump_json(t["observer"], -1),
+      fmt::print(out, "{:>12} {:>12} {:>8} {:>12} {}\n", dump_json(t["observer"], -1),
                  dump_json(t["target"], -1),
                  t["distance"].is_null() ? std::string("-") : dump_json(t["distance"], -1),
-                 t["epsilon"].get<double>(), t["certificate"].get<std::string>());
+                 rounded_up(t["epsilon"].get<double>()), t["certificate"].get<std::string>());
   }
   if (s.contains("histogram")) {
     const Json& h = s["histogram"];
@@ -374,13 +380,14 @@ void write_human(std::ostream& out, const AccountReport& report) {
       hi = std::max(hi, o.epsilon_mean);
       sum += o.epsilon_mean;
     }
-    fmt::print(out, "\nmean epsilon per observer: min {:.6g}  mean {:.6g}  max {:.6g} over {} observers\n",
-               lo, sum / static_cast<double>(observers.size()), hi, observers.size());
+    fmt::print(out, "\nmean epsilon per observer: min {}  mean {}  max {} over {} observers\n",
+               rounded_up(lo), rounded_up(sum / static_cast<double>(observers.size())), rounded_up(hi),
+               observers.size());
   }
   fmt::print(out,
-             "\nbaselines for the same sigma: local DP epsilon {:.6g} (mu {:.6g}), central DP epsilon {:.6g} "
-             "(mu {:.6g})\n",
-             report.local_dp.epsilon, report.local_dp.mu, report.central_dp.epsilon, report.central_dp.mu);
+             "\nbaselines for the same sigma: local DP epsilon {} (mu {}), central DP epsilon {} (mu {})\n",
+             rounded_up(report.local_dp.epsilon), rounded_up(report.local_dp.mu),
+             rounded_up(report.central_dp.epsilon), rounded_up(report.central_dp.mu));
   fmt::print(out, "{}\n", accounting::certificate_sentence(report.summary.certificates));
   if (report.certificate_failure_probability &&
       report.summary.certificates[accounting::Certificate::exact] +

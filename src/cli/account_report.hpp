@@ -1,6 +1,8 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Private to the cli module: the rows and summary of `netdp account` and the one place they are
-// written as JSON, CSV or a human table. Field names are documented in docs/cli.md.
+// written as JSON, CSV or a human table. Field names are documented in docs/reference/cli.md.
 
 #include <fmt/format.h>
 

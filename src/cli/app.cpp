@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #include "netdp/cli/app.hpp"
 
 #include <unistd.h>
@@ -180,7 +182,7 @@ int run(int argc, char** argv) {
   // command.
   if (mpi::world().rank != 0 && !runs_on_every_rank(argc, argv)) return 0;
   if (const auto note = linalg::apply_thread_policy().note) std::cerr << "netdp: warning: " << *note << "\n";
-  CLI::App app{"netdp: pairwise privacy accounting for differentially private decentralized learning"};
+  CLI::App app{"netdp: pairwise privacy accounting for differentially private decentralized learning", "netdp"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("netdp ") + kNetdpVersion);
   add_graph_command(app);

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // `netdp asymptotic`: Koskela–Kulkarni Theorem 13 — the per-round secure-summation
 // sensitivity (Δ_T)²/T of a target against an observer next to its limit
 // π_j²/‖π‖² (1/n for doubly stochastic W) as T grows.

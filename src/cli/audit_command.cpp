@@ -1,6 +1,8 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // `netdp audit`: the observer's view of the simulated protocol, attacked by the optimal test on
 // two neighbouring inputs, gives a lower confidence bound on μ and ε to set beside the
-// accountant's claim (docs/audit.md). Exit status 3 when the claim is below the bound.
+// accountant's claim (docs/reference/audit.md). Exit status 3 when the claim is below the bound.
 
 #include <fmt/ostream.h>
 

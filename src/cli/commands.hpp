@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Private to the cli module: each subcommand lives in its own <name>_command.cpp
 // and registers itself on the application here. A subcommand's callback parses,

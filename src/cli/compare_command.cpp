@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // `netdp compare`: the MF paper's Figure 2 — for one graph, W, T and noise, the
 // Muffliato accounting of DP-D-SGD / Muffliato-SGD(K) next to the MF accounting
 // (PNDP, Theorem 7) per shortest-path distance, with Koskela–Kulkarni's
@@ -20,6 +22,7 @@
 #include "netdp/graph/metrics.hpp"
 #include "netdp/mpi/distributed_compare.hpp"
 #include "netdp/util/check.hpp"
+#include "netdp/util/format_up.hpp"
 #include "network_options.hpp"
 #include "output.hpp"
 
@@ -108,20 +111,18 @@ void run_compare(const CompareOptions& o) {
     fmt::print(out, "{:>8} {:>7} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12}{}\n", "distance", "pairs",
                "mf mean", "mf max", "paper mean", "paper max", "exact mean", "exact max",
                with_secure_sum ? "   secsum mean    secsum max" : "");
+    // Six digits, rounded up: a printed loss is never below the computed one.
+    const auto up = [](const auto& value) { return util::format_up(value.template get<double>()); };
     for (const auto& d : j["by_distance"]) {
-      fmt::print(out, "{:>8} {:>7} {:>12.6g} {:>12.6g} {:>12.6g} {:>12.6g} {:>12.6g} {:>12.6g}",
-                 d["distance"].get<int>(), d["pairs"].get<std::size_t>(), d["mf_mean"].get<double>(),
-                 d["mf_max"].get<double>(), d["muffliato_mean"].get<double>(),
-                 d["muffliato_max"].get<double>(), d["muffliato_exact_mean"].get<double>(),
-                 d["muffliato_exact_max"].get<double>());
-      if (d.contains("secure_sum_mean")) {
-        fmt::print(out, " {:>13.6g} {:>13.6g}", d["secure_sum_mean"].get<double>(),
-                   d["secure_sum_max"].get<double>());
-      }
+      fmt::print(out, "{:>8} {:>7} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12}", d["distance"].get<int>(),
+                 d["pairs"].get<std::size_t>(), up(d["mf_mean"]), up(d["mf_max"]), up(d["muffliato_mean"]),
+                 up(d["muffliato_max"]), up(d["muffliato_exact_mean"]), up(d["muffliato_exact_max"]));
+      if (d.contains("secure_sum_mean"))
+        fmt::print(out, " {:>13} {:>13}", up(d["secure_sum_mean"]), up(d["secure_sum_max"]));
       fmt::print(out, "\n");
     }
-    fmt::print(out, "baselines at the same sigma: local DP {:.6g}, central DP {:.6g}\n",
-               j["local_dp"].get<double>(), j["central_dp"].get<double>());
+    fmt::print(out, "baselines at the same sigma: local DP {}, central DP {}\n", up(j["local_dp"]),
+               up(j["central_dp"]));
   });
 }
 

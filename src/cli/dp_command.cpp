@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // `netdp dp`: μ-GDP <-> (ε, δ) conversions, RDP conversions and noise calibration.
 #include <fmt/format.h>
 

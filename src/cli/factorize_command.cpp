@@ -1,6 +1,8 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // `netdp factorize`: the MF problem min sens_Π(C)² · ‖L C⁻¹‖²_F for the prefix-sum or the
 // decentralized-learning (MAFALDA, MF paper Lemma 10) workload, by method; prints the loss,
-// sensitivity and optimality certificate and writes C as Matrix Market (docs/mf.md).
+// sensitivity and optimality certificate and writes C as Matrix Market (docs/reference/mf.md).
 #include <fmt/ostream.h>
 
 #include <cmath>

@@ -1,5 +1,7 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // `netdp gossip --graph SPEC --weights NAME [--lcc] [--json] [--out W.mtx]` (or `--matrix W.mtx`):
-// spectral summary of a gossip matrix (docs/gossip.md, docs/cli.md).
+// spectral summary of a gossip matrix (docs/reference/gossip.md, docs/reference/cli.md).
 #include <fmt/format.h>
 
 #include <iostream>

@@ -1,5 +1,7 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // `netdp graph --graph SPEC [--lcc] [--json] [--out FILE] [--labels]`:
-// summary of a graph (docs/graph.md, docs/cli.md).
+// summary of a graph (docs/reference/graph.md, docs/reference/cli.md).
 #include <iostream>
 #include <memory>
 #include <sstream>

@@ -1,7 +1,9 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // `netdp help [specs|graphs|schedules|weightings|options]`: the SPEC grammars the options take, each
 // printed by the module that parses it (graph::spec_help from the SPEC table, gossip::weighting_help
 // from the weighting table, gossip::schedule_spec_help beside the schedule parser), and the
-// accountants' option reference from the option table (docs/cli.md holds it).
+// accountants' option reference from the option table (docs/reference/cli.md holds it).
 
 #include <iostream>
 #include <memory>

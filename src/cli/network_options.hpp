@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Private to the cli module: the options every network-level subcommand shares
 // (--graph, --lcc, --weights) and what they build.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Private to the cli module: how outputs name nodes. A node is named by its label (the id in the
 // graph's file, or its index for a generated graph); when some label differs from its index the

@@ -1,6 +1,8 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Private to the cli module: the one place where results are written out.
-// Every subcommand builds a JSON value (stable field names, see docs/cli.md)
+// Every subcommand builds a JSON value (stable field names, see docs/reference/cli.md)
 // and a human-readable table; --json prints the former, otherwise the latter.
 
 #include <CLI/CLI.hpp>

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Private to the cli module: the one progress reporter of every command. On stderr, only when it
 // is a terminal and --quiet is not given; a phase is shown once it has run for a second (short

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // `netdp report`: one self-contained HTML file from outputs of account, compare, audit and train.
 
 #include <fmt/format.h>

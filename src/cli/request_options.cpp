@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #include "request_options.hpp"
 
 #include "netdp/mf/correlation_io.hpp"

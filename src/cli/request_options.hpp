@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The accountant's flags that `netdp account` and `netdp audit` share: one flag per row of the
 // library's option table (accounting::account_options), parsed into an AccountRequest by the table's

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // `netdp train`: runs the decentralized training simulator (learn::run_training) on a
 // TOML config with --set overrides, and writes metrics, summary and resolved config.
 #include <fmt/format.h>
@@ -113,7 +115,7 @@ void add_train_command(CLI::App& app) {
   cmd->add_option("--out", options->out, "Output folder (created); default runs/<config name>-<UTC time>");
   cmd->add_flag("--print-schema", options->print_schema,
                 "Print every config key (default, accepted values, meaning) as the Markdown table of "
-                "docs/learn.md, and exit");
+                "docs/reference/learn.md, and exit");
   add_output_options(cmd, options->output);
   cmd->callback([options] { run_train(*options); });
 }

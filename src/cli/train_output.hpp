@@ -1,6 +1,8 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Private to the cli module: the files `netdp train` writes into its output folder
-// (docs/cli.md, "netdp train"): metrics.csv, metrics.json, summary.json, config.toml.
+// (docs/reference/cli.md, "netdp train"): metrics.csv, metrics.json, summary.json, config.toml.
 
 #include <nlohmann/json.hpp>
 #include <string>

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #include "netdp/dp/gdp.hpp"
 
 #include <algorithm>
@@ -63,7 +65,7 @@ double loss_integral(double mu, double a) {
 // the values come from Miller's backward recurrence, normalised by Hh_0 = Φ(−A) (erfcx). The terms
 // alternate and fall by at least μ/A <= 1/2 each, so the first omitted one bounds the error; the
 // sum stops below 1e-18 of the total (a few terms at μ = 0.01, A = 3, against ~20 quadrature
-// panels; docs/dp.md gives the measured cost of a root).
+// panels; docs/reference/dp.md gives the measured cost of a root).
 constexpr double kSeriesMaxMu = 0.5;
 constexpr double kSeriesMinA = 1.0;
 constexpr double kSeriesMaxA = 1e3;  // the recurrence's growth per step stays far inside the range

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Private to the dp module: Gaussian tail pieces shared by normal.cpp and gdp.cpp,
 // the conservative rounding used by every ε the module reports, and the check of every δ it takes.

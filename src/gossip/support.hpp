@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Private to the gossip module: the directed support of W (arc u -> v when
 // W_uv > 0, self-loops included) and its strongly connected components.

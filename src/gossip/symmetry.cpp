@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Symmetry orbits of a gossip matrix (see symmetry.hpp).
 
 #include "netdp/gossip/symmetry.hpp"

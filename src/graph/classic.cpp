@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Built-in classic graphs. Edge lists as shipped by NetworkX 3.6
 // (florentine_families_graph, davis_southern_women_graph, karate_club_graph,
 // les_miserables_graph), renumbered in the node orders of classic.hpp.

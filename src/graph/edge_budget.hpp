@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Private to the graph module: generators check the memory a requested graph takes before they
 // build it (util::require_memory, limited by --max-memory), instead of crashing with bad_alloc.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Deterministic generators: complete, path, ring, star, grid, torus, hypercube,
 // exponential graph.
 #include "netdp/graph/generators.hpp"

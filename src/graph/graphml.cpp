@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // GraphML (io.hpp): the XML that networkx's write_graphml, Gephi, igraph and yEd write, parsed by
 // pugixml. Node ids become labels; an undirected graph's edges are read by their endpoints' ids.
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Private to the graph module: what the text readers and GraphML's share. The node ids a reader
 // collects, relabelled 0..n-1 in increasing order (numeric for integer ids, as text for names), the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Random generators: Erdős–Rényi, random geometric, Barabási–Albert, stochastic
 // block model, random regular. All draw from util::Rng (util/rng.hpp) in a fixed,
 // documented order, so a seed gives the same graph on every platform.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The gossip-family algorithms: d-sgd, dp-d-sgd (Koskela–Kulkarni Algorithm 2), muffliato-gd /
 // muffliato-sgd (Cyffers et al. Algorithm 3), randomized-gossip, antipgd (MF paper A.3).
 // Every step is "adapt then combine": θ ← W_t^K (θ − η ĝ) (KK Algorithm 2: local noisy step, then

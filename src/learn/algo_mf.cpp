@@ -1,8 +1,10 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Matrix-factorization algorithms (MF paper, Bellet et al.): mf-d-sgd (Algorithm 1) and
 // mafalda (MAFALDA-SGD, Algorithm 2). D-SGD "adapt then combine" where node v's noise at step t
 // is σ C (C_v⁻¹ ξ_v)_t (eq. 3 / Algorithm 1 line 5: the noise C⁺Z with C lower triangular and
 // invertible, so C⁺ = C⁻¹ and the noise of step t only needs ξ_v(0..t)), ξ_v(s) ~ N(0, I_p).
-// See docs/learn.md, "Matrix-factorization algorithms".
+// See docs/reference/learn.md, "Matrix-factorization algorithms".
 
 #include <algorithm>
 #include <memory>
@@ -49,7 +51,7 @@ DenseMatrix correlation_from_key(const std::string& value, std::size_t rounds) {
   return read_correlation_file(value, rounds);
 }
 
-/// The participation the correlation is optimized for and accounted under (docs/learn.md).
+/// The participation the correlation is optimized for and accounted under (docs/reference/learn.md).
 struct McParticipation {
   std::size_t k = 1;       ///< participations of a record (k_eff = ⌈T/b⌉ when cyclic)
   std::size_t b = 1;       ///< steps between participations = number of classes

@@ -1,4 +1,6 @@
-// Protocol algorithms and baselines (docs/learn-protocols.md):
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
+// Protocol algorithms and baselines (docs/reference/learn-protocols.md):
 //  * secure-gossip: DP-D-SGD (Koskela–Kulkarni Algorithm 2) whose gossip step runs the pairwise-masking
 //    secure-summation protocol (netdp/learn/secure_summation.hpp) — node v learns only Σ_u W_vu x_u.
 //  * dp-fedavg: a trusted server averages the nodes' clipped minibatch gradients and adds central

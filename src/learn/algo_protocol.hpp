@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Private to the learn module: factories of the protocol algorithms (src/learn/algo_protocol*.cpp),
 // with the random walk's options exposed for tests until they become config keys.

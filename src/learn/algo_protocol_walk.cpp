@@ -1,4 +1,6 @@
-// random-walk-dp-sgd (Cyffers, Bellet & Upadhyay, random-walk DP-SGD; docs/learn-protocols.md):
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
+// random-walk-dp-sgd (Cyffers, Bellet & Upadhyay, random-walk DP-SGD; docs/reference/learn-protocols.md):
 // one token model walks over the graph; at step t its holder v (if past the burn-in and under its
 // contribution cap) takes a noisy clipped minibatch step
 //   θ ← θ − η [(1/b)(Σ_{i∈batch} clip(∇ℓ(θ; x_i), C) + σ C ξ) + λ θ],   ξ ~ N(0, I),

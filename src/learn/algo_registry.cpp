@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Name → algorithm factory: a plain table (no static self-registration, which static
 // libraries drop). To add an algorithm: declare its factory below and add one row.
 

@@ -1,6 +1,8 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The training configuration's one table: for every key its struct member, rule, default and
 // description. It drives parse_train_config, to_flat_config, validate, config_schema and the key
-// table of docs/learn.md (config_schema_markdown).
+// table of docs/reference/learn.md (config_schema_markdown).
 
 #include <fmt/format.h>
 
@@ -375,7 +377,7 @@ const std::vector<Entry>& table() {
   using A = AlgorithmConfig;
   static const std::vector<Entry> entries = {
       bind_key("data.source", data, &DataConfig::source, Choice<DataSource>{},
-               "where the examples come from (synthetic-*: generated, no files; docs/learn-data.md)"),
+               "where the examples come from (synthetic-*: generated, no files; docs/reference/learn-data.md)"),
       bind_key(
           "data.path", data, &DataConfig::path, Text{"path"},
           "mnist: directory of train-images-idx3-ubyte(.gz) / train-labels-idx1-ubyte(.gz); csv, libsvm, "
@@ -415,7 +417,7 @@ const std::vector<Entry>& table() {
       bind_key("network.lcc", network, &gossip::NetworkSpec::lcc, Flag{},
                "restrict the graph to its largest connected component"),
       bind_key("network.weights", network, &gossip::NetworkSpec::weighting, Choice<gossip::Weighting>{},
-               "gossip weighting (docs/gossip.md)"),
+               "gossip weighting (docs/reference/gossip.md)"),
       bind_key(
           "network.matrix", network, &gossip::NetworkSpec::matrix, Text{"path of a Matrix Market W"},
           "your own gossip matrix instead of network.weights; network.graph, when given, names its nodes"),
@@ -428,11 +430,11 @@ const std::vector<Entry>& table() {
       bind_read_key("network.weight_column", &graph::ReadOptions::weight_column, Text{"column name"},
                     "csv/tsv graph: the column of the edge weights (empty: Weight, if any)"),
       bind_key("model.kind", model, &ModelSpec::kind, Choice<ModelSpec::Kind>{},
-               "the model (docs/learn-models.md)"),
+               "the model (docs/reference/learn-models.md)"),
       bind_key("model.l2", model, &ModelSpec::l2, Real{Range::nonnegative}, "L2 coefficient λ of λ/2‖θ‖²"),
       bind_key("model.hidden", model, &ModelSpec::hidden, Count{1}, "mlp: hidden units"),
       bind_key("algorithm.name", algorithm, &A::name, AlgorithmName{},
-               "the training algorithm (docs/learn.md, \"Algorithms\")"),
+               "the training algorithm (docs/reference/learn.md, \"Algorithms\")"),
       bind_key("algorithm.rounds", algorithm, &A::rounds, Count{1}, "T, gradient steps"),
       bind_key("algorithm.step_size", algorithm, &A::step_size, Real{Range::positive}, "η"),
       bind_key("algorithm.batch_size", algorithm, &A::batch_size, Count{0},

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // CSV with a header row (RFC 4180 quoting: "a, b" and "" for a quote; a quoted field may not span
 // lines). Missing: an empty field, "NA" or "nan" (any case). A selected column with any present
 // non-numeric value is categorical.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The name tables of the configuration's enums and the to_string overloads that read them.
 
 #include "enum_names.hpp"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Private to the learn module: the one name table of each enum the training configuration uses
 // (src/learn/enum_names.cpp). The public to_string overloads, the configuration's parser and its

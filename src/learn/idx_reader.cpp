@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // IDX files (LeCun's MNIST format, also Fashion-MNIST): a 4-byte magic 0x00 0x00 <type> <dims>,
 // <dims> big-endian uint32 sizes, then the data. Only unsigned bytes (type 0x08) are used by these
 // data sets. The file may be gzip-compressed: zlib's gzread detects that from the magic bytes

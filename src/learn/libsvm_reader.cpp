@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // LIBSVM / SVMlight text: "label index:value index:value ... [# comment]", 1-based indices;
 // blank lines and '#' comments are skipped, a "qid:N" token is ignored. Absent indices are 0.
 #include <charconv>

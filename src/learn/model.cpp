@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The Model base (default clipped sum, penalty, full gradient), make_model and accuracy.
 
 #include "netdp/learn/model.hpp"

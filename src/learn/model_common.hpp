@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Helpers shared by the model implementations (src/learn/model_*.cpp): input checks, the
 // numerically stable scalar functions, the row-wise softmax and the clip factor.

@@ -1,5 +1,7 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Linear (ridge) regression: ℓ(θ; x, y) = ½ (w·x + b − y)², θ = [w; b]; the penalty λ/2 ‖θ‖²
-// covers the bias too (see docs/learn-models.md).
+// covers the bias too (see docs/reference/learn-models.md).
 
 #include <string_view>
 

@@ -1,6 +1,8 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Logistic regression: binary (sigmoid + log-loss) and multinomial (softmax cross-entropy).
 // Both clipped sums use the factorization of the per-example gradient norm, so the n × p matrix
-// of per-example gradients is never formed (docs/learn-models.md, "Clipping").
+// of per-example gradients is never formed (docs/reference/learn-models.md, "Clipping").
 
 #include <string_view>
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // One-hidden-layer ReLU MLP: out = B ᵀ relu(Aᵀ x + b₁) + b₂ with a squared-error head (regression,
 // one output) or a softmax cross-entropy head (classification, one output per class).
 //

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Partitioning a data set over the nodes of a graph (IID, Dirichlet label skew, k-shards, and
 // position-dependent data as in the random-walk paper, Appendix C).
 #include <algorithm>

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The papers' preprocessing (Muffliato Section 6 / random-walk paper Section 6 on Houses: standardize,
 // normalize each point to unit L2 norm, 80/20 split; Koskela–Kulkarni Section 5 on MNIST).
 #include <algorithm>

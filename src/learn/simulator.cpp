@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // run_training: builds data, graph, model, schedule and algorithm from a TrainConfig, calibrates
 // σ if asked, runs T rounds on the n × p parameter matrix and evaluates.
 

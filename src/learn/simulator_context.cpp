@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // TrainContext: per-node minibatches, clipped gradient sums, gossip helpers.
 
 #include <algorithm>

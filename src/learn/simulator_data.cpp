@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Loading and preparing the data set of a training run from its DataConfig (`data.*`).
 
 #include <fmt/format.h>

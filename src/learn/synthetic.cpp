@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // A planted model with a known parameter θ*, for tests that must converge to a known optimum.
 #include <fmt/format.h>
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Accountants of the training algorithms on top of accounting/pairwise.hpp: local GDP, Muffliato
 // (Theorems 6 and 11) and randomized gossip; ε so far through accounting::epsilon_statistic.
 
@@ -109,7 +111,7 @@ PrivacyAccount muffliato_base_account(const AlgorithmParams& p, const std::strin
       (account.statistic == accounting::Statistic::mean ? "-mean-pairwise" : "-max-pairwise");
   account.notes.push_back(
       "privacy.bound = paper: the Muffliato paper's message-by-message sums (Theorem 6 / 11), each step "
-      "capped at the local value; NOT an upper bound on what a node sees (docs/accounting-muffliato.md)");
+      "capped at the local value; NOT an upper bound on what a node sees (docs/reference/accounting-muffliato.md)");
   return account;
 }
 

@@ -1,5 +1,7 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Private to the learn module: the accountants attached to the training algorithms (docs/learn.md,
+// Private to the learn module: the accountants attached to the training algorithms (docs/reference/learn.md,
 // "Privacy"). Each returns a PrivacyAccount whose at_round(t) is an accounting::PairwiseAccount;
 // the simulator reports and calibrates through accounting::epsilon_statistic / calibrate_sigma.
 

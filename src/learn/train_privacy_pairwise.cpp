@@ -1,4 +1,6 @@
-// Pairwise accountants of dp-d-sgd, secure-gossip, antipgd and Muffliato's whole view (docs/learn.md,
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
+// Pairwise accountants of dp-d-sgd, secure-gossip, antipgd and Muffliato's whole view (docs/reference/learn.md,
 // "Privacy"): each algorithm is described as an accounting::AccountRequest on the run's protocol and
 // built through the registry (make_account), once before training, at round T and σ = 1; μ scales
 // as 1/σ, so every later evaluation (ε so far, calibration) is a rescaling. One adaptor

@@ -1,4 +1,6 @@
-// The accountant of random-walk-dp-sgd (docs/learn-protocols.md): local GDP of a node's
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
+// The accountant of random-walk-dp-sgd (docs/reference/learn-protocols.md): local GDP of a node's
 // contributions, or the random-walk paper's pairwise Rényi bound (Cyffers, Bellet & Upadhyay,
 // Theorem 3 through accounting::RandomWalkLosses) converted per pair and capped by local GDP.
 

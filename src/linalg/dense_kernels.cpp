@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Dense kernels of the accountants (see dense_kernels.hpp).
 
 #include "netdp/linalg/dense_kernels.hpp"
@@ -197,7 +199,7 @@ SymmetricEigen symmetric_eigen(DenseMatrix symmetric, bool vectors) {
   result.values.resize(n);
   // The tridiagonal reduction makes one threaded BLAS call per column: up to n ≈ 1000 a second
   // thread gains nothing idle, and with a core busy elsewhere each call waits for the thread that
-  // shares it (docs/performance.md, "Under load, against numpy"). One thread there; a rule on n, so the
+  // shares it (docs/reference/performance.md, "Under load, against numpy"). One thread there; a rule on n, so the
   // result does not depend on the load. (Inside a parallel region the caller has set one already.)
   std::optional<SingleThreadedBlas> one_thread;
   if (n < kThreadedEigenMinSize && omp_in_parallel() == 0) one_thread.emplace();

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Symmetric positive definite kernels for small dense matrices (dense_kernels.hpp):
 // small_cholesky_in_place and small_spd_invert_from_cholesky.
 //
@@ -6,7 +8,7 @@
 // vectors of rows × four columns, accumulated over k in one pass, then finished column by column.
 // Below about 400 rows the operands stay in the L2 cache, so no cache blocking is needed; the one
 // pass over k replaces the packing, TRSM and SYRK calls in which LAPACK's blocked xPOTRF and
-// xPOTRI spend most of their time at these orders (2–3× slower at m = 100: docs/performance.md).
+// xPOTRI spend most of their time at these orders (2–3× slower at m = 100: docs/reference/performance.md).
 //
 // Every entry is a sum over k in increasing order whatever the vector width, so the three clones
 // (AVX-512, AVX2, baseline) differ only by fused multiply-adds, and no result depends on the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The process's thread counts (thread_policy.hpp).
 
 #include "netdp/linalg/thread_policy.hpp"

@@ -1,4 +1,6 @@
-// Baseline correlations as factorizations (docs/mf.md, "Baselines").
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
+// Baseline correlations as factorizations (docs/reference/mf.md, "Baselines").
 #include <Eigen/Eigenvalues>
 
 #include "netdp/mf/factorize.hpp"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // MAFALDA's local Gram H (MF paper, Lemma 10) from the Frobenius Gram of the powers of W.
 #include "netdp/mf/local_gram.hpp"
 

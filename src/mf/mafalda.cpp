@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // MAFALDA's local correlation and the D-MF variant (MF paper, Algorithm 2 and Lemma 10).
 #include "netdp/mf/factorize.hpp"
 #include "netdp/mf/local_gram.hpp"

@@ -1,5 +1,7 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // MAFALDA with one C per node: the per-node Grams H_v and the separated optimization
-// (docs/mf-mafalda.md, "One C per node"; MF paper Section 5, Lemma 10 and its proof, Appendix D).
+// (docs/reference/mf-mafalda.md, "One C per node"; MF paper Section 5, Lemma 10 and its proof, Appendix D).
 #include "netdp/mf/mafalda_per_node.hpp"
 
 #include <Eigen/Eigenvalues>

@@ -1,5 +1,7 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Privacy of MF-D-SGD with one encoder C_v per node through the MF accountant
-// (docs/mf-mafalda.md, "One C per node"; MF paper Theorem 7 with a block-diagonal local C).
+// (docs/reference/mf-mafalda.md, "One C per node"; MF paper Theorem 7 with a block-diagonal local C).
 #include <Eigen/QR>
 #include <algorithm>
 #include <cstddef>

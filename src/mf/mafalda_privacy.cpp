@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // MAFALDA-SGD's privacy through the MF accountant (MF paper, Theorem 7 with C = C_local ⊗ I_n).
 #include "netdp/mf/mafalda_privacy.hpp"
 

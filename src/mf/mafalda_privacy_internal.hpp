@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Private to the mf module: the engine steps shared by mafalda_privacy for one C_local and for
 // one C per node (mafalda_privacy.cpp, mafalda_per_node_privacy.cpp).

@@ -1,5 +1,7 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The MF objective pieces: participation classes, sens_Π(C)², tr(H X⁻¹), the
-// flip-Cholesky factor and the prefix-sum Gram (docs/mf.md, "The problem").
+// flip-Cholesky factor and the prefix-sum Gram (docs/reference/mf.md, "The problem").
 #include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,7 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The optimal correlation: min tr(H X⁻¹) s.t. diag(X) = 1 and X_ij = 0 for i ≠ j in one
-// participation class (docs/mf.md, "Optimal"). The Lagrangian with multipliers Λ supported on
+// participation class (docs/reference/mf.md, "Optimal"). The Lagrangian with multipliers Λ supported on
 // those entries, tr(HX⁻¹) + ⟨Λ, X⟩ − tr Λ, is minimized over X ≻ 0 at
 // X = Λ^{−½}(Λ^½HΛ^½)^½Λ^{−½}, so for every Λ ⪰ 0 on the pattern
 //     g(Λ) = 2 tr((Λ^½ H Λ^½)^½) − tr Λ ≤ min tr(H X⁻¹)
@@ -82,7 +84,7 @@ Evaluation evaluate(const DenseMatrix& x, const DenseMatrix& r) {
   return e;
 }
 
-// The (k, b)-cyclic constraint sets (docs/mf.md, "Multi-epoch"): X_ij = 0 for i ≠ j in one class,
+// The (k, b)-cyclic constraint sets (docs/reference/mf.md, "Multi-epoch"): X_ij = 0 for i ≠ j in one class,
 // and either X_ii = 1 (unit_diagonal) or Σ_{i∈c} X_ii = 1 per class c (class_trace). Both are affine,
 // so L-BFGS runs in the tangent subspace: `project` is the Frobenius-orthogonal projection onto it.
 class Constraints {
@@ -156,7 +158,7 @@ class Constraints {
     return bound(lambda, cost, r);
   }
 
-  // A lower bound on sens_Π² · tr(H X⁻¹) over ALL X ≻ 0 (class_trace only; docs/mf.md, "Global
+  // A lower bound on sens_Π² · tr(H X⁻¹) over ALL X ≻ 0 (class_trace only; docs/reference/mf.md, "Global
   // lower bound"). Λ_c = μ_c Y_c with Y_c = I + θ_c A_c, A_c the within-class off-diagonal part of G
   // over μ_c (the class mean of G_ii). If |Y_ij| ≤ 1 and the entrywise sin(π/2 · Y) is positive
   // semidefinite, i.e. a Gram matrix of unit vectors v_i, then Y = E[s sᵀ] for s_i = sign(v_iᵀz),

@@ -1,4 +1,6 @@
-// The sign-pattern relaxation of the (k, b)-cyclic MF problem (docs/mf.md, "Sign relaxation"):
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
+// The sign-pattern relaxation of the (k, b)-cyclic MF problem (docs/reference/mf.md, "Sign relaxation"):
 //     min tr(H X⁻¹)  s.t.  sᵀ X_c s ≤ 1  for every class c and s ∈ {±1}^c (s_0 = +1).
 // Lagrangian with μ_{c,s} ≥ 0: Λ = Σ μ_{c,s} s sᵀ (PSD, block diagonal on classes), minimized at
 // X(Λ) = Λ^{−½}(Λ^½HΛ^½)^½Λ^{−½}; dual g(μ) = 2 tr((Λ^½HΛ^½)^½) − Σμ ≤ the optimum. KKT:

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // One account across the processes of a run (distributed_account.hpp).
 
 #include "netdp/mpi/distributed_account.hpp"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // `netdp compare` across the processes of a run (distributed_compare.hpp).
 
 #include "netdp/mpi/distributed_compare.hpp"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Values as bytes between the ranks of a run (transfer.hpp).
 
 #include "mpi/transfer.hpp"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Private to the mpi module: values as bytes between the ranks of a run. A rank's account of its
 // share (a Gaussian account's grid and info) or its rows go to rank 0 as one byte string, sent in

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The processes of a run (world.hpp): MPI started only under a launcher, ranks other than 0 kept
 // silent, and a failing rank that stops the whole run with its message.
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The report's HTML: the page template with everything inlined, written whole or not at all.
 
 #include <map>

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The "accounts" part of a report page: the statistics of one `netdp account --json` output.
 
 #include <fmt/format.h>

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The data of a report page (src/report/page/data-schema.md): the network and its facts, and one
 // part per input.
 

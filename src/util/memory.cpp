@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The memory limit and the checks against it (memory.hpp).
 
 #include "netdp/util/memory.hpp"

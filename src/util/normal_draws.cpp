@@ -1,5 +1,7 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Standard normal draws in bulk (rng.hpp; the training simulator's and the audit's Gaussian noise,
-// docs/learn.md, "Noise").
+// docs/reference/learn.md, "Noise").
 //
 // fill_standard_normal: the ziggurat method of Marsaglia & Tsang (J. Stat. Softw. 5(8), 2000) with
 // 128 layers, in Doornik's form ("An improved ziggurat method to generate normal random samples",

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // AccountRequest: the options by name build the same account as the accountant's own factory,
 // and an option that does not apply to the method is refused by name.
 #include "netdp/accounting/account/account_request.hpp"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The propagation kernels of the block accountants against plain loops, at every block width from
 // 0 to 70 (vector tiles of 32, 16 and 8 columns, then single columns).
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The Chebyshev basis of a Muffliato view: the certified spectral interval of W, the rows against a
 // long-double recurrence (the forward-error bound must hold), and their span against the powers'.
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The conformance suite every registered accountant family passes, through the registry and the
 // typed request that every front end builds: ε never rises with σ, a vanishing sensitivity leaks
 // nothing, the calibrated σ meets its target and is the smallest that does, no value is below a
@@ -160,7 +162,7 @@ std::vector<PairRow> rows_of_share(const std::vector<PairRow>& full,
 }
 
 /// A share's account holds the same rows as the account of every observer, bit for bit but for a
-/// Gaussian account's ε: the shares of a run split across processes (docs/mpi.md) put together give
+/// Gaussian account's ε: the shares of a run split across processes (docs/reference/mpi.md) put together give
 /// the single-process account.
 void expect_share_rows_equal(const Protocol& protocol, const AccountRequest& request) {
   const std::vector<graph::NodeId> share{0, 3, 4, 8};

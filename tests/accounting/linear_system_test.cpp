@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Koskela–Kulkarni accountants: the structured path against the literal dense
 // reference of linear_system_test_helpers.hpp (the paper's H_T and pseudo-inverse).
 
@@ -471,7 +473,7 @@ TEST(LinearSystem, Theorem13LimitDoublyStochastic) {
 
 TEST(LinearSystem, Theorem13LimitHoldsForOnesButNotForTheWorstCase) {
   // ER(30), neighbours 0 and 1: 1ᵀK1/T tends to 1/30, but the worst release per round levels off far
-  // above it (docs/accounting-linear-system.md): the theorem's limit is not the privacy loss.
+  // above it (docs/reference/accounting-linear-system.md): the theorem's limit is not the privacy loss.
   const DenseMatrix w = hamilton_dense(connected_er(30, 0.2, 1));
   ASSERT_GT(w(0, 1), 0.0);
   LinearSystemOptions options;

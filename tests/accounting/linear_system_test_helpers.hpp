@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Literal dense reference of the Koskela–Kulkarni views, written exactly as the
 // paper writes them: dense W, dense matrix products, H_T with block (r, s) =

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The linear-view engine: K_u = A_uᵀ (B Bᵀ)⁺ A_u against a literal SVD
 // pseudo-inverse, its diagnostics, and the per-pair assessment.
 

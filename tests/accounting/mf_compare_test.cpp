@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Figure 2 comparison (MF paper): aggregation per distance and the bounds each side must obey.
 
 #include "netdp/accounting/mf/mf_compare.hpp"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // MF views vs literal dense constructions written here exactly as the MF paper
 // writes them (Appendix A), through K = Cᵀ B⁺ B C restricted to the target's
 // columns (Theorem 7 / eq. 8), with pseudo-inverses by SVD.

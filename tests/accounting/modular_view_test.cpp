@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Exact arithmetic of the joint view's certificates (modular_view.hpp): primes, W read as
 // rationals, ranks and memberships modulo p, leverages and their reconstruction.
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Muffliato closed forms (Corollary 1, Corollary 3, Theorem 4/9, eq. (16), Corollary 5,
 // Proposition 1) against literal dense formulas or hand-computed values, and as upper
 // bounds on the Theorem-1 / Theorem-12 sums.

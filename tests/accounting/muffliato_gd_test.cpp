@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Muffliato-GD/SGD accounting (Theorems 6 and 11) against the literal sums.
 
 #include "netdp/accounting/muffliato/muffliato_gd.hpp"

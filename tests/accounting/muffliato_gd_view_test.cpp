@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Muffliato-GD's whole view on any schedule against a literal dense oracle: the observer's rows
 // written as the formula reads (block s of message (r, w) is e_wᵀ W_{r−1} ⋯ W_{sK}), its own
 // columns removed, the projector V Vᵀ from a long-double SVD, K_u its T × T block at u's columns.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The exact joint view of Muffliato gossip against a literal dense oracle: the observer's message
 // matrix A′ (rows of W_{0:t}, its own columns removed) and ℓ_u = e_uᵀ A′ᵀ (A′A′ᵀ)⁺ A′ e_u with a
 // pseudo-inverse, exactly as the formula is written.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Muffliato Theorem 1 / 12 / 13 fast path against the literal dense formulas.
 
 #include "netdp/accounting/muffliato/muffliato.hpp"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Test helpers for the Muffliato accountant: small graphs and gossip matrices
 // built by hand, and LITERAL dense implementations of the paper's formulas

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // A sample of observers and its per-distance estimates (observer_sample.hpp).
 #include "netdp/accounting/account/observer_sample.hpp"
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The worst pairs of a stream and the histogram of its losses (pair_extremes.hpp).
 #include "netdp/accounting/account/pair_extremes.hpp"
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The pairwise-account interface: every accountant's rows against the direct library calls it
 // wraps, streaming, statistics, calibration (closed form against the bracketed search) and the
 // query checks.

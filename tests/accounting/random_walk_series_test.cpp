@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Tests of S_T(W) = Σ W^i/i (Lemma 2), Theorem 3 and the closed forms of
 // Appendix E (complete graph, ring, star) against literal dense references.
 

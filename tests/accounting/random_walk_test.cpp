@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the random-walk accountant: Lemma 2 composed over N_u contributions,
 // the condition of Theorem 3, the local-DP cap, sender-known view (Appendix B.1)
 // and collusion (Appendix D), against literal dense formulas written here.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Visit counts of a random walk against the literal distribution: every walk of T steps
 // enumerated with its probability, N_u counted.
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // row_space: the smallest kept singular value its margin uses bounds A on the whole kept span; and
 // its effort limit on a dense spectrum: views whose singular values run on densely below the Gram's
 // resolution are given up (the local-DP cap), and the test that decides it leaves a spectrum that

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Literal dense reference of the vector worst case max tr(KG), G ⪰ 0, diag(G) <= 1 (the SDP of
 // vector_max.hpp), solved through its dual by a textbook barrier method. Used only by the tests.

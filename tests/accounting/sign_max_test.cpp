@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Tests of maximize_over_signs against a plain enumeration of all 2^m sign vectors, the closed
 // forms of small examples, and the bound relations (lower <= exact <= certified <= sum_abs).
 

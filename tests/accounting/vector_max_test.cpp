@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Tests of maximize_over_vectors against a literal dense solver of the SDP's dual (a log-barrier
 // Newton method, written as a textbook states it), the bound relations scalar ≤ vector ≤ Σ|K|,
 // and K from real secure-sum views.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The audit attacks the simulated protocol: it proves Theorem 1 wrong where the paper formula
 // under-reports, never contradicts the exact joint view, and its attack is optimal (the
 // empirical μ meets the exact μ).

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The random walk's audit: the segment laws equal the enumeration of the hidden paths, the
 // statistic is the exact log-likelihood ratio of the view (it integrates to one, and in a Gaussian
 // case it has the Gaussian's law), the paper's expected count T/n is refuted where it

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // End-to-end tests of `netdp account`: output fields, agreement with the
 // library, calibration, and clear errors (exit status 2) on bad input.
 #include <gtest/gtest.h>

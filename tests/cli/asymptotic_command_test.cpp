@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // `netdp asymptotic`: Theorem 13's limit is 1/n for a doubly stochastic W.
 #include <gtest/gtest.h>
 

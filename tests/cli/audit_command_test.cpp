@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // `netdp audit`: the verdict, its exit status and the fields of its JSON.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The options every subcommand takes (output.hpp) mean the same in each: --seed, --max-memory, the
 // default graph, and where machine and human output go.
 #include <gtest/gtest.h>

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // End-to-end tests of `netdp dp`: the JSON fields agree with the dp module.
 #include <gtest/gtest.h>
 

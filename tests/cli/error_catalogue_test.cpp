@@ -1,4 +1,6 @@
-// The catalogue of bad inputs in docs/errors.md, run case by case through the real `netdp` binary:
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
+// The catalogue of bad inputs in docs/reference/errors.md, run case by case through the real `netdp` binary:
 // the document's tables are the test's data. Each case must exit with its code, print every quoted
 // fragment on stderr, and never crash, abort or report an internal failure.
 
@@ -125,8 +127,8 @@ std::string read_text(const fs::path& path) {
 }
 
 TEST(ErrorCatalogue, EveryCaseExitsCleanlyWithItsMessage) {
-  const Catalogue catalogue = read_catalogue(std::string(NETDP_SOURCE_DIR) + "/docs/errors.md");
-  ASSERT_GE(catalogue.cases.size(), 60u) << "docs/errors.md lists too few cases (or its tables moved)";
+  const Catalogue catalogue = read_catalogue(std::string(NETDP_SOURCE_DIR) + "/docs/reference/errors.md");
+  ASSERT_GE(catalogue.cases.size(), 60u) << "docs/reference/errors.md lists too few cases (or its tables moved)";
   const fs::path dir = fs::temp_directory_path() / ("netdp-error-catalogue-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   for (const Fixture& f : catalogue.fixtures) std::ofstream(dir / f.name, std::ios::binary) << f.content;

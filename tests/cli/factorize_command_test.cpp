@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // `netdp factorize`: agrees with the library, writes C, rejects bad input.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,6 @@
-// The help texts against docs/cli.md: every subcommand has a section, every option a subcommand's
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
+// The help texts against docs/reference/cli.md: every subcommand has a section, every option a subcommand's
 // --help lists is documented, and no help text carries notes meant for the developers.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -19,7 +21,7 @@ namespace netdp::cli {
 namespace {
 
 std::string cli_docs() {
-  std::ifstream in(std::string(NETDP_SOURCE_DIR) + "/docs/cli.md");
+  std::ifstream in(std::string(NETDP_SOURCE_DIR) + "/docs/reference/cli.md");
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
@@ -78,7 +80,7 @@ bool documents(const std::string& docs, const std::string& option) {
 
 TEST(HelpAndDocs, EverySubcommandAndOptionIsDocumented) {
   const std::string docs = cli_docs();
-  ASSERT_FALSE(docs.empty()) << "docs/cli.md not found";
+  ASSERT_FALSE(docs.empty()) << "docs/reference/cli.md not found";
   const std::set<std::string> commands = subcommands();
   ASSERT_GE(commands.size(), 9u);
   for (const std::string& command : commands) {
@@ -92,7 +94,7 @@ TEST(HelpAndDocs, EverySubcommandAndOptionIsDocumented) {
       const std::string name = option_of(l);
       if (name.empty()) continue;
       ++options;
-      EXPECT_TRUE(documents(docs, name)) << name << " of " << command << " is not in docs/cli.md";
+      EXPECT_TRUE(documents(docs, name)) << name << " of " << command << " is not in docs/reference/cli.md";
     }
     EXPECT_GE(options, 1u);
     for (const char* note : {"issue ", "TODO", "FIXME", "{false}", "{true}", "--help-specs"})
@@ -100,10 +102,10 @@ TEST(HelpAndDocs, EverySubcommandAndOptionIsDocumented) {
   }
 }
 
-// The text of docs/<page> between "<!-- begin: {marker} -->" and "<!-- end: {marker} -->" (their
+// The text of docs/reference/<page> between "<!-- begin: {marker} -->" and "<!-- end: {marker} -->" (their
 // own lines excluded), or "" when the page has no such block.
 std::string generated_block(const std::string& page, const std::string& marker) {
-  std::ifstream in(std::string(NETDP_SOURCE_DIR) + "/docs/" + page);
+  std::ifstream in(std::string(NETDP_SOURCE_DIR) + "/docs/reference/" + page);
   std::ostringstream text;
   text << in.rdbuf();
   const std::string doc = text.str();
@@ -123,12 +125,12 @@ TEST(HelpAndDocs, TheOptionReferencesAreTheOptionTable) {
   ASSERT_EQ(printed.status, 0) << printed.err;
   EXPECT_EQ(printed.out, accounting::account_options_markdown(accounting::OptionSpelling::command_line));
   EXPECT_EQ(generated_block("cli.md", "netdp help options"), printed.out)
-      << "docs/cli.md's option reference differs from `netdp help options`";
+      << "docs/reference/cli.md's option reference differs from `netdp help options`";
   const testing::CliResult python = testing::run_cli({"help", "python-options"});
   ASSERT_EQ(python.status, 0) << python.err;
   EXPECT_EQ(python.out, accounting::account_options_markdown(accounting::OptionSpelling::python));
   EXPECT_EQ(generated_block("python.md", "netdp help python-options"), python.out)
-      << "docs/python.md's option reference differs from `netdp help python-options`";
+      << "docs/reference/python.md's option reference differs from `netdp help python-options`";
   // Every option is a row of both, with exactly its methods.
   for (const accounting::AccountOption& option : accounting::account_options()) {
     SCOPED_TRACE(std::string(option.name));

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Nodes keep their labels end to end: options take labels, rows and summaries name nodes by
 // label (with the index beside it when they differ), matrix outputs come with a labels file.
 #include <gtest/gtest.h>

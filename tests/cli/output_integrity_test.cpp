@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // No lost output and no wrong acceptance: a write error on standard output is an error (exit 2),
 // a signal leaves no temporary file, --out reaches standard output through a pipe, every option
 // refuses an empty value and an integer that is not plain decimal digits, and the checks of the

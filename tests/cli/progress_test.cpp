@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The progress reporter: silent when disabled or for short phases, a bar with an ETA for a known
 // total, a count for an unknown one, each shown phase closed with its time.
 #include "../../src/cli/progress.hpp"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Commands a stress test of random accounting configurations once crashed or wrongly refused, run
 // as a user types them. The library tests hold the reasons (LapackContracts, RandomWalkSeries); these
 // keep the commands themselves working.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Every field of `netdp account`'s summary recomputed from the rows it summarises, for every
 // accountant and for the JSON and CSV outputs.
 

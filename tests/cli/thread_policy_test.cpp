@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The process's thread counts (accounting/thread_policy.hpp) with the real binary: an OpenMP team
 // larger than netdp runs is lowered with a warning instead of crashing, and the environment's thread
 // variables do not change a result (the BLAS thread count is pinned).

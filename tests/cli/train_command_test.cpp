@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Tests of `netdp train`'s input and output: TOML flattening and errors, --set overrides,
 // the resolved-config round trip, and the metrics/summary files agreeing with the result.
 #include <gtest/gtest.h>

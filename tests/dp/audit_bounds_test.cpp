@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The audit's statistics: Clopper–Pearson against the binomial tail it inverts, the normal
 // quantile against Φ, and the lower bounds' coverage on attacks of known μ.
 #include "netdp/dp/audit_bounds.hpp"

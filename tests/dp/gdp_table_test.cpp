@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The conversion table: never below the exact root (checked through δ itself, the definition of the
 // root), within its stated tolerance above it, exact where it says so, and the same from any thread.
 #include "netdp/dp/gdp_table.hpp"

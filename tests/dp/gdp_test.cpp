@@ -1,5 +1,7 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // μ-GDP: δ(ε), ε(δ), μ for a target, composition. References: tabulated values (the ReferenceValues tests),
-// mpmath at 60 digits (/tmp-free: the script is quoted in docs/dp.md), and the
+// mpmath at 60 digits (/tmp-free: the script is quoted in docs/reference/dp.md), and the
 // literal formula Φ(-ε/μ + μ/2) - e^ε Φ(-ε/μ - μ/2) evaluated with std::erfc.
 #include "netdp/dp/gdp.hpp"
 
@@ -247,7 +249,7 @@ TEST(GdpEpsilonSlope, IsTheDerivativeOfTheRootInMu) {
 }
 
 // The conversion table relies on it: ε'(μ) = λ(b) with λ the inverse Mills ratio and b = ε/μ + μ/2
-// increasing along δ(ε, μ) = δ (docs/dp.md), so second differences of the root are >= 0.
+// increasing along δ(ε, μ) = δ (docs/reference/dp.md), so second differences of the root are >= 0.
 TEST(GdpEpsilon, IsConvexInMu) {
   for (const double delta : {1e-10, 1e-5, 1e-2, 0.3}) {
     double before2 = 0.0;

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 """Regenerates gdp_reference_table.inc: δ(ε) of μ-GDP at 60 digits with mpmath,
 an implementation independent of netdp (Dong-Roth-Su 2022, Corollary 2.13, as written).
 Usage: python3 tests/dp/make_gdp_reference.py > tests/dp/gdp_reference_table.inc"""

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Φ, log Φ and erfcx against literal std::erfc formulas and high-precision references.
 #include "netdp/dp/normal.hpp"
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // RDP curves, zCDP, conversions to (ε, δ) and σ calibration, against the papers'
 // closed forms and a literal dense scan over α written here.
 #include "netdp/dp/rdp.hpp"

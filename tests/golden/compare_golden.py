@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 """Compares a golden record with a new one: equal text, and numbers equal to 1e-9 relative.
 
 Usage: compare_golden.py EXPECTED ACTUAL. Exit 0 when they agree so (a record is byte for byte the

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 # The golden corpus (commands.txt): the exit code, standard output, standard error and the files
 # written by each command (text as it is, a .npy as its values), compared with expected/NNN.txt, or
 # written there with --record. A record that differs byte for byte still matches when its text is
@@ -6,7 +8,7 @@
 # other BLAS kernels, which round the last bits differently.
 # Usage: run_golden.sh [--record] NETDP_BINARY
 # The outputs are a behaviour contract for refactorings: a change that alters one must say why,
-# and re-record (docs/testing.md, "The golden corpus").
+# and re-record (docs/reference/testing.md, "The golden corpus").
 set -euo pipefail
 record=0
 if [ "${1:-}" = --record ]; then record=1; shift; fi

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Schedule and network SPEC strings: the one grammar the command line and training share.
 
 #include "netdp/gossip/network_spec.hpp"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Dense reference implementations for the gossip tests, written literally as the
 // papers state them (dense matrices, no sparsity, no shortcuts).

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Built-in graphs against published facts (published node and edge counts; degrees and
 // diameters as computed by NetworkX 3 on its own copies of these data).
 #include "netdp/graph/classic.hpp"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Literal dense references for the graph tests: adjacency matrices and
 // Floyd–Warshall distances, written as plainly as possible.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Real data: SNAP ego-Facebook network 414 (../shared/datasets/graphs/facebook).
 // Expected figures from the data set's README (150 nodes, LCC 148) and from
 // NetworkX 3 on the same file (1693 edges, LCC 1692 edges, LCC diameter 7).

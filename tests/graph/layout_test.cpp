@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Drawing positions and the bandwidth order of the report's heatmap.
 #include "netdp/graph/layout.hpp"
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Random generators: sizes, degrees, connectivity, statistics and determinism.
 #include <fmt/format.h>
 #include <gmock/gmock.h>

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 # Script mode: install netdp into WORK_DIR/prefix and build a consumer project.
 file(REMOVE_RECURSE ${WORK_DIR})
 execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix
@@ -5,6 +7,23 @@ execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "cmake --install failed (${rc})")
 endif()
+# The man page (from netdp --help, every subcommand included) and the licence are installed too.
+set(man ${WORK_DIR}/prefix/share/man/man1/netdp.1)
+if(NOT EXISTS ${man})
+  message(FATAL_ERROR "cmake --install put no man page at ${man}")
+endif()
+file(READ ${man} page)
+foreach(expected IN ITEMS ".TH NETDP \"1\"" ".SS \"netdp account\"" "--target-epsilon" "Apache")
+  string(FIND "${page}" "${expected}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "the installed man page has no '${expected}'")
+  endif()
+endforeach()
+foreach(doc IN ITEMS LICENSE CHANGELOG.md)
+  if(NOT EXISTS ${WORK_DIR}/prefix/share/doc/netdp/${doc})
+    message(FATAL_ERROR "cmake --install put no ${doc} under ${WORK_DIR}/prefix/share/doc/netdp")
+  endif()
+endforeach()
 execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build
                         -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix -DCMAKE_BUILD_TYPE=Release
                         -DNETDP_EXAMPLES_DIR=${EXAMPLES_DIR}
@@ -25,14 +44,16 @@ endif()
 execute_process(COMMAND ${WORK_DIR}/build/pairwise_account RESULT_VARIABLE rc OUTPUT_VARIABLE out)
 message(STATUS "pairwise_account printed: ${out}")
 if(NOT rc EQUAL 0 OR NOT out MATCHES "pairs=1122")
-  message(FATAL_ERROR "the worked example of docs/accounting.md did not run as expected (${rc}): ${out}")
+  message(FATAL_ERROR "the worked example of docs/reference/accounting.md did not run as expected (${rc}): ${out}")
 endif()
-# docs/accounting.md shows the example verbatim: the block between its markers equals the file.
+# docs/reference/accounting.md shows the example verbatim: the block between its markers equals the file.
 file(READ ${EXAMPLES_DIR}/cpp/pairwise_account.cpp example)
+# Its licence header is not part of the example the page shows.
+string(REGEX REPLACE "^(// SPDX-[^\n]*\n)+" "" example "${example}")
 file(READ ${DOCS_DIR}/accounting.md doc)
 string(FIND "${doc}" "${example}" at)
 if(at EQUAL -1)
-  message(FATAL_ERROR "docs/accounting.md does not show examples/cpp/pairwise_account.cpp verbatim")
+  message(FATAL_ERROR "docs/reference/accounting.md does not show examples/cpp/pairwise_account.cpp verbatim")
 endif()
 # The Python package is installed under the prefix (not into the system) and imports from there.
 if(PYTHON)

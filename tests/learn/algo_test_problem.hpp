@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Shared by the algorithm tests: a noiseless planted linear regression on a ring, and the
 // algorithm parameters the tests start from.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // CSV reader: column choice, missing values, categorical columns, quoting, malformed lines; and
 // California housing (../shared/datasets/housing) when present.
 #include <gtest/gtest.h>

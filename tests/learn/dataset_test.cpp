@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Dataset::subset and the label mapping shared by the readers.
 #include "netdp/learn/dataset.hpp"
 

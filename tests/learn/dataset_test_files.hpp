@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Temporary files for the data-reader tests (removed when the object goes out of scope).
 #include <gtest/gtest.h>

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // IDX reader on small files written here (plain and gzip), and on the MNIST test set when present.
 #include <gtest/gtest.h>
 #include <zlib.h>

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // LIBSVM reader: 1-based indices, comments and blank lines, label mapping, errors with line numbers.
 #include <gtest/gtest.h>
 

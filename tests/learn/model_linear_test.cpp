@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Linear / ridge regression: gradients against finite differences, the clipped sum against the
 // literal loop, and the ridge solution against the normal equations.
 

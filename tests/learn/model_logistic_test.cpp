@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Logistic regression (binary and multinomial): gradients against finite differences, the
 // factorized clipped sum against the literal clip-and-sum loop, stability, and a toy fit.
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // One-hidden-layer ReLU MLP: gradients against finite differences, the factorized clipped sum
 // against the literal loop, seeded He initialization, stability and a toy fit.
 

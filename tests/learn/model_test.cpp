@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // make_model (task checks and messages), names, accuracy, and the base-class default clipped sum.
 
 #include "netdp/learn/model.hpp"

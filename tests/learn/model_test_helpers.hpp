@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Shared checks for the model tests: literal references (central finite differences, the
 // per-example clip-and-sum loop) that every model's fast paths must agree with.

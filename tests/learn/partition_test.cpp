@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Partitioners: every example exactly once, every node non-empty, same seed → same parts, and the
 // skew each one is meant to produce.
 #include <gtest/gtest.h>

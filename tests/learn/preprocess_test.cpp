@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Train/test split, standardization with train statistics, row normalization, "houses" binarization.
 #include <gtest/gtest.h>
 

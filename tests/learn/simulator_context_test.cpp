@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // TrainContext's parallel helpers against literal loops: clipped mean gradients over drawn
 // minibatches, and gossip W θ; both identical for 1 and 2 threads.
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Synthetic planted models: shapes, determinism, and that the planted θ* is recoverable.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The TOML reader of training configurations (toml_config.hpp): tables become dotted keys, scalars
 // text, overrides apply in order, and a written config reads back as itself.
 #include "netdp/learn/toml_config.hpp"

@@ -1,5 +1,7 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The typed training configuration: defaults, text ↔ struct in both directions, validation of a
-// struct built in C++, the resource limits as keys, and docs/learn.md's key table.
+// struct built in C++, the resource limits as keys, and docs/reference/learn.md's key table.
 
 #include "netdp/learn/train_config.hpp"
 
@@ -303,16 +305,16 @@ std::string read_text(const std::filesystem::path& path) {
 }
 
 TEST(TrainConfigTest, DocsKeyTableIsTheSchema) {
-  // docs/learn.md holds `netdp train --print-schema`'s output between these two markers.
-  const std::string doc = read_text(std::filesystem::path(NETDP_SOURCE_DIR) / "docs" / "learn.md");
+  // docs/reference/learn.md holds `netdp train --print-schema`'s output between these two markers.
+  const std::string doc = read_text(std::filesystem::path(NETDP_SOURCE_DIR) / "docs" / "reference" / "learn.md");
   const std::string begin = "<!-- config-schema:begin (netdp train --print-schema) -->\n";
   const std::string end = "<!-- config-schema:end -->";
   const auto first = doc.find(begin);
   const auto last = doc.find(end);
-  ASSERT_NE(first, std::string::npos) << "docs/learn.md lacks " << begin;
-  ASSERT_NE(last, std::string::npos) << "docs/learn.md lacks " << end;
+  ASSERT_NE(first, std::string::npos) << "docs/reference/learn.md lacks " << begin;
+  ASSERT_NE(last, std::string::npos) << "docs/reference/learn.md lacks " << end;
   EXPECT_EQ(doc.substr(first + begin.size(), last - first - begin.size()), config_schema_markdown())
-      << "docs/learn.md's key table differs from config_schema(): paste `netdp train --print-schema` between "
+      << "docs/reference/learn.md's key table differs from config_schema(): paste `netdp train --print-schema` between "
          "the markers";
 }
 

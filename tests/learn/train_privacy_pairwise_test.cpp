@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The pairwise accountants wired into training: each equals the accounting library called directly
 // on the same small case, mean <= max <= local, calibration, and the guards' errors.
 

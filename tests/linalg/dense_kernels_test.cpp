@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The one GEMM of the dense kernels against Eigen's plain product, on blocks with leading
 // dimensions larger than their row counts (the models multiply the top rows of a parameter matrix).
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Runs the netdp binary (NETDP_BINARY) as a child process with stdout to /dev/null, and reports its
 // exit code, its peak resident memory (wait4) and what it wrote on stderr. Optionally under an

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The memory estimates that guard each accountant and the trainer (util::require_memory) against
 // the peak resident memory of the real run: within a factor of 2 either way. Each case runs the
 // netdp binary twice: with --max-memory 5M (above the small graphs' own estimates, below the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // A std::bad_alloc that escapes every estimate is a clean error: the command exits with code 2 and
 // says what ran out of memory, which estimate it had checked and how to set a limit, instead of
 // "failure" (exit 1) or an abort. The binary runs under an address-space limit (RLIMIT_AS) below

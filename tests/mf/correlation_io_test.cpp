@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // mf::read_correlation / mf::write_correlation: an exact round trip, and every rule refused with a
 // message naming the file and the rule.
 #include "netdp/mf/correlation_io.hpp"

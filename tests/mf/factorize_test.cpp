@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The MF objective, baselines and optimizers (include/netdp/mf/factorize.hpp).
 #include "netdp/mf/factorize.hpp"
 
@@ -142,7 +144,7 @@ double off_pattern_gradient(const DenseMatrix& x, const DenseMatrix& h, const Pa
 }
 
 // Equal column norms (diag(X) = 1, zero within-class entries; Choquette-Choo et al. 2023): a stricter
-// set than the default, certified at T = 16: 227.67255, T = 64: 1299.4389 (docs/mf.md).
+// set than the default, certified at T = 16: 227.67255, T = 64: 1299.4389 (docs/reference/mf.md).
 TEST(MfOptimal, EqualNormMultiEpochIsCertifiedStationary) {
   OptimizeOptions options;
   options.constraints = MultiEpochConstraints::unit_diagonal;
@@ -180,7 +182,7 @@ TEST(MfOptimal, MultiEpochReachesReferenceOptima) {
     EXPECT_LE(f.certificate, 1e-10) << "T = " << t;
     EXPECT_TRUE(f.converged);
     // The arcsine test passes at the optimum: the bound holds over every C, so this is the optimum
-    // of the MF problem itself (docs/mf.md, "Global lower bound").
+    // of the MF problem itself (docs/reference/mf.md, "Global lower bound").
     EXPECT_LE(f.global_lower_bound, f.loss);
     EXPECT_GE(f.global_lower_bound, f.loss * (1.0 - 1e-9)) << "T = " << t;
     // sens² from the literal max over all sign vectors agrees: within-class entries vanish.
@@ -224,7 +226,7 @@ TEST(MfOptimal, MultiEpochLargeClassesAndOtherWorkload) {
   const Factorization f = optimal_factorization(h, p);
   EXPECT_LE(f.certificate, 1e-10);
   EXPECT_TRUE(f.sensitivity_exact);
-  // For a random H the arcsine test (docs/mf.md) may fail at θ = 1: the global bound is then lower.
+  // For a random H the arcsine test (docs/reference/mf.md) may fail at θ = 1: the global bound is then lower.
   EXPECT_LE(f.global_lower_bound, f.loss);
   EXPECT_GT(f.global_lower_bound, 0.0);
   EXPECT_LE(f.loss, evaluate_factorization(h, identity_correlation(t), p).loss);

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the MAFALDA local Gram (MF paper, Lemma 10) against the definition written
 // exactly as the paper does: A = (I_T ⊗ W) W_T K^{(T,n)}, A_i its i-th block of T columns.
 #include "netdp/mf/local_gram.hpp"

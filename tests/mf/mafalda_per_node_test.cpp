@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Tests of MAFALDA with one C per node (include/netdp/mf/mafalda_per_node.hpp) against the
 // dense workload A = (I_T ⊗ W)^p 𝐖_T written out literally, the shared MAFALDA C and D-MF.
 #include "netdp/mf/mafalda_per_node.hpp"
@@ -313,7 +315,7 @@ TEST(MafaldaPerNodePrivacy, LdpClosedFormIsTheWorstNodeAndMatchesTheEngine) {
 }
 
 TEST(MafaldaPerNodePrivacy, OptimizedEncodersHaveUnitLdpSensitivity) {
-  // The optimizer's sens_Π (docs/mf.md) and the accountant's LDP sensitivity agree: every C_v is
+  // The optimizer's sens_Π (docs/reference/mf.md) and the accountant's LDP sensitivity agree: every C_v is
   // scaled to sens_Π(C_v) = 1, so the (k, b)-cyclic record-level LDP μ is 1/ν, engine and closed form.
   const GossipMatrix w = from_spec("florentine", Weighting::hamilton);
   const std::size_t rounds = 6;

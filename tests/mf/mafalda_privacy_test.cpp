@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Tests of MAFALDA-SGD's privacy against the MF accountant's literal engine.
 #include "netdp/mf/mafalda_privacy.hpp"
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // MAFALDA's local correlation against D-MF and independent noise on the dl workload
 // (include/netdp/mf/factorize.hpp, MF paper Algorithm 2).
 #include <gtest/gtest.h>

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 # A rank killed in the middle of `mpirun -np 2 netdp account --out F`: mpirun exits non-zero and
 # says which rank died, and F does not exist (the output is written to a temporary name and renamed
 # only once complete).

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by the mpi tests: the binary from $1, a scratch folder to work in (removed on exit), and
 # Open MPI set up for a test machine. Open MPI refuses root unless told, and a test container often
 # runs as root; --oversubscribe lets more ranks than cores run; containers often forbid the

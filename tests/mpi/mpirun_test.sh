@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 # `mpirun -np P netdp account` and `netdp compare` against the single-process run, byte for byte:
 # every accountant, calibration (closed form and search), CSV, JSON and .npy outputs, P = 2 and an
 # uneven P = 3, and the queries a run does not split (one observer, colluders, a graph with

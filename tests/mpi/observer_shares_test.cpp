@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The shares of the observers a run across processes deals out (distributed_account.hpp).
 #include <gtest/gtest.h>
 

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 # `pip install --no-build-isolation .` as a user runs it after `make deps`: the checkout's files (what
 # git lists, committed or not, without build outputs, and the chart libraries of npm ci) in a scratch
 # folder, a venv over Debian's Python

@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 """Executes each notebook given (nbclient, Debian's python3-nbclient and python3-ipykernel) in a
 scratch folder, headless, and fails on the first cell that raises. The kernel inherits this
 process's environment (PYTHONPATH to the package of the build, MPLBACKEND=Agg).

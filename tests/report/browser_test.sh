@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The netdp authors
+# SPDX-License-Identifier: Apache-2.0
 # The report in a real browser: small runs of every kind on Zachary's karate club, the reports a
 # user would make from them, and check_report.mjs opening each one offline in Debian's Chromium
 # (no console error, every chart drawn, a screenshot that is not blank).

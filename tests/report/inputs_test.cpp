@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Bad report inputs are refused by name, and a report is written whole or not at all.
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The statistics of a report page against values computed by hand from the pairs.
 #include <gtest/gtest.h>
 

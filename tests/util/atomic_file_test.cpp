@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // write_file_atomically: the target gets the whole content or keeps its old one, and no temporary
 // file is left behind.
 #include "netdp/util/atomic_file.hpp"

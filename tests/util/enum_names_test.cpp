@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The enum <-> name table helper: lookups both ways, the list for help texts, the error of an
 // unknown name and the table check.
 #include "netdp/util/enum_names.hpp"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The machine-memory check: refuses before allocating, naming the figure and the machine's.
 #include "netdp/util/memory.hpp"
 

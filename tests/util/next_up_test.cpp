@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // util::next_up against std::nextafter(x, +inf), bit for bit.
 
 #include "netdp/util/next_up.hpp"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // fill_standard_normal (ziggurat, chunked, parallel): the N(0, 1) law, its tail, and outputs that do
 // not depend on the thread count.
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // spelled_as_flags: a library message's `identifier` becomes the command line's --flag, and only
 // when the command has that flag.
 #include "netdp/util/option_spelling.hpp"

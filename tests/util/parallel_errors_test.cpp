@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // An exception inside an OpenMP loop reaches the caller as itself, the same one for any thread count.
 
 #include "netdp/util/parallel_errors.hpp"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The RNG and its distributions.
 #include "netdp/util/rng.hpp"
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Reading text line by line never buffers more than a bounded line: a control byte stops the
 // reading at once, and a line longer than the bound is refused naming the file and the line.
 #include "netdp/util/text_lines.hpp"

@@ -1,7 +1,9 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Empirical privacy auditing: the observer's view of the simulated protocol on two neighbouring
 // inputs, the Neyman–Pearson optimal attack on it, and a lower confidence bound on μ and ε
-// (dp/audit_bounds.hpp) to set beside an accountant's claim (docs/audit.md).
+// (dp/audit_bounds.hpp) to set beside an accountant's claim (docs/reference/audit.md).
 //
 // Every protocol audited here is linear with Gaussian noise: its inputs y = x + η (η ~ N(0, σ² I),
 // one coordinate per node for Muffliato, one per node and round for Koskela–Kulkarni) reach the
@@ -97,7 +99,7 @@ AuditResult audit_linear_system(const gossip::Schedule& schedule, const Attacker
                                 const accounting::LinearSystemOptions& system, std::size_t release_dimension,
                                 const AuditOptions& options);
 
-/// Muffliato-GD / SGD (Cyffers et al. Algorithm 2; docs/accounting-muffliato.md): gradient step
+/// Muffliato-GD / SGD (Cyffers et al. Algorithm 2; docs/reference/accounting-muffliato.md): gradient step
 /// s = 0..T−1 releases x_s + η_s (fresh noise) into each node's state, then gossips K rounds
 /// r = sK..sK+K−1 with W_r (schedule: the T·K matrices, or fixed); at round r the observers receive
 /// the state of each neighbour under W_r and know their own releases. Directions as
@@ -115,7 +117,7 @@ struct MfAuditSpec {
   accounting::MfParticipation participation;  ///< every round, or (k, b)-cyclic
 };
 
-/// The MF paper's algorithms (Appendix A, docs/accounting-mf.md): every step node v adds its
+/// The MF paper's algorithms (Appendix A, docs/reference/accounting-mf.md): every step node v adds its
 /// gradient and its noise ζ to its state and gossips K times on W; DP-D-SGD and Muffliato-SGD add
 /// z, ANTIPGD z_t − z_{t−1}, DECOR z plus ± the secrets of its edges, MF-D-SGD C†Z; Zip-DL sends
 /// each neighbour its state plus a share of zero-sum noise. Every noise coordinate is drawn by a

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Statistically valid lower bounds on a mechanism's privacy from an attack's error counts.
 //

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // μ-Gaussian differential privacy (Dong, Roth & Su 2022, "Gaussian differential
 // privacy", JRSS-B): the exact (ε, δ) curve of a μ-GDP mechanism, its inverse,

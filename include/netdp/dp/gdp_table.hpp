@@ -1,9 +1,11 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // ε(μ, δ) of μ-GDP for many μ at one δ, at memory speed and never below the exact root.
 //
 // The positive doubles are cut into cells that share their exponent and top kCellBits mantissa bits
 // (2¹⁶ cells per binade, each 2⁻¹⁶ of its μ wide). At each cell's start μ_k the table holds the
-// conservative root r_k = gdp_epsilon(μ_k, δ) (δ(r_k) <= δ). ε is convex in μ (docs/dp.md: its slope
+// conservative root r_k = gdp_epsilon(μ_k, δ) (δ(r_k) <= δ). ε is convex in μ (docs/reference/dp.md: its slope
 // is the inverse Mills ratio of b = ε/μ + μ/2, and b increases along δ(ε, μ) = δ), so the chord
 //
 //     ε(μ) <= r_k + (μ − μ_k)(r_{k+1} − r_k)/(μ_{k+1} − μ_k)     for μ in [μ_k, μ_{k+1}]

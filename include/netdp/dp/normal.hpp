@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The standard normal distribution, computed stably in the tails: Φ, log Φ and
 // the scaled complementary error function erfcx(x) = exp(x²) erfc(x). Built on

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Rényi differential privacy (Mironov 2017) curves ε(α) over a grid of orders,
 // zero-concentrated DP (Bun & Steinke 2016: ρ-zCDP is ε(α) = ρα), composition,
@@ -9,7 +11,7 @@
 
 namespace netdp::dp {
 
-/// The default grid of Rényi orders (see docs/dp.md): 1.01..1.09 (step 0.01),
+/// The default grid of Rényi orders (see docs/reference/dp.md): 1.01..1.09 (step 0.01),
 /// 1.1..1.9 (0.1), 2..10 (0.25), 11..64 (1), then 72, 80, 96, 128, 160, 192,
 /// 256, 320, 384, 512, 768, 1024. Fine near 1 for large μ, long for small μ.
 std::vector<double> default_rdp_orders();

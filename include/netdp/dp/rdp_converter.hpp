@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The conversion of Rényi DP to (ε, δ) for many curves on one grid of orders at one δ: the grid's
 // conversion terms are computed once, and the continuous refinement calls a plain callable. It is

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Gossip matrices in Matrix Market coordinate format (real, general or symmetric),
 // on top of netdp/util/matrix_market.hpp. The graph is derived from the support.

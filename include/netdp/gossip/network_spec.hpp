@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The SPEC strings of a gossip network, owned by the gossip module beside graph::from_spec:
 // a NetworkSpec (graph SPEC, largest component, weighting) builds the GossipMatrix, and a

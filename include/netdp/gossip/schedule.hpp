@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A gossip schedule: the matrices W_0, ..., W_{T-1} applied at rounds 0..T-1.
 // A fixed schedule stores one matrix; a time-varying one stores one per round.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Time-varying gossip schedules W_0, ..., W_{T-1} (see schedule.hpp). All random
 // schedules are seeded and reproducible across platforms: std::mt19937_64 with

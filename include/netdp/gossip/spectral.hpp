@@ -1,7 +1,9 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Spectral facts of a gossip matrix W: eigenvalues, second eigenvalue modulus and
 // spectral gap, stationary law, primitivity, a mixing-time bound, and the
-// Chebyshev acceleration of Muffliato Algorithm 1. See docs/gossip.md.
+// Chebyshev acceleration of Muffliato Algorithm 1. See docs/reference/gossip.md.
 
 #include <complex>
 #include <cstddef>

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The symmetries of a gossip matrix W that its graph's generator proposed (graph::SymmetryHints),
 // checked against W itself: a permutation π is kept when W_{π(x)π(y)} = W_xy for every stored entry,

@@ -1,5 +1,7 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Gossip weightings: how a graph becomes a gossip matrix W (see docs/gossip.md).
+// Gossip weightings: how a graph becomes a gossip matrix W (see docs/reference/gossip.md).
 //
 //   hamilton      W_uv = 1 / max(d_u, d_v) on edges   (symmetric; "max-degree"/"Hamilton"
 //                                                      weights of the Muffliato/Koskela papers)

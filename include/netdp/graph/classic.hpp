@@ -1,6 +1,8 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Built-in classic social networks (edge lists as published with NetworkX 3).
-// Node orders (documented in docs/graph.md):
+// Node orders (documented in docs/reference/graph.md):
 //  - florentine: Padgett's Florentine families, marriage ties; 15 families,
 //    20 edges; nodes in lexicographic order of family name (labels).
 //  - davis: Davis' Southern women; 18 women (labels = names, in Davis' table

@@ -1,9 +1,11 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Graph generators. Every random generator takes a seed and is reproducible
 // across runs and platforms (std::mt19937_64 with netdp's own distributions,
 // see util/rng.hpp; the only floating-point library call is std::log in the
 // geometric skips of the Erdős–Rényi / SBM samplers). Algorithms and node
-// orders are documented in docs/graph.md.
+// orders are documented in docs/reference/graph.md.
 
 #include <cstddef>
 #include <cstdint>

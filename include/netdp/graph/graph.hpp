@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Undirected simple graph in compressed sparse row (CSR) form, optionally with positive edge weights.
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Graph readers and writers: whitespace edge lists, Matrix Market adjacency,
 // Fedivertex-style CSV. Readers relabel nodes 0..n-1 in increasing order of

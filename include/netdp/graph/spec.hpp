@@ -1,7 +1,9 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Graph SPEC strings: `NAME[:key=value,...]` or `READER:PATH`, e.g.
 // `er:n=100,p=0.2,seed=1`, `hypercube:d=8`, `karate`, `edgelist:/data/g.txt`.
-// See docs/graph.md and spec_help() for every name and key.
+// See docs/reference/graph.md and spec_help() for every name and key.
 
 #include <cstdint>
 #include <string>

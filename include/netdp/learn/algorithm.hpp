@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The internal interface a decentralized training algorithm implements.
 //
@@ -8,7 +10,7 @@
 // algorithm: privacy(ctx) returns the accountant once (expensive work done there),
 // and the simulator evaluates it for "ε so far" and calibrates σ with it.
 //
-// Noise scaling (docs/learn.md): node v's noisy gradient at step t is
+// Noise scaling (docs/reference/learn.md): node v's noisy gradient at step t is
 //   g_v = (1/b) (Σ_{i ∈ batch} clip(∇ℓ(θ_v; x_i), C) + σ C ξ_v),  ξ_v ~ N(0, I_p),
 // plus the L2 penalty λθ_v outside the clip (b = batch size).
 

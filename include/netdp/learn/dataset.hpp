@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Data sets for the decentralized training simulator: an in-memory
 // table of features and targets, the readers that fill it, preprocessing as in

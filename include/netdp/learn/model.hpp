@@ -1,6 +1,8 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Models for the training simulator: per-example gradients with L2 clipping.
-// Parameters are one flat vector θ (layout documented per model in docs/learn-models.md).
+// Parameters are one flat vector θ (layout documented per model in docs/reference/learn-models.md).
 //
 // The L2 penalty λ/2‖θ‖² is part of loss() and gradient() but NOT of the per-example gradients
 // nor of clipped_gradient_sum(): it does not depend on the data, so a DP trainer adds

@@ -1,9 +1,11 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Secure summation over each node's neighbourhood (Koskela & Kulkarni, "gossip averaging with
 // secure summation", Sections 3.2–3.3): node v learns only Σ_u W_vu x_u, never a single x_u.
 //
 // Protocol simulated here (pairwise additive masking, Bonawitz et al. 2017, restricted to one
-// receiver's neighbourhood; docs/learn-protocols.md):
+// receiver's neighbourhood; docs/reference/learn-protocols.md):
 //  * Fixed-point encoding: a real z becomes the 64-bit word round(z · 2^f) (two's complement),
 //    so sums of words modulo 2^64 are exact integer sums.
 //  * Every unordered pair {a, b} of nodes shares a key k_ab (simulated key agreement: derived

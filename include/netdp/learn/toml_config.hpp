@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Training configuration as TOML (`netdp train --config`, netdp.train in Python). A TOML file's
 // one-level tables become dotted keys ([algorithm] sigma = 1.5 → "algorithm.sigma"

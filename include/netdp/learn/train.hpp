@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The decentralized training simulator's entry point: a typed configuration in
 // (netdp/learn/train_config.hpp), a metrics history and the privacy spent out.

@@ -1,12 +1,14 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The typed configuration of a training run (docs/learn.md, "Configuration").
+// The typed configuration of a training run (docs/reference/learn.md, "Configuration").
 //
 // TrainConfig is what run_training reads: one struct per section of the TOML file (data, network,
 // model, algorithm, privacy, train, limits), enums for every choice, numbers as numbers. Strings
 // exist only at the edge: parse_train_config turns the flat key → text map of a TOML file and its
 // --set overrides into a TrainConfig once, and to_flat_config turns it back (the run record). One
 // annotated table in src/learn/config.cpp (key, default, rule, description, struct member) drives
-// both directions, the validation, config_schema() and the key table of docs/learn.md.
+// both directions, the validation, config_schema() and the key table of docs/reference/learn.md.
 //
 //   learn::TrainConfig config;                 // every default of the schema
 //   config.algorithm.name = "muffliato-sgd";
@@ -173,7 +175,7 @@ struct ConfigKey {
 /// Every key the simulator understands, in documentation order.
 const std::vector<ConfigKey>& config_schema();
 
-/// The schema as a Markdown table (| key | default | accepted | meaning |), as in docs/learn.md.
+/// The schema as a Markdown table (| key | default | accepted | meaning |), as in docs/reference/learn.md.
 std::string config_schema_markdown();
 
 /// Makes the relative file paths of `config` relative to `base` (a config file's folder, so a

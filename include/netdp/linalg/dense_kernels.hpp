@@ -1,9 +1,11 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Dense kernels shared by the random-walk, MF and Muffliato joint-view accountants (internal):
 // symmetric eigendecomposition, spectral reconstruction U f(Λ) Uᵀ, Gram matrices and products.
 // Uses LAPACK dsyevd + BLAS dsyrk/dgemm when the build found LAPACKE/CBLAS (NETDP_HAVE_LAPACKE),
 // Eigen otherwise. Every LAPACK/BLAS call and the array lengths it is given are listed in
-// docs/kernels.md: a new call adds its row there and a case to the LapackContracts tests.
+// docs/reference/kernels.md: a new call adds its row there and a case to the LapackContracts tests.
 
 #include <cstddef>
 #include <functional>
@@ -113,7 +115,7 @@ bool cholesky_in_place(DenseMatrix& symmetric);
 
 /// Orders up to which cholesky_in_place and spd_invert_from_cholesky use the small kernels below:
 /// their operands stay in the L2 cache there, and they beat LAPACK's blocked xPOTRF and xPOTRI from
-/// the smallest orders up (docs/performance.md).
+/// the smallest orders up (docs/reference/performance.md).
 inline constexpr std::ptrdiff_t kSmallSpdMaxOrder = 384;
 
 /// Cholesky factorisation in place of the n × n symmetric matrix at `a` (column-major, leading

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Function multiversioning for the accountants' hot loops (internal): NETDP_MULTIVERSION compiles a
 // function for the x86-64-v4 / v3 feature levels and a baseline, dispatched at load time on the CPU

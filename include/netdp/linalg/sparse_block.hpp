@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Internal: a sparse matrix in CSR form times a node-major dense block, the propagation step of
 // the Muffliato accountants and of the Koskela–Kulkarni rows.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // How many threads netdp runs, set once per process by the command line and the Python module
 // (a C++ program that links netdp calls apply_thread_policy() itself, before its first account).

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The noise correlation C of the matrix-factorization mechanism as a file: the one reader and the
 // one writer of `netdp factorize --out`, `algorithm.correlation` (training) and `netdp account
@@ -13,7 +15,7 @@
 //    (C⁻¹ξ)_t must need ξ_1..ξ_t only), so a small upper entry would be silently dropped there and
 //    the C trained with would differ from the C accounted for;
 //  * a non-zero diagonal (a lower-triangular C is then invertible).
-// See docs/mf.md, "The correlation file".
+// See docs/reference/mf.md, "The correlation file".
 
 #include <string>
 

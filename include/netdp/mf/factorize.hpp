@@ -1,8 +1,10 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Matrix-factorization noise correlation: the MF problem
 // min_C sens_Π(C)² · ‖L C⁺‖²_F, solved as min tr(H X⁻¹) over X = CᵀC ≻ 0
 // (H = LᵀL, the workload Gram) under the participation constraints of Π.
-// See docs/mf.md for the formulas, certificates and paper references.
+// See docs/reference/mf.md for the formulas, certificates and paper references.
 
 #include <cstddef>
 #include <string>
@@ -61,7 +63,7 @@ struct Factorization {
   double certificate = 0.0;
   double lower_bound = 0.0;  ///< the dual bound on the loss (0 unless kind = duality_gap)
   /// A lower bound on sens_Π(C)² · ‖L C⁻¹‖²_F over EVERY C (no constraint set), 0 when unknown:
-  /// single participation and class_trace (docs/mf.md, "Global lower bound": an arcsine test puts the
+  /// single participation and class_trace (docs/reference/mf.md, "Global lower bound": an arcsine test puts the
   /// class_trace multipliers in the cut cone; equal to lower_bound for the prefix sums).
   double global_lower_bound = 0.0;
   std::size_t iterations = 0;
@@ -71,11 +73,11 @@ struct Factorization {
 /// Evaluates a given lower-triangular C (a baseline) on H under p.
 Factorization evaluate_factorization(const DenseMatrix& h, DenseMatrix c, const Participation& p);
 
-/// The constraint set optimal_factorization uses for (k, b)-cyclic participation (docs/mf.md,
+/// The constraint set optimal_factorization uses for (k, b)-cyclic participation (docs/reference/mf.md,
 /// "Multi-epoch"). Both zero the within-class off-diagonal entries of X, so every sign vector gives
 /// sᵀX_c s = tr(X_c) and sens² = max_c tr(X_c) is exact.
 enum class MultiEpochConstraints {
-  class_trace,    ///< Σ_{i∈c} X_ii = 1 per class (the best: reaches the known k = 4 optima, docs/mf.md)
+  class_trace,    ///< Σ_{i∈c} X_ii = 1 per class (the best: reaches the known k = 4 optima, docs/reference/mf.md)
   unit_diagonal,  ///< X_ii = 1 (equal column norms, Choquette-Choo et al. 2023; sens² = class size)
 };
 std::string to_string(MultiEpochConstraints constraints);
@@ -86,14 +88,14 @@ struct OptimizeOptions {
   MultiEpochConstraints constraints = MultiEpochConstraints::class_trace;
 };
 
-/// The optimal C for H under p (docs/mf.md): single participation (b ≥ T) by the fixed point of
+/// The optimal C for H under p (docs/reference/mf.md): single participation (b ≥ T) by the fixed point of
 /// Denisov et al. with its explicit dual; (k, b)-cyclic by L-BFGS on X with zero within-class
 /// off-diagonal entries and options.constraints on the diagonal, certified by the dual of those
 /// constraints (class_trace also reports global_lower_bound, a bound over every C).
 Factorization optimal_factorization(const DenseMatrix& h, const Participation& p,
                                     const OptimizeOptions& options = {});
 
-/// The sign-pattern relaxation for (k, b)-cyclic participation (docs/mf.md): min tr(H X⁻¹) s.t.
+/// The sign-pattern relaxation for (k, b)-cyclic participation (docs/reference/mf.md): min tr(H X⁻¹) s.t.
 /// sᵀX_c s ≤ 1 for every class c and sign vector s (within-class entries free), by a multiplicative
 /// update of the multipliers μ_{c,s} (a generalization of Denisov et al.'s fixed point) with the
 /// dual bound 2 tr((Λ^½HΛ^½)^½) − Σμ, Λ = Σ μ_{c,s} s sᵀ. Lower loss than optimal_factorization.
@@ -101,7 +103,7 @@ Factorization optimal_factorization(const DenseMatrix& h, const Participation& p
 Factorization sign_relaxed_factorization(const DenseMatrix& h, const Participation& p,
                                          const OptimizeOptions& options = {});
 
-/// Baselines (docs/mf.md), each a T × T lower-triangular C.
+/// Baselines (docs/reference/mf.md), each a T × T lower-triangular C.
 DenseMatrix identity_correlation(std::size_t rounds);     ///< independent noise
 DenseMatrix antipgd_correlation(std::size_t rounds);      ///< C⁻¹ = first difference, C = ones
 DenseMatrix prefix_sqrt_correlation(std::size_t rounds);  ///< A^½, Toeplitz binom(2k,k)/4^k

@@ -1,6 +1,8 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The MF problem as `netdp factorize` and `netdp.factorize` state it: the workload, its rounds and
-// participation, and the method that chooses C (docs/mf.md). The names are parsed once, at the
+// participation, and the method that chooses C (docs/reference/mf.md). The names are parsed once, at the
 // front end (kWorkloadNames, kFactorizeMethodNames); one place checks the values and dispatches to
 // factorize.hpp.
 
@@ -20,7 +22,7 @@ inline constexpr auto kWorkloadNames =
     std::to_array<util::EnumName<Workload>>({{Workload::prefix_sum, "prefix-sum"}, {Workload::dl, "dl"}});
 static_assert(util::is_valid_enum_table(kWorkloadNames));
 
-/// How C is chosen (docs/mf.md).
+/// How C is chosen (docs/reference/mf.md).
 enum class FactorizeMethod { optimal, equal_norm, sign_relaxed, identity, sqrt, antipgd, dmf, banded };
 inline constexpr auto kFactorizeMethodNames = std::to_array<util::EnumName<FactorizeMethod>>({
     {FactorizeMethod::optimal, "optimal"},

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The local-correlation Gram of MAFALDA (MF paper, Lemma 10, eq. 10):
 //     H = Σ_i A_iᵀ A_i,   A_i = [(I_T ⊗ W) W_T K^{(T,n)}]_{[:, iT:(i+1)T−1]}   (initial power 1)
@@ -7,7 +9,7 @@
 // so A_i collects the T columns of node i. Entry (s, s') of the T × T matrix H is
 //     H_{s,s'} = Σ_{t ≥ max(s,s')} ⟨W^{t−s+p}, W^{t−s'+p}⟩_F      (p = initial power),
 // computed from the Frobenius Gram G(a, b) = ⟨W^a, W^b⟩_F by diagonal cumulative sums,
-// never by forming the nT × nT workload. See docs/mf-mafalda.md.
+// never by forming the nT × nT workload. See docs/reference/mf-mafalda.md.
 
 #include <cstddef>
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // MAFALDA with one local correlation C_v per node (MF paper, Section 5 and Lemma 10,
 // generalized from C = C_local ⊗ I_n to a block-diagonal C with one block per node).
@@ -7,7 +9,7 @@
 //     ‖A C⁻¹‖²_F = Σ_v tr(H_v X_v⁻¹),   X_v = C_vᵀ C_v,
 // and under LDP node u's K_u is X_u, so the MF objective is max_v sens_Π(C_v)² · Σ_v tr(H_v X_v⁻¹).
 // It separates: each C_v is optimized on H_v alone with unit sensitivity, and the loss is
-// Σ_v sens_Π(C_v)² tr(H_v X_v⁻¹). See docs/mf-mafalda.md, "One C per node".
+// Σ_v sens_Π(C_v)² tr(H_v X_v⁻¹). See docs/reference/mf-mafalda.md, "One C per node".
 
 #include <cstddef>
 #include <vector>

@@ -1,9 +1,11 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Privacy of MAFALDA-SGD = MF-D-SGD with the local correlation C = C_local ⊗ I_n (MF paper,
 // Algorithm 2, Lemma 10), through the linear-view accounting engine (accounting/mf_accountant.hpp):
 // the LDP guarantee the correlation is optimized for, with PNDP (every attacker against every
 // other node) reported alongside. Node level (participation every_round) or (k, b)-cyclic record
-// level. See docs/mf-mafalda.md.
+// level. See docs/reference/mf-mafalda.md.
 
 #include <cstddef>
 

@@ -1,5 +1,7 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
-// One account across the processes of a run (docs/mpi.md). The observers are split into shares
+// One account across the processes of a run (docs/reference/mpi.md). The observers are split into shares
 // of about equal cost, one per rank; each rank builds the account of its share
 // (accounting::make_account with PairQuery::observers), the expensive part. Rank 0 then holds the
 // account of every observer:

@@ -1,5 +1,7 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
-// `netdp compare` across the processes of a run (docs/mpi.md): the attackers are split into shares
+// `netdp compare` across the processes of a run (docs/reference/mpi.md): the attackers are split into shares
 // of about equal cost (mf's (deg + 1)³, which dominates), each rank computes its share's pairs
 // (accounting::figure_two_pairs), and rank 0 puts every pair in the order of a single process
 // before it summarises them, so that the table is the same to the bit.

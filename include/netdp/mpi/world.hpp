@@ -1,7 +1,9 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The processes of a run started by `mpirun` (Open MPI), or the one process of a run started
 // alone. A binary started without mpirun never initialises MPI: it runs exactly as a
-// single-process build would, under the sanitizers too (docs/mpi.md).
+// single-process build would, under the sanitizers too (docs/reference/mpi.md).
 
 #include <string_view>
 

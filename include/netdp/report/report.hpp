@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // `netdp report`: one self-contained HTML file from the outputs of `netdp account --json`,
 // `netdp compare --json`, `netdp audit --json` and `netdp train --out DIR`. The inputs are read and

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Writing a file so that a failure never leaves it half-written: the content goes to a temporary
 // file in the same directory, which is flushed to disk and then renamed over the target (rename(2)

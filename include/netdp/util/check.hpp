@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Input validation helpers. Every public constructor and entry point of netdp
 // validates its arguments and throws std::invalid_argument whose message names

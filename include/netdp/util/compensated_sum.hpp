@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Neumaier-compensated summation: the running sum of many terms of mixed sizes
 // exact to about one ulp (row sums before the 1e-12 stochasticity check, long

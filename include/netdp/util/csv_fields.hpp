@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // One CSV record split into fields, shared by every CSV reader (graph edge
 // lists, learn data tables) so that quoting rules and their errors are the same.

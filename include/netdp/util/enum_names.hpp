@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // One table per enum gives its names: the printer (name_of), the parser (parse_enum, find_enum)
 // and the list for help texts and errors (names_of) all read it, so they cannot disagree.

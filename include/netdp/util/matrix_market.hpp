@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Low-level Matrix Market coordinate format (NIST, "The Matrix Market Exchange
 // Formats", Boisvert, Pozo & Remington 1996): read and write triplets.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The memory a run may take, for the checks that refuse a computation that would not fit before it
 // starts (the error names the estimate and the limit) instead of failing half-way with

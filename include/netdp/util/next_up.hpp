@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The next double above x, as std::nextafter(x, +inf) gives it, without the library call: the
 // rounding-up of every reported ε runs it, hundreds of millions of times in an all-pairs account.

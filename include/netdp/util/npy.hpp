@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // NumPy's .npy format (version 1.0) for a float64 matrix or vector: the magic string, a header dictionary
 // ('descr': '<f8', C order, the shape) padded so that the data starts on a 64-byte boundary, then

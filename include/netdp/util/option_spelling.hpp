@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The library names an option in its messages by its identifier in backticks, `tail_share`: the
 // name of the C++ field and of the Python keyword, which is how C++ and Python users read it. The

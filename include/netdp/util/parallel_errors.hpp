@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Exceptions inside OpenMP regions. An exception must not leave a parallel region (the program
 // would terminate); every region whose body can throw (a check, an allocation) runs it through

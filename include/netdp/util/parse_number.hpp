@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Strict number parsing for SPEC strings and configuration values: the whole text must be one
 // number as std::stod reads it (leading spaces and '+', "inf" and "nan" included), else nothing.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Platform-independent random numbers: std::mt19937_64 (whose output sequence
 // the C++ standard fixes) with netdp's own distributions. The standard

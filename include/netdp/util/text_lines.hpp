@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Line-by-line reading of text files with the line number at hand, so that
 // every parse error can cite "file: line N: why: 'content'".

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The matrix types of every module (Eigen): sparse row-major W, dense matrices, vectors.
 

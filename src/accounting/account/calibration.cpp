@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // σ calibration of a pairwise account (pairwise.hpp, calibrate_sigma): the smallest σ whose mean,
 // max or single-pair ε meets a target.
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Private to the accounting module: each family's registry entry (registry.hpp), defined beside the
 // family's account (muffliato/pairwise_muffliato.cpp, …), and the refusals families share.

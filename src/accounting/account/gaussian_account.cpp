@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // GaussianPairwiseAccount (pairwise.hpp): the unit μ of every pair, stored as a grid or pair by
 // pair, streamed as rows at any (σ, δ).
 

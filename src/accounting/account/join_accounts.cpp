@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Gaussian accounts of shares of the observers as grids, and put back together (pairwise.hpp): a
 // run split across processes builds one share per process and joins them where it writes.
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // A sample of observers and what it estimates of all pairs (observer_sample.hpp).
 
 #include "netdp/accounting/account/observer_sample.hpp"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The option reference (option_reference.hpp), written from the option table.
 
 #include "netdp/accounting/account/option_reference.hpp"

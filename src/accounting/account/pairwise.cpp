@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The pairwise-account interface (pairwise.hpp): the protocol's schedule, the rows of an account
 // and their ε statistics.
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // μ-GDP to ε for many pairs at once (pairwise_detail.hpp): each distinct μ converted once, rounded
 // up, through dp::GdpEpsilonTable when its pages pay.
 

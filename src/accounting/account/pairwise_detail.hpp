@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Private to the accounting module: what every pairwise account shares — the query checks, the
 // (σ, δ) checks, ε of μ-GDP with μ = 0 allowed, and the hand-off of rows in observer blocks.

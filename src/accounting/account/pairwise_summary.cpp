@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Summaries of pairwise accounts: distances, ranges, quantiles, baselines (pairwise_summary.hpp).
 
 #include "netdp/accounting/account/pairwise_summary.hpp"

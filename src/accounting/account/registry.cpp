@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The accountant families (registry.hpp): the list of the entries each family defines beside its
 // account, and the refusals the families share.
 

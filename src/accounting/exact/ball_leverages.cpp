@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The leverages of a view in Arb's ball arithmetic (modular_view.hpp, ball_leverages): certified
 // intervals, the precision raised until they are tight.
 

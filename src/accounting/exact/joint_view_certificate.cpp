@@ -1,5 +1,7 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The certificate of each joint-view value: see joint_view_certificate.hpp and
-// docs/certificates.md.
+// docs/explanation/certificates.md.
 
 #include "accounting/exact/joint_view_certificate.hpp"
 

@@ -1,5 +1,7 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The certificate of each value of a joint-view account (docs/certificates.md): exact arithmetic
+// The certificate of each value of a joint-view account (docs/explanation/certificates.md): exact arithmetic
 // modulo random primes decides the rank of every view and which targets its row space holds; the
 // floating-point leverages are kept only where their rank is the exact rank.
 

@@ -1,4 +1,6 @@
-// Exact arithmetic for the joint view: see modular_view.hpp and docs/certificates.md.
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
+// Exact arithmetic for the joint view: see modular_view.hpp and docs/explanation/certificates.md.
 
 #include "accounting/exact/modular_view.hpp"
 

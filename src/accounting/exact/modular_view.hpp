@@ -1,5 +1,7 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Exact arithmetic for the joint view (docs/certificates.md): the view's rank and the coordinate
+// Exact arithmetic for the joint view (docs/explanation/certificates.md): the view's rank and the coordinate
 // vectors its row space holds, computed modulo a random prime p, and leverages modulo p with their
 // rational reconstruction. The matrices W_t are read as exact rationals (RationalSchedule).
 //

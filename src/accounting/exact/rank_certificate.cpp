@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Rank cuts checked by exact arithmetic: see rank_certificate.hpp.
 
 #include "accounting/exact/rank_certificate.hpp"

@@ -1,6 +1,8 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A floating-point rank cut of a swept view (row_space.hpp) checked against the view's exact rank
-// modulo a random prime (modular_view.hpp, docs/certificates.md): the Muffliato-GD whole view, the
+// modulo a random prime (modular_view.hpp, docs/explanation/certificates.md): the Muffliato-GD whole view, the
 // dependent Koskela–Kulkarni views and PNDP's dependent observations.
 
 #include <mutex>

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Private to the exact arithmetic of the views (modular_view.cpp, ball_leverages.cpp): W's
 // matrices as rationals, and the walk that builds message rows in any arithmetic.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Koskela–Kulkarni accountants: literal views, the all-pairs structured path,
 // coalitions, and the Theorem 13 asymptotic rate.
 
@@ -39,7 +41,7 @@ using RowMajorMap = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen
 
 /// The memory one pair's result holds: the struct (240 bytes), its observer list (32), two heap
 /// headers and the spare capacity of its observer's vector, 352 bytes in all (measured: all pairs of
-/// facebook_combined and of ba:n=2000,m=10, docs/performance.md); and the heap left fragmented
+/// facebook_combined and of ba:n=2000,m=10, docs/reference/performance.md); and the heap left fragmented
 /// between the results by the worst-case maximisation (the SDP) of every pair whose K_u has a
 /// negative entry, scalar and vector releases alike: 480 bytes a pair in all, as measured on
 /// ba:n=2000,m=10 (188 MB against 157 MB without it); and K_u (T² doubles) when kept.
@@ -353,7 +355,7 @@ void account_pairs(const gossip::Schedule& schedule, std::span<const graph::Node
   const int threads = pairwise.threads > 0 ? pairwise.threads : omp_get_max_threads();
   // A block's results are allocated by the workers, each in its own heap (glibc's per-thread arenas),
   // so each heap may come to hold a whole block's worth: measured on facebook_combined (4,039 nodes),
-  // the peak grows by one block per thread (docs/performance.md, "Memory").
+  // the peak grows by one block per thread (docs/reference/performance.md, "Memory").
   const double per_block = static_cast<double>(std::min(units, kBatchesPerBlock) * unit) *
                            static_cast<double>(targets.size()) * pair_result_bytes(r, pairwise);
   require_view_memory(r, 1.0, static_cast<double>(batched ? unit : 1), static_cast<double>(threads),

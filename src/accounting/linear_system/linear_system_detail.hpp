@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Internals of the Koskela–Kulkarni accountants shared by linear_system*.cpp:
 // resolved options, the coefficient rows of a view, and the per-view solve.

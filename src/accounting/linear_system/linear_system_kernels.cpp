@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The per-view solve of the structured path: B Bᵀ by diagonal cumulative sums,
 // its factorisation, and K_u = (F A_u)ᵀ (F A_u) for chunks of targets at once.
 //

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Coefficient rows of the Koskela–Kulkarni views: options, row nodes, and the
 // rows e_iᵀ W^k (or time-varying products) by sparse vector–matrix products.
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #include "netdp/accounting/linear_system/linear_view.hpp"
 
 #include <Eigen/Eigenvalues>

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The linear-view engine's pairs as Gaussian account rows (linear_view_pairs.hpp).
 
 #include "accounting/linear_system/linear_view_pairs.hpp"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Private to the accounting module: the linear-view engine's per-pair results (PairSensitivity) as
 // the rows of a Gaussian pairwise account, shared by the linear-system, MF and Muffliato-GD accounts.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Private to the accounting module: the one rank decision on the noise Gram
 // B Bᵀ shared by the literal engine (linear_view.cpp) and the structured

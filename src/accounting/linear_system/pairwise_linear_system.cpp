@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The Koskela–Kulkarni linear-system pairwise accounts (pairwise_linear_system.hpp): Theorems 8, 9
 // and 10 through the linear-view engine, built once at σ = Δ = 1; and the family's registry entry.
 

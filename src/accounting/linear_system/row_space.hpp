@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Private to the accounting module: an orthonormal basis of the row space of a dense view
 // matrix A (m × N), as far as floating point resolves it, and the margin that makes a

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // MF accountant entry points: literal or structured K_u, participation classes,
 // the engine's per-pair assessment, all single attackers in parallel.
 

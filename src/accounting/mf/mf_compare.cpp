@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Figure 2 of the MF paper: Muffliato (Theorem 6, and the exact joint view) vs MF (Theorem 7) per
 // distance.
 

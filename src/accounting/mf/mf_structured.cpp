@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Structured K_u for PNDP under DP-D-SGD / Muffliato-SGD(K) (MF paper A.2, A.4).
 //
 // After Lemma 11 the attacker set 𝒜 holds O = M (G_o + Z_o): the messages of its

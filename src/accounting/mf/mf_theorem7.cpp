@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Theorem 7's hypotheses (MF paper): A column-echelon (no observation depends on a
 // future gradient, so the guarantee holds for adaptive gradients) and A = B C.
 

@@ -1,5 +1,7 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Literal dense views of the MF paper's algorithms under LDP / PNDP / SecLDP
-// (Appendix A). Conventions: docs/accounting-mf.md.
+// (Appendix A). Conventions: docs/reference/accounting-mf.md.
 
 #include "netdp/accounting/mf/mf_views.hpp"
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The matrix-factorization pairwise accounts (pairwise_mf.hpp): the MF paper's Theorem 7 views of
 // every algorithm under each trust model, built once at σ = Δ = 1; and the family's registry entry.
 

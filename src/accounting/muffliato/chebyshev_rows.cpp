@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #include "accounting/muffliato/chebyshev_rows.hpp"
 
 #include <Spectra/MatOp/SparseSymMatProd.h>

@@ -1,6 +1,8 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Private to the accounting module: the messages of a Muffliato view under a fixed symmetric W in
-// a Chebyshev basis, with a certified bound on their rounding error (docs/accounting-muffliato.md,
+// a Chebyshev basis, with a certified bound on their rounding error (docs/reference/accounting-muffliato.md,
 // "Ill-conditioned views: the Chebyshev basis").
 //
 // The rows (W^t e_w)ᵀ, t < T, w a sender, span the block Krylov space K = span{p(W) e_w : deg p < T}.

@@ -1,5 +1,7 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Muffliato Theorem 1 / 12 / 13 fast path (see muffliato.hpp and
-// docs/accounting-muffliato.md). Two passes over blocks of columns of W_{0:t}:
+// docs/reference/accounting-muffliato.md). Two passes over blocks of columns of W_{0:t}:
 //   pass 1: every column, to get each message's noise norm N_t(w, observers);
 //   pass 2: the target columns, to add (W_{0:t})²_{w,u} / N_t(w, observers), one observer set's
 //           messages at a time.

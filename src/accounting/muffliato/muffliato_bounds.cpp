@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Closed-form Muffliato bounds: Corollary 1, Corollary 3, Theorem 4/9, and for colluders eq. (16),
 // Corollary 5 and Proposition 1 (muffliato_bounds.hpp).
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The whole view of Muffliato-GD / SGD on any schedule (see muffliato_gd_view.hpp): per observer,
 // its message rows over the n·T input columns by backward propagation, an orthonormal basis of
 // their row space (row_space.hpp), and every target's T × T projector block.

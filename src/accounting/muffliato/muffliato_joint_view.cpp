@@ -1,5 +1,7 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The exact joint view of Muffliato gossip (see muffliato_joint_view.hpp and
-// docs/accounting-muffliato.md): per observer set, the rows of W_{0:t} at its senders, the Gram
+// docs/reference/accounting-muffliato.md): per observer set, the rows of W_{0:t} at its senders, the Gram
 // of its messages, one eigendecomposition, every target's leverage. Observer sets run in
 // parallel (OpenMP), BLAS single-threaded inside.
 
@@ -563,7 +565,7 @@ MuffliatoLosses muffliato_joint_view_losses(const gossip::Schedule& schedule, co
   DenseMatrix sums =
       DenseMatrix::Zero(static_cast<Index>(observers.size()), static_cast<Index>(targets.size()));
   // What each sum is: exact arithmetic modulo random primes decides every view's rank and which
-  // targets it solves for (docs/certificates.md).
+  // targets it solves for (docs/explanation/certificates.md).
   MuffliatoLosses::CertificateMatrix kinds =
       MuffliatoLosses::CertificateMatrix::Constant(sums.rows(), sums.cols(), Certificate::exact);
   DenseMatrix lower = DenseMatrix::Zero(sums.rows(), sums.cols());

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // MuffliatoLosses: the result of the Muffliato accountant (muffliato.hpp).
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Internal: sparse propagation of a block of columns of W_{0:t} (never a dense
 // power), shared by the Muffliato accountant and its closed-form bounds.

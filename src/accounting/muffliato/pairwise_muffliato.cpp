@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Muffliato's pairwise accounts (pairwise_muffliato.hpp): gossip averaging's exact joint view or
 // the paper's Theorems 1, 12, 13 (muffliato.hpp), Muffliato-GD's whole view or Theorems 6 / 11, each
 // built once at σ = Δ = 1 into a GaussianPairwiseAccount; and the family's registry entry.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The messages an observer set receives (received_messages.hpp).
 
 #include "accounting/muffliato/received_messages.hpp"

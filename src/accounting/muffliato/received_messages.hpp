@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Private to the exact joint view (muffliato_joint_view.cpp): the communication graphs of a gossip
 // schedule and the messages an observer set receives from them.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // The random walk's pairwise account (pairwise_random_walk.hpp): Theorem 3 of Cyffers, Bellet & Upadhyay
 // (Appendix D for colluders) converted to (ε, δ) per pair and capped by the local GDP of the
 // target's contributions. The series S_T(W) and the targets' visit tails are computed once; each

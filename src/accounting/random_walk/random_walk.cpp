@@ -1,7 +1,9 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Random-walk accountant (Cyffers, Bellet & Upadhyay, ICML 2024): Lemma 2 with
 // amplification by iteration, composition over N_u contributions (eq. 16,
 // Remark 5), sender-known view (Appendix B.1), collusion (Appendix D).
-// See docs/accounting-random-walk.md.
+// See docs/reference/accounting-random-walk.md.
 
 #include "netdp/accounting/random_walk/random_walk.hpp"
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Spectral S_T(W) for a symmetric W with zero diagonal on a bipartite graph
 // (e.g. Hamilton weights on a hypercube, an even ring, a regular bipartite
 // graph): with the parts ordered first, W = [[0, B], [Bᵀ, 0]], and the powers
@@ -8,7 +10,7 @@
 //   e(x) = Σ_{j=1}^{⌊T/2⌋} x^j/(2j),  k(x) = Σ_{j=1}^{⌊T/2⌋} x^{j-1}/(2j),  h(x) = Σ_{j=0}^{⌊(T-1)/2⌋}
 //   x^j/(2j+1).
 // One eigendecomposition of size n/2 instead of n (8× fewer flops). The x = 1 mode
-// (eigenvector 1/√m of G, m = n/2) is added in closed form. See docs/accounting-random-walk.md.
+// (eigenvector 1/√m of G, m = n/2) is added in closed form. See docs/reference/accounting-random-walk.md.
 
 #include "accounting/random_walk/random_walk_bipartite.hpp"
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Bipartite fast path of the random-walk series (internal; see random_walk_bipartite.cpp).
 

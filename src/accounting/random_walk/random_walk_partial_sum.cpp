@@ -1,6 +1,8 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Stable evaluation of s_T(λ) = Σ_{i=1}^{T} λ^i / i and of H_T (random-walk
 // accountant, Appendix B eq. 15 of Cyffers, Bellet & Upadhyay). See
-// docs/accounting-random-walk.md, "Evaluating the partial sums".
+// docs/reference/accounting-random-walk.md, "Evaluating the partial sums".
 
 #include <cmath>
 #include <cstddef>

@@ -1,5 +1,7 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // S_T(W) = Σ_{i=1}^{T} W^i / i (Lemma 2 / eq. 13-15 of Cyffers, Bellet & Upadhyay)
-// and the closed form of Theorem 3 / eq. 16. See docs/accounting-random-walk.md.
+// and the closed form of Theorem 3 / eq. 16. See docs/reference/accounting-random-walk.md.
 
 #include "netdp/accounting/random_walk/random_walk_series.hpp"
 
@@ -135,7 +137,7 @@ DenseMatrix propagate_series(const SparseMatrix& w, std::size_t steps) {
 /// T hops apart every term is zero: the entry is set to exactly 0. A negative entry closer than that
 /// is a positive value lost to rounding: its row is recomputed by propagation, which adds
 /// non-negative terms only. Positive entries are kept (rounding there can only overstate the loss
-/// by as much as it could understate it; see docs/accounting-random-walk.md).
+/// by as much as it could understate it; see docs/reference/accounting-random-walk.md).
 void repair_negative_entries(const gossip::GossipMatrix& w, std::size_t steps, DenseMatrix& series) {
   const Eigen::Index n = series.rows();
   std::optional<SparseMatrix> wt;  // Wᵀ, formed once for the first row that needs propagation

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Visit counts of a random walk (see random_walk_visits.hpp).
 
 #include "netdp/accounting/random_walk/random_walk_visits.hpp"

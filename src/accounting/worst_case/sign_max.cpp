@@ -1,5 +1,7 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // maximize_over_signs: validation, the cheap bounds, and the order in which the expensive steps
-// run (see sign_max.hpp and docs/accounting-sensitivity.md).
+// run (see sign_max.hpp and docs/reference/accounting-sensitivity.md).
 
 #include "netdp/accounting/worst_case/sign_max.hpp"
 

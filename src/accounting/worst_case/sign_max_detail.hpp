@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Internal building blocks of maximize_over_signs (sign_max.hpp): local search, exact
 // branch-and-bound search over sign vectors, and the verified SDP dual bound. All functions take

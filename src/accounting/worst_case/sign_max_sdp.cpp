@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Verified semidefinite-relaxation bound for max_{c ∈ [-1,1]^m} cᵀKc (sign_max_detail.hpp).
 //
 // Primal: max tr(KX) s.t. diag(X) = 1, X ⪰ 0 (Goemans–Williamson / Nesterov relaxation), solved

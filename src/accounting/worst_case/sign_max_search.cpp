@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // Local search and exact branch-and-bound search for max_{s ∈ {±1}^m} sᵀKs (sign_max_detail.hpp).
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // maximize_over_vectors (vector_max.hpp): the SDP max tr(KG), G ⪰ 0, diag(G) = 1, and its dual
 // min Σy, Diag(y) − K ⪰ 0, solved together by the primal-dual interior-point method of Helmberg,
 // Rendl, Vanderbei & Wolkowicz (1996) for this constraint set; the dual y is then verified

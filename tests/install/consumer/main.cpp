@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 // A program outside the netdp tree that uses the installed library.
 #include <iostream>
 

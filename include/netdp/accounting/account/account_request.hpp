@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Every accountant's options as typed values, the one table that names them, and the one place
 // that turns them into a PairwiseAccount. Text is parsed once, at the edge: the command line and
@@ -120,7 +122,7 @@ static_assert(util::is_valid_enum_table(kOptionTypeNames));
 
 /// One accountant option: its name, type, default, accepted values, the methods it applies to,
 /// and its one-line documentation. The command line's flags, the Python keywords and the option
-/// reference of docs/cli.md come from this table.
+/// reference of docs/reference/cli.md come from this table.
 struct AccountOption {
   std::string_view name;  ///< the identifier: tail_share (flag --tail-share)
   OptionType type;

@@ -1,9 +1,11 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
-// What a reported privacy loss is, pair by pair (docs/certificates.md).
+// What a reported privacy loss is, pair by pair (docs/explanation/certificates.md).
 //
 //   exact             the exact loss of the observer's whole view, rounded up: proven, or proven
 //                     except with the probability the account states (exact arithmetic modulo
-//                     random primes, docs/certificates.md)
+//                     random primes, docs/explanation/certificates.md)
 //   upper-bound       a proven upper bound on the exact loss (a certified lower bound may be given
 //                     beside it)
 //   cap-in-span       the local-DP cap, and the exact value: the observer can solve its view for

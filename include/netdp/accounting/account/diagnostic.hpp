@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What an accountant says about its numbers besides the numbers: a typed diagnostic. Callers and
 // tests act on the kind and the count; the text is for people (the command line prints it, Python

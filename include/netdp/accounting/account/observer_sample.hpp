@@ -1,8 +1,10 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A sample of observers instead of all of them (PairQuery::observers), for graphs whose n² pairs
 // are too many to account: every pair of each sampled observer is accounted exactly as in a run of
 // all observers, and the per-distance mean over all pairs is estimated from the sample with a
-// confidence interval (docs/mpi.md, "Sampled observers").
+// confidence interval (docs/reference/mpi.md, "Sampled observers").
 //
 // The estimate is cluster sampling with a ratio estimator (Cochran, Sampling Techniques, 3rd ed.,
 // §6.8 and §9.2): the K observers are drawn without replacement from the n nodes, each observer is

@@ -1,5 +1,7 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The option reference of docs/cli.md and docs/python.md, written from the option table
+// The option reference of docs/reference/cli.md and docs/reference/python.md, written from the option table
 // (account_options()): `netdp help options` prints it, and a test checks that the docs hold it.
 
 #include <string>

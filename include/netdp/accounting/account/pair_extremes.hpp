@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What a large account says about its worst pairs without listing n² of them: the K pairs of
 // largest ε, each observer's and each target's largest ε (kept in O(K + n) memory as the rows

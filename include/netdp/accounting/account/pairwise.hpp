@@ -1,7 +1,9 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // One interface for a pairwise account of a protocol: how much each observer (or coalition)
 // learns about each target, for any noise σ and any δ, calibrated to a target ε. The command
-// line, training and the bindings all call this layer; docs/accounting.md shows it in use.
+// line, training and the bindings all call this layer; docs/reference/accounting.md shows it in use.
 //
 // An account is built once, at unit noise (σ = 1): the expensive structure (propagated gossip
 // rows, Gram matrices, the random walk's series) does not depend on σ or δ. Then
@@ -66,7 +68,7 @@ struct PairQuery {
   std::optional<graph::NodeId> target;
   /// A share of the observers, strictly increasing (empty: every node). The account of a share holds
   /// exactly the rows of those observers in the account of every node, in the same order and with
-  /// the same values: a run split across processes gives each one share (docs/mpi.md). Not with
+  /// the same values: a run split across processes gives each one share (docs/reference/mpi.md). Not with
   /// `observer`, `colluders` or `group`.
   std::vector<graph::NodeId> observers;
   std::vector<graph::NodeId> colluders;  ///< a coalition observing together (instead of observer)
@@ -165,7 +167,7 @@ class PairwiseAccount {
   /// (false only for a paper's formula asked for by name).
   bool valid_bound() const { return guarantee() != Guarantee::paper_formula; }
   /// The chance that a value labelled by exact arithmetic modulo random primes is wrong (a union
-  /// bound, docs/certificates.md), for accounts that use it.
+  /// bound, docs/explanation/certificates.md), for accounts that use it.
   virtual std::optional<double> certificate_failure_probability() const { return std::nullopt; }
   /// Muffliato with a fixed or time-varying gossip schedule: T_v and eq. (7) per observer.
   virtual std::vector<ObserverDetail> observer_details(double /*sigma*/) const { return {}; }
@@ -254,7 +256,7 @@ class GaussianPairwiseAccount final : public PairwiseAccount {
     std::vector<std::size_t> communications;
     /// What every value is when the grid does not say pair by pair.
     Certificate certificate = Certificate::upper_bound;
-    /// The chance that a value certified modulo random primes is wrong (docs/certificates.md).
+    /// The chance that a value certified modulo random primes is wrong (docs/explanation/certificates.md).
     std::optional<double> certificate_failure_probability;
   };
   /// `grid` as built by an accountant. Throws unless the shapes agree and every pair's unit μ

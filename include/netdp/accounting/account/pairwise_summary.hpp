@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Summaries of a pairwise account: ε and μ by shortest-path distance, per observer, overall
 // (with quantiles and the count at the local-DP cap), and the local-DP and central-DP baselines

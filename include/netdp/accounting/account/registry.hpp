@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The accountant families, one entry each: what the family accounts, which protocols and queries it
 // refuses and why (the combinations it has no theorem or view for), and how it builds its account.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Koskela & Kulkarni accountants ("Differential privacy analysis of
 // decentralized gossip averaging under varying threat models",

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The linear Gaussian view O = A G + B Z (../shared/DESIGN.md, "The unifying
 // object") and the sensitivity engine on top of it.
@@ -59,7 +61,7 @@ struct TargetGram {
   /// assess_pair widens its bounds by it; 1 trusts nothing (the bound becomes |rounds|).
   double subspace_margin = 0.0;
   /// The chance that the exact rank behind a floating-point rank cut was misjudged (a union bound over
-  /// random primes, docs/certificates.md); 0 when no cut was made.
+  /// random primes, docs/explanation/certificates.md); 0 when no cut was made.
   double certificate_failure_probability = 0.0;
   std::vector<Diagnostic> warnings;
 };

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The Koskela–Kulkarni linear-system pairwise accounts (pairwise.hpp).
 // Each factory validates the query against the protocol (nodes in range, combinations the

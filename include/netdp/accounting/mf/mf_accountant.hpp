@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Matrix-factorization accountant: pairwise privacy of decentralized learning
 // algorithms under LDP / PNDP / SecLDP (MF paper, Theorem 7 with the exact
@@ -9,7 +11,7 @@
 //  - structured (PNDP for DP-D-SGD and Muffliato-SGD(K)): no W powers beyond the rows of
 //    the attacker's neighbours, the observation Gram by diagonal cumulative sums, one
 //    Cholesky and one block-triangular solve per attacker for all of its targets, OpenMP
-//    over attackers. See docs/accounting-mf.md.
+//    over attackers. See docs/reference/accounting-mf.md.
 // Derivation from the paper to this code: src/accounting/mf/derivation.md.
 
 #include <cstddef>

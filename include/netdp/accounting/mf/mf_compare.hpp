@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The MF paper's Figure 2: for the same graph, W, T and noise, the Muffliato
 // accounting of Muffliato-SGD / DP-D-SGD (Cyffers et al. 2022, Theorem 6, the paper's formula; and

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Matrix-factorization views of decentralized learning algorithms (Bellet,
 // Cyffers, Frey, Gaudel, Lerévérend, Taïani: "Unified Privacy Guarantees for
@@ -9,7 +11,7 @@
 // zero columns of A; its own noise coordinates are rows of B with zero rows of
 // A). The sensitivity engine (linear_view.hpp) then gives K_u = A_uᵀ(BBᵀ)⁺A_u.
 // Inputs G are indexed t * n + v (gradient step t, node v); see
-// docs/accounting-mf.md for every convention and the paper each one follows.
+// docs/reference/accounting-mf.md for every convention and the paper each one follows.
 
 #include <cstddef>
 #include <string>

@@ -1,8 +1,10 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Muffliato pairwise accountant (Cyffers, Even, Bellet & Massoulié, NeurIPS 2022):
 // Theorem 1 for an arbitrary schedule W_0..W_{T-1}, its colluding-set form
 // (Theorem 12) and its group-privacy form (Theorem 13, corrected). See
-// docs/accounting-muffliato.md for the formulas and the conventions chosen.
+// docs/reference/accounting-muffliato.md for the formulas and the conventions chosen.
 //
 // Every node u releases y_u = x_u + η_u, η_u ~ N(0, σ²), once; gossip then sends
 // the messages (W_{0:t} y)_w, W_{0:t} = W_{t-1}⋯W_0, W_{0:0} = I. The view of an
@@ -114,7 +116,7 @@ struct MuffliatoOptions {
   /// Symmetry hints of the graph of a fixed W (graph::SymmetryHints). The exact joint view keeps
   /// those that map W onto itself and, when every pair is asked, computes one observer per orbit.
   graph::SymmetryHints symmetries;
-  /// Seed of the random primes of the exact joint view's certificates (docs/certificates.md).
+  /// Seed of the random primes of the exact joint view's certificates (docs/explanation/certificates.md).
   /// Unset: drawn from the system's entropy, so that the primes do not depend on the input.
   std::optional<std::uint64_t> certificate_seed;
   /// The effort limit of those certificates: a view of more entries (messages × nodes) is not

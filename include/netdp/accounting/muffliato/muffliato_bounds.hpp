@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Closed-form Muffliato bounds (Cyffers et al., NeurIPS 2022): Corollary 1
 // (random-walk form for a fixed symmetric W), Corollary 3 (colluders),
@@ -6,7 +8,7 @@
 // resampled at every gradient step of Algorithm 3). They are paper formulas derived
 // from Theorem 1: they bound the Theorem-1 sums computed by muffliato.hpp (with
 // MessageConvention::paper and ObserverNoise::counted, the setting of their proofs),
-// not the exact joint view. See docs/accounting-muffliato.md.
+// not the exact joint view. See docs/reference/accounting-muffliato.md.
 
 #include <cstddef>
 #include <vector>

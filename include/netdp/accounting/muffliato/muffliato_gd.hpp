@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Muffliato-GD / Muffliato-SGD (Cyffers et al., NeurIPS 2022, Algorithm 3):
 // T gradient steps, each followed by K rounds of Muffliato gossip on the
@@ -19,7 +21,7 @@
 //
 // Chebyshev acceleration (Algorithm 1 inside Algorithm 3) is accounted as plain
 // gossip: its messages P_k(W) y are invertible linear combinations of the plain
-// messages W^j y, j <= k, of the same sender (docs/accounting-muffliato.md).
+// messages W^j y, j <= k, of the same sender (docs/reference/accounting-muffliato.md).
 
 #include <cstddef>
 #include <functional>

@@ -1,6 +1,8 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The whole view of Muffliato-GD / SGD on any schedule: the valid counterpart of the paper's
-// Theorems 6 and 11 (docs/accounting-muffliato.md, "Muffliato-GD / SGD").
+// Theorems 6 and 11 (docs/reference/accounting-muffliato.md, "Muffliato-GD / SGD").
 //
 // Gradient step s = 0..T−1 releases x_s + η_s (fresh noise every step), then gossips for K rounds
 // r = sK, …, sK + K − 1 with W_r, and the model carries every release into later steps. At round

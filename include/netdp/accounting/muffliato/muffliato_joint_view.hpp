@@ -1,7 +1,9 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The exact privacy loss of an observer's whole view of Muffliato gossip (the default Muffliato
 // accountant; Theorem 1 stays available as the paper's formula). See
-// docs/accounting-muffliato.md, "The exact joint view".
+// docs/reference/accounting-muffliato.md, "The exact joint view".
 //
 // Every node u releases y_u = x_u + η_u, η_u ~ N(0, σ² I), once; the observer set C receives the
 // messages (W_{0:t} y)_w of every neighbour w ∉ C of a member of C at the rounds t where they
@@ -30,7 +32,7 @@
 // forward error E_C is added to the floor E, which bounds how far the computed rows are from exact
 // ones (E = ε_mach (n + m + 2) ‖Ĉ‖_F + E_C there). The basis with the smaller s is kept.
 //
-// Certificates (docs/certificates.md): every view is also reduced modulo a random prime, which
+// Certificates (docs/explanation/certificates.md): every view is also reduced modulo a random prime, which
 // gives its exact rank and the targets its row space holds (ℓ = 1). The floating-point leverages
 // stand only where their rank is the exact rank; the others are rebuilt fractions or certified Arb
 // balls, or the cap as a counted give-up. MuffliatoLosses::certificates() says which, pair by pair.
@@ -68,7 +70,7 @@ struct JointViewReport {
   /// false when the power basis failed on the two smallest such views (probes): they then start in
   /// the Chebyshev basis, which spans the same space.
   bool powers_on_large_views = true;
-  /// Observer sets whose floating-point rank was below the exact rank (docs/certificates.md).
+  /// Observer sets whose floating-point rank was below the exact rank (docs/explanation/certificates.md).
   std::size_t float_rank_short = 0;
   /// Observer sets too large for the exact certificate (their reached targets: cap-undetermined).
   std::size_t over_effort = 0;

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Muffliato's pairwise accounts (pairwise.hpp): the exact joint view of gossip averaging, the
 // paper's Theorems 1, 6, 11, 12 and 13 by name, and Muffliato-GD's whole view.

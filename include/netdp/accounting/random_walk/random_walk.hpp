@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Random-walk accountant: pairwise network DP of private random-walk SGD
 // (Algorithm 1 of Cyffers, Bellet & Upadhyay, ICML 2024). The token holds x; at
@@ -11,7 +13,7 @@
 // valid when (σ/Δ)² >= 2α(α−1) (Theorem 3's condition). The view is post-processing of
 // the token right after u's step, so ε_single is also <= α Δ²/(2σ²) (local DP of
 // one step; the reported value is the min). N_u contributions compose: ε = N_u ε_single.
-// See docs/accounting-random-walk.md.
+// See docs/reference/accounting-random-walk.md.
 // Derivation from the paper to this code: src/accounting/random_walk/derivation.md.
 
 #include <algorithm>

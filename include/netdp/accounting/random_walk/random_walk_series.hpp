@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The matrix series of the random-walk accountant (Cyffers, Bellet & Upadhyay,
 // "Differentially Private Decentralized Learning with Random Walks", ICML 2024):
@@ -13,7 +15,7 @@
 //
 //   S_∞'(W) = H_T 11ᵀ/n − log(I − W + 11ᵀ/n).
 //
-// See docs/accounting-random-walk.md.
+// See docs/reference/accounting-random-walk.md.
 
 #include <cstddef>
 #include <memory>

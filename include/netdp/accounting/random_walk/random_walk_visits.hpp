@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // How many times a random walk visits a node: the number N_u of contributions of target u to the
 // random-walk protocol (Cyffers, Bellet & Upadhyay 2024: the token holder at each of the T steps
@@ -10,7 +12,7 @@
 //              So k_u(β) = min{k : P(N_u > k) <= β} bounds N_u for every start except with
 //              probability β, which the accountant adds to δ;
 //   the worst  case: T visits when W_uu > 0, else ⌈T/2⌉ (the walk must leave u and come back).
-// See docs/accounting-random-walk.md, "How many contributions".
+// See docs/reference/accounting-random-walk.md, "How many contributions".
 
 #include <cstddef>
 #include <functional>

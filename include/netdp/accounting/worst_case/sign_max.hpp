@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The netdp authors
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Worst-case sensitivity of a linear Gaussian view over the target's data change.
 //
@@ -9,7 +11,7 @@
 // c = 1 is not the maximum when K has negative entries. This unit reports both, a lower bound
 // from local search, the exact maximum when it can be proven, and the tightest PROVEN upper
 // bound (`certified`), which always bounds the maximum over the whole box [-1,1]^m, also for
-// K with (rounding-sized or larger) negative eigenvalues. See docs/accounting-sensitivity.md.
+// K with (rounding-sized or larger) negative eigenvalues. See docs/reference/accounting-sensitivity.md.
 // Derivation from the paper to this code: src/accounting/worst_case/derivation.md.
 
 #include <Eigen/Core>
