@@ -302,7 +302,7 @@ void write_human(std::ostream& out, const AccountReport& report) {
   fmt::print(out, "netdp account: {} accountant on graph {} ({} nodes, {} edges), weights {}, T = {}\n",
              report.method, graph.empty() ? "of W's support" : graph, report.num_nodes, report.num_edges,
              weights, text("rounds"));
-  fmt::print(out, "sigma {:.6g}  delta {:.3g}  sensitivity {}  threat model: {}\n", report.sigma,
+  fmt::print(out, "sigma {}  delta {:.3g}  sensitivity {}  threat model: {}\n", rounded_up(report.sigma),
              report.delta, text("sensitivity"),
              report.colluders.empty() ? std::string("each observer alone")
                                       : fmt::format("the coalition {} pooling its views", coalition(report)));
