@@ -11,4 +11,9 @@ cd "$root"
 mkdocs build --strict --quiet --config-file mkdocs.yml --site-dir "$site"
 test -s "$site/index.html" || { echo "the site has no index.html" >&2; exit 1; }
 /usr/bin/python3 "$(dirname "$0")/anchors.py" "$site"
+# Offline: no page loads a script, style sheet or font from the network.
+if grep -rEl '(src|href)="https?://[^"]*\.(js|css|woff2?|ttf)"' "$site" --include='*.html'; then
+  echo "these pages load scripts or styles from the network (the site must work offline)" >&2
+  exit 1
+fi
 echo "docs site built in $site"
