@@ -9,9 +9,11 @@
 #include <mpi.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <thread>
 
 namespace netdp::mpi {
 
@@ -61,7 +63,14 @@ Session::~Session() {
 int Session::finish(int status) {
   if (!active_ || finished_) return status;
   finished_ = true;
-  if (status != 0 && g_world.size > 1) MPI_Abort(MPI_COMM_WORLD, status);
+  // A failure every rank finds (bad input) is reported by rank 0 alone: the other ranks give it
+  // time to write its message before they stop the run, since their abort kills rank 0 too. When
+  // rank 0 fails as well it aborts at once and ends the wait; when it does not (it waits in a
+  // collective), the run stops two seconds later.
+  if (status != 0 && g_world.size > 1) {
+    if (g_world.rank != 0) std::this_thread::sleep_for(std::chrono::seconds(2));
+    MPI_Abort(MPI_COMM_WORLD, status);
+  }
   MPI_Finalize();
   return status;
 }
