@@ -100,7 +100,13 @@ def markers(lines: list[str], block: Block, page: str) -> list[str]:
 
 
 def make_root(repo: pathlib.Path, binary: pathlib.Path, package: pathlib.Path) -> pathlib.Path:
-    root = pathlib.Path(tempfile.mkdtemp(prefix="netdp-docs-examples-"))
+    """A scratch checkout: the repository's entries linked, the given binary and package at
+    build/release, and ../shared beside it when the repository has one (the pages' data sets)."""
+    scratch = pathlib.Path(tempfile.mkdtemp(prefix="netdp-docs-examples-"))
+    if (repo.parent / "shared").exists():
+        (scratch / "shared").symlink_to((repo.parent / "shared").resolve())
+    root = scratch / "netdp"
+    root.mkdir()
     for entry in repo.iterdir():
         if entry.name not in ("build", "out", ".git"):
             (root / entry.name).symlink_to(entry)
@@ -226,6 +232,11 @@ def main() -> int:
                     print(f"{where}: not checked ({reason})")
                     skipped += 1
                     continue
+                shared = (repo.parent / "shared").resolve()
+                if any("../shared" in line for line in block.body) and not shared.exists():
+                    print(f"{where}: not run: it needs ../shared, absent at {shared}")
+                    skipped += 1
+                    continue
                 if "slow" in specs and not slow:
                     print(f"{where}: slow, not run (run with --slow)")
                     skipped += 1
@@ -249,7 +260,7 @@ def main() -> int:
                         expected, got, f"{where} (page)", f"{where} (run)", lineterm=""))
                     edits.append((output, new))
         finally:
-            shutil.rmtree(root, ignore_errors=True)
+            shutil.rmtree(root.parent, ignore_errors=True)
         if update and edits:
             for output, new in reversed(edits):
                 lines[output.start + 1:output.end] = new
